@@ -1,0 +1,78 @@
+"""The ``memprobe`` command: ``doctor`` checks this machine; ``report`` and ``compare`` read
+runs exported from ComfyUI (``/memprobe/runs/{id}/export``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from . import __version__
+
+__all__ = ["main"]
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from .doctor import _largest_vram, diagnose, render_text, suggest_pagefile
+    from .machine import gather_machine
+
+    paths: dict[str, str] = {}
+    for item in args.path or []:
+        role, sep, path = item.partition("=")
+        if not sep or not role or not path:
+            print(f"memprobe doctor: --path takes ROLE=FOLDER, got {item!r}", file=sys.stderr)
+            return 2
+        paths[role] = path
+    machine = gather_machine(paths)
+    findings = diagnose(machine)
+    advice = suggest_pagefile(machine["memory"].get("ram_total_bytes"), _largest_vram(machine))
+    if args.json:
+        machine["findings"] = [f.to_dict() for f in findings]
+        machine["suggested_pagefile"] = advice.to_dict() if advice else None
+        print(json.dumps(machine, indent=2))
+    else:
+        print(render_text(machine, findings))
+    return 0
+
+
+def _load_run(path: str) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except OSError as exc:
+        raise SystemExit(f"memprobe: cannot read {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise SystemExit(f"memprobe: {path} is not JSON ({exc})") from None
+    if not isinstance(doc, dict) or "nodes" not in doc or "id" not in doc:
+        raise SystemExit(f"memprobe: {path} is not an exported Memory Probe run (no 'id'/'nodes')")
+    return doc
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="memprobe", description="Memory Probe: which memory runs out, and where.")
+    parser.add_argument("--version", action="version", version=f"memprobe {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log what the sensors do")
+    sub = parser.add_subparsers(dest="command", required=True)
+    doctor = sub.add_parser("doctor", help="check this machine's memory set-up (GPU, RAM, commit, pagefile/swap)")
+    doctor.add_argument("--json", action="store_true", help="print JSON (stable keys, see the README)")
+    doctor.add_argument("--path", action="append", metavar="ROLE=FOLDER",
+                        help="also check free disk of FOLDER's volume, e.g. models=D:\\ComfyUI\\models")
+    doctor.set_defaults(func=_doctor)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR, format="%(message)s")
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""Memory Probe's settings on the server side, validated, and kept in a small JSON file so they
+hold from ComfyUI's start (before any browser connects). The panel edits them through
+``POST /memprobe/config``; the frontend's own settings are ``MemProbe.*``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from ._log import warn_once
+
+__all__ = ["Config", "ConfigError", "load_config", "save_config"]
+
+
+class ConfigError(ValueError):
+    """A setting with a bad value; the message names it and says what is allowed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    tracing: bool = True
+    """Trace every node (the probe nodes work either way)."""
+    sample_hz: float = 50.0
+    """Sampler rate while a run executes (it reads at 1 Hz when idle)."""
+    retention_runs: int = 200
+    """How many runs the ledger keeps."""
+    retention_mb: int = 512
+    """The ledger's size cap."""
+
+    _LIMITS = {"sample_hz": (1.0, 200.0), "retention_runs": (1, 10_000), "retention_mb": (16, 65_536)}
+
+    def updated(self, changes: dict[str, Any]) -> Config:
+        """A copy with ``changes`` applied; raises :class:`ConfigError` for any bad name or value."""
+        if not isinstance(changes, dict):
+            raise ConfigError("settings must be a JSON object")
+        known = {f.name: f for f in fields(self) if not f.name.startswith("_")}
+        clean: dict[str, Any] = {}
+        for name, value in changes.items():
+            if name not in known:
+                raise ConfigError(f"unknown setting {name!r}; known: {', '.join(sorted(known))}")
+            if name == "tracing":
+                if not isinstance(value, bool):
+                    raise ConfigError("tracing must be true or false")
+                clean[name] = value
+                continue
+            low, high = self._LIMITS[name]
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ConfigError(f"{name} must be a number between {low:g} and {high:g}")
+            if not low <= value <= high:
+                raise ConfigError(f"{name} must be between {low:g} and {high:g}, got {value}")
+            clean[name] = float(value) if name == "sample_hz" else int(value)
+        return replace(self, **clean)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def load_config(path: str | os.PathLike[str]) -> Config:
+    """The saved settings, or the defaults when there are none; a broken file is reported once
+    and the defaults are used (the file is left for the user to inspect)."""
+    file = Path(path)
+    if not file.exists():
+        return Config()
+    try:
+        return Config().updated(json.loads(file.read_text(encoding="utf-8")))
+    except (OSError, ValueError) as exc:
+        warn_once("config-load", "Memory Probe: ignoring %s (%s); using the defaults", file, exc)
+        return Config()
+
+
+def save_config(path: str | os.PathLike[str], config: Config) -> None:
+    file = Path(path)
+    file.parent.mkdir(parents=True, exist_ok=True)
+    tmp = file.with_suffix(".tmp")
+    tmp.write_text(json.dumps(config.to_dict(), indent=2), encoding="utf-8")
+    os.replace(tmp, file)

@@ -1,0 +1,325 @@
+"""``memprobe doctor``: a verdict on a machine's memory set-up, with the reasons.
+
+Pure functions over the document :func:`memprobe.machine.gather_machine` builds, so every rule
+is tested with recorded machines. Each finding says what was read (``evidence``) and exactly
+what to do (``action``); where the doctor cannot tell, it says so rather than guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .units import GIB, fmt_bytes, fmt_pair
+
+__all__ = ["Finding", "PagefileAdvice", "diagnose", "suggest_pagefile", "render_text"]
+
+SEVERITIES = ("critical", "warning", "info", "ok")
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    id: str
+    severity: str
+    title: str
+    evidence: str
+    action: str
+
+    def to_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class PagefileAdvice:
+    """A fixed pagefile size from the RAM/VRAM table (domain.md). Sizes in bytes."""
+
+    low_bytes: int
+    high_bytes: int
+    recommended_bytes: int
+    basis: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def suggest_pagefile(ram_bytes: int | None, vram_bytes: int | None, *, peak_commit_bytes: int | None = None,
+                     video: bool = False) -> PagefileAdvice | None:
+    """The seed size for a fixed pagefile, from installed RAM and the largest GPU's VRAM.
+
+    With a measured peak commit (from a traced run) the size is raised to cover that peak plus
+    25% headroom: the workflow's own peak is the reference, the table only the starting point.
+    """
+    if not ram_bytes:
+        return None
+    ram_gb = ram_bytes / GIB
+    small_vram = vram_bytes is not None and vram_bytes <= 8.5 * GIB
+    if ram_gb <= 12:
+        low, high, rec = 32, 64, 32
+        basis = "8 GB RAM: 32 GB or more, but adding RAM helps more"
+    elif ram_gb <= 24:
+        low, high = 32, 64
+        rec = 64 if (small_vram or video) else 32
+        basis = "16 GB RAM: 32-64 GB" + (" (64 GB with 6-8 GB VRAM or video)" if rec == 64 else "")
+    elif ram_gb <= 48:
+        low, high = 32, 64
+        rec = 64 if (small_vram or video) else 32
+        basis = "32 GB RAM: 32-64 GB" + (" (64 GB with 6-8 GB VRAM or video)" if rec == 64 else "")
+    else:
+        low, high, rec = 32, 32, 32
+        basis = "64 GB RAM or more: 32 GB as a safety net"
+    advice = PagefileAdvice(low * GIB, high * GIB, rec * GIB, basis)
+    if peak_commit_bytes is not None:
+        needed = int(peak_commit_bytes * 1.25) - ram_bytes
+        if needed > advice.recommended_bytes:
+            rounded = -(-needed // (8 * GIB)) * 8 * GIB  # up to the next 8 GB
+            advice = PagefileAdvice(advice.low_bytes, max(advice.high_bytes, rounded), rounded,
+                                    f"this workflow's peak commit {fmt_bytes(peak_commit_bytes)} + 25% headroom, "
+                                    f"minus {fmt_bytes(ram_bytes)} RAM")
+    return advice
+
+
+def _largest_vram(machine: dict[str, Any]) -> int | None:
+    totals = [g["vram_total_bytes"] for g in machine.get("gpus", []) if g.get("vram_total_bytes")]
+    return max(totals) if totals else None
+
+
+def diagnose(machine: dict[str, Any]) -> list[Finding]:
+    """Every finding for the machine, most severe first."""
+    system = (machine.get("platform") or {}).get("system", "")
+    findings: list[Finding] = []
+    findings += _gpu_findings(machine)
+    if system == "Windows":
+        findings += _windows_findings(machine)
+    elif system == "Linux":
+        findings += _linux_findings(machine)
+    elif system == "Darwin":
+        findings.append(Finding("swap-dynamic", "info", "macOS manages swap itself",
+                                "macOS creates swap files on demand; there is no pagefile to size",
+                                "Keep 20 GB or more free on the system volume so swap can grow."))
+    findings += _ram_findings(machine)
+    findings += _disk_findings(machine)
+    if not any(f.severity in ("critical", "warning") for f in findings):
+        findings.append(Finding("ok", "ok", "No memory set-up problem found", "all checks above passed",
+                                "Nothing to change. Run a workflow with Memory Probe to see its real peaks."))
+    return sorted(findings, key=lambda f: SEVERITIES.index(f.severity))
+
+
+def _gpu_findings(machine: dict[str, Any]) -> list[Finding]:
+    gpus = machine.get("gpus") or []
+    if not gpus:
+        return [Finding("gpu-none", "info", "No GPU found", "neither torch nor NVML reported a GPU",
+                        "ComfyUI will run on the CPU: slow, and every model lives in RAM, so RAM and the "
+                        "pagefile/swap are the memory that can run out.")]
+    out = []
+    for g in gpus:
+        total, used = g.get("vram_total_bytes"), g.get("vram_used_bytes")
+        label = f"GPU {g['index']} ({g.get('name') or 'unknown'})"
+        if total and total <= 8.5 * GIB:
+            out.append(Finding("vram-small", "info", f"{label} has {fmt_bytes(total)} of VRAM",
+                               f"{label}: VRAM {fmt_pair(used, total)}",
+                               "ComfyUI will offload model parts to RAM: size RAM + pagefile for that "
+                               "(the pagefile advice below already leans to the larger size)."))
+        if total and used is not None and used >= 0.25 * total and used >= 1 * GIB:
+            out.append(Finding("vram-in-use", "info", f"{fmt_bytes(used)} of {label}'s VRAM is already in use",
+                               f"{label}: VRAM {fmt_pair(used, total)} now (all processes)",
+                               "Close what else uses the card (games, browsers with hardware acceleration, "
+                               "another ComfyUI) before a heavy workflow, or account for it."))
+    return out
+
+
+def _pagefile_advice(machine: dict[str, Any]) -> PagefileAdvice | None:
+    return suggest_pagefile(machine["memory"].get("ram_total_bytes"), _largest_vram(machine))
+
+
+def _windows_findings(machine: dict[str, Any]) -> list[Finding]:
+    swap = machine.get("swap") or {}
+    mem = machine["memory"]
+    advice = _pagefile_advice(machine)
+    size_text = f"{advice.recommended_bytes // GIB} GB" if advice else "32 GB"
+    basis = f" ({advice.basis})" if advice else ""
+    out: list[Finding] = []
+    if swap.get("error"):
+        out.append(Finding("pagefile-unknown", "info", "The pagefile settings could not be read",
+                           f"registry: {swap['error']}", "Check them in System > Advanced system settings > "
+                           "Performance > Advanced > Virtual memory."))
+        return out + _commit_findings(mem, windows=True)
+    areas = swap.get("areas") or []
+    if not areas:
+        out.append(Finding("pagefile-none", "critical", "There is no pagefile",
+                           "registry PagingFiles is empty: the commit limit is the RAM alone "
+                           f"({fmt_bytes(mem.get('commit_limit_bytes'))})",
+                           f"Create a fixed pagefile of {size_text}{basis} (initial = maximum) on a non-system "
+                           "SSD with free space. Without one, ComfyUI fails or is closed as soon as RAM is full."))
+    for area in areas:
+        where = area.get("drive") or "every drive"
+        if area.get("system_managed"):
+            out.append(Finding("pagefile-system-managed", "warning",
+                               f"The pagefile on {where} is system managed",
+                               f"registry PagingFiles: {area['path']} with no fixed size",
+                               f"Set a fixed size instead: initial = maximum = {size_text}{basis}. A growing "
+                               "pagefile stalls while it grows and can fail to grow in time."))
+            continue
+        initial, maximum = area.get("initial_bytes"), area.get("maximum_bytes")
+        if advice and maximum is not None and _total_fixed(areas) < advice.low_bytes:
+            out.append(Finding("pagefile-too-small", "warning", f"The pagefile ({fmt_bytes(_total_fixed(areas))}) is small "
+                               "for this machine", f"registry: {area['path']} {fmt_bytes(initial)} initial, "
+                               f"{fmt_bytes(maximum)} maximum; RAM {fmt_bytes(mem.get('ram_total_bytes'))}, "
+                               f"largest VRAM {fmt_bytes(_largest_vram(machine))}",
+                               f"Raise it to {size_text}{basis}, fixed (initial = maximum)."))
+        if initial is not None and maximum is not None and initial < maximum:
+            out.append(Finding("pagefile-not-fixed", "info", f"The pagefile on {where} can grow",
+                               f"initial {fmt_bytes(initial)} < maximum {fmt_bytes(maximum)}",
+                               f"Set initial = maximum ({fmt_bytes(maximum)}) to avoid resize stalls."))
+    out += _pagefile_drive_findings(areas, advice)
+    return out + _commit_findings(mem, windows=True)
+
+
+def _total_fixed(areas: list[dict[str, Any]]) -> int:
+    return sum(a.get("maximum_bytes") or 0 for a in areas)
+
+
+def _pagefile_drive_findings(areas: list[dict[str, Any]], advice: PagefileAdvice | None) -> list[Finding]:
+    out = []
+    for area in areas:
+        drive = area.get("drive")
+        if not drive:
+            continue
+        if area.get("drive_type") == "removable":
+            out.append(Finding("pagefile-removable", "warning", f"The pagefile is on removable drive {drive}",
+                               f"{drive} is reported as a removable drive",
+                               "Move it to an internal SSD: a USB drive is slow and can disappear."))
+        if area.get("rotational") is True:
+            out.append(Finding("pagefile-hdd", "warning", f"The pagefile is on a hard disk ({drive})",
+                               f"{drive} reports a seek penalty (a spinning disk)",
+                               "Move it to an SSD: paging to an HDD makes offloaded workflows crawl."))
+        elif area.get("rotational") is None and area.get("drive_type") == "fixed":
+            out.append(Finding("pagefile-disk-kind-unknown", "info", f"Could not tell whether {drive} is an SSD",
+                               f"{drive} did not answer the seek-penalty query", "Prefer an SSD for the pagefile."))
+        volume = area.get("volume") or {}
+        free, total = volume.get("free_bytes"), volume.get("total_bytes")
+        if free is not None and total:
+            need = advice.recommended_bytes if advice and area.get("system_managed") else 0
+            if free < 0.1 * total or free < need:
+                where = f"{drive} (the system drive)" if area.get("system_drive") else drive
+                out.append(Finding("pagefile-drive-low", "warning", f"Little free space where the pagefile lives: {where}",
+                                   f"{drive}: {fmt_bytes(free)} free of {fmt_bytes(total)}",
+                                   "Free space there (keep 10% or more free), or move the pagefile to a non-system "
+                                   "SSD with room. Deleting old outputs frees disk, not VRAM."))
+    return out
+
+
+def _commit_findings(mem: dict[str, Any], *, windows: bool) -> list[Finding]:
+    out = []
+    commit, limit, peak = mem.get("commit_bytes"), mem.get("commit_limit_bytes"), mem.get("commit_peak_bytes")
+    if windows and peak is not None and limit and peak >= 0.9 * limit:
+        out.append(Finding("commit-peak-high", "warning", "Commit came close to its limit since the last restart",
+                           f"peak commit {fmt_pair(peak, limit)}",
+                           "RAM + pagefile nearly ran out at some point: a larger fixed pagefile or fewer "
+                           "programs at once keeps ComfyUI from being closed by Windows."))
+    if commit is not None and limit and commit >= 0.9 * limit and (windows or mem.get("overcommit_mode") == 2):
+        out.append(Finding("commit-high", "critical", "Commit is near its limit right now",
+                           f"commit {fmt_pair(commit, limit)}",
+                           "Close programs before running ComfyUI, or enlarge the pagefile/swap."))
+    return out
+
+
+def _linux_findings(machine: dict[str, Any]) -> list[Finding]:
+    mem = machine["memory"]
+    areas = (machine.get("swap") or {}).get("areas") or []
+    ram = mem.get("ram_total_bytes") or 0
+    advice = _pagefile_advice(machine)
+    size_text = f"{advice.recommended_bytes // GIB} GB" if advice else "32 GB"
+    out: list[Finding] = []
+    disk_swap = [a for a in areas if a.get("kind") != "zram"]
+    if not areas:
+        severity = "warning" if ram < 32 * GIB else "info"
+        out.append(Finding("swap-none", severity, "There is no swap",
+                           f"/proc/swaps lists no swap area; RAM {fmt_bytes(ram)}",
+                           f"Add a swap file of {size_text} on an SSD (fallocate, mkswap, swapon, /etc/fstab). "
+                           "Without swap, the kernel's OOM killer ends ComfyUI the moment RAM is full."))
+    elif not disk_swap:
+        out.append(Finding("swap-zram-only", "info", "Swap is compressed RAM (zram) only",
+                           "/proc/swaps lists only /dev/zram devices",
+                           "zram stretches RAM but adds no disk-backed headroom; add a swap file on an SSD if "
+                           "large models still get ComfyUI killed."))
+    for area in disk_swap:
+        if area.get("rotational") is True:
+            out.append(Finding("swap-hdd", "info", f"Swap {area['path']} is on a spinning disk",
+                               "the kernel reports its disk as rotational",
+                               "Prefer a swap file on an SSD; paging to an HDD makes offloaded workflows crawl. "
+                               "(Virtual disks often report rotational; ignore this there.)"))
+    mode = mem.get("overcommit_mode")
+    if mode == 2:
+        out.append(Finding("overcommit-strict", "info", "Strict overcommit (vm.overcommit_memory = 2)",
+                           f"CommitLimit {fmt_bytes(mem.get('commit_limit_bytes'))}, committed now "
+                           f"{fmt_bytes(mem.get('commit_bytes'))}",
+                           "Allocations beyond CommitLimit fail with 'Cannot allocate memory' even with RAM free; "
+                           "more swap or vm.overcommit_ratio raises the limit."))
+    return out + _commit_findings(mem, windows=False)
+
+
+def _ram_findings(machine: dict[str, Any]) -> list[Finding]:
+    mem = machine["memory"]
+    total, available = mem.get("ram_total_bytes"), mem.get("ram_available_bytes")
+    if total and available is not None and available < 0.1 * total:
+        return [Finding("ram-low", "warning", "Little RAM is available now",
+                        f"{fmt_bytes(available)} available of {fmt_bytes(total)}",
+                        "Close other programs before a heavy workflow; ComfyUI's offloaded weights need RAM.")]
+    return []
+
+
+def _disk_findings(machine: dict[str, Any]) -> list[Finding]:
+    out = []
+    for disk in machine.get("disks") or []:
+        free, total = disk.get("free_bytes"), disk.get("total_bytes")
+        if free is not None and total and (free < 0.05 * total or free < 10 * GIB):
+            out.append(Finding(f"disk-low-{disk['role']}", "warning", f"Little free disk for {disk['role']}",
+                               f"{disk['path']}: {fmt_bytes(free)} free of {fmt_bytes(total)}",
+                               "Free disk there: writes fail when it is full. Deleting outputs frees disk, not VRAM."))
+    return out
+
+
+def render_text(machine: dict[str, Any], findings: list[Finding]) -> str:
+    """The readable report ``memprobe doctor`` prints."""
+    lines = ["Memory Probe doctor", ""]
+    p = machine.get("platform") or {}
+    lines.append(f"System   {p.get('system')} {p.get('release')} ({p.get('machine')}), Python {p.get('python')}")
+    for g in machine.get("gpus") or []:
+        driver = f", driver {g['driver_version']}" if g.get("driver_version") else ""
+        shared = f", shared {fmt_bytes(g['shared_used_bytes'])}" if g.get("shared_used_bytes") is not None else ""
+        lines.append(f"GPU {g['index']}    {g.get('name')} [{g['backend']}{driver}]: "
+                     f"VRAM {fmt_pair(g.get('vram_used_bytes'), g.get('vram_total_bytes'))}{shared}")
+    if not machine.get("gpus"):
+        lines.append("GPU      none found")
+    m = machine["memory"]
+    used = m["ram_total_bytes"] - m["ram_available_bytes"] if m.get("ram_total_bytes") and m.get(
+        "ram_available_bytes") is not None else None
+    lines.append(f"RAM      {fmt_pair(used, m.get('ram_total_bytes'))} in use")
+    commit = f"Commit   {fmt_pair(m.get('commit_bytes'), m.get('commit_limit_bytes'))}"
+    if m.get("commit_peak_bytes") is not None:
+        commit += f", peak {fmt_bytes(m['commit_peak_bytes'])}"
+    if m.get("overcommit_mode") is not None:
+        commit += f" (overcommit mode {m['overcommit_mode']}: {'enforced' if m['overcommit_mode'] == 2 else 'not enforced'})"
+    lines.append(commit)
+    swap = machine.get("swap") or {}
+    areas = swap.get("areas") or []
+    lines.append(f"Swap     {fmt_pair(m.get('swap_used_bytes'), m.get('swap_total_bytes'))} ({swap.get('source')})")
+    for a in areas:
+        if a.get("kind") == "pagefile":
+            size = "system managed" if a.get("system_managed") else (
+                f"{fmt_bytes(a.get('initial_bytes'))} initial, {fmt_bytes(a.get('maximum_bytes'))} maximum")
+        else:
+            size = f"{fmt_bytes(a.get('size_bytes'))}, {fmt_bytes(a.get('used_bytes'))} used"
+        vol = a.get("volume") or {}
+        free = f"; drive {fmt_bytes(vol.get('free_bytes'))} free" if vol else ""
+        lines.append(f"         {a['path']} ({a.get('kind')}): {size}{free}")
+    for d in machine.get("disks") or []:
+        lines.append(f"Disk     {d['role']}: {d['path']}: {fmt_bytes(d.get('free_bytes'))} free of "
+                     f"{fmt_bytes(d.get('total_bytes'))}")
+    lines += ["", "Findings"]
+    marks = {"critical": "!!", "warning": "! ", "info": "i ", "ok": "ok"}
+    for f in findings:
+        lines.append(f"{marks[f.severity]} {f.title}")
+        lines.append(f"   read: {f.evidence}")
+        lines.append(f"   do:   {f.action}")
+    return "\n".join(lines)

@@ -1,0 +1,176 @@
+"""One call, one :class:`~memprobe.snapshot.Snapshot` of every memory that matters.
+
+>>> from memprobe.sensors import Sensors
+>>> snap = Sensors().snapshot()
+>>> snap.system.ram_total_bytes > 0
+True
+
+A sensor that fails yields ``None`` for its fields and logs one warning per cause; the caller
+never sees an exception. Platform code lives in :mod:`.linux`, :mod:`.windows`, :mod:`.gpu`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import threading
+import time
+from collections.abc import Mapping
+
+from .._log import warn_once
+from ..snapshot import DiskSpace, GpuMemory, Snapshot, SystemMemory
+from . import linux, windows
+from .gpu import GpuSensor
+
+__all__ = ["Sensors"]
+
+
+class _ProcFile:
+    """A ``/proc`` file kept open and re-read with ``pread`` (no open/close per reading)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._fd: int | None = None
+        self._pid = -1
+
+    def read(self) -> str:
+        pid = os.getpid()
+        if self._fd is None or self._pid != pid:  # after a fork, /proc/self is another process
+            self._fd = os.open(self.path, os.O_RDONLY)
+            self._pid = pid
+        return os.pread(self._fd, 65536, 0).decode("ascii", "replace")
+
+
+class Sensors:
+    """Takes snapshots. Thread-safe; cheap enough to call at 50 Hz.
+
+    ``disk_paths`` maps a role (``models``, ``output``, ``temp``, ``pagefile``) to a folder whose
+    volume's free space is reported; the caller passes real paths, nothing is guessed.
+    """
+
+    DISK_REFRESH_S = 2.0
+    OVERCOMMIT_REFRESH_S = 10.0
+
+    def __init__(
+        self,
+        disk_paths: Mapping[str, str] | None = None,
+        *,
+        allow_cuda_init: bool = False,
+        use_nvml: bool = True,
+        platform: str = sys.platform,
+    ) -> None:
+        self.platform = platform
+        self.gpu = GpuSensor(allow_cuda_init=allow_cuda_init, use_nvml=use_nvml)
+        self._disk_paths: dict[str, str] = dict(disk_paths or {})
+        self._disks: tuple[DiskSpace, ...] = ()
+        self._disks_read_at = -1e9
+        self._overcommit: int | None = None
+        self._overcommit_read_at = -1e9
+        self._lock = threading.Lock()
+        self._meminfo = _ProcFile("/proc/meminfo")
+        self._status = _ProcFile("/proc/self/status")
+        self._process = None
+
+    # ------------------------------------------------------------------ public
+    def snapshot(self, *, disks: bool = True) -> Snapshot:
+        """All readings now. ``disks=False`` skips the (slow-changing) disk volumes."""
+        gpus = self.gpus()
+        system = self.system()
+        return Snapshot(
+            monotonic_s=time.monotonic(),
+            wall_time_s=time.time(),
+            gpus=gpus,
+            system=system,
+            disks=self.disks() if disks else (),
+        )
+
+    def gpus(self) -> tuple[GpuMemory, ...]:
+        return self.gpu.read()
+
+    def reset_gpu_peaks(self) -> None:
+        self.gpu.reset_peaks()
+
+    def set_disk_paths(self, disk_paths: Mapping[str, str]) -> None:
+        with self._lock:
+            self._disk_paths = dict(disk_paths)
+            self._disks_read_at = -1e9
+
+    def system(self) -> SystemMemory:
+        try:
+            if self.platform.startswith("linux"):
+                return SystemMemory(**self._linux_fields())
+            if self.platform == "win32":
+                return SystemMemory(**self._windows_fields())
+            return SystemMemory(**self._psutil_fields())
+        except Exception as exc:  # a sensor never raises to its caller
+            warn_once(f"system-{self.platform}", "Memory Probe: system memory readings failed (%s)", exc)
+            return SystemMemory()
+
+    def disks(self) -> tuple[DiskSpace, ...]:
+        now = time.monotonic()
+        with self._lock:
+            if now - self._disks_read_at < self.DISK_REFRESH_S:
+                return self._disks
+            self._disks_read_at = now
+            paths = dict(self._disk_paths)
+        result = []
+        for role, path in paths.items():
+            try:
+                usage = shutil.disk_usage(path)
+                result.append(DiskSpace(role, path, usage.free, usage.total))
+            except OSError as exc:
+                warn_once(f"disk-{role}", "Memory Probe: cannot read free space of %s (%s)", path, exc)
+                result.append(DiskSpace(role, path))
+        self._disks = tuple(result)
+        return self._disks
+
+    # ------------------------------------------------------------------ platforms
+    def _linux_fields(self) -> dict[str, int | None]:
+        meminfo = self._meminfo.read()
+        try:
+            status: str | None = self._status.read()
+        except OSError as exc:
+            warn_once("proc-self-status", "Memory Probe: cannot read /proc/self/status (%s)", exc)
+            status = None
+        now = time.monotonic()
+        if now - self._overcommit_read_at > self.OVERCOMMIT_REFRESH_S:
+            self._overcommit = linux.read_overcommit_mode()
+            self._overcommit_read_at = now
+        return linux.system_fields(meminfo, status, self._overcommit)
+
+    def _proc(self):
+        if self._process is None:
+            import psutil
+
+            self._process = psutil.Process()
+        return self._process
+
+    def _windows_fields(self) -> dict[str, int | None]:
+        import psutil
+
+        perf = windows.read_performance_information()
+        swap = psutil.swap_memory()  # on Windows: pagefile size and use, not commit
+        mem = self._proc().memory_info()
+        return windows.system_fields(
+            perf,
+            swap_total_bytes=int(swap.total),
+            swap_used_bytes=int(swap.used),
+            process_rss_bytes=int(mem.rss),
+            process_private_bytes=int(getattr(mem, "private", 0)) or None,
+        )
+
+    def _psutil_fields(self) -> dict[str, int | None]:
+        """macOS and other systems: what psutil offers (no commit accounting there)."""
+        import psutil
+
+        vm = psutil.virtual_memory()
+        swap = psutil.swap_memory()
+        mem = self._proc().memory_info()
+        return {
+            "ram_total_bytes": int(vm.total),
+            "ram_available_bytes": int(vm.available),
+            "swap_total_bytes": int(swap.total),
+            "swap_used_bytes": int(swap.used),
+            "process_rss_bytes": int(mem.rss),
+        }

@@ -1,0 +1,140 @@
+"""The immutable memory snapshot: every reading in bytes, ``None`` where this machine cannot tell.
+
+A snapshot also flattens into *metrics*, a flat ``{name: bytes}`` mapping that the sampler, the
+tracker and the ledger carry around. Metric names say what they measure and end in ``_bytes``:
+
+================================  ===========================================================
+``gpu{i}_used_bytes``             device memory in use on GPU *i* (NVML/driver: every process)
+``gpu{i}_total_bytes``            device memory of GPU *i*
+``gpu{i}_reserved_bytes``         memory torch's caching allocator holds on GPU *i*
+``gpu{i}_allocated_bytes``        memory in live torch tensors on GPU *i*
+``gpu{i}_shared_bytes``           shared GPU memory (system RAM lent to the card; Windows)
+``ram_used_bytes``                RAM in use by the whole machine (total - available)
+``commit_bytes``                  system commit charge (Windows) / ``Committed_AS`` (Linux)
+``commit_limit_bytes``            RAM + pagefile (Windows) / ``CommitLimit`` (Linux)
+``swap_used_bytes``               pagefile / swap in use
+``process_rss_bytes``             this process's resident memory
+``process_private_bytes``         this process's private memory (see ``SystemMemory``)
+================================  ===========================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = ["GpuMemory", "SystemMemory", "DiskSpace", "Snapshot", "Metrics", "snapshot_from_dict"]
+
+Metrics = dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class GpuMemory:
+    """One accelerator that torch (and so ComfyUI) can use."""
+
+    index: int
+    """torch device index (``cuda:0`` is 0); the NVML index when torch is not loaded."""
+    backend: str
+    """``cuda``, ``rocm``, ``mps`` or ``xpu``."""
+    name: str | None = None
+    torch_allocated_bytes: int | None = None
+    torch_reserved_bytes: int | None = None
+    torch_peak_allocated_bytes: int | None = None
+    device_used_bytes: int | None = None
+    device_total_bytes: int | None = None
+    shared_used_bytes: int | None = None
+    driver_version: str | None = None
+    pci_bus_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SystemMemory:
+    """RAM, commit and swap of the machine, and this process's share.
+
+    ``process_private_bytes`` is the process's commit ("Private Bytes") on Windows and macOS;
+    on Linux, which has no per-process commit, it is anonymous resident + swapped-out memory
+    (``RssAnon + VmSwap``): the memory that belongs to this process alone.
+    """
+
+    ram_total_bytes: int | None = None
+    ram_available_bytes: int | None = None
+    commit_bytes: int | None = None
+    commit_limit_bytes: int | None = None
+    commit_peak_bytes: int | None = None
+    overcommit_mode: int | None = None
+    """Linux ``vm.overcommit_memory``: 0 heuristic, 1 always, 2 strict (only 2 enforces the limit)."""
+    swap_total_bytes: int | None = None
+    swap_used_bytes: int | None = None
+    process_rss_bytes: int | None = None
+    process_private_bytes: int | None = None
+
+    @property
+    def ram_used_bytes(self) -> int | None:
+        if self.ram_total_bytes is None or self.ram_available_bytes is None:
+            return None
+        return self.ram_total_bytes - self.ram_available_bytes
+
+
+@dataclass(frozen=True, slots=True)
+class DiskSpace:
+    """Free space of the volume that holds ``path``; ``role`` says why it matters."""
+
+    role: str
+    """``models``, ``output``, ``temp``, ``pagefile`` ..."""
+    path: str
+    free_bytes: int | None = None
+    total_bytes: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    monotonic_s: float
+    """``time.monotonic()`` when the readings were taken."""
+    wall_time_s: float
+    """``time.time()`` at the same moment."""
+    gpus: tuple[GpuMemory, ...] = ()
+    system: SystemMemory = field(default_factory=SystemMemory)
+    disks: tuple[DiskSpace, ...] = ()
+
+    def metrics(self, *, totals: bool = True) -> Metrics:
+        """The flat metric mapping (see the module docstring); missing readings are left out.
+        ``totals=False`` leaves out the sizes that do not change (RAM and VRAM totals), as the
+        sampler's rows do; the commit limit stays, since a growing pagefile moves it."""
+        out: Metrics = {}
+        for gpu in self.gpus:
+            i = gpu.index
+            _put(out, f"gpu{i}_used_bytes", gpu.device_used_bytes)
+            if totals:
+                _put(out, f"gpu{i}_total_bytes", gpu.device_total_bytes)
+            _put(out, f"gpu{i}_reserved_bytes", gpu.torch_reserved_bytes)
+            _put(out, f"gpu{i}_allocated_bytes", gpu.torch_allocated_bytes)
+            _put(out, f"gpu{i}_shared_bytes", gpu.shared_used_bytes)
+        s = self.system
+        _put(out, "ram_used_bytes", s.ram_used_bytes)
+        if totals:
+            _put(out, "ram_total_bytes", s.ram_total_bytes)
+        _put(out, "commit_bytes", s.commit_bytes)
+        _put(out, "commit_limit_bytes", s.commit_limit_bytes)
+        _put(out, "swap_used_bytes", s.swap_used_bytes)
+        _put(out, "process_rss_bytes", s.process_rss_bytes)
+        _put(out, "process_private_bytes", s.process_private_bytes)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _put(out: Metrics, key: str, value: int | None) -> None:
+    if value is not None:
+        out[key] = value
+
+
+def snapshot_from_dict(data: dict[str, Any]) -> Snapshot:
+    """Inverse of :meth:`Snapshot.to_dict` (for stored and exported runs)."""
+    return Snapshot(
+        monotonic_s=float(data.get("monotonic_s", 0.0)),
+        wall_time_s=float(data.get("wall_time_s", 0.0)),
+        gpus=tuple(GpuMemory(**g) for g in data.get("gpus", ())),
+        system=SystemMemory(**data.get("system", {})),
+        disks=tuple(DiskSpace(**d) for d in data.get("disks", ())),
+    )

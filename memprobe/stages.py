@@ -1,0 +1,136 @@
+"""Which stage of a workflow a node belongs to, from its class type, category and module.
+
+Stages are what users reason about ("it fails at decode"), and what the advice keys on:
+
+``load``, ``text-encode``, ``sampling``, ``vae-decode``, ``vae-encode``, ``upscale``, ``video``,
+``image``, ``probe``, ``output``, ``custom`` (a node from ``custom_nodes``), ``other``.
+
+>>> stage_of(NodeClass("VAEDecodeTiled", category="_for_testing"))
+'vae-decode'
+>>> stage_of(NodeClass("KSampler (Efficient)", python_module="custom_nodes.efficiency-nodes"))
+'custom'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["STAGES", "NodeClass", "stage_of", "node_class_from_object_info", "node_class_from_type", "StageCache"]
+
+STAGES = (
+    "load", "text-encode", "sampling", "vae-decode", "vae-encode", "upscale",
+    "video", "image", "probe", "output", "custom", "other",
+)
+
+PROBE_CLASSES = frozenset({"MemProbe"})
+
+
+@dataclass(frozen=True, slots=True)
+class NodeClass:
+    """What is known of a node class; every field but the type may be missing."""
+
+    class_type: str
+    category: str | None = None
+    python_module: str | None = None
+    output_node: bool = False
+
+
+# By name: these hold whatever category a pack files them under.
+_NAME_RULES: tuple[tuple[str, str], ...] = (
+    ("VAEDecode", "vae-decode"),
+    ("VAEEncode", "vae-encode"),
+    ("TextEncode", "text-encode"),
+    ("Loader", "load"),
+)
+
+# By category prefix, the first match wins (so the longer, more specific prefixes come first).
+_CATEGORY_RULES: tuple[tuple[str, str], ...] = (
+    ("image/upscaling", "upscale"),
+    ("image/video", "video"),
+    ("latent/video", "video"),
+    ("conditioning/video_models", "video"),
+    ("advanced/loaders", "load"),
+    ("loaders", "load"),
+    ("sampling", "sampling"),
+    ("image", "image"),
+    ("mask", "image"),
+)
+
+# Only for classes whose category says nothing: the guesses made from a bare class name.
+_GUESS_RULES: tuple[tuple[str, str], ...] = (
+    ("Sampler", "sampling"),
+    ("Upscale", "upscale"),
+    ("Video", "video"),
+    ("Save", "output"),
+    ("Preview", "output"),
+)
+
+
+def stage_of(node: NodeClass) -> str:
+    """The node's stage. Never raises; unknown classes are ``custom`` or ``other``."""
+    name = node.class_type or ""
+    if name in PROBE_CLASSES:
+        return "probe"
+    if (node.python_module or "").startswith("custom_nodes"):
+        return "custom"
+    for needle, stage in _NAME_RULES:
+        if needle in name:
+            return stage
+    category = node.category or ""
+    if category.startswith("latent") and "Upscale" in name:
+        return "upscale"
+    if node.output_node:
+        return "output"
+    for prefix, stage in _CATEGORY_RULES:
+        if category == prefix or category.startswith(prefix + "/"):
+            return stage
+    if not category and not node.python_module:
+        for needle, stage in _GUESS_RULES:
+            if needle in name:
+                return stage
+    return "other"
+
+
+def node_class_from_object_info(class_type: str, entry: dict[str, Any]) -> NodeClass:
+    """A :class:`NodeClass` from one ``/object_info`` entry."""
+    return NodeClass(
+        class_type=class_type,
+        category=entry.get("category"),
+        python_module=entry.get("python_module"),
+        output_node=bool(entry.get("output_node", False)),
+    )
+
+
+def node_class_from_type(class_type: str, cls: type | None) -> NodeClass:
+    """A :class:`NodeClass` from a live node class (V1 attributes; V3 classes expose the same)."""
+    if cls is None:
+        return NodeClass(class_type)
+
+    def attr(name: str) -> Any:
+        try:
+            return getattr(cls, name, None)
+        except Exception:  # a V3 classproperty can raise on a broken schema
+            return None
+
+    module = attr("RELATIVE_PYTHON_MODULE") or "nodes"
+    category = attr("CATEGORY")
+    return NodeClass(
+        class_type=class_type,
+        category=category if isinstance(category, str) else None,
+        python_module=module if isinstance(module, str) else None,
+        output_node=attr("OUTPUT_NODE") is True,
+    )
+
+
+class StageCache:
+    """Stage per class type, computed once: the tracing hook asks for it at every node."""
+
+    def __init__(self) -> None:
+        self._stages: dict[str, str] = {}
+
+    def stage(self, class_type: str, cls: type | None) -> str:
+        stage = self._stages.get(class_type)
+        if stage is None:
+            stage = self._stages[class_type] = stage_of(node_class_from_type(class_type, cls))
+        return stage

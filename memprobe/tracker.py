@@ -1,0 +1,347 @@
+"""The live run: what the tracing hook, the probe nodes, the sampler and the log handler report,
+assembled into :class:`~memprobe.records.RunRecord` objects and passed on to listeners
+(the ledger writer, the websocket events).
+
+Every public method is safe to call from any thread and never raises: a fault here is logged
+once and the user's workflow carries on untouched.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from ._log import warn_once
+from .failures import classify_failure
+from .records import Failure, Mark, NodeRun, RunEvent, RunRecord, max_merge
+from .sensors import Sensors
+from .snapshot import Metrics, Snapshot
+from .stages import StageCache
+from .summary import probe_summary
+
+__all__ = ["Tracker", "TrackerListener", "exception_type_name"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+SPILL_MIN_BYTES = 256 * 1024**2
+"""Shared GPU memory that must appear during a node before it counts as a VRAM spill."""
+
+
+def _guarded(method: F) -> F:
+    """Log a fault in the tracker once per method and return ``None`` instead of raising."""
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except Exception:  # never break the user's workflow
+            warn_once(f"tracker-{method.__name__}", "Memory Probe: internal error in %s (tracing continues)",
+                      method.__name__, exc_info=True)
+            return None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def exception_type_name(exc: BaseException) -> str:
+    """``module.QualName`` like ComfyUI's ``execution_error`` (bare for builtins)."""
+    cls = type(exc)
+    module = cls.__module__
+    return cls.__qualname__ if module == "builtins" else f"{module}.{cls.__qualname__}"
+
+
+class TrackerListener:
+    """Receives the tracker's news. Called on the thread that made it: keep it quick."""
+
+    def run_started(self, run: RunRecord) -> None: ...
+    def node_started(self, run: RunRecord, node: NodeRun) -> None: ...
+    def node_finished(self, run: RunRecord, node: NodeRun) -> None: ...
+    def samples_added(self, run: RunRecord, timeline: dict[str, Any]) -> None: ...
+    def mark_added(self, run: RunRecord | None, mark: Mark) -> None: ...
+    def event_added(self, run: RunRecord, event: RunEvent) -> None: ...
+    def run_finished(self, run: RunRecord) -> None: ...
+
+
+class Tracker:
+    SAMPLE_FLUSH_S = 0.25
+
+    def __init__(self, sensors: Sensors, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.sensors = sensors
+        self.clock = clock
+        self.stages = StageCache()
+        self.listeners: list[TrackerListener] = []
+        self.current: RunRecord | None = None
+        self.last: RunRecord | None = None
+        self.compute_device = "cuda"
+        self._open: list[NodeRun] = []
+        self._seq = 0
+        self._mark_seq = 0
+        self._sent = 0
+        self._flushed_at = 0.0
+        self._lock = threading.RLock()
+
+    # ------------------------------------------------------------------ listeners
+    def subscribe(self, listener: TrackerListener) -> None:
+        self.listeners.append(listener)
+
+    def _notify(self, name: str, *args: Any) -> None:
+        for listener in self.listeners:
+            try:
+                getattr(listener, name)(*args)
+            except Exception:  # one listener's fault must not silence the others
+                warn_once(f"listener-{type(listener).__name__}-{name}",
+                          "Memory Probe: %s.%s failed (ignored)", type(listener).__name__, name, exc_info=True)
+
+    @property
+    def active(self) -> bool:
+        return self.current is not None
+
+    # ------------------------------------------------------------------ runs
+    @_guarded
+    def begin_run(self, run_id: str, prompt: dict[str, Any] | None = None,
+                  context: dict[str, Any] | None = None) -> RunRecord:
+        with self._lock:
+            if self.current is not None:
+                if self.current.id == str(run_id):
+                    return self.current
+                self._finish(self.current, "interrupted")  # its end was never reported
+            snap = self.sensors.snapshot()
+            run = RunRecord(id=str(run_id), started_at=snap.wall_time_s, started_mono=snap.monotonic_s,
+                            context=dict(context or {}), prompt=prompt, start_metrics=snap.metrics())
+            self.current = run
+            self._open = []
+            self._seq = 0
+            self._sent = 0
+            self._flushed_at = snap.monotonic_s
+        self._notify("run_started", run)
+        return run
+
+    @_guarded
+    def end_run(self, run_id: str, status: str, *, error: dict[str, Any] | None = None,
+                cached: Iterable[str] = ()) -> RunRecord | None:
+        """Close the run: ``status`` is ``success``, ``error`` or ``interrupted``; ``error`` is
+        ComfyUI's ``execution_error`` data; ``cached`` the ids ComfyUI served from its cache."""
+        with self._lock:
+            run = self.current
+            if run is None or run.id != str(run_id):
+                return None
+            for node_id in cached:
+                if not any(n.node_id == node_id for n in run.nodes):
+                    self._add_cached(run, str(node_id))
+            if error:
+                run.error = error
+            if error and status == "error":
+                if not run.failures:  # failed where the hook could not see it (e.g. an async task)
+                    run.failures.append(self._failure_from_error(run, error))
+            self._finish(run, status)
+        return run
+
+    def _finish(self, run: RunRecord, status: str) -> None:
+        for node in self._open:  # nodes still open now never finished (e.g. pending async work)
+            node.status = "failed" if status == "error" else "interrupted" if status == "interrupted" else node.status
+            node.end_s = node.end_s or self._t(run)
+        self._open = []
+        snap = self.sensors.snapshot()
+        run.end_metrics = snap.metrics()
+        run.ended_at = snap.wall_time_s
+        run.status = status
+        self._flush_samples(run, force=True)
+        self.current = None
+        self.last = run
+        self._notify("run_finished", run)
+
+    def _add_cached(self, run: RunRecord, node_id: str) -> None:
+        class_type = _prompt_class(run.prompt, node_id) or "?"
+        self._seq += 1
+        node = NodeRun(seq=self._seq, node_id=node_id, class_type=class_type,
+                       stage=self.stages.stage(class_type, None), status="cached",
+                       title=_prompt_title(run.prompt, node_id))
+        run.nodes.append(node)
+        self._notify("node_finished", run, node)
+
+    def _failure_from_error(self, run: RunRecord, error: dict[str, Any]) -> Failure:
+        node_id = error.get("node_id")
+        node = next((n for n in reversed(run.nodes) if n.node_id == node_id), None)
+        class_type = error.get("node_type") or (node.class_type if node else None)
+        kind = classify_failure(error.get("exception_type"), error.get("exception_message"),
+                                compute_device=self.compute_device)
+        return Failure(node_id=node_id, class_type=class_type, stage=node.stage if node else None, kind=kind,
+                       exception_type=error.get("exception_type"), message=error.get("exception_message"),
+                       t_s=self._t(run))
+
+    def _t(self, run: RunRecord, mono: float | None = None) -> float:
+        return round((self.clock() if mono is None else mono) - run.started_mono, 4)
+
+    def _run_for(self, run_id: str) -> RunRecord:
+        run = self.current
+        if run is None or run.id != str(run_id):  # the run hook is missing: open one implicitly
+            run = self.begin_run(run_id)
+        return run
+
+    # ------------------------------------------------------------------ nodes
+    @_guarded
+    def node_begin(self, run_id: str, node_id: str, class_type: str, node_cls: type | None = None, *,
+                   display_node_id: str | None = None, real_node_id: str | None = None) -> NodeRun:
+        with self._lock:
+            run = self._run_for(run_id)
+            self.sensors.reset_gpu_peaks()
+            snap = self.sensors.snapshot(disks=False)
+            self._seq += 1
+            node = NodeRun(
+                seq=self._seq, node_id=str(node_id), class_type=class_type,
+                stage=self.stages.stage(class_type, node_cls), display_node_id=display_node_id,
+                real_node_id=real_node_id,
+                title=_prompt_title(run.prompt, real_node_id or display_node_id or str(node_id)),
+                start_s=self._t(run, snap.monotonic_s), before=snap.metrics(),
+            )
+            node.peaks.update(node.before)
+            run.nodes.append(node)
+            self._open.append(node)
+        self._notify("node_started", run, node)
+        return node
+
+    @_guarded
+    def node_end(self, node: NodeRun | None, *, pending: bool = False) -> None:
+        """The node's function returned; ``pending`` when it left async work running."""
+        if node is None:
+            return
+        with self._lock:
+            run = self.current
+            if pending:
+                node.status = "pending"
+                return
+            snap = self.sensors.snapshot(disks=False)
+            self._close(node, snap, "ran")
+        if run is not None:
+            self._notify("node_finished", run, node)
+
+    @_guarded
+    def node_failed(self, node: NodeRun | None, exc: BaseException) -> None:
+        if node is None:
+            return
+        with self._lock:
+            run = self.current
+            snap = self.sensors.snapshot()
+            type_name = exception_type_name(exc)
+            if type(exc).__name__ == "InterruptProcessingException":
+                self._close(node, snap, "interrupted")
+            else:
+                self._close(node, snap, "failed")
+                kind = classify_failure(type_name, str(exc), system=snap.system, compute_device=self.compute_device)
+                node.error = {"exception_type": type_name, "message": str(exc), "kind": kind}
+                if run is not None:
+                    run.failures.append(Failure(
+                        node_id=node.node_id, class_type=node.class_type, stage=node.stage, kind=kind,
+                        exception_type=type_name, message=str(exc), t_s=node.end_s, snapshot=snap.to_dict(),
+                        consequence=bool(run.failures)))
+        if run is not None:
+            self._notify("node_finished", run, node)
+
+    def _close(self, node: NodeRun, snap: Snapshot, status: str) -> None:
+        run = self.current
+        node.after = snap.metrics()
+        max_merge(node.peaks, node.after)
+        for gpu in snap.gpus:  # torch's own peak since the node began (reset in node_begin)
+            if gpu.torch_peak_allocated_bytes is not None and len(self._open) == 1:
+                max_merge(node.peaks, {f"gpu{gpu.index}_allocated_bytes": gpu.torch_peak_allocated_bytes})
+        node.end_s = self._t(run, snap.monotonic_s) if run is not None else None
+        node.status = status
+        if node in self._open:
+            self._open.remove(node)
+        if run is not None:
+            self._check_spill(run, node)
+
+    def _check_spill(self, run: RunRecord, node: NodeRun) -> None:
+        """A VRAM spill into shared memory (Windows "system memory fallback"): nothing fails,
+        the node just gets many times slower. Seen as shared memory rising while VRAM is full."""
+        before, peaks = node.before or {}, node.peaks
+        for key, peak in peaks.items():
+            if not key.endswith("_shared_bytes"):
+                continue
+            gpu = key.removesuffix("_shared_bytes")
+            grew = peak - before.get(key, peak)
+            used, total = peaks.get(f"{gpu}_used_bytes"), peaks.get(f"{gpu}_total_bytes")
+            if grew >= SPILL_MIN_BYTES and used is not None and total and used >= 0.9 * total:
+                message = f"{gpu}: shared GPU memory grew by {grew // 1024**2} MiB while VRAM was full"
+                self._event(run, "vram-spill", node, message)
+
+    def _event(self, run: RunRecord, kind: str, node: NodeRun | None, message: str) -> None:
+        if node is not None and kind not in node.fallbacks:
+            node.fallbacks.append(kind)
+        event = RunEvent(t_s=self._t(run), kind=kind, node_id=node.node_id if node else None, message=message)
+        run.events.append(event)
+        self._notify("event_added", run, event)
+
+    # ------------------------------------------------------------------ probes, logs, samples
+    @_guarded
+    def add_mark(self, label: str, node_id: str | None = None) -> Mark:
+        snap = self.sensors.snapshot()
+        with self._lock:
+            run = self.current
+            self._mark_seq += 1
+            mark = Mark(seq=self._mark_seq, label=label, node_id=node_id,
+                        t_s=self._t(run, snap.monotonic_s) if run else None,
+                        metrics=snap.metrics(), summary=probe_summary(snap))
+            if run is not None:
+                run.marks.append(mark)
+        self._notify("mark_added", run, mark)
+        return mark
+
+    @_guarded
+    def on_fallback(self, kind: str, message: str) -> None:
+        """A ComfyUI log line said it recovered from an OOM (tiled VAE retry, attention ...)."""
+        with self._lock:
+            run = self.current
+            if run is None:
+                return
+            node = self._open[-1] if self._open else None
+            self._event(run, kind, node, message)
+
+    def on_sample(self, mono: float, metrics: Metrics) -> None:
+        """One sampler reading. Hot (50 Hz): no snapshot, no allocation beyond the row itself."""
+        with self._lock:
+            run = self.current
+            if run is None:
+                return
+            for node in self._open:
+                max_merge(node.peaks, metrics)
+            run.samples.append(round(mono - run.started_mono, 4), metrics)
+            if mono - self._flushed_at >= self.SAMPLE_FLUSH_S:
+                self._flushed_at = mono
+                self._flush_samples(run)
+
+    def _flush_samples(self, run: RunRecord, *, force: bool = False) -> None:
+        if len(run.samples) <= self._sent and not force:
+            return
+        if len(run.samples) > self._sent:
+            batch = run.samples.since(self._sent)
+            self._sent = len(run.samples)
+            self._notify("samples_added", run, batch)
+
+    def live(self) -> dict[str, Any] | None:
+        """The current run as a document (``None`` between runs)."""
+        with self._lock:
+            return self.current.to_dict() if self.current is not None else None
+
+
+def _prompt_node(prompt: dict[str, Any] | None, node_id: str) -> dict[str, Any] | None:
+    if not prompt:
+        return None
+    node = prompt.get(node_id)
+    return node if isinstance(node, dict) else None
+
+
+def _prompt_title(prompt: dict[str, Any] | None, node_id: str) -> str | None:
+    node = _prompt_node(prompt, node_id)
+    meta = node.get("_meta") if node else None
+    title = meta.get("title") if isinstance(meta, dict) else None
+    return title if isinstance(title, str) else None
+
+
+def _prompt_class(prompt: dict[str, Any] | None, node_id: str) -> str | None:
+    node = _prompt_node(prompt, node_id)
+    value = node.get("class_type") if node else None
+    return value if isinstance(value, str) else None
+

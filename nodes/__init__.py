@@ -1,0 +1,1 @@
+"""Memory Probe's V3 nodes."""

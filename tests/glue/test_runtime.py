@@ -1,0 +1,174 @@
+"""The ComfyUI glue at its boundary: hooks on (stand-ins of) ComfyUI's execution module."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+from comfy_doubles import Node, install_modules, make_execution_module
+
+from memprobe._log import reset_warnings
+
+
+@pytest.fixture
+def runtime(pack, tmp_path):
+    from memory_probe_pack.runtime import Runtime
+
+    created = []
+
+    def make():
+        rt = Runtime(data_dir=tmp_path / "memprobe")
+        created.append(rt)
+        return rt
+
+    yield make
+    for rt in created:
+        rt.shutdown()
+        for hook in rt.hooks:
+            hook.remove()
+        for handler in [h for h in logging.getLogger().handlers if type(h).__name__ == "FallbackLogHandler"]:
+            logging.getLogger().removeHandler(handler)
+
+
+PROMPT = {"4": {"class_type": "CheckpointLoaderSimple", "inputs": {}, "_meta": {"title": "Load"}},
+          "3": {"class_type": "KSampler", "inputs": {}, "_meta": {"title": "Sample"}},
+          "8": {"class_type": "VAEDecode", "inputs": {}, "_meta": {"title": "Decode"}}}
+
+
+def test_a_traced_prompt_leaves_a_complete_run_in_the_ledger(runtime, monkeypatch):
+    execution = make_execution_module()
+    install_modules(monkeypatch, execution)
+    rt = runtime()
+    rt.start()
+    assert rt.tracing_available and rt.status()["tracing"]["available"]
+    outputs = {"3": object(), "8": object()}
+    executor = execution.PromptExecutor({"3": Node(lambda: (outputs["3"],)), "8": Node(lambda: (outputs["8"],))},
+                                        cached=("4",))
+    executor.execute(PROMPT, "prompt-1", {}, ["8"])
+    rt.ledger.flush()
+    doc = rt.ledger.get_run("prompt-1")
+    assert doc["status"] == "success"
+    assert [(n["node_id"], n["class_type"], n["title"], n["stage"], n["status"]) for n in doc["nodes"]] == [
+        ("3", "KSampler", "Sample", "sampling", "ran"), ("8", "VAEDecode", "Decode", "vae-decode", "ran"),
+        ("4", "CheckpointLoaderSimple", "Load", "load", "cached")]
+    assert doc["nodes"][0]["before"]["process_rss_bytes"] > 0 and doc["nodes"][0]["peaks"]
+    assert doc["context"]["memprobe_version"]
+
+
+def test_results_are_untouched_and_errors_pass_through_unchanged(runtime, monkeypatch):
+    execution = make_execution_module()
+    install_modules(monkeypatch, execution)
+    rt = runtime()
+    rt.start()
+    marker = object()
+    result = asyncio.run(execution.get_output_data("p", "3", Node(lambda: (marker,)), {}))
+    assert result[0][0][0] is marker
+
+    def oom():
+        raise MemoryError("DefaultCPUAllocator: not enough memory: you tried to allocate 4 bytes.")
+
+    executor = execution.PromptExecutor({"3": Node(lambda: ("ok",)), "8": Node(oom)})
+    executor.execute(PROMPT, "prompt-err", {}, ["8"])
+    error = dict(executor.status_messages)["execution_error"]
+    assert error["exception_type"] == "MemoryError" and "not enough memory" in error["exception_message"]
+    rt.ledger.flush()
+    doc = rt.ledger.get_run("prompt-err")
+    assert doc["status"] == "error"
+    assert (doc["failure"]["node_id"], doc["failure"]["stage"], doc["failure"]["kind"]) == ("8", "vae-decode", "system-ram")
+    assert doc["failure"]["snapshot"]["system"]["ram_total_bytes"] > 0
+
+
+def test_an_async_node_is_closed_when_its_task_ends(runtime, monkeypatch):
+    execution = make_execution_module()
+    install_modules(monkeypatch, execution)
+    rt = runtime()
+    rt.start()
+
+    async def slow():
+        await asyncio.sleep(0.05)
+        return ("done",)
+
+    executor = execution.PromptExecutor({"3": Node(slow)})
+    executor.execute(PROMPT, "prompt-async", {}, ["3"])
+    node = rt.tracker.last.nodes[0]
+    assert node.status == "ran" and node.duration_s >= 0.04
+
+
+def test_expanded_and_subgraph_nodes_get_their_display_and_real_ids(runtime, monkeypatch):
+    class DynPrompt:
+        def get_node(self, node_id):
+            return {"class_type": "VAEDecode"}
+
+        def get_display_node_id(self, node_id):
+            return "10"
+
+        def get_real_node_id(self, node_id):
+            return "10:8"
+
+    execution = make_execution_module()
+    install_modules(monkeypatch, execution, dynprompt=DynPrompt())
+    rt = runtime()
+    rt.start()
+    execution.PromptExecutor({"10:8": Node()}).execute({"10:8": {"class_type": "VAEDecode", "inputs": {}}}, "p-sub")
+    node = rt.tracker.last.nodes[0]
+    assert (node.node_id, node.display_node_id, node.real_node_id, node.stage) == ("10:8", "10", "10:8", "vae-decode")
+
+
+def test_tracing_switched_off_records_nothing_but_nodes_still_run(runtime, monkeypatch):
+    execution = make_execution_module()
+    install_modules(monkeypatch, execution)
+    rt = runtime()
+    rt.start()
+    rt.set_config(rt.config.updated({"tracing": False}))
+    executor = execution.PromptExecutor({"3": Node()})
+    executor.execute(PROMPT, "p-off", {}, ["3"])
+    assert dict(executor.status_messages).get("execution_success") is not None
+    assert rt.tracker.last is None or rt.tracker.last.id != "p-off"
+
+
+def test_a_comfyui_without_the_hook_point_keeps_working(runtime, monkeypatch, caplog):
+    reset_warnings()
+    execution = make_execution_module()
+    del execution.get_output_data
+    install_modules(monkeypatch, execution)
+    rt = runtime()
+    rt.start()
+    assert not rt.tracing_available
+    assert "get_output_data" in rt.status()["tracing"]["reason"]
+    assert any("tracing is unavailable" in r.message for r in caplog.records)
+    assert rt.mark("still works", "20").summary.startswith("RAM")
+
+
+def test_old_sync_comfyui_is_traced_too(runtime, monkeypatch):
+    execution = make_execution_module(sync=True)
+    install_modules(monkeypatch, execution)
+    rt = runtime()
+    rt.start()
+    assert rt.tracing_available
+    rt.tracker.begin_run("old")
+    assert execution.get_output_data(Node(lambda: ("x",)), {}) == ([("x",)], {}, False)
+
+
+def test_start_is_idempotent_and_never_raises_outside_comfyui(runtime, monkeypatch):
+    monkeypatch.delitem(__import__("sys").modules, "execution", raising=False)
+    rt = runtime()
+    rt.start()
+    rt.start()
+    assert not rt.tracing_available and rt.ledger is not None
+    assert rt.sampler.running
+
+
+def test_the_log_handler_marks_comfyuis_tiled_decode_retry(runtime, monkeypatch):
+    execution = make_execution_module()
+    install_modules(monkeypatch, execution)
+    rt = runtime()
+    rt.start()
+
+    def decode_with_retry():
+        logging.getLogger().warning("Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.")
+        return ("image",)
+
+    execution.PromptExecutor({"8": Node(decode_with_retry)}).execute(PROMPT, "p-retry", {}, ["8"])
+    run = rt.tracker.last
+    assert run.nodes[0].fallbacks == ["tiled-vae-decode"] and run.events[0].node_id == "8"

@@ -1,0 +1,168 @@
+"""memprobe doctor: findings over machines as their readings come in, and the live machine."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers import FIXTURES
+
+from memprobe.cli import main
+from memprobe.doctor import diagnose, render_text, suggest_pagefile
+from memprobe.machine import gather_machine, machine_from_snapshot
+from memprobe.sensors import linux, windows
+from memprobe.snapshot import GpuMemory, Snapshot, SystemMemory
+
+GIB = 1024**3
+MIB = 1024**2
+
+
+def machine(system: str, *, ram_gb: float, vram_gb: float | None, swap: dict, commit=None, limit=None, peak=None,
+            overcommit=None, available_gb=None):
+    gpus = () if vram_gb is None else (GpuMemory(0, "cuda", "NVIDIA GeForce RTX", device_total_bytes=int(vram_gb * GIB),
+                                                 device_used_bytes=int(0.05 * vram_gb * GIB), driver_version="572.60"),)
+    snap = Snapshot(0, 0, gpus=gpus, system=SystemMemory(
+        ram_total_bytes=int(ram_gb * GIB), ram_available_bytes=int((available_gb or ram_gb * 0.6) * GIB),
+        commit_bytes=commit, commit_limit_bytes=limit, commit_peak_bytes=peak, overcommit_mode=overcommit))
+    doc = machine_from_snapshot(snap, swap)
+    doc["platform"]["system"] = system
+    return doc
+
+
+def win_swap(entries: list[str], *, free_gb=200, total_gb=1000, drive_type="fixed", rotational=False):
+    areas = []
+    for s in windows.parse_paging_files(entries):
+        areas.append({"path": s.path, "kind": "pagefile", "system_managed": s.system_managed, "all_drives": s.all_drives,
+                      "initial_bytes": s.initial_mb * MIB if s.initial_mb is not None else None,
+                      "maximum_bytes": s.maximum_mb * MIB if s.maximum_mb is not None else None,
+                      "drive": s.drive, "system_drive": s.drive == "C:",
+                      "volume": {"path": f"{s.drive}\\", "free_bytes": free_gb * GIB, "total_bytes": total_gb * GIB},
+                      "drive_type": drive_type, "rotational": rotational})
+    return {"source": "registry", "areas": areas, "system_drive": "C:"}
+
+
+def ids(findings):
+    return [f.id for f in findings]
+
+
+def test_the_32gb_machine_of_comfyui_impact_pack_1069_system_managed_pagefile():
+    # "Memory Size: 32768 MB", "Page File Settings: 0 MB Initial, 0 MB Maximum", RTX 4070 Ti SUPER 16 GB
+    doc = machine("Windows", ram_gb=32, vram_gb=16, swap=win_swap(["C:\\pagefile.sys 0 0"]),
+                  commit=20 * GIB, limit=34 * GIB, peak=25 * GIB)
+    findings = diagnose(doc)
+    managed = next(f for f in findings if f.id == "pagefile-system-managed")
+    assert managed.severity == "warning" and "32 GB" in managed.action and "initial = maximum" in managed.action
+    assert "C:\\pagefile.sys" in managed.evidence
+    assert "commit-peak-high" not in ids(findings)
+
+
+def test_no_pagefile_is_critical_and_listed_first():
+    doc = machine("Windows", ram_gb=16, vram_gb=8, swap=win_swap([]), commit=10 * GIB, limit=16 * GIB, peak=15 * GIB)
+    findings = diagnose(doc)
+    assert findings[0].id == "pagefile-none" and findings[0].severity == "critical"
+    assert "64 GB" in findings[0].action  # 16 GB RAM with 8 GB VRAM leans to 64 GB
+    assert "commit-peak-high" in ids(findings)
+
+
+def test_a_small_growing_pagefile_on_a_full_removable_hard_disk():
+    doc = machine("Windows", ram_gb=16, vram_gb=12, commit=5 * GIB, limit=20 * GIB, peak=6 * GIB,
+                  swap=win_swap(["E:\\pagefile.sys 2048 4096"], free_gb=3, total_gb=500, drive_type="removable",
+                                rotational=True))
+    assert {"pagefile-too-small", "pagefile-not-fixed", "pagefile-removable", "pagefile-hdd",
+            "pagefile-drive-low"} <= set(ids(diagnose(doc)))
+
+
+def test_a_well_set_up_windows_machine_passes():
+    doc = machine("Windows", ram_gb=32, vram_gb=16, swap=win_swap(["D:\\pagefile.sys 32768 32768"]),
+                  commit=12 * GIB, limit=64 * GIB, peak=30 * GIB)
+    findings = diagnose(doc)
+    assert ids(findings) == ["ok"]
+
+
+def test_commit_at_its_limit_now_is_critical():
+    doc = machine("Windows", ram_gb=32, vram_gb=16, swap=win_swap(["D:\\pagefile.sys 32768 32768"]),
+                  commit=62 * GIB, limit=64 * GIB, peak=63 * GIB)
+    assert {"commit-high", "commit-peak-high"} <= set(ids(diagnose(doc)))
+
+
+def linux_swap(name: str):
+    areas = [{"path": a.path, "kind": "zram" if a.is_zram else a.kind, "size_bytes": a.size_bytes,
+              "used_bytes": a.used_bytes, "rotational": None if a.is_zram else False}
+             for a in linux.parse_swaps((FIXTURES / "linux" / name).read_text())]
+    return {"source": "/proc/swaps", "areas": areas}
+
+
+def test_linux_machine_of_this_project_without_swap():
+    fields = linux.system_fields((FIXTURES / "linux" / "meminfo_idle_24g_noswap.txt").read_text(), None, 0)
+    doc = machine_from_snapshot(Snapshot(0, 0, system=SystemMemory(**fields)), linux_swap("swaps_none.txt"))
+    doc["platform"]["system"] = "Linux"
+    findings = diagnose(doc)
+    swap = next(f for f in findings if f.id == "swap-none")
+    assert swap.severity == "warning" and "OOM killer" in swap.action and "32 GB" in swap.action
+    assert "gpu-none" in ids(findings)
+
+
+def test_linux_zram_only_and_strict_overcommit_near_its_limit():
+    doc = machine("Linux", ram_gb=16, vram_gb=None, swap=linux_swap("swaps_zram_and_file.txt"))
+    assert "swap-zram-only" not in ids(diagnose(doc))  # a swap file is there too
+    doc = machine("Linux", ram_gb=16, vram_gb=12, swap={"source": "/proc/swaps", "areas": [
+        {"path": "/dev/zram0", "kind": "zram", "size_bytes": 8 * GIB, "used_bytes": 0}]},
+        commit=19 * GIB, limit=20 * GIB, overcommit=2)
+    assert {"swap-zram-only", "overcommit-strict", "commit-high"} <= set(ids(diagnose(doc)))
+
+
+def test_low_ram_and_full_disks_are_reported():
+    doc = machine("Linux", ram_gb=16, vram_gb=None, swap=linux_swap("swaps_64g_file.txt"), available_gb=1)
+    doc["disks"] = [{"role": "output", "path": "/data/out", "free_bytes": 2 * GIB, "total_bytes": 1000 * GIB}]
+    found = ids(diagnose(doc))
+    assert "ram-low" in found and "disk-low-output" in found
+
+
+def test_macos_says_swap_is_managed_by_the_system():
+    assert "swap-dynamic" in ids(diagnose(machine("Darwin", ram_gb=32, vram_gb=None, swap={"areas": []})))
+
+
+@pytest.mark.parametrize(
+    ("ram", "vram", "recommended"),
+    [(8, 4, 32), (16, 16, 32), (16, 8, 64), (32, 24, 32), (32, 6, 64), (64, 24, 32), (128, 80, 32)],
+)
+def test_pagefile_table(ram, vram, recommended):
+    # the OS reports a little less than the nominal size
+    advice = suggest_pagefile(int(ram * 0.97 * GIB), vram * GIB)
+    assert advice.recommended_bytes == recommended * GIB
+
+
+def test_a_measured_peak_commit_raises_the_suggestion():
+    advice = suggest_pagefile(32 * GIB, 24 * GIB, peak_commit_bytes=80 * GIB)
+    assert advice.recommended_bytes == 72 * GIB and "peak commit" in advice.basis
+    assert suggest_pagefile(None, None) is None
+
+
+def test_the_text_report_shows_what_was_read_and_what_to_do():
+    doc = machine("Windows", ram_gb=32, vram_gb=16, swap=win_swap(["C:\\pagefile.sys 0 0"]), commit=20 * GIB,
+                  limit=34 * GIB, peak=25 * GIB)
+    text = render_text(doc, diagnose(doc))
+    assert "GPU 0" in text and "driver 572.60" in text and "system managed" in text
+    assert "read:" in text and "do:" in text
+
+
+def test_live_gather_on_this_machine():
+    doc = gather_machine({"tmp": str(FIXTURES)}, allow_cuda_init=False)
+    assert doc["memory"]["ram_total_bytes"] > 0 and doc["disks"][0]["role"] == "tmp"
+    assert isinstance(doc["swap"]["areas"], list)
+
+
+def test_cli_doctor_json_has_stable_keys(capsys):
+    assert main(["doctor", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert {"memprobe_version", "platform", "gpus", "memory", "swap", "disks", "findings", "suggested_pagefile"} <= set(doc)
+    assert {"id", "severity", "title", "evidence", "action"} == set(doc["findings"][0])
+    assert {"ram_total_bytes", "commit_bytes", "commit_limit_bytes", "swap_total_bytes"} <= set(doc["memory"])
+
+
+def test_cli_doctor_text_and_a_bad_path_argument(capsys):
+    assert main(["doctor", "--path", f"models={FIXTURES}"]) == 0
+    out = capsys.readouterr().out
+    assert "Memory Probe doctor" in out and "Findings" in out and "models" in out
+    assert main(["doctor", "--path", "nonsense"]) == 2
+    assert "ROLE=FOLDER" in capsys.readouterr().err

@@ -1,0 +1,63 @@
+"""Which memory ran out, from real error texts; and ComfyUI's logged OOM fallbacks."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import load_json
+
+from memprobe.failures import classify_failure, detect_fallback, is_memory_failure
+from memprobe.snapshot import SystemMemory
+
+CASES = load_json("error_texts.json")["cases"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['node_type']}-{c['kind']}-{i}" for i, c in enumerate(CASES)])
+def test_real_error_texts(case):
+    assert classify_failure(case["exception_type"], case["message"]) == case["kind"]
+
+
+def test_the_recorded_error_run_is_not_a_memory_failure():
+    history = load_json("comfyui-0.3.64/history/error_runtime.json")
+    error = next(data for event, data in history["status"]["messages"] if event == "execution_error")
+    kind = classify_failure(error["exception_type"], error["exception_message"])
+    assert kind == "other" and not is_memory_failure(kind)
+
+
+def test_an_out_of_memory_error_on_a_cpu_only_comfyui_is_ram():
+    assert classify_failure("torch.OutOfMemoryError", "out of memory", compute_device="cpu") == "system-ram"
+    assert classify_failure("torch.OutOfMemoryError", "out of memory", compute_device="cuda") == "vram"
+
+
+def test_enomem_at_the_strict_commit_limit_is_the_commit_limit():
+    strict_full = SystemMemory(commit_bytes=99, commit_limit_bytes=100, overcommit_mode=2)
+    heuristic = SystemMemory(commit_bytes=99, commit_limit_bytes=100, overcommit_mode=0)
+    assert classify_failure("OSError", "[Errno 12] Cannot allocate memory", system=strict_full) == "commit-limit"
+    assert classify_failure("OSError", "[Errno 12] Cannot allocate memory", system=heuristic) == "system-ram"
+
+
+def test_missing_type_and_text_is_other():
+    assert classify_failure(None, None) == "other"
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.", "tiled-vae-decode"),
+        ("Warning: Ran out of memory when regular VAE encoding, retrying with tiled VAE encoding.", "tiled-vae-encode"),
+        ("ran out of memory while running softmax in  _get_attention_scores_no_kv_chunking, trying slower in place "
+         "softmax instead", "attention-fallback"),
+        ("out of memory error, emptying cache and trying again", "attention-fallback"),
+        ("out of memory error, increasing steps and trying again 4", "attention-fallback"),
+        ("Got an OOM, unloading all loaded models.", None),  # that one follows a real failure
+        ("Requested to load AutoencoderKL", None),
+    ],
+)
+def test_fallback_log_lines(line, kind):
+    assert detect_fallback(line) == kind
+
+
+def test_no_fallback_appears_in_the_recorded_logs():
+    from helpers import FIXTURES
+
+    for log in (FIXTURES / "comfyui-0.3.64" / "logs").glob("*.log"):
+        assert not [line for line in log.read_text().splitlines() if detect_fallback(line)], log.name

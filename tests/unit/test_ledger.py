@@ -1,0 +1,252 @@
+"""The run ledger: a real SQLite file, written by its thread, read while written, and
+recovered after the process that wrote it was killed."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+from helpers import FakeClock, ScriptedSensors
+
+from memprobe.ledger import SCHEMA_VERSION, Ledger, LedgerError
+from memprobe.tracker import Tracker
+
+GIB = 1024**3
+
+
+def profile(t: float) -> dict:
+    return {"ram_total_bytes": 16 * GIB, "ram_available_bytes": 10 * GIB, "commit_bytes": 8 * GIB,
+            "commit_limit_bytes": 20 * GIB, "process_rss_bytes": 3 * GIB}
+
+
+@pytest.fixture
+def ledger(tmp_path):
+    ledger = Ledger(tmp_path / "memprobe" / "ledger.sqlite3")
+    ledger.open()
+    ledger.start()
+    yield ledger
+    ledger.stop()
+
+
+def traced_run(tracker: Tracker, clock: FakeClock, run_id: str, *, samples: int = 20, fail: bool = False) -> None:
+    tracker.begin_run(run_id, prompt={"3": {"class_type": "KSampler", "inputs": {"seed": 1}}})
+    node = tracker.node_begin(run_id, "3", "KSampler")
+    for i in range(samples):
+        clock.t += 0.02
+        tracker.on_sample(clock.t, {"process_rss_bytes": (3 + (i == samples // 2)) * GIB})
+    clock.t += 0.5
+    if fail:
+        tracker.node_failed(node, MemoryError())
+        tracker.end_run(run_id, "error", error={"node_id": "3", "exception_type": "MemoryError", "exception_message": ""})
+    else:
+        tracker.node_end(node)
+        tracker.end_run(run_id, "success", cached=["4"])
+
+
+def make_tracker(ledger: Ledger):
+    clock = FakeClock(100.0)
+    tracker = Tracker(ScriptedSensors(clock, profile), clock=clock)
+    tracker.subscribe(ledger.listener)
+    return tracker, clock
+
+
+def test_runs_round_trip_through_the_ledger(ledger):
+    tracker, clock = make_tracker(ledger)
+    traced_run(tracker, clock, "run-a")
+    clock.t += 10
+    traced_run(tracker, clock, "run-b", fail=True)
+    assert ledger.flush()
+
+    listing = ledger.list_runs()
+    assert listing["total"] == 2 and [r["id"] for r in listing["runs"]] == ["run-b", "run-a"]
+    assert listing["runs"][0]["status"] == "error" and listing["runs"][0]["failure"]["kind"] == "system-ram"
+    assert listing["runs"][1]["node_count"] == 2
+
+    doc = ledger.get_run("run-a")
+    assert doc["status"] == "success" and doc["prompt"]["3"]["class_type"] == "KSampler"
+    assert [(n["node_id"], n["status"]) for n in doc["nodes"]] == [("3", "ran"), ("4", "cached")]
+    assert doc["nodes"][0]["peaks"]["process_rss_bytes"] == 4 * GIB
+    assert doc["sample_count"] == 20 and max(doc["timeline"]["series"]["process_rss_bytes"]) == 4 * GIB
+    assert ledger.list_runs(limit=1, offset=1)["runs"][0]["id"] == "run-a"
+
+    window = ledger.samples("run-a", start=0.1, end=0.2, max_points=100)
+    assert window["t"] and all(0.1 <= t <= 0.2 for t in window["t"])
+    assert ledger.get_run("nope") is None and ledger.samples("nope") is None
+
+    assert ledger.delete_run("run-a") and not ledger.delete_run("run-a")
+    assert ledger.list_runs()["total"] == 1
+
+
+def test_retention_keeps_the_newest_runs(tmp_path):
+    ledger = Ledger(tmp_path / "l.sqlite3", max_runs=3)
+    ledger.open()
+    ledger.start()
+    tracker, clock = make_tracker(ledger)
+    for i in range(5):
+        clock.t += 5
+        traced_run(tracker, clock, f"run-{i}", samples=5)
+    ledger.flush()
+    assert [r["id"] for r in ledger.list_runs()["runs"]] == ["run-4", "run-3", "run-2"]
+    with ledger.reader() as conn:
+        assert conn.execute("SELECT COUNT(*) FROM nodes WHERE run_id = 'run-0'").fetchone()[0] == 0
+    ledger.stop()
+
+
+def test_a_size_cap_drops_the_oldest_runs(tmp_path):
+    ledger = Ledger(tmp_path / "l.sqlite3", max_bytes=200 * 1024)
+    ledger.open()
+    ledger.start()
+    tracker, clock = make_tracker(ledger)
+    for i in range(8):
+        clock.t += 50
+        traced_run(tracker, clock, f"run-{i}", samples=1500)
+    ledger.flush()
+    runs = [r["id"] for r in ledger.list_runs()["runs"]]
+    assert runs[0] == "run-7" and len(runs) < 8
+    ledger.stop()
+
+
+def test_long_runs_are_downsampled_keeping_their_peak(tmp_path):
+    ledger = Ledger(tmp_path / "l.sqlite3", max_samples_per_run=100)
+    ledger.open()
+    ledger.start()
+    tracker, clock = make_tracker(ledger)
+    traced_run(tracker, clock, "long", samples=1000)
+    ledger.flush()
+    doc = ledger.get_run("long", max_points=None)
+    assert doc["sample_count"] == 100
+    assert max(doc["timeline"]["series"]["process_rss_bytes"]) == 4 * GIB
+    ledger.stop()
+
+
+def test_readers_read_while_the_writer_writes(ledger):
+    tracker, clock = make_tracker(ledger)
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def read_loop():
+        while not stop.is_set():
+            try:
+                for run in ledger.list_runs(limit=5)["runs"]:
+                    ledger.get_run(run["id"])
+            except BaseException as exc:
+                errors.append(exc)
+
+    readers = [threading.Thread(target=read_loop) for _ in range(3)]
+    for r in readers:
+        r.start()
+    for i in range(30):
+        clock.t += 2
+        traced_run(tracker, clock, f"run-{i}", samples=50)
+    ledger.flush()
+    stop.set()
+    for r in readers:
+        r.join()
+    assert errors == []
+    assert ledger.list_runs()["total"] == 30
+
+
+def test_a_write_that_fails_does_not_stop_the_writer(ledger, caplog):
+    def broken(conn):
+        conn.execute("INSERT INTO no_such_table VALUES (1)")
+
+    ledger.submit(broken, commit=True)
+    tracker, clock = make_tracker(ledger)
+    traced_run(tracker, clock, "after-fault")
+    ledger.flush()
+    assert ledger.get_run("after-fault")["status"] == "success"
+
+
+def test_a_ledger_from_a_newer_release_is_refused_untouched(tmp_path):
+    path = tmp_path / "l.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.close()
+    with pytest.raises(LedgerError, match="newer Memory Probe"):
+        Ledger(path).open()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+
+
+def test_a_new_ledger_is_created_at_the_current_schema_in_wal_mode(tmp_path):
+    path = tmp_path / "deep" / "dir" / "l.sqlite3"
+    Ledger(path).open()
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"runs", "nodes", "samples", "marks", "events", "failures"} <= tables
+
+
+CRASHING_WRITER = textwrap.dedent("""
+    import os, signal, sys, time
+    from memprobe.ledger import Ledger
+    from memprobe.sensors import Sensors
+    from memprobe.tracker import Tracker
+
+    ledger = Ledger(sys.argv[1]); ledger.open(); ledger.start()
+    tracker = Tracker(Sensors()); tracker.subscribe(ledger.listener)
+    tracker.begin_run("killed-run", prompt={"3": {"class_type": "KSampler", "inputs": {}}})
+    done = tracker.node_begin("killed-run", "4", "CheckpointLoaderSimple"); tracker.node_end(done)
+    node = tracker.node_begin("killed-run", "3", "KSampler")
+    for _ in range(60):                      # 1.2 s of sampling, past the 1 s commit interval
+        tracker.on_sample(time.monotonic(), Sensors().snapshot(disks=False).metrics(totals=False))
+        time.sleep(0.02)
+    time.sleep(1.2)
+    print("about to die", flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)     # what the OOM killer does
+""")
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_a_killed_process_leaves_a_run_that_the_next_start_marks_ended_abruptly(tmp_path):
+    path = tmp_path / "ledger.sqlite3"
+    proc = subprocess.run([sys.executable, "-c", CRASHING_WRITER, str(path)], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    assert "about to die" in proc.stdout
+
+    ledger = Ledger(path)
+    assert ledger.open() == ["killed-run"]
+    doc = ledger.get_run("killed-run")
+    assert doc["status"] == "ended_abruptly"
+    assert doc["failure"]["node_id"] == "3" and doc["failure"]["class_type"] == "KSampler"
+    assert doc["failure"]["stage"] == "sampling" and doc["failure"]["abrupt"] is True
+    assert doc["abrupt"]["last_metrics"]["process_rss_bytes"] > 0
+    assert doc["sample_count"] >= 40  # what was committed before the kill survived
+    assert [n["status"] for n in doc["nodes"]] == ["ran", "failed"]
+    assert ledger.open() == []  # marked once, not again at the next start
+
+
+def test_the_own_running_run_is_not_mistaken_for_a_dead_one(tmp_path):
+    ledger = Ledger(tmp_path / "l.sqlite3")
+    ledger.open()
+    ledger.start()
+    tracker, clock = make_tracker(ledger)
+    tracker.begin_run("live")
+    ledger.flush()
+    assert Ledger(ledger.path).open(pid=os.getpid()) == []
+    assert ledger.get_run("live")["status"] == "running"
+    ledger.stop()
+
+
+def test_a_commit_happens_within_about_a_second_without_any_node_ending(ledger):
+    tracker, clock = make_tracker(ledger)
+    tracker.begin_run("slow")
+    tracker.node_begin("slow", "3", "KSampler")
+    for _ in range(10):
+        clock.t += 0.3
+        tracker.on_sample(clock.t, {"process_rss_bytes": GIB})
+    deadline = time.monotonic() + 3
+    seen = 0
+    while time.monotonic() < deadline and not seen:
+        with ledger.reader() as conn:  # another connection sees only committed rows
+            seen = conn.execute("SELECT COUNT(*) FROM samples WHERE run_id = 'slow'").fetchone()[0]
+        time.sleep(0.1)
+    assert seen

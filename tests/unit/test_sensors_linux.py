@@ -1,0 +1,109 @@
+"""Linux readings from recorded /proc texts (see tests/fixtures/linux/SOURCES.md), and live."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from helpers import FIXTURES
+
+from memprobe.sensors import Sensors
+from memprobe.sensors.linux import is_rotational, parse_kb_fields, parse_swaps, system_fields
+
+LINUX = FIXTURES / "linux"
+KIB = 1024
+
+
+def text(name: str) -> str:
+    return (LINUX / name).read_text()
+
+
+def test_idle_machine_without_swap():
+    fields = system_fields(text("meminfo_idle_24g_noswap.txt"), text("status_python_idle.txt"), 0)
+    assert fields["ram_total_bytes"] == 24684084 * KIB
+    assert fields["ram_available_bytes"] == 24160548 * KIB
+    assert fields["commit_bytes"] == 47044 * KIB
+    assert fields["commit_limit_bytes"] == 12342040 * KIB
+    assert fields["swap_total_bytes"] == 0 and fields["swap_used_bytes"] == 0
+    assert fields["overcommit_mode"] == 0
+    # GIVEN /proc/self/status of a python process THEN RSS and private (RssAnon + VmSwap) come from it
+    status = parse_kb_fields(text("status_python_idle.txt"))
+    assert fields["process_rss_bytes"] == status["VmRSS"]
+    assert fields["process_private_bytes"] == status["RssAnon"] + status["VmSwap"]
+
+
+def test_comfyui_while_sampling():
+    fields = system_fields(text("meminfo_comfyui_sampling.txt"), text("status_comfyui_sampling.txt"), 0)
+    assert fields["process_rss_bytes"] == 1423992 * KIB
+    assert fields["process_private_bytes"] == 1268480 * KIB
+    assert fields["commit_bytes"] == 1345164 * KIB
+    assert fields["ram_total_bytes"] - fields["ram_available_bytes"] > fields["process_rss_bytes"] // 2
+
+
+def test_swap_in_use_and_commit_above_limit():
+    # GIVEN a 4 GiB desktop whose commitments exceed CommitLimit (heuristic overcommit allows it)
+    fields = system_fields(text("meminfo_4g_swap_overcommitted.txt"), None, 0)
+    assert fields["swap_total_bytes"] == 2097148 * KIB
+    assert fields["swap_used_bytes"] == (2097148 - 2092284) * KIB
+    assert fields["commit_bytes"] > fields["commit_limit_bytes"]
+    assert fields["process_rss_bytes"] is None  # no status text given: not guessed
+
+
+def test_old_kernel_without_memavailable_is_estimated_from_free_buffers_cached():
+    fields = system_fields(text("meminfo_kernel_2.6.10_no_memavailable.txt"), None, None)
+    assert fields["ram_available_bytes"] == (5304 + 6808 + 123708) * KIB
+    assert fields["commit_limit_bytes"] == 2175920 * KIB
+    assert fields["overcommit_mode"] is None
+
+
+def test_units_only_apply_to_kb_values():
+    parsed = parse_kb_fields("MemTotal: 10 kB\nHugePages_Total: 3\nbroken line\nName:\tpython\n")
+    assert parsed == {"MemTotal": 10 * KIB, "HugePages_Total": 3}
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("swaps_none.txt", []),
+        ("swaps_64g_file.txt", [("/swapfile", "file", 67108860 * KIB, 0, False)]),
+        ("swaps_zram_and_file.txt", [("/var/swapfile", "file", 67108860 * KIB, 1048576 * KIB, False),
+                                     ("/dev/zram0", "partition", 15245728 * KIB, 14000000 * KIB, True)]),
+    ],
+)
+def test_proc_swaps(name, expected):
+    areas = parse_swaps(text(name))
+    assert [(a.path, a.kind, a.size_bytes, a.used_bytes, a.is_zram) for a in areas] == expected
+
+
+def test_proc_swaps_with_several_partitions_and_escaped_spaces():
+    areas = parse_swaps(text("swaps_nas_partitions.txt") + "/mnt/my\\040disk/swap file 1024 0 -6\n")
+    assert [a.path for a in areas] == ["/dev/md321", "/dev/md256", "/dev/md322",
+                                       "/share/CACHEDEV1_DATA/.swap/qnap_swap", "/mnt/my disk/swap"]
+    assert areas[0].priority == -2
+
+
+def test_rotational_flag_of_an_unknown_path_is_unknown():
+    assert is_rotational("/no/such/file") is None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads this Linux machine's /proc")
+def test_live_snapshot_on_this_machine():
+    snap = Sensors({"root": "/"}).snapshot()
+    s = snap.system
+    assert s.ram_total_bytes and 0 < s.ram_available_bytes <= s.ram_total_bytes
+    assert s.commit_bytes and s.commit_limit_bytes
+    assert s.process_rss_bytes and s.process_private_bytes and s.process_private_bytes <= s.process_rss_bytes * 2
+    assert s.overcommit_mode in (0, 1, 2)
+    assert snap.disks[0].role == "root" and snap.disks[0].free_bytes > 0
+    assert isinstance(is_rotational("/"), bool | None)
+
+
+def test_a_failing_platform_reader_yields_none_fields_and_one_warning(caplog, monkeypatch):
+    from memprobe._log import reset_warnings
+
+    reset_warnings()
+    sensors = Sensors(platform="linux")
+    monkeypatch.setattr(sensors, "_linux_fields", lambda: (_ for _ in ()).throw(OSError("proc gone")))
+    first, second = sensors.system(), sensors.system()
+    assert first.ram_total_bytes is None and second.commit_bytes is None
+    assert sum("system memory readings failed" in r.message for r in caplog.records) == 1

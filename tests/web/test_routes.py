@@ -1,0 +1,156 @@
+"""The /memprobe routes, mounted on a fresh aiohttp app (pytest-aiohttp) with a real tracker and
+a real ledger: inputs are validated, unknown ids are 404, nothing answers 500."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from aiohttp import web
+from helpers import FakeClock, ScriptedSensors
+
+GIB = 1024**3
+
+
+def profile(t):
+    return {"ram_total_bytes": 16 * GIB, "ram_available_bytes": 8 * GIB, "commit_bytes": 9 * GIB,
+            "commit_limit_bytes": 20 * GIB, "process_rss_bytes": 2 * GIB}
+
+
+@pytest.fixture
+def app_parts(pack, tmp_path):
+    routes_mod = importlib.import_module("memory_probe_pack.web.routes")
+    tracker_mod = importlib.import_module("memory_probe_pack.memprobe.tracker")
+    ledger_mod = importlib.import_module("memory_probe_pack.memprobe.ledger")
+    clock = FakeClock(10.0)
+    tracker = tracker_mod.Tracker(ScriptedSensors(clock, profile), clock=clock)
+    ledger = ledger_mod.Ledger(tmp_path / "ledger.sqlite3")
+    ledger.open()
+    ledger.start()
+    tracker.subscribe(ledger.listener)
+    Config = importlib.import_module("memory_probe_pack.memprobe.config").Config
+    state = {"config": Config()}
+    services = routes_mod.Services(tracker=tracker, ledger=ledger, machine=lambda: {"memory": {"ram_total_bytes": 1}},
+                                   config=lambda: state["config"], set_config=lambda c: state.update(config=c),
+                                   status=lambda: {"tracing": {"available": True}})
+    app = web.Application()
+    table = web.RouteTableDef()
+    (tmp_path / "vendor").mkdir()
+    (tmp_path / "vendor" / "x.js").write_text("export const x = 1;")
+    routes_mod.MemProbeRoutes(services).add_routes(table, static_dir=tmp_path / "vendor")
+    app.add_routes(table)
+    yield app, tracker, ledger, clock, state
+    ledger.stop()
+
+
+def record_run(tracker, ledger, clock, run_id, samples=50):
+    tracker.begin_run(run_id, prompt={"3": {"class_type": "KSampler", "inputs": {}}})
+    node = tracker.node_begin(run_id, "3", "KSampler")
+    for _ in range(samples):
+        clock.t += 0.02
+        tracker.on_sample(clock.t, {"process_rss_bytes": 2 * GIB})
+    tracker.node_end(node)
+    tracker.end_run(run_id, "success")
+    ledger.flush()
+
+
+async def test_list_get_samples_and_delete(aiohttp_client, app_parts):
+    app, tracker, ledger, clock, _ = app_parts
+    record_run(tracker, ledger, clock, "aaa-1")
+    clock.t += 5
+    record_run(tracker, ledger, clock, "bbb-2", samples=3000)
+    client = await aiohttp_client(app)
+
+    listing = await (await client.get("/memprobe/runs?limit=1")).json()
+    assert listing["total"] == 2 and [r["id"] for r in listing["runs"]] == ["bbb-2"]
+    run = await (await client.get("/memprobe/runs/bbb-2?max_points=100")).json()
+    assert run["nodes"][0]["class_type"] == "KSampler" and len(run["timeline"]["t"]) == 100
+    assert run["sample_count"] == 3000
+    samples = await (await client.get("/memprobe/runs/bbb-2/samples?start=1&end=2&max_points=10")).json()
+    assert len(samples["t"]) == 10 and all(1 <= t <= 2 for t in samples["t"])
+
+    assert (await client.delete("/memprobe/runs/aaa-1")).status == 200
+    assert (await client.get("/memprobe/runs/aaa-1")).status == 404
+    assert (await client.delete("/memprobe/runs/aaa-1")).status == 404
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/memprobe/runs?limit=0", "/memprobe/runs?limit=abc", "/memprobe/runs?offset=-1", "/memprobe/runs?limit=501",
+     "/memprobe/runs/bad%20id", "/memprobe/runs/" + "x" * 201, "/memprobe/runs/a/samples?start=nan",
+     "/memprobe/runs/a/samples?start=5&end=1", "/memprobe/runs/a/samples?max_points=1", "/memprobe/runs/a?max_points=x",
+     "/memprobe/runs/..%2F..%2Fetc%2Fpasswd"],
+)
+async def test_bad_parameters_are_400_with_a_message(aiohttp_client, app_parts, path):
+    client = await aiohttp_client(app_parts[0])
+    response = await client.get(path)
+    assert response.status in (400, 404)
+    body = await response.json()
+    assert body["error"]
+
+
+async def test_unknown_ids_are_404(aiohttp_client, app_parts):
+    client = await aiohttp_client(app_parts[0])
+    for path in ("/memprobe/runs/nope", "/memprobe/runs/nope/samples"):
+        response = await client.get(path)
+        assert response.status == 404 and "nope" in (await response.json())["error"]
+
+
+async def test_live_shows_the_executing_run_and_status(aiohttp_client, app_parts):
+    app, tracker, ledger, clock, _ = app_parts
+    client = await aiohttp_client(app)
+    idle = await (await client.get("/memprobe/live")).json()
+    assert idle["run"] is None and idle["status"]["tracing"]["available"]
+    tracker.begin_run("live-1")
+    tracker.node_begin("live-1", "3", "KSampler")
+    live = await (await client.get("/memprobe/live")).json()
+    assert live["run"]["id"] == "live-1" and live["run"]["nodes"][0]["status"] == "running"
+    assert (await client.get("/memprobe/runs/live-1")).status == 200  # served from memory, not yet stored
+    assert (await client.delete("/memprobe/runs/live-1")).status == 409
+
+
+async def test_config_round_trip_and_validation(aiohttp_client, app_parts):
+    app, *_, state = app_parts
+    client = await aiohttp_client(app)
+    assert (await (await client.get("/memprobe/config")).json())["sample_hz"] == 50.0
+    ok = await client.post("/memprobe/config", json={"sample_hz": 25})
+    assert ok.status == 200 and state["config"].sample_hz == 25.0
+    for body in ({"sample_hz": 1000}, {"nope": 1}, [1, 2]):
+        response = await client.post("/memprobe/config", json=body)
+        assert response.status == 400 and (await response.json())["error"]
+    response = await client.post("/memprobe/config", data=b"{broken")
+    assert response.status == 400
+
+
+async def test_system_and_static_files(aiohttp_client, app_parts):
+    client = await aiohttp_client(app_parts[0])
+    assert (await (await client.get("/memprobe/system")).json())["memory"]["ram_total_bytes"] == 1
+    assert (await client.get("/memprobe/static/x.js")).status == 200
+    assert (await client.get("/memprobe/static/../ledger.sqlite3")).status in (403, 404)
+
+
+async def test_without_a_ledger_the_routes_say_why(aiohttp_client, pack):
+    routes_mod = importlib.import_module("memory_probe_pack.web.routes")
+    tracker_mod = importlib.import_module("memory_probe_pack.memprobe.tracker")
+    Config = importlib.import_module("memory_probe_pack.memprobe.config").Config
+    clock = FakeClock()
+    services = routes_mod.Services(tracker=tracker_mod.Tracker(ScriptedSensors(clock, profile), clock=clock),
+                                   ledger=None, machine=dict, config=Config, set_config=lambda c: None)
+    app = web.Application()
+    table = web.RouteTableDef()
+    routes_mod.MemProbeRoutes(services).add_routes(table, static_dir=None)
+    app.add_routes(table)
+    client = await aiohttp_client(app)
+    response = await client.get("/memprobe/runs")
+    assert response.status == 503 and "ledger" in (await response.json())["error"]
+
+
+def test_a_missing_static_folder_is_skipped_rather_than_breaking_comfyuis_start(pack, tmp_path):
+    routes_mod = importlib.import_module("memory_probe_pack.web.routes")
+    Config = importlib.import_module("memory_probe_pack.memprobe.config").Config
+    table = web.RouteTableDef()
+    services = routes_mod.Services(tracker=None, ledger=None, machine=dict, config=Config,  # type: ignore[arg-type]
+                                   set_config=lambda c: None)
+    routes_mod.MemProbeRoutes(services).add_routes(table, static_dir=tmp_path / "missing")
+    web.Application().add_routes(table)  # would raise on a missing folder
+    assert not [r for r in table if isinstance(r, web.StaticDef)]

@@ -1,0 +1,212 @@
+"""The JSON API behind the panel (also served under ``/api/...`` by ComfyUI).
+
+=================================  ==============================================================
+``GET /memprobe/runs``             newest first; ``?limit=1..500&offset=N``
+``GET /memprobe/runs/{id}``        the run: nodes, marks, failure, events, suggestions, timeline
+                                   (``?max_points=10..50000``, default 2000)
+``GET /memprobe/runs/{id}/samples`` ``?start=S&end=S&max_points=N``: a window of the timeline
+``DELETE /memprobe/runs/{id}``     forget a run
+``GET /memprobe/live``             the run executing now (``run: null`` between runs), tracing status
+``GET /memprobe/system``           the doctor's data for this machine (with ComfyUI's folders)
+``GET /memprobe/config``           the server-side settings; ``POST`` changes them
+=================================  ==============================================================
+
+Bad parameters answer 400 with a message, unknown ids 404; no route reads a user-given path.
+The handlers know nothing of ComfyUI: they are given the tracker, ledger and friends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from ..memprobe.config import Config, ConfigError
+from ..memprobe.ledger import Ledger
+from ..memprobe.timeline import downsample
+from ..memprobe.tracker import Tracker
+
+__all__ = ["Services", "MemProbeRoutes", "BadRequest"]
+
+logger = logging.getLogger("memprobe")
+
+_RUN_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,200}$")
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class BadRequest(ValueError):
+    pass
+
+
+@dataclass
+class Services:
+    """What the routes read and act on; built by the runtime (or by a test)."""
+
+    tracker: Tracker
+    ledger: Ledger | None
+    machine: Callable[[], dict[str, Any]]
+    config: Callable[[], Config]
+    set_config: Callable[[Config], None]
+    status: Callable[[], dict[str, Any]] = field(default=lambda: {})
+    enrich: Callable[[dict[str, Any]], dict[str, Any]] = field(default=lambda doc: doc)
+    """Adds what is derived from a stored run (suggestions, stage summary) before it is served."""
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), default=str, allow_nan=False)
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    return web.json_response(data, status=status, dumps=_dumps)
+
+
+def _error(status: int, message: str) -> web.Response:
+    return _json({"error": message}, status)
+
+
+def _int(request: web.Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BadRequest(f"{name} must be an integer, got {raw[:40]!r}") from None
+    if not low <= value <= high:
+        raise BadRequest(f"{name} must be between {low} and {high}, got {value}")
+    return value
+
+
+def _float(request: web.Request, name: str) -> float | None:
+    raw = request.query.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        raise BadRequest(f"{name} must be a number of seconds, got {raw[:40]!r}") from None
+    if not math.isfinite(value):
+        raise BadRequest(f"{name} must be a finite number")
+    return value
+
+
+def _run_id(request: web.Request) -> str:
+    run_id = request.match_info.get("run_id", "")
+    if not _RUN_ID.match(run_id):
+        raise BadRequest("a run id is 1-200 characters of letters, digits and ._:-")
+    return run_id
+
+
+class MemProbeRoutes:
+    def __init__(self, services: Services) -> None:
+        self.s = services
+
+    def add_routes(self, routes: web.RouteTableDef, static_dir: Path | None = None) -> None:
+        routes.get("/memprobe/runs")(self._guard(self.list_runs))
+        routes.get("/memprobe/runs/{run_id}")(self._guard(self.get_run))
+        routes.get("/memprobe/runs/{run_id}/samples")(self._guard(self.get_samples))
+        routes.delete("/memprobe/runs/{run_id}")(self._guard(self.delete_run))
+        routes.get("/memprobe/live")(self._guard(self.live))
+        routes.get("/memprobe/system")(self._guard(self.system))
+        routes.get("/memprobe/config")(self._guard(self.get_config))
+        routes.post("/memprobe/config")(self._guard(self.post_config))
+        if static_dir is not None and static_dir.is_dir():  # aiohttp fails at start-up on a missing folder
+            routes.static("/memprobe/static", static_dir)
+
+    def _guard(self, handler: Handler) -> Handler:
+        async def guarded(request: web.Request) -> web.StreamResponse:
+            try:
+                return await handler(request)
+            except BadRequest as exc:
+                return _error(400, str(exc))
+            except web.HTTPException:
+                raise
+            except Exception as exc:  # the panel gets a reason, ComfyUI stays up
+                logger.warning("Memory Probe: %s %s failed", request.method, request.path, exc_info=True)
+                return _error(503, f"Memory Probe could not answer: {type(exc).__name__}: {exc}")
+
+        guarded.__name__ = handler.__name__
+        return guarded
+
+    def _ledger(self) -> Ledger:
+        if self.s.ledger is None:
+            raise RuntimeError("the run ledger is not available (see the ComfyUI log)")
+        return self.s.ledger
+
+    async def _run_doc(self, run_id: str, max_points: int) -> dict[str, Any] | None:
+        live = self.s.tracker.current
+        if live is not None and live.id == run_id:
+            doc = self.s.tracker.live() or {}
+            doc["timeline"] = downsample(doc.get("timeline") or {"t": [], "series": {}}, max_points)
+            return doc
+        ledger = self._ledger()
+        return await asyncio.to_thread(ledger.get_run, run_id, max_points=max_points)
+
+    # ------------------------------------------------------------------ handlers
+    async def list_runs(self, request: web.Request) -> web.Response:
+        limit = _int(request, "limit", 50, 1, 500)
+        offset = _int(request, "offset", 0, 0, 10**9)
+        ledger = self._ledger()
+        return _json(await asyncio.to_thread(ledger.list_runs, limit=limit, offset=offset))
+
+    async def get_run(self, request: web.Request) -> web.Response:
+        run_id = _run_id(request)
+        max_points = _int(request, "max_points", 2000, 10, 50_000)
+        doc = await self._run_doc(run_id, max_points)
+        if doc is None:
+            return _error(404, f"no run {run_id}")
+        return _json(await asyncio.to_thread(self.s.enrich, doc))
+
+    async def get_samples(self, request: web.Request) -> web.Response:
+        run_id = _run_id(request)
+        start, end = _float(request, "start"), _float(request, "end")
+        if start is not None and end is not None and end < start:
+            raise BadRequest("end must not be before start")
+        max_points = _int(request, "max_points", 2000, 10, 50_000)
+        ledger = self._ledger()
+        data = await asyncio.to_thread(ledger.samples, run_id, start=start, end=end, max_points=max_points)
+        if data is None:
+            return _error(404, f"no run {run_id}")
+        return _json({"run_id": run_id, **data})
+
+    async def delete_run(self, request: web.Request) -> web.Response:
+        run_id = _run_id(request)
+        live = self.s.tracker.current
+        if live is not None and live.id == run_id:
+            return _error(409, "this run is executing; delete it when it has ended")
+        if not await asyncio.to_thread(self._ledger().delete_run, run_id):
+            return _error(404, f"no run {run_id}")
+        return _json({"deleted": run_id})
+
+    async def live(self, request: web.Request) -> web.Response:
+        doc = self.s.tracker.live()
+        if doc is not None:
+            doc["timeline"] = downsample(doc["timeline"], _int(request, "max_points", 2000, 10, 50_000))
+        last = self.s.tracker.last
+        return _json({"run": doc, "last_run_id": last.id if last else None, "status": self.s.status()})
+
+    async def system(self, request: web.Request) -> web.Response:
+        return _json(await asyncio.to_thread(self.s.machine))
+
+    async def get_config(self, request: web.Request) -> web.Response:
+        return _json(self.s.config().to_dict())
+
+    async def post_config(self, request: web.Request) -> web.Response:
+        try:
+            changes = await request.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise BadRequest("the body must be a JSON object of settings") from None
+        try:
+            config = self.s.config().updated(changes)
+        except ConfigError as exc:
+            raise BadRequest(str(exc)) from None
+        self.s.set_config(config)
+        return _json(config.to_dict())
