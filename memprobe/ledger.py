@@ -96,7 +96,7 @@ class Ledger:
         self.max_runs = max_runs
         self.max_bytes = max_bytes
         self.max_samples_per_run = max_samples_per_run
-        self._queue: queue.Queue[tuple[Callable[..., None], tuple[Any, ...], bool] | None] = queue.Queue()
+        self._queue: queue.SimpleQueue[tuple[Callable[..., None], tuple[Any, ...], bool] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._write: sqlite3.Connection | None = None
         self.listener = _LedgerListener(self)

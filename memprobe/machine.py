@@ -11,6 +11,7 @@ import os
 import platform
 import shutil
 import sys
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -74,10 +75,12 @@ def _import_torch_quietly() -> None:
     """torch, when installed, knows the AMD/Apple/Intel GPUs that NVML does not."""
     if "torch" in sys.modules:
         return
-    try:
-        importlib.import_module("torch")
-    except Exception:  # the doctor runs without torch too
-        pass
+    with warnings.catch_warnings():  # torch warns about numpy on some installs: not the doctor's business
+        warnings.simplefilter("ignore")
+        try:
+            importlib.import_module("torch")
+        except Exception:  # the doctor runs without torch too
+            pass
 
 
 def _volume(path: str) -> dict[str, Any]:

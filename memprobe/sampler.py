@@ -57,6 +57,11 @@ class Sampler(TrackerListener):
             self._thread = None
 
     @property
+    def native_id(self) -> int | None:
+        """The OS thread id (to read the sampler's own CPU time)."""
+        return self._thread.native_id if self._thread is not None else None
+
+    @property
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
