@@ -18,6 +18,7 @@ import os
 import platform
 import sys
 import threading
+import time
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,9 @@ class Runtime:
         self.started = False
         self._lock = threading.Lock()
         self._dynprompt_source: Any = None
+        self.hook_cpu_ns = 0
+        """CPU time spent inside the tracing hook's callbacks (on ComfyUI's worker thread)."""
+        self.tracker.cost_probe = self.cost
 
     # ------------------------------------------------------------------ start-up
     def start(self) -> None:
@@ -162,7 +166,8 @@ class Runtime:
         if execution is None:
             self.tracing_reason = "ComfyUI's execution module could not be imported"
             return
-        node_hook = install(execution, "get_output_data", self._node_before, self._node_after, self._node_failed)
+        node_hook = install(execution, "get_output_data", self._timed(self._node_before),
+                            self._timed(self._node_after), self._timed(self._node_failed))
         if node_hook is None:
             self.tracing_reason = "this ComfyUI has no execution.get_output_data to trace nodes through"
             warn_once("no-hook", "Memory Probe: %s; per-node tracing is unavailable, probe nodes still work",
@@ -171,7 +176,8 @@ class Runtime:
         self.hooks.append(node_hook)
         executor = getattr(execution, "PromptExecutor", None)
         name = "execute_async" if hasattr(executor, "execute_async") else "execute"
-        run_hook = install(executor, name, self._run_before, self._run_after, self._run_failed) if executor else None
+        run_hook = install(executor, name, self._timed(self._run_before), self._timed(self._run_after),
+                           self._timed(self._run_failed)) if executor else None
         if run_hook is not None:
             self.hooks.append(run_hook)
         else:
@@ -200,6 +206,12 @@ class Runtime:
     def tracing_available(self) -> bool:
         return self.tracing_reason is None
 
+    def cost(self) -> dict[str, float]:
+        """Memory Probe's own CPU time so far, by part, and the whole process's."""
+        return {"hook_cpu_s": self.hook_cpu_ns / 1e9, "sampler_cpu_s": self.sampler.cpu_s,
+                "ledger_cpu_s": self.ledger.cpu_s if self.ledger is not None else 0.0,
+                "process_cpu_s": time.process_time()}
+
     def status(self) -> dict[str, Any]:
         return {
             "version": __version__,
@@ -208,6 +220,7 @@ class Runtime:
             "ledger": {"available": self.ledger is not None, "reason": self.ledger_reason},
             "sampler": self.sampler.status(),
             "config": self.config.to_dict(),
+            "cost": {k: round(v, 4) for k, v in self.cost().items()},
             "context": self.context,
             "idle": [{"wall_time": t, **m} for t, m in list(self.sampler.idle)[-60:]],
         }
@@ -241,6 +254,19 @@ class Runtime:
         return self.tracker.add_mark(label, node_id)
 
     # ------------------------------------------------------------------ hook callbacks (worker thread)
+    def _timed(self, callback: Any) -> Any:
+        """``callback``, adding the CPU time it takes to :attr:`hook_cpu_ns`."""
+
+        def timed(*args: Any) -> Any:
+            start = time.thread_time_ns()
+            try:
+                return callback(*args)
+            finally:
+                self.hook_cpu_ns += time.thread_time_ns() - start
+
+        timed.__qualname__ = getattr(callback, "__qualname__", "timed")
+        return timed
+
     def _node_before(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> NodeRun | None:
         if not self.config.tracing:
             return None

@@ -100,6 +100,8 @@ class Ledger:
         self._thread: threading.Thread | None = None
         self._write: sqlite3.Connection | None = None
         self.listener = _LedgerListener(self)
+        self.cpu_s = 0.0
+        """CPU time the writer thread has used."""
 
     # ------------------------------------------------------------------ opening
     def _connect(self, *, readonly: bool = False) -> sqlite3.Connection:
@@ -220,6 +222,7 @@ class Ledger:
             if commit_now or (dirty_since is not None and time.monotonic() - dirty_since >= self.COMMIT_EVERY_S):
                 self._commit(conn)
                 dirty_since = None
+            self.cpu_s = time.thread_time()
         self._commit(conn)
         conn.close()
 

@@ -139,6 +139,8 @@ class RunRecord:
     end_metrics: Metrics | None = None
     error: dict[str, Any] | None = None
     """ComfyUI's own ``execution_error`` data (node, type, message), when the run failed."""
+    overhead: dict[str, float] | None = None
+    """CPU seconds Memory Probe itself used during the run, and its share of the process's."""
 
     @property
     def failure(self) -> Failure | None:
@@ -151,7 +153,7 @@ class RunRecord:
             "id": self.id, "status": self.status, "started_at": self.started_at, "ended_at": self.ended_at,
             "duration_s": duration, "context": self.context, "start_metrics": self.start_metrics,
             "end_metrics": self.end_metrics, "error": self.error,
-            "failure": self.failure.to_dict() if self.failure else None,
+            "failure": self.failure.to_dict() if self.failure else None, "overhead": self.overhead,
         }
 
     def to_dict(self, *, timeline: dict[str, Any] | None = None) -> dict[str, Any]:

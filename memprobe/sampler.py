@@ -30,6 +30,8 @@ class Sampler(TrackerListener):
         self.idle = deque[tuple[float, Metrics]](maxlen=idle_history)
         """The latest idle readings (wall time, metrics): what the panel shows between runs."""
         self.ticks = 0
+        self.cpu_s = 0.0
+        """CPU time the sampler thread has used (its own clock, read from inside the thread)."""
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
@@ -74,6 +76,7 @@ class Sampler(TrackerListener):
             active = self.tracker.active
             period = 1.0 / (self.active_hz if active else self.idle_hz)
             self.sample_once(active)
+            self.cpu_s = time.thread_time()
             next_at += period
             delay = next_at - time.monotonic()
             if delay < 0:  # fell behind (a stalled machine): do not try to catch up in a burst
@@ -96,4 +99,5 @@ class Sampler(TrackerListener):
             warn_once("sampler", "Memory Probe: a sampler reading failed (%s); sampling continues", exc)
 
     def status(self) -> dict[str, Any]:
-        return {"running": self.running, "active_hz": self.active_hz, "idle_hz": self.idle_hz, "ticks": self.ticks}
+        return {"running": self.running, "active_hz": self.active_hz, "idle_hz": self.idle_hz, "ticks": self.ticks,
+                "cpu_s": round(self.cpu_s, 4)}

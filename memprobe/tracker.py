@@ -75,6 +75,10 @@ class Tracker:
         self.current: RunRecord | None = None
         self.last: RunRecord | None = None
         self.compute_device = "cuda"
+        self.cost_probe: Callable[[], dict[str, float]] | None = None
+        """Memory Probe's own CPU counters (hook, sampler, ledger, whole process); each run
+        records how much of them it used (``overhead`` in its header)."""
+        self._cost_at_start: dict[str, float] = {}
         self._open: list[NodeRun] = []
         self._seq = 0
         self._mark_seq = 0
@@ -111,6 +115,7 @@ class Tracker:
             run = RunRecord(id=str(run_id), started_at=snap.wall_time_s, started_mono=snap.monotonic_s,
                             context=dict(context or {}), prompt=prompt, start_metrics=snap.metrics())
             self.current = run
+            self._cost_at_start = self._cost()
             self._open = []
             self._seq = 0
             self._sent = 0
@@ -147,10 +152,29 @@ class Tracker:
         run.end_metrics = snap.metrics()
         run.ended_at = snap.wall_time_s
         run.status = status
+        run.overhead = self._overhead()
         self._flush_samples(run, force=True)
         self.current = None
         self.last = run
         self._notify("run_finished", run)
+
+    def _cost(self) -> dict[str, float]:
+        if self.cost_probe is None:
+            return {}
+        try:
+            return self.cost_probe()
+        except Exception:  # overhead accounting is a nicety, never a fault
+            return {}
+
+    def _overhead(self) -> dict[str, float] | None:
+        end, start = self._cost(), self._cost_at_start
+        if not end or not start:
+            return None
+        used = {k: round(end[k] - start.get(k, 0.0), 4) for k in end}
+        own = sum(v for k, v in used.items() if k != "process_cpu_s")
+        if used.get("process_cpu_s"):
+            used["share_of_process_cpu_pct"] = round(100 * own / used["process_cpu_s"], 3)
+        return used
 
     def _add_cached(self, run: RunRecord, node_id: str) -> None:
         class_type = _prompt_class(run.prompt, node_id) or "?"

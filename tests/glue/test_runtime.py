@@ -54,6 +54,9 @@ def test_a_traced_prompt_leaves_a_complete_run_in_the_ledger(runtime, monkeypatc
         ("4", "CheckpointLoaderSimple", "Load", "load", "cached")]
     assert doc["nodes"][0]["before"]["process_rss_bytes"] > 0 and doc["nodes"][0]["peaks"]
     assert doc["context"]["memprobe_version"]
+    overhead = doc["overhead"]  # Memory Probe's own CPU use during this run
+    assert overhead["hook_cpu_s"] > 0 and overhead["process_cpu_s"] > 0
+    assert 0 < overhead["share_of_process_cpu_pct"] <= 100
 
 
 def test_results_are_untouched_and_errors_pass_through_unchanged(runtime, monkeypatch):
