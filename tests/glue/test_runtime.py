@@ -175,3 +175,33 @@ def test_the_log_handler_marks_comfyuis_tiled_decode_retry(runtime, monkeypatch)
     execution.PromptExecutor({"8": Node(decode_with_retry)}).execute(PROMPT, "p-retry", {}, ["8"])
     run = rt.tracker.last
     assert run.nodes[0].fallbacks == ["tiled-vae-decode"] and run.events[0].node_id == "8"
+
+
+def test_faults_inside_memory_probe_never_change_the_workflow(runtime, monkeypatch, caplog):
+    reset_warnings()
+    execution = make_execution_module()
+    install_modules(monkeypatch, execution)
+    rt = runtime()
+    rt.start()
+    marker = object()
+
+    def run_once(run_id):
+        executor = execution.PromptExecutor({"3": Node(lambda: (marker,))})
+        executor.execute(PROMPT, run_id, {}, ["3"])
+        assert [event for event, _ in executor.status_messages][-1] == "execution_success"
+        result = asyncio.run(execution.get_output_data(run_id, "3", Node(lambda: (marker,)), {}))
+        assert result[0][0][0] is marker
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("ledger failure")
+
+    monkeypatch.setattr(rt.ledger.listener, "node_finished", broken)  # GIVEN the ledger fails
+    run_once("p-ledger-fault")
+    assert any("node_finished failed" in r.message for r in caplog.records)
+
+    def exploding(**kwargs):
+        raise OSError("sensor failure")
+
+    monkeypatch.setattr(rt.sensors, "snapshot", exploding)  # GIVEN every reading fails
+    run_once("p-sensor-fault")
+    assert any("internal error" in r.message for r in caplog.records)
