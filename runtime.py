@@ -25,6 +25,7 @@ from typing import Any
 
 from .memprobe import __version__
 from .memprobe._log import warn_once
+from .memprobe.analysis import enrich
 from .memprobe.config import Config, load_config, save_config
 from .memprobe.doctor import _largest_vram, diagnose, suggest_pagefile
 from .memprobe.hook import Hook, install
@@ -69,6 +70,7 @@ class Runtime:
         self._lock = threading.Lock()
         self._dynprompt_source: Any = None
         self.hook_cpu_ns = 0
+        self._machine_cache: tuple[float, dict[str, Any]] | None = None
         """CPU time spent inside the tracing hook's callbacks (on ComfyUI's worker thread)."""
         self.tracker.cost_probe = self.cost
 
@@ -198,7 +200,7 @@ class Runtime:
         from .web.routes import MemProbeRoutes, Services
 
         services = Services(tracker=self.tracker, ledger=self.ledger, machine=self.machine, config=lambda: self.config,
-                            set_config=self.set_config, status=self.status, enrich=self.enrich)
+                            set_config=self.set_config, status=self.status, advice_machine=self.advice_machine)
         MemProbeRoutes(services).add_routes(instance.routes, static_dir=HERE / "vendor")
 
     # ------------------------------------------------------------------ state the routes read
@@ -243,11 +245,22 @@ class Runtime:
         machine["comfyui"] = self.context
         return machine
 
-    def enrich(self, doc: dict[str, Any]) -> dict[str, Any]:
-        return doc
+    def advice_machine(self) -> dict[str, Any] | None:
+        """The machine document the advice reads (disks, pagefile), gathered at most every 30 s."""
+        now = time.monotonic()
+        if self._machine_cache is None or now - self._machine_cache[0] > 30:
+            try:
+                self._machine_cache = (now, self.machine())
+            except Exception:  # advice works without it
+                warn_once("advice-machine", "Memory Probe: could not read the machine set-up for the advice",
+                          exc_info=True)
+                return None
+        return self._machine_cache[1]
 
     def _run_end_extras(self, run: Any) -> dict[str, Any]:
-        return {}
+        """What ``memprobe.run_end`` carries besides the header: the suggestions and stage summary."""
+        doc = enrich(run.to_dict(timeline={"t": [], "series": {}}), self.advice_machine())
+        return {k: doc[k] for k in ("suggestions", "stages", "parameters", "memory")}
 
     # ------------------------------------------------------------------ probe nodes
     def mark(self, label: str, node_id: str | None) -> Mark | None:

@@ -51,6 +51,21 @@ def _load_run(path: str) -> dict[str, Any]:
     return doc
 
 
+def _report(args: argparse.Namespace) -> int:
+    from .report import report
+
+    print(report(_load_run(args.run), args.format), end="")
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from .compare import compare_runs, render_comparison_md
+
+    comparison = compare_runs(_load_run(args.a), _load_run(args.b))
+    print(json.dumps(comparison, indent=2) if args.format == "json" else render_comparison_md(comparison), end="")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="memprobe", description="Memory Probe: which memory runs out, and where.")
     parser.add_argument("--version", action="version", version=f"memprobe {__version__}")
@@ -61,6 +76,15 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--path", action="append", metavar="ROLE=FOLDER",
                         help="also check free disk of FOLDER's volume, e.g. models=D:\\ComfyUI\\models")
     doctor.set_defaults(func=_doctor)
+    rep = sub.add_parser("report", help="the shareable report of an exported run (prompts and paths removed)")
+    rep.add_argument("run", metavar="RUN.json", help="a run exported from the panel or /memprobe/runs/{id}/export")
+    rep.add_argument("--format", choices=("md", "json"), default="md")
+    rep.set_defaults(func=_report)
+    cmp = sub.add_parser("compare", help="what changed between two exported runs, and what it did, stage by stage")
+    cmp.add_argument("a", metavar="A.json")
+    cmp.add_argument("b", metavar="B.json")
+    cmp.add_argument("--format", choices=("md", "json"), default="md")
+    cmp.set_defaults(func=_compare)
     return parser
 
 

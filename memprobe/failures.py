@@ -21,6 +21,7 @@ FAILURE_KINDS = (*MEMORY_KINDS, "other")
 # (torch raises OutOfMemoryError for CPU allocations too).
 _SYSTEM_RAM_TEXTS = (
     "defaultcpuallocator: not enough memory",
+    "defaultcpuallocator: can't allocate memory",
     "[enforce fail at alloc_cpu",
     "cannot allocate memory",
     "std::bad_alloc",

@@ -136,8 +136,9 @@ class Ledger:
             conn.close()
 
     def _recover(self, conn: sqlite3.Connection, pid: int) -> list[str]:
-        rows = conn.execute("SELECT id, header FROM runs WHERE status = 'running' AND (pid IS NULL OR pid != ?)",
-                            (pid,)).fetchall()
+        rows = [(run_id, header) for run_id, header, owner in
+                conn.execute("SELECT id, header, pid FROM runs WHERE status = 'running'")
+                if owner is None or (owner != pid and not _pid_alive(owner))]  # another live ComfyUI may share it
         for run_id, header_text in rows:
             header = json.loads(header_text)
             node_row = conn.execute(
@@ -370,6 +371,15 @@ class Ledger:
 
     def size_bytes(self) -> int:
         return sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file())
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        import psutil
+
+        return bool(psutil.pid_exists(pid))
+    except Exception:  # no psutil: treat the run as dead (the old behaviour)
+        return False
 
 
 def _abrupt_failure(node: dict[str, Any] | None, last: dict[str, int], t_s: float | None) -> dict[str, Any]:

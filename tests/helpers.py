@@ -105,3 +105,75 @@ def replay_trace(tracker, clock, events: list[dict], prompt: dict, *, node_class
     if open_node is not None:
         tracker.node_end(open_node)
     return tracker.end_run(run_id, status, error=error, cached=cached)
+
+
+def node_windows(events: list[dict]) -> list[tuple[float, float, str]]:
+    """(start, end, node_id) of each node in a recorded trace."""
+    windows, current, started = [], None, 0.0
+    for event in events:
+        if event["type"] == "executing":
+            if current is not None:
+                windows.append((started, event["t"], current))
+            current, started = event["data"].get("node"), event["t"]
+        elif event["type"] in ("execution_error", "execution_success") and current is not None:
+            windows.append((started, event["t"], current))
+            current = None
+    return windows
+
+
+def gpu_scenario(trace: str, workflow: str, *, vram_gib: dict, total_gib: float = 12.0, shared_gib: dict | None = None,
+                 reserved_gib: dict | None = None, fail_with: BaseException | None = None, context: dict | None = None,
+                 log_lines: dict | None = None, end_gib: float | None = None):
+    """A run on an NVIDIA card, built by driving the real tracker through a recorded ComfyUI trace
+    while the GPU reads ``vram_gib[node_id]`` (GiB in use during that node). Used for the GPU
+    situations a CPU machine cannot produce; the figures come from the issue reports cited in
+    the tests."""
+    from memprobe.snapshot import GpuMemory
+    from memprobe.tracker import Tracker
+
+    GIB = 1024**3
+    events = read_trace(trace)
+    windows = node_windows(events)
+    clock = FakeClock()
+
+    def running(t: float) -> str | None:
+        """The node whose work the reading at ``t`` shows: a node's own readings last until its
+        end, so the next node's "before" sees the state the previous one left."""
+        for start, end, node in windows:
+            if start < t <= end or (t == start == windows[0][0]):
+                return node
+        return None
+
+    def gpus(t: float):
+        node = running(t)
+        used = vram_gib.get(node, 1.0) if node is not None else (end_gib if end_gib is not None else 1.0)
+        reserved = (reserved_gib or {}).get(node, used * 0.9)
+        return (GpuMemory(index=0, backend="cuda", name="NVIDIA GeForce RTX 3060", device_used_bytes=int(used * GIB),
+                          device_total_bytes=int(total_gib * GIB), torch_reserved_bytes=int(reserved * GIB),
+                          torch_allocated_bytes=int(reserved * 0.8 * GIB),
+                          shared_used_bytes=int((shared_gib or {}).get(node, 0) * GIB), driver_version="560.94"),)
+
+    def system(t: float):
+        return {"ram_total_bytes": 32 * GIB, "ram_available_bytes": 20 * GIB, "commit_bytes": 14 * GIB,
+                "commit_limit_bytes": 40 * GIB, "process_rss_bytes": 6 * GIB}
+
+    tracker = Tracker(ScriptedSensors(clock, system, gpus), clock=clock)
+    original_begin = tracker.node_begin
+
+    def node_begin(*args, **kwargs):
+        node = original_begin(*args, **kwargs)
+        for line_node, line in (log_lines or {}).items():
+            if node is not None and node.node_id == line_node:
+                from memprobe.failures import detect_fallback
+
+                tracker.on_fallback(detect_fallback(line), line)
+        return node
+
+    tracker.node_begin = node_begin
+    prompt = load_json(f"comfyui-0.3.64/api-workflows/{workflow}.json")
+    run = replay_trace(tracker, clock, events, prompt, fail_with=fail_with)
+    run.context = {"compute_device": "cuda", "os": "Windows 11", "install": {"type": "portable"},
+                   "gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 3060", "vram_total_bytes": int(total_gib * GIB),
+                             "driver_version": "560.94"}],
+                   "ram_total_bytes": 32 * GIB, "commit_limit_bytes": 40 * GIB, "argv": ["main.py"], **(context or {})}
+    return run.to_dict()

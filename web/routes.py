@@ -29,8 +29,11 @@ from typing import Any
 
 from aiohttp import web
 
+from ..memprobe.analysis import enrich
+from ..memprobe.compare import compare_runs, render_comparison_md
 from ..memprobe.config import Config, ConfigError
 from ..memprobe.ledger import Ledger
+from ..memprobe.report import report
 from ..memprobe.timeline import downsample
 from ..memprobe.tracker import Tracker
 
@@ -56,8 +59,8 @@ class Services:
     config: Callable[[], Config]
     set_config: Callable[[Config], None]
     status: Callable[[], dict[str, Any]] = field(default=lambda: {})
-    enrich: Callable[[dict[str, Any]], dict[str, Any]] = field(default=lambda doc: doc)
-    """Adds what is derived from a stored run (suggestions, stage summary) before it is served."""
+    advice_machine: Callable[[], dict[str, Any] | None] = field(default=lambda: None)
+    """The doctor's machine document the advice reads disks and the pagefile from (may be cached)."""
 
 
 def _dumps(value: Any) -> str:
@@ -114,6 +117,9 @@ class MemProbeRoutes:
         routes.get("/memprobe/runs/{run_id}")(self._guard(self.get_run))
         routes.get("/memprobe/runs/{run_id}/samples")(self._guard(self.get_samples))
         routes.delete("/memprobe/runs/{run_id}")(self._guard(self.delete_run))
+        routes.get("/memprobe/runs/{run_id}/report")(self._guard(self.get_report))
+        routes.get("/memprobe/runs/{run_id}/export")(self._guard(self.export_run))
+        routes.get("/memprobe/compare")(self._guard(self.compare))
         routes.get("/memprobe/live")(self._guard(self.live))
         routes.get("/memprobe/system")(self._guard(self.system))
         routes.get("/memprobe/config")(self._guard(self.get_config))
@@ -163,7 +169,7 @@ class MemProbeRoutes:
         doc = await self._run_doc(run_id, max_points)
         if doc is None:
             return _error(404, f"no run {run_id}")
-        return _json(await asyncio.to_thread(self.s.enrich, doc))
+        return _json(await asyncio.to_thread(enrich, doc, self.s.advice_machine()))
 
     async def get_samples(self, request: web.Request) -> web.Response:
         run_id = _run_id(request)
@@ -185,6 +191,46 @@ class MemProbeRoutes:
         if not await asyncio.to_thread(self._ledger().delete_run, run_id):
             return _error(404, f"no run {run_id}")
         return _json({"deleted": run_id})
+
+    async def get_report(self, request: web.Request) -> web.Response:
+        run_id = _run_id(request)
+        fmt = request.query.get("format", "md")
+        if fmt not in ("md", "json"):
+            raise BadRequest("format must be md or json")
+        doc = await self._run_doc(run_id, 2000)
+        if doc is None:
+            return _error(404, f"no run {run_id}")
+        text = await asyncio.to_thread(report, doc, fmt, self.s.advice_machine())
+        if fmt == "json":
+            return web.Response(text=text, content_type="application/json")
+        return web.Response(text=text, content_type="text/markdown", charset="utf-8")
+
+    async def export_run(self, request: web.Request) -> web.Response:
+        """The whole run (timeline up to 50,000 points) as a file for ``memprobe report``/``compare``.
+        Unlike the report it is not sanitized: it is for you, not for sharing."""
+        run_id = _run_id(request)
+        doc = await self._run_doc(run_id, 50_000)
+        if doc is None:
+            return _error(404, f"no run {run_id}")
+        response = _json(doc)
+        response.headers["Content-Disposition"] = f'attachment; filename="memprobe-run-{run_id}.json"'
+        return response
+
+    async def compare(self, request: web.Request) -> web.Response:
+        ids = []
+        for name in ("a", "b"):
+            value = request.query.get(name, "")
+            if not _RUN_ID.match(value):
+                raise BadRequest(f"{name} must be a run id (1-200 characters of letters, digits and ._:-)")
+            ids.append(value)
+        docs = []
+        for run_id in ids:
+            doc = await self._run_doc(run_id, 500)
+            if doc is None:
+                return _error(404, f"no run {run_id}")
+            docs.append(doc)
+        comparison = await asyncio.to_thread(compare_runs, *docs)
+        return _json({"comparison": comparison, "markdown": render_comparison_md(comparison)})
 
     async def live(self, request: web.Request) -> web.Response:
         doc = self.s.tracker.live()

@@ -250,3 +250,16 @@ def test_a_commit_happens_within_about_a_second_without_any_node_ending(ledger):
             seen = conn.execute("SELECT COUNT(*) FROM samples WHERE run_id = 'slow'").fetchone()[0]
         time.sleep(0.1)
     assert seen
+
+
+def test_a_run_of_another_live_comfyui_sharing_the_ledger_is_left_alone(tmp_path):
+    ledger = Ledger(tmp_path / "l.sqlite3")
+    ledger.open()
+    ledger.start()
+    tracker, clock = make_tracker(ledger)
+    tracker.begin_run("theirs")
+    ledger.flush()
+    with sqlite3.connect(ledger.path) as conn:  # GIVEN the run belongs to another process that is alive
+        conn.execute("UPDATE runs SET pid = ? WHERE id = 'theirs'", (os.getppid(),))
+    assert Ledger(ledger.path).open(pid=os.getpid()) == []
+    ledger.stop()

@@ -154,3 +154,32 @@ def test_a_missing_static_folder_is_skipped_rather_than_breaking_comfyuis_start(
     routes_mod.MemProbeRoutes(services).add_routes(table, static_dir=tmp_path / "missing")
     web.Application().add_routes(table)  # would raise on a missing folder
     assert not [r for r in table if isinstance(r, web.StaticDef)]
+
+
+async def test_report_export_and_compare(aiohttp_client, app_parts):
+    app, tracker, ledger, clock, _ = app_parts
+    record_run(tracker, ledger, clock, "run-a")
+    clock.t += 5
+    record_run(tracker, ledger, clock, "run-b")
+    client = await aiohttp_client(app)
+    md = await client.get("/memprobe/runs/run-a/report")
+    assert md.status == 200 and md.content_type == "text/markdown" and "# Memory Probe report" in await md.text()
+    js = await client.get("/memprobe/runs/run-a/report?format=json")
+    assert (await js.json())["run"]["status"] == "success"
+    assert (await client.get("/memprobe/runs/run-a/report?format=pdf")).status == 400
+    export = await client.get("/memprobe/runs/run-a/export")
+    assert export.status == 200 and "attachment" in export.headers["Content-Disposition"]
+    assert (await export.json())["sample_count"] == 50
+    cmp = await (await client.get("/memprobe/compare?a=run-a&b=run-b")).json()
+    assert cmp["comparison"]["changes"] == [] and "run-a vs run-b" in cmp["markdown"]
+    assert (await client.get("/memprobe/compare?a=run-a")).status == 400
+    assert (await client.get("/memprobe/compare?a=run-a&b=nope")).status == 404
+
+
+async def test_a_run_is_served_with_its_suggestions_and_stage_summary(aiohttp_client, app_parts):
+    app, tracker, ledger, clock, _ = app_parts
+    record_run(tracker, ledger, clock, "run-s")
+    client = await aiohttp_client(app)
+    doc = await (await client.get("/memprobe/runs/run-s")).json()
+    assert isinstance(doc["suggestions"], list) and doc["stages"]["sampling"]["nodes"] == ["3"]
+    assert doc["memory"]["metric"] == "ram_used_bytes"

@@ -1,0 +1,152 @@
+"""Compare two runs — typically the same workflow before and after one change — the experiment
+log users are told to keep by hand: what changed, and stage by stage what that did."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .runfacts import compute_memory, limit_of, run_peaks, stage_summary
+from .units import fmt_bytes
+from .workflow import workflow_parameters
+
+__all__ = ["compare_runs", "render_comparison_md"]
+
+_PARAMETERS = ("models", "seed", "width", "height", "batch_size", "length", "steps", "cfg", "sampler_name",
+               "scheduler", "denoise")
+_VERSIONS = ("comfyui_version", "frontend_version", "torch_version")
+
+
+def _flags(doc: dict[str, Any]) -> list[str]:
+    """The launch options (flags and their values), without host/port noise."""
+    argv = [str(a) for a in (doc.get("context") or {}).get("argv") or []]
+    skip = {"--listen", "--port", "--disable-auto-launch"}
+    out, i = [], 0
+    while i < len(argv):
+        if argv[i] in skip:
+            i += 2 if argv[i] in ("--listen", "--port") and i + 1 < len(argv) and not argv[i + 1].startswith("--") else 1
+            continue
+        out.append(argv[i])
+        i += 1
+    return out
+
+
+def _decoder(decode: dict[str, Any]) -> str | None:
+    if not decode:
+        return None
+    settings = ", ".join(f"{k} {v}" for k, v in decode.items() if k not in ("node_id", "class_type"))
+    return f"{decode.get('class_type')} ({settings})" if settings else decode.get("class_type")
+
+
+def _cached_stages(doc: dict[str, Any]) -> set[str]:
+    return {n.get("stage") for n in doc.get("nodes") or [] if n.get("status") == "cached"}
+
+
+def _outcome(doc: dict[str, Any]) -> dict[str, Any]:
+    failure = doc.get("failure") or {}
+    return {"status": doc.get("status"), "failure_kind": failure.get("kind"), "failure_node": failure.get("node_id"),
+            "failure_stage": failure.get("stage"), "duration_s": doc.get("duration_s")}
+
+
+def compare_runs(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """``{a, b, metric, changes, stages, outcome}``: every difference in what the two runs did,
+    and per stage the peak of the memory ComfyUI computed on, time, and the other peaks."""
+    pa, pb = workflow_parameters(a.get("prompt")), workflow_parameters(b.get("prompt"))
+    changes: list[dict[str, Any]] = []
+    for key in _PARAMETERS:
+        if pa.get(key) != pb.get(key):
+            changes.append({"what": key, "a": pa.get(key), "b": pb.get(key)})
+    da, db = pa.get("decode") or {}, pb.get("decode") or {}
+    if da.get("class_type") != db.get("class_type"):  # a swapped decoder is one change, settings included
+        changes.append({"what": "decode node", "a": _decoder(da), "b": _decoder(db)})
+    else:
+        for key in sorted((set(da) | set(db)) - {"node_id", "class_type"}):
+            if da.get(key) != db.get(key):
+                changes.append({"what": f"decode {key}", "a": da.get(key), "b": db.get(key)})
+    fa, fb = _flags(a), _flags(b)
+    if fa != fb:
+        changes.append({"what": "launch options", "a": " ".join(fa), "b": " ".join(fb)})
+    ca, cb = a.get("context") or {}, b.get("context") or {}
+    for key in _VERSIONS:
+        if ca.get(key) != cb.get(key):
+            changes.append({"what": key.replace("_", " "), "a": ca.get(key), "b": cb.get(key)})
+
+    metric = compute_memory(a)
+    sa, sb = stage_summary(a), stage_summary(b)
+    cached_a, cached_b = _cached_stages(a) - set(sa), _cached_stages(b) - set(sb)
+    stages = []
+    for stage in list(sa) + [s for s in sb if s not in sa] + sorted((cached_a | cached_b) - set(sa) - set(sb)):
+        ea, eb = sa.get(stage), sb.get(stage)
+        peak_a = (ea or {}).get("peaks", {}).get(metric)
+        peak_b = (eb or {}).get("peaks", {}).get(metric)
+        stages.append({
+            "stage": stage,
+            "a": ea, "b": eb,
+            "peak_a": peak_a, "peak_b": peak_b,
+            "peak_delta": peak_b - peak_a if peak_a is not None and peak_b is not None else None,
+            "time_delta_s": round(eb["time_s"] - ea["time_s"], 4) if ea and eb else None,
+            "cached": {"a": stage in cached_a, "b": stage in cached_b},
+        })
+    return {
+        "a": {"id": a.get("id"), "started_at": a.get("started_at"), "parameters": pa},
+        "b": {"id": b.get("id"), "started_at": b.get("started_at"), "parameters": pb},
+        "metric": metric,
+        "limit_bytes": limit_of(a, metric),
+        "changes": changes,
+        "one_change": len(changes) == 1,
+        "stages": stages,
+        "peak": {"a": run_peaks(a).get(metric), "b": run_peaks(b).get(metric)},
+        "outcome": {"a": _outcome(a), "b": _outcome(b)},
+    }
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "—"
+    return str(value)
+
+
+def _delta(value: int | None) -> str:
+    if value is None:
+        return ""
+    return f" ({'+' if value >= 0 else '-'}{fmt_bytes(abs(value))})"
+
+
+def render_comparison_md(cmp: dict[str, Any]) -> str:
+    """The comparison as Markdown (what the CLI prints and the panel shows)."""
+    metric_name = {"gpu0_used_bytes": "VRAM", "ram_used_bytes": "RAM"}.get(cmp["metric"], cmp["metric"])
+    lines = [f"# Run {cmp['a']['id']} vs {cmp['b']['id']}", ""]
+    if not cmp["changes"]:
+        lines.append("No difference in the workflow's settings, launch options or versions.")
+    else:
+        if not cmp["one_change"]:
+            lines.append(f"**{len(cmp['changes'])} things changed at once** — the effect of each cannot be told apart.")
+            lines.append("")
+        lines += ["| changed | A | B |", "| --- | --- | --- |"]
+        lines += [f"| {c['what']} | {_fmt(c['a'])} | {_fmt(c['b'])} |" for c in cmp["changes"]]
+    lines += ["", f"| stage | peak {metric_name} A | peak {metric_name} B | time A | time B |",
+              "| --- | --- | --- | --- | --- |"]
+    for s in cmp["stages"]:
+        cells = {}
+        for side in ("a", "b"):
+            entry = s[side]
+            if entry is None:
+                cells[side] = ("cached", "cached") if s["cached"][side] else ("not run", "—")
+            else:
+                fail = " ✗" if entry["failed"] else ""
+                cells[side] = (f"{fmt_bytes(s['peak_' + side])}{fail}", f"{entry['time_s']:.2f} s")
+        lines.append(f"| {s['stage']} | {cells['a'][0]} | {cells['b'][0]}{_delta(s['peak_delta'])} | "
+                     f"{cells['a'][1]} | {cells['b'][1]} |")
+    oa, ob = cmp["outcome"]["a"], cmp["outcome"]["b"]
+
+    def outcome(o: dict[str, Any]) -> str:
+        text = o["status"] or "?"
+        if o["failure_kind"]:
+            text += f" ({o['failure_kind']} at node {o['failure_node']}, {o['failure_stage']})"
+        return text
+
+    lines += ["", f"Outcome: A {outcome(oa)} → B {outcome(ob)}.",
+              f"Run peak {metric_name}: {fmt_bytes(cmp['peak']['a'])} → {fmt_bytes(cmp['peak']['b'])}"
+              + (f" of {fmt_bytes(cmp['limit_bytes'])}" if cmp["limit_bytes"] else "") + "."]
+    return "\n".join(lines) + "\n"

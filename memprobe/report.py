@@ -1,0 +1,136 @@
+"""The shareable report of one run: what a good bug report needs (domain.md) — the exact error,
+GPU and driver, install type, versions, launch options, peaks by stage, the first failure, the
+suggestions and the smallest failing workflow — with prompts, paths and ids removed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import __version__
+from .advice import suggest
+from .privacy import sanitize_prompt, scrub_text
+from .runfacts import compute_memory, limit_of, run_peaks, stage_summary
+from .units import fmt_bytes, fmt_pair
+from .workflow import upstream, workflow_parameters
+
+__all__ = ["build_report", "render_report_md", "report"]
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, str):
+        return scrub_text(value)
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    return value
+
+
+def build_report(doc: dict[str, Any], machine: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The report as a JSON-ready dict; every string in it has been through the sanitizer."""
+    context = doc.get("context") or {}
+    failure = doc.get("failure") or None
+    error = doc.get("error") or {}
+    prompt = doc.get("prompt")
+    failing_node = (failure or {}).get("node_id") or error.get("node_id")
+    smallest = upstream(prompt, failing_node) if prompt and failing_node else prompt
+    metric = compute_memory(doc)
+    peaks = run_peaks(doc)
+    params = workflow_parameters(prompt)
+    report = {
+        "memprobe_version": __version__,
+        "run": {"status": doc.get("status"), "started_at": doc.get("started_at"), "duration_s": doc.get("duration_s"),
+                "node_count": len(doc.get("nodes") or [])},
+        "error": {
+            "exception_type": (failure or {}).get("exception_type") or error.get("exception_type"),
+            "message": (failure or {}).get("message") or error.get("exception_message"),
+            "node_id": failing_node,
+            "class_type": (failure or {}).get("class_type") or error.get("node_type"),
+            "stage": (failure or {}).get("stage"),
+            "kind": (failure or {}).get("kind"),
+        } if failure or error else None,
+        "system": {
+            "os": context.get("os"),
+            "install": (context.get("install") or {}).get("type"),
+            "compute_device": context.get("compute_device"),
+            "gpus": [{"name": g.get("name"), "driver_version": g.get("driver_version"),
+                      "vram_total_bytes": g.get("vram_total_bytes")} for g in context.get("gpus") or []],
+            "ram_total_bytes": context.get("ram_total_bytes"),
+            "commit_limit_bytes": context.get("commit_limit_bytes"),
+            "swap_total_bytes": context.get("swap_total_bytes"),
+        },
+        "versions": {k: context.get(f"{k}_version") for k in ("comfyui", "frontend", "torch", "python")},
+        "launch_options": context.get("argv") or [],
+        "parameters": params,
+        "memory": {
+            "metric": metric,
+            "limit_bytes": limit_of(doc, metric),
+            "run_peaks": {k: v for k, v in peaks.items() if not k.endswith(("total_bytes", "limit_bytes"))},
+            "by_stage": {stage: {"time_s": s["time_s"], "peaks": s["peaks"], "failed": s["failed"]}
+                         for stage, s in stage_summary(doc).items()},
+        },
+        "fallbacks": [{k: e.get(k) for k in ("kind", "node_id", "message")} for e in doc.get("events") or []],
+        "suggestions": [s.to_dict() for s in suggest(doc, machine)],
+        "smallest_failing_workflow" if failing_node else "workflow": sanitize_prompt(smallest),
+    }
+    return _clean(report)
+
+
+def render_report_md(report: dict[str, Any]) -> str:
+    """The report as Markdown, to paste into an issue or a forum post."""
+    lines = ["# Memory Probe report", ""]
+    run, error, system, versions = report["run"], report["error"], report["system"], report["versions"]
+    lines.append(f"Outcome: **{run['status']}** after {run['duration_s'] or 0:.1f} s ({run['node_count']} nodes).")
+    if error:
+        lines += ["", "## Error", "",
+                  f"`{error['exception_type']}` at node {error['node_id']} ({error['class_type']}, stage "
+                  f"{error['stage']}), memory kind: **{error['kind']}**", "", "```text",
+                  str(error["message"] or "").strip(), "```"]
+    lines += ["", "## System", ""]
+    gpus = "; ".join(f"{g['name']} ({fmt_bytes(g['vram_total_bytes'])}, driver {g['driver_version'] or '?'})"
+                     for g in system["gpus"]) or f"none (ComfyUI runs on {system['compute_device'] or 'the CPU'})"
+    lines += [f"- GPU: {gpus}", f"- RAM: {fmt_bytes(system['ram_total_bytes'])}; commit limit "
+              f"{fmt_bytes(system['commit_limit_bytes'])}; swap/pagefile {fmt_bytes(system['swap_total_bytes'])}",
+              f"- OS: {system['os']}; install: {system['install']}",
+              f"- Versions: ComfyUI {versions['comfyui']}, frontend {versions['frontend']}, torch {versions['torch']}, "
+              f"Python {versions['python']}, Memory Probe {report['memprobe_version']}",
+              f"- Launch options: `{' '.join(report['launch_options']) or '(none)'}`"]
+    params = report["parameters"]
+    shown = {k: v for k, v in params.items() if k != "decode"}
+    if params.get("decode"):
+        shown["decode"] = ", ".join(f"{k} {v}" for k, v in params["decode"].items() if k != "node_id")
+    lines += ["", "## Workflow settings", ""] + [f"- {k}: {v if not isinstance(v, list) else ', '.join(map(str, v))}"
+                                                for k, v in shown.items()]
+    memory = report["memory"]
+    name = {"gpu0_used_bytes": "VRAM", "ram_used_bytes": "RAM"}.get(memory["metric"], memory["metric"])
+    lines += ["", "## Peaks by stage", "", f"| stage | time | peak {name} | peak process RSS | peak commit |",
+              "| --- | --- | --- | --- | --- |"]
+    for stage, s in memory["by_stage"].items():
+        mark = " ✗" if s["failed"] else ""
+        lines.append(f"| {stage}{mark} | {s['time_s']:.2f} s | {fmt_pair(s['peaks'].get(memory['metric']), memory['limit_bytes'])}"
+                     f" | {fmt_bytes(s['peaks'].get('process_rss_bytes'))} | {fmt_bytes(s['peaks'].get('commit_bytes'))} |")
+    if report["fallbacks"]:
+        lines += ["", "## Silent out-of-memory events", ""]
+        lines += [f"- {e['kind']} at node {e['node_id']}: {e['message']}" for e in report["fallbacks"]]
+    lines += ["", "## Suggestions", ""]
+    if report["suggestions"]:
+        for i, s in enumerate(report["suggestions"], 1):
+            lines += [f"{i}. **{s['title']}** ({s['severity']})", f"   - Why: {s['why']}", f"   - Try: {s['try']}"]
+    else:
+        lines.append("None: nothing in this run points to a memory limit.")
+    key = "smallest_failing_workflow" if "smallest_failing_workflow" in report else "workflow"
+    title = "Smallest failing workflow (API format)" if key == "smallest_failing_workflow" else "Workflow (API format)"
+    lines += ["", f"## {title}", "", "Prompt text, paths and ids removed.", "", "```json",
+              json.dumps(report[key], indent=1), "```"]
+    return "\n".join(lines) + "\n"
+
+
+def report(doc: dict[str, Any], fmt: str = "md", machine: dict[str, Any] | None = None) -> str:
+    """``md`` or ``json`` text of the report."""
+    built = build_report(doc, machine)
+    if fmt == "json":
+        return json.dumps(built, indent=2)
+    if fmt == "md":
+        return render_report_md(built)
+    raise ValueError(f"format must be md or json, not {fmt!r}")

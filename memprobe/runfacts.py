@@ -1,0 +1,82 @@
+"""Facts read off a run document (the JSON the ledger stores): which memory the run computed
+on, its peaks by stage and overall, how close they came to their limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["compute_memory", "stage_summary", "run_peaks", "limit_of", "executed_nodes", "SUMMARY_METRICS"]
+
+SUMMARY_METRICS = ("gpu0_used_bytes", "gpu0_reserved_bytes", "gpu0_allocated_bytes", "gpu0_shared_bytes",
+                   "process_rss_bytes", "process_private_bytes", "ram_used_bytes", "commit_bytes")
+
+
+def executed_nodes(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """Nodes that ran (or failed): the ones with memory attributed to them."""
+    return [n for n in doc.get("nodes") or [] if n.get("status") in ("ran", "failed", "running", "pending",
+                                                                        "interrupted")]
+
+
+def run_peaks(doc: dict[str, Any]) -> dict[str, int]:
+    """The maximum of every metric over the run (nodes' peaks and the sampler's timeline)."""
+    peaks: dict[str, int] = {}
+    sources = [n.get("peaks") or {} for n in executed_nodes(doc)]
+    sources += [doc.get("start_metrics") or {}, doc.get("end_metrics") or {}]
+    for source in sources:
+        for key, value in source.items():
+            if value is not None and value > peaks.get(key, -1):
+                peaks[key] = value
+    for key, column in ((doc.get("timeline") or {}).get("series") or {}).items():
+        values = [v for v in column if v is not None]
+        if values and max(values) > peaks.get(key, -1):
+            peaks[key] = max(values)
+    return peaks
+
+
+def limit_of(doc: dict[str, Any], metric: str) -> int | None:
+    """The ceiling a metric runs into: the GPU's VRAM, the machine's RAM, the commit limit."""
+    context = doc.get("context") or {}
+    known: dict[str, Any] = {}
+    for source in (doc.get("start_metrics") or {}, doc.get("end_metrics") or {}):
+        known.update({k: v for k, v in source.items() if v})
+    for node in executed_nodes(doc):
+        known.update({k: v for k, v in (node.get("before") or {}).items() if v and k.endswith(("total_bytes", "limit_bytes"))})
+    if metric.startswith("gpu"):
+        gpu = metric.split("_", 1)[0]
+        total = known.get(f"{gpu}_total_bytes")
+        if total is None:
+            index = int(gpu[3:]) if gpu[3:].isdigit() else 0
+            gpus = context.get("gpus") or []
+            total = next((g.get("vram_total_bytes") for g in gpus if g.get("index") == index), None)
+        return total
+    if metric in ("commit_bytes",):
+        return known.get("commit_limit_bytes") or context.get("commit_limit_bytes")
+    if metric in ("ram_used_bytes", "process_rss_bytes", "process_private_bytes"):
+        return known.get("ram_total_bytes") or context.get("ram_total_bytes")
+    return None
+
+
+def compute_memory(doc: dict[str, Any]) -> str:
+    """The metric for the memory ComfyUI computes on: the first GPU's device use, or RAM in use
+    when ComfyUI runs on the CPU."""
+    context = doc.get("context") or {}
+    if context.get("compute_device") == "cpu":
+        return "ram_used_bytes"
+    peaks = run_peaks(doc)
+    return "gpu0_used_bytes" if "gpu0_used_bytes" in peaks else "ram_used_bytes"
+
+
+def stage_summary(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per stage, in the order stages first ran: time spent, nodes, and the peak of each metric."""
+    out: dict[str, dict[str, Any]] = {}
+    for node in executed_nodes(doc):
+        stage = node.get("stage") or "other"
+        entry = out.setdefault(stage, {"time_s": 0.0, "nodes": [], "peaks": {}, "failed": False})
+        entry["time_s"] = round(entry["time_s"] + (node.get("duration_s") or 0.0), 4)
+        entry["nodes"].append(node.get("node_id"))
+        entry["failed"] = entry["failed"] or node.get("status") == "failed"
+        for key in SUMMARY_METRICS:
+            value = (node.get("peaks") or {}).get(key)
+            if value is not None and value > entry["peaks"].get(key, -1):
+                entry["peaks"][key] = value
+    return out

@@ -1,0 +1,90 @@
+"""What a run's workflow was: the parameters people change between experiments, read from the
+API-format prompt ComfyUI executed (``{node_id: {class_type, inputs, _meta}}``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["workflow_parameters", "model_files", "upstream", "is_link", "literal"]
+
+_MODEL_KEY = re.compile(r"(ckpt|unet|vae|clip|lora|model|control_net|style_model|upscale_model|gligen)\w*_name\d*$")
+_SAMPLER_KEYS = ("seed", "noise_seed", "steps", "cfg", "sampler_name", "scheduler", "denoise")
+_LATENT_KEYS = ("width", "height", "batch_size", "length")
+_TILE_KEYS = ("tile_size", "overlap", "temporal_size", "temporal_overlap")
+
+
+def is_link(value: Any) -> bool:
+    """``["4", 0]``: an input wired to another node's output."""
+    return isinstance(value, list) and len(value) == 2 and isinstance(value[0], str | int) and isinstance(value[1], int)
+
+
+def literal(prompt: dict[str, Any], value: Any, depth: int = 0) -> Any:
+    """The value itself, or the value of a primitive node it is wired to; ``None`` if computed."""
+    if not is_link(value):
+        return value
+    node = prompt.get(str(value[0]))
+    if depth > 4 or not isinstance(node, dict) or not str(node.get("class_type", "")).startswith("Primitive"):
+        return None
+    return literal(prompt, (node.get("inputs") or {}).get("value"), depth + 1)
+
+
+def _nodes(prompt: dict[str, Any] | None) -> list[tuple[str, dict[str, Any]]]:
+    return [(nid, n) for nid, n in (prompt or {}).items() if isinstance(n, dict) and "class_type" in n]
+
+
+def model_files(prompt: dict[str, Any] | None) -> list[str]:
+    """Every model file the workflow loads (file names only, in node order)."""
+    files = []
+    for _, node in _nodes(prompt):
+        for key, value in (node.get("inputs") or {}).items():
+            value = literal(prompt or {}, value)
+            if isinstance(value, str) and _MODEL_KEY.search(key):
+                files.append(re.split(r"[\\/]", value)[-1])
+    return files
+
+
+def workflow_parameters(prompt: dict[str, Any] | None) -> dict[str, Any]:
+    """``{models, seed, steps, cfg, sampler_name, scheduler, denoise, width, height, batch_size,
+    length, decode: {node_id, class_type, tile_size, ...}}``; a value the workflow does not set
+    (or computes) is absent."""
+    params: dict[str, Any] = {"models": model_files(prompt)}
+    decode: dict[str, Any] | None = None
+    for node_id, node in _nodes(prompt):
+        class_type = node["class_type"]
+        inputs = node.get("inputs") or {}
+        if "Sampler" in class_type or "Noise" in class_type or "Scheduler" in class_type:
+            for key in _SAMPLER_KEYS:
+                if key in inputs and key not in params:
+                    value = literal(prompt or {}, inputs[key])
+                    if value is not None:
+                        params["seed" if key == "noise_seed" else key] = value
+        if "Latent" in class_type and class_type.startswith("Empty"):
+            for key in _LATENT_KEYS:
+                value = literal(prompt or {}, inputs.get(key))
+                if value is not None and key not in params:
+                    params[key] = value
+        if "VAEDecode" in class_type and decode is None:
+            decode = {"node_id": node_id, "class_type": class_type}
+            decode.update({k: literal(prompt or {}, inputs[k]) for k in _TILE_KEYS if k in inputs})
+    if decode is not None:
+        params["decode"] = decode
+    return params
+
+
+def upstream(prompt: dict[str, Any] | None, node_id: str) -> dict[str, Any]:
+    """The sub-workflow ``node_id`` depends on (itself and every ancestor): the smallest workflow
+    that still reaches the node."""
+    nodes = dict(_nodes(prompt))
+    keep: dict[str, Any] = {}
+    stack = [str(node_id)]
+    while stack:
+        current = stack.pop()
+        if current in keep or current not in nodes:
+            continue
+        keep[current] = nodes[current]
+        for value in (nodes[current].get("inputs") or {}).values():
+            if is_link(value):
+                stack.append(str(value[0]))
+    return {nid: keep[nid] for nid in nodes if nid in keep}

@@ -1,0 +1,234 @@
+"""The advice rules: each fires when its evidence is there and stays silent when it is not.
+
+Runs recorded on this CPU machine (tests/fixtures/runs) carry real failures; the GPU situations
+a CPU cannot produce are built by driving the tracker through recorded ComfyUI traces with GPU
+readings taken from the cited issue reports (helpers.gpu_scenario)."""
+
+from __future__ import annotations
+
+import copy
+
+from helpers import gpu_scenario, load_json
+
+from memprobe.advice import TILED_DEFAULTS, suggest
+
+GIB = 1024**3
+torch_oom = type("OutOfMemoryError", (RuntimeError,), {"__module__": "torch"})
+ALLOCATION = "Allocation on device 0 would exceed allowed memory. (out of memory)"
+
+
+def run(name: str) -> dict:
+    return load_json(f"runs/{name}.json")
+
+
+def ids(doc, machine=None):
+    return [s.id for s in suggest(doc, machine)]
+
+
+# ---------------------------------------------------------------- recorded CPU runs
+def test_recorded_decode_oom_suggests_the_tiled_swap_first_with_its_action():
+    first = suggest(run("decode_oom_cpu"))[0]
+    assert first.id == "tiled-decode" and first.severity == "critical" and first.rule == "1"
+    assert first.action == {"type": "swap_vae_decode", "node_id": "8", **TILED_DEFAULTS}
+    assert "node 8" in first.why and "system-ram" in first.why and "DefaultCPUAllocator" in first.why
+    assert "VAE Decode (Tiled)" in first.try_
+
+
+def test_recorded_load_failure_says_tiling_will_not_help_and_never_suggests_it():
+    found = suggest(run("load_oom_cpu"))
+    assert [s.id for s in found] == ["smaller-model"]
+    assert "will not help" in found[0].try_ and "tiny_sd15.safetensors" in found[0].why
+
+
+def test_recorded_sampling_failure_batch_first_then_resolution_one_change_each():
+    found = suggest(run("sampling_oom_cpu"))
+    assert [s.id for s in found[:2]] == ["batch-one", "smaller-resolution"]
+    assert "batch_size from 2 to 1" in found[0].try_ and "768x768" in found[1].try_
+    assert "quadruples" in found[1].try_ and "tiled-decode" not in [s.id for s in found]
+
+
+def test_recorded_non_memory_error_gets_no_memory_advice():
+    assert ids(run("error_runtime")) == []
+
+
+def test_recorded_successful_txt2img_where_the_decode_is_the_ram_peak():
+    (found,) = suggest(run("txt2img"))
+    assert found.id == "tiled-decode" and found.severity == "info" and found.action["type"] == "swap_vae_decode"
+    assert "run's RAM peak" in found.why
+
+
+def test_an_already_tiled_decode_that_did_not_run_short_is_left_alone():
+    assert ids(run("txt2img_tiled")) == []
+    assert ids(run("decode_big_tiled_cpu")) == []
+
+
+def test_a_killed_run_without_memory_evidence_gets_the_diagnostic_step():
+    (found,) = suggest(run("killed_mid_sampling"))
+    assert found.id == "find-who-ended-it" and "journalctl" in found.try_ and "KSampler" in found.why
+
+
+def test_suggestions_are_ordered_by_expected_effect():
+    found = suggest(run("sampling_oom_cpu"))
+    assert [s.effect for s in found] == sorted((s.effect for s in found), reverse=True)
+
+
+# ---------------------------------------------------------------- GPU situations
+def test_vram_oom_at_decode_comfyui_issue_2431():
+    # "Currently allocated : 1.26 GiB / Requested : 256.00 MiB / Device limit : 2.00 GiB" at VAEDecode
+    doc = gpu_scenario("error_runtime", "error_runtime", total_gib=2.0, vram_gib={"11": 1.9},
+                       fail_with=torch_oom(ALLOCATION))
+    # the recorded trace fails at LatentBlend; re-label that node as the decode it would be
+    doc = _as_decode_failure(doc)
+    first = suggest(doc)[0]
+    assert first.id == "tiled-decode" and first.severity == "critical"
+    assert "VRAM" in first.why or "vram" in first.why
+
+
+def test_comfyuis_own_tiled_retry_at_decode_is_flagged():
+    line = "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding."
+    doc = gpu_scenario("txt2img", "txt2img", vram_gib={"8": 6.0}, log_lines={"8": line})
+    found = suggest(doc)[0]
+    assert found.id == "tiled-decode" and "retried in tiles" in found.why and found.severity == "warning"
+
+
+def test_vram_near_the_limit_at_decode_without_a_failure():
+    doc = gpu_scenario("txt2img", "txt2img", vram_gib={"3": 8.0, "8": 11.5})
+    found = suggest(doc)[0]
+    assert found.id == "tiled-decode" and found.severity == "warning" and "11.5 GiB / 12.0 GiB" in found.why
+
+
+def test_vram_spill_during_decode_and_during_sampling():
+    doc = gpu_scenario("txt2img", "txt2img", vram_gib={"8": 11.9}, shared_gib={"8": 3.0})
+    assert suggest(doc)[0].id == "tiled-decode" and "spilled" in suggest(doc)[0].why
+    doc = gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9, "8": 4.0}, shared_gib={"3": 2.0})
+    assert "sysmem-fallback" in ids(doc) and "tiled-decode" not in ids(doc)
+
+
+def test_an_already_tiled_decode_that_still_fails_gets_one_smaller_tile_step():
+    doc = _as_decode_failure(gpu_scenario("error_runtime", "error_runtime", total_gib=8.0, vram_gib={"11": 7.9},
+                                          fail_with=torch_oom(ALLOCATION)), class_type="VAEDecodeTiled", tile_size=384)
+    first = suggest(doc)[0]
+    assert first.id == "smaller-tiles" and "from 384 to 192" in first.try_ and "seams" in first.try_
+    assert first.action == {"type": "set_widget", "node_id": "11", "widget": "tile_size", "value": 192}
+
+
+def test_a_specialised_decoder_is_never_swapped_for_an_image_decoder():
+    doc = _as_decode_failure(gpu_scenario("error_runtime", "error_runtime", total_gib=8.0, vram_gib={"11": 7.9},
+                                          fail_with=torch_oom(ALLOCATION)), class_type="VAEDecodeHunyuan3D")
+    found = suggest(doc)
+    assert found[0].id == "tiled-decode-own" and found[0].action is None
+    assert all((s.action or {}).get("type") != "swap_vae_decode" for s in found)
+
+
+def test_vram_oom_while_loading_comfyui_issue_5886_with_launch_options_for_portable():
+    # CheckpointLoaderSimple: "Currently allocated : 5.96 GiB ... Device limit : 12.00 GiB"
+    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={"4": 11.9}), "4", "CheckpointLoaderSimple", "load",
+                   "vram", "torch.OutOfMemoryError", ALLOCATION)
+    found = ids(doc)
+    assert found[0] == "smaller-model" and "tiled-decode" not in found and "lowvram" in found
+    lowvram = next(s for s in suggest(doc) if s.id == "lowvram")
+    assert "python_embeded" in lowvram.try_ and "Trade-off" in lowvram.try_
+
+
+def test_other_programs_holding_vram_point_to_reserve_vram():
+    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9}, reserved_gib={"3": 8.0}), "3", "KSampler",
+                   "sampling", "vram", "torch.OutOfMemoryError", ALLOCATION,
+                   snapshot_gpu={"device_used_bytes": int(11.9 * GIB), "torch_reserved_bytes": 8 * GIB})
+    reserve = next(s for s in suggest(doc) if s.id == "reserve-vram")
+    assert "3.9 GiB" in reserve.why and "--reserve-vram 3.9" in reserve.try_
+
+
+def test_launch_options_are_not_suggested_when_already_set():
+    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9}, context={"argv": ["main.py", "--lowvram"]}),
+                   "3", "KSampler", "sampling", "vram", "torch.OutOfMemoryError", ALLOCATION)
+    assert "lowvram" not in ids(doc)
+
+
+def test_pagefile_advice_sized_from_the_runs_peak_commit_windows_and_linux():
+    doc = gpu_scenario("txt2img", "txt2img", vram_gib={"3": 6.0})
+    for node in doc["nodes"]:
+        if node["node_id"] == "4":
+            node["peaks"]["commit_bytes"] = 38 * GIB  # 95% of the 40 GiB limit while loading
+    found = next(s for s in suggest(doc) if s.id == "pagefile")
+    assert found.severity == "warning" and "38.0 GiB / 40.0 GiB" in found.why
+    assert "fixed pagefile of 32 GB" in found.try_ and "never an HDD" in found.try_ and "compression" in found.try_
+    doc["context"]["os"] = "Linux 6.8"
+    assert "OOM killer" in next(s for s in suggest(doc) if s.id == "pagefile").try_
+
+
+def test_a_paging_file_failure_comfyui_issue_8065_is_critical_and_mentions_lowvram_pressure():
+    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={"4": 3.0}, context={"argv": ["--lowvram"]}), "4",
+                   "CheckpointLoaderSimple", "load", "commit-limit", "OSError",
+                   "The paging file is too small for this operation to complete. (os error 1455)")
+    found = suggest(doc)
+    assert found[0].id == "pagefile" and found[0].severity == "critical"
+    assert "--lowvram moves work into system RAM" in found[0].try_
+    assert [s.id for s in found][:2] == ["pagefile", "smaller-model"]  # both single changes, pagefile first
+
+
+def test_commit_well_below_its_limit_gives_no_pagefile_advice():
+    assert "pagefile" not in ids(gpu_scenario("txt2img", "txt2img", vram_gib={"3": 6.0}))
+
+
+def test_disk_full_and_low_disk_from_the_machine():
+    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={}), "9", "SaveImage", "output", "disk", "OSError",
+                   "[Errno 28] No space left on device")
+    first = suggest(doc)[0]
+    assert first.id == "free-disk" and first.severity == "critical" and "frees disk, not VRAM" in first.try_
+    machine = {"disks": [{"role": "models", "path": "D:\\models", "free_bytes": 3 * GIB, "total_bytes": 1000 * GIB}]}
+    assert "free-disk" in ids(gpu_scenario("txt2img", "txt2img", vram_gib={}), machine)
+    roomy = {"disks": [{"role": "models", "path": "D:\\models", "free_bytes": 300 * GIB, "total_bytes": 1000 * GIB}]}
+    assert "free-disk" not in ids(gpu_scenario("txt2img", "txt2img", vram_gib={}), roomy)
+
+
+def test_memory_still_held_after_a_failed_run_offers_free_memory():
+    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9}, end_gib=11.0), "3", "KSampler", "sampling",
+                   "vram", "torch.OutOfMemoryError", ALLOCATION)
+    doc["status"], doc["start_metrics"]["gpu0_used_bytes"] = "error", 2 * GIB
+    held = next(s for s in suggest(doc) if s.id == "free-memory")
+    assert held.action == {"type": "free_memory", "unload_models": True, "free_memory": True}
+    doc["end_metrics"]["gpu0_used_bytes"] = 2 * GIB
+    assert "free-memory" not in ids(doc)
+
+
+def test_custom_node_upscale_and_video_failures():
+    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9}), "3", "KSampler (Efficient)", "custom",
+                   "vram", "torch.OutOfMemoryError", ALLOCATION)
+    assert ids(doc)[0] == "builtin-node"
+    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9}), "3", "ImageUpscaleWithModel", "upscale",
+                   "vram", "torch.OutOfMemoryError", ALLOCATION)
+    assert ids(doc)[0] == "smaller-upscale"
+    doc = gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.5})
+    next(n for n in doc["nodes"] if n["node_id"] == "3")["stage"] = "video"
+    assert "smaller-video" in ids(doc)
+
+
+def test_no_advice_at_all_for_a_calm_successful_gpu_run():
+    assert ids(gpu_scenario("txt2img", "txt2img", vram_gib={"3": 5.0, "8": 4.0})) == []
+
+
+def test_gaps_in_the_data_never_raise():
+    assert suggest({}) == [] and suggest({"nodes": [{"node_id": "1"}], "failure": {"kind": "vram"}}) == []
+
+
+# ---------------------------------------------------------------- helpers
+def _fail_at(doc, node_id, class_type, stage, kind, exception_type, message, snapshot_gpu=None):
+    doc = copy.deepcopy(doc)
+    node = next(n for n in doc["nodes"] if n["node_id"] == node_id)
+    node.update(class_type=class_type, stage=stage, status="failed")
+    snapshot = {"gpus": [snapshot_gpu]} if snapshot_gpu else None
+    doc["failure"] = {"node_id": node_id, "class_type": class_type, "stage": stage, "kind": kind,
+                      "exception_type": exception_type, "message": message, "snapshot": snapshot}
+    doc["status"] = "error"
+    return doc
+
+
+def _as_decode_failure(doc, class_type="VAEDecode", tile_size=None):
+    doc = copy.deepcopy(doc)
+    node = next(n for n in doc["nodes"] if n["node_id"] == "11")
+    node.update(class_type=class_type, stage="vae-decode")
+    doc["failure"].update(class_type=class_type, stage="vae-decode")
+    if tile_size is not None:
+        doc["prompt"]["11"] = {"class_type": class_type, "inputs": {"tile_size": tile_size, "overlap": 64}}
+    return doc
+
