@@ -1,15 +1,83 @@
-// Memory Probe: the browser side. This entry module registers the extension; the panel,
-// chart and graph edits live in the modules next to it.
+// Memory Probe in the ComfyUI frontend: the "Memory" sidebar tab, live memprobe.* events, node
+// badges, settings (MemProbe.*) and the probe node's on-canvas reading. Only documented frontend
+// APIs: registerExtension, extensionManager.registerSidebarTab / toast / setting, api events.
 import { app } from "../../scripts/app.js";
+import { api } from "../../scripts/api.js";
+import { fmtBytes } from "./format.js";
+import { setBadges } from "./graphedit.js";
+import { MemoryPanel } from "./panel.js";
+import { MemProbeStore } from "./store.js";
+import { heaviestNodes } from "./tabledata.js";
 
 const PROBE_CLASS = "MemProbe";
+const EVENTS = ["run_start", "node", "samples", "mark", "fallback", "run_end"];
+
+async function fetchJson(path, init) {
+  const response = await api.fetchApi(path, init);
+  const body = await response.json();
+  if (!response.ok) throw new Error(body?.error || response.statusText);
+  return body;
+}
+
+function toast(severity, summary, detail) {
+  const t = app.extensionManager?.toast;
+  if (t?.add) t.add({ severity, summary, detail, life: 6000 });
+  else console.info(`[Memory Probe] ${summary}: ${detail}`);
+}
+
+function setting(id, fallback) {
+  try {
+    const value = app.extensionManager?.setting?.get(id);
+    return value === undefined || value === null ? fallback : value;
+  } catch {
+    return fallback;
+  }
+}
+
+const pushConfig = (() => {
+  let timer = null;
+  let pending = {};
+  return (changes) => {
+    Object.assign(pending, changes);
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const body = pending;
+      pending = {};
+      try {
+        await fetchJson("/memprobe/config", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      } catch (e) {
+        toast("error", "Memory Probe settings", e.message);
+      }
+    }, 400);
+  };
+})();
+
+const store = new MemProbeStore(fetchJson);
+const panel = new MemoryPanel({
+  app,
+  api,
+  store,
+  fetchJson,
+  toast,
+  get LiteGraph() {
+    return globalThis.LiteGraph; // set by the frontend once the canvas exists
+  },
+});
+
+function updateBadges(doc) {
+  if (!doc || !setting("MemProbe.Badges", true)) return setBadges(app, globalThis.LGraphBadge, []);
+  const metric = doc.memory?.metric || "ram_used_bytes";
+  const name = metric.startsWith("gpu") ? "VRAM" : "RAM";
+  const threshold = setting("MemProbe.BadgeThresholdMB", 256) * 1024 ** 2;
+  const heavy = heaviestNodes(doc, metric, { count: 3, threshold });
+  return setBadges(app, globalThis.LGraphBadge, heavy.map((n) => ({ id: n.id, text: `${name} ${fmtBytes(n.peak)}` })));
+}
 
 function showProbeText(node, text) {
   let widget = node.widgets?.find((w) => w.name === "memprobe_reading");
   if (!widget) {
     const pre = document.createElement("pre");
     pre.className = "memprobe-reading";
-    pre.style.cssText = "margin:0;padding:4px;font:11px/1.35 monospace;white-space:pre-wrap;overflow:auto;opacity:.85";
     widget = node.addDOMWidget("memprobe_reading", "memprobe_reading", pre, { serialize: false });
     widget.serialize = false;
   }
@@ -19,6 +87,99 @@ function showProbeText(node, text) {
 
 app.registerExtension({
   name: "MemProbe.Core",
+  settings: [
+    {
+      id: "MemProbe.Tracing",
+      category: ["Memory Probe", "Tracing", "Trace every node"],
+      name: "Trace every node (memory before/after/peak of each node)",
+      type: "boolean",
+      defaultValue: true,
+      onChange: (value) => pushConfig({ tracing: !!value }),
+    },
+    {
+      id: "MemProbe.SampleRate",
+      category: ["Memory Probe", "Tracing", "Sampling rate"],
+      name: "Sampling rate while a run executes (Hz)",
+      type: "slider",
+      attrs: { min: 1, max: 200, step: 1 },
+      defaultValue: 50,
+      onChange: (value) => pushConfig({ sample_hz: Number(value) }),
+    },
+    {
+      id: "MemProbe.RetentionRuns",
+      category: ["Memory Probe", "History", "Runs kept"],
+      name: "Runs kept in the ledger",
+      type: "number",
+      attrs: { min: 1, max: 10000, step: 1 },
+      defaultValue: 200,
+      onChange: (value) => pushConfig({ retention_runs: Number(value) }),
+    },
+    {
+      id: "MemProbe.Badges",
+      category: ["Memory Probe", "Canvas", "Badges"],
+      name: "Badge the heaviest nodes of the last run",
+      type: "boolean",
+      defaultValue: true,
+      onChange: () => updateBadges(store.doc),
+    },
+    {
+      id: "MemProbe.BadgeThresholdMB",
+      category: ["Memory Probe", "Canvas", "Badge threshold"],
+      name: "Badge a node when it raised memory by at least (MB)",
+      type: "number",
+      attrs: { min: 0, max: 1048576, step: 64 },
+      defaultValue: 256,
+      onChange: () => updateBadges(store.doc),
+    },
+  ],
+
+  async setup() {
+    const handlers = {
+      run_start: (d) => store.onRunStart(d),
+      node: (d) => store.onNode(d),
+      samples: (d) => store.onSamples(d),
+      mark: (d) => store.onMark(d),
+      fallback: (d) => store.onFallback(d),
+      run_end: (d) => {
+        store.onRunEnd(d);
+        updateBadges(store.doc);
+      },
+    };
+    for (const name of EVENTS) api.addEventListener(`memprobe.${name}`, ({ detail }) => handlers[name](detail));
+    for (const type of ["runs", "status", "live", "doc", "samples", "overlays"]) {
+      store.addEventListener(type, (e) => panel.onStoreEvent(type, e.detail));
+    }
+    store.addEventListener("doc", (e) => {
+      if (!e.detail.live) updateBadges(e.detail.doc);
+    });
+
+    if (!document.querySelector("link[data-memprobe-css]")) {
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = new URL("./memprobe.css", import.meta.url).href;
+      link.dataset.memprobeCss = "1";
+      document.head.appendChild(link);
+    }
+
+    app.extensionManager.registerSidebarTab({
+      id: "memprobe",
+      icon: "pi pi-chart-line",
+      title: "Memory",
+      tooltip: "Memory Probe: which memory runs out, and where",
+      type: "custom",
+      render: (el) => {
+        panel.mount(el).catch((e) => toast("error", "Memory Probe", `The panel failed to draw: ${e.message}`));
+      },
+    });
+
+    try {
+      await Promise.all([store.refreshRuns(), store.refreshStatus()]);
+      if (!store.doc && store.runs.length) await store.select(store.runs[0].id).then(() => (store.follow = true));
+    } catch (e) {
+      console.warn("[Memory Probe] could not reach the server part:", e);
+    }
+  },
+
   async beforeRegisterNodeDef(nodeType, nodeData) {
     if (nodeData?.name !== PROBE_CLASS) return;
     const onExecuted = nodeType.prototype.onExecuted;
@@ -29,3 +190,6 @@ app.registerExtension({
     };
   },
 });
+
+// For the browser tests and curious users: the panel's state, read-only in spirit.
+globalThis.__memprobe = { store, panel };

@@ -301,6 +301,30 @@ class Ledger:
             conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))  # noqa: S608 - fixed table names
         return conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
 
+    def import_run(self, doc: dict[str, Any], *, chunk: int = 1000) -> None:
+        """Store a whole run document (an exported or recorded run) through the writer thread."""
+        self.submit(self._import_run, doc, chunk, commit=True)
+
+    def _import_run(self, conn: sqlite3.Connection, doc: dict[str, Any], chunk: int) -> None:
+        header_keys = ("id", "status", "started_at", "ended_at", "duration_s", "context", "start_metrics",
+                       "end_metrics", "error", "failure", "overhead", "abrupt")
+        header = {k: doc.get(k) for k in header_keys if k in doc}
+        self._delete(conn, header["id"])
+        self._insert_run(conn, header, doc.get("prompt"), 0)
+        for node in doc.get("nodes") or []:
+            self._put_node(conn, header["id"], node)
+        for mark in doc.get("marks") or []:
+            self._put_mark(conn, header["id"], mark)
+        for event in doc.get("events") or []:
+            self._put_event(conn, header["id"], event)
+        failures = doc.get("failures") or ([doc["failure"]] if doc.get("failure") else [])
+        conn.executemany("INSERT INTO failures VALUES (?, ?, ?, ?, ?)",
+                         [(header["id"], i, f["kind"], f.get("node_id"), _dumps(f)) for i, f in enumerate(failures)])
+        timeline = doc.get("timeline") or {"t": [], "series": {}}
+        for i in range(0, len(timeline["t"]), chunk):
+            self._put_samples(conn, header["id"], {"t": timeline["t"][i:i + chunk],
+                                                   "series": {k: v[i:i + chunk] for k, v in timeline["series"].items()}})
+
     # ------------------------------------------------------------------ reads (any thread)
     @contextmanager
     def reader(self) -> Iterator[sqlite3.Connection]:

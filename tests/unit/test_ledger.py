@@ -263,3 +263,14 @@ def test_a_run_of_another_live_comfyui_sharing_the_ledger_is_left_alone(tmp_path
         conn.execute("UPDATE runs SET pid = ? WHERE id = 'theirs'", (os.getppid(),))
     assert Ledger(ledger.path).open(pid=os.getpid()) == []
     ledger.stop()
+
+
+def test_an_exported_run_imports_back_unchanged(ledger):
+    from helpers import load_json
+
+    doc = load_json("runs/decode_oom_cpu.json")
+    ledger.import_run(doc)
+    ledger.flush()
+    back = ledger.get_run(doc["id"], max_points=None)
+    assert back["nodes"] == doc["nodes"] and back["failure"] == doc["failure"] and back["prompt"] == doc["prompt"]
+    assert back["timeline"] == doc["timeline"] and back["status"] == "error"
