@@ -25,7 +25,7 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-const METRIC_NAME = { gpu0_used_bytes: "VRAM", ram_used_bytes: "RAM" };
+const METRIC_NAME = { gpu0_used_bytes: "VRAM", ram_used_bytes: "RAM in use (machine)" };
 
 export class MemoryPanel {
   /** `ctx`: {app, api, store, LiteGraph, toast(severity, summary, detail), onApplied(doc)} */
@@ -172,9 +172,20 @@ export class MemoryPanel {
   renderLegend() {
     const specs = this.chart?.state.specs || [];
     const stages = [...new Set((this.chart?.state.bands || []).map((b) => b.stage))];
+    const toggle = (index, el) => {
+      const plot = this.chart?.plot;
+      if (!plot) return;
+      const show = !plot.series[index + 1].show;
+      plot.setSeries(index + 1, { show });
+      el.classList.toggle("mp-off", !show);
+    };
     this.els.legend.replaceChildren(
-      ...specs.map((s) => h("span", { class: "mp-key" }, h("i", { style: `background:${s.color}` }), s.label)),
-      ...stages.map((s) => h("span", { class: "mp-key" }, h("i", { style: `background:${STAGE_COLORS[s] || "#666"};opacity:.5` }), s)),
+      ...specs.map((s, i) => {
+        const key = h("span", { class: "mp-key mp-toggle", title: "Click to show or hide" }, h("i", { style: `background:${s.color}` }), s.label);
+        key.addEventListener("click", () => toggle(i, key));
+        return key;
+      }),
+      ...stages.map((s) => h("span", { class: "mp-key" }, h("i", { class: "mp-band", style: `background:${STAGE_COLORS[s] || "#666"}` }), s)),
     );
   }
 
@@ -232,10 +243,7 @@ export class MemoryPanel {
 
   renderTable(doc) {
     const columns = memoryColumns(doc);
-    const head = [
-      ["title", "Node"], ["type", "Type"], ["stage", "Stage"], ["time", "Time"],
-      ...columns.flatMap((c) => [[`${c.key}:delta`, `${c.label} Δ`], [`${c.key}:peak`, `${c.label} peak`]]),
-    ];
+    const head = [["title", "Node"], ["stage", "Stage"], ["time", "Time"], ...columns.map((c) => [`${c.key}:peak`, `${c.label} peak (Δ)`])];
     const rows = sortRows(tableRows(doc), this.sort.key, this.sort.direction);
     const arrow = (key) => (this.sort.key === key ? (this.sort.direction === "asc" ? " ▲" : " ▼") : "");
     this.els.table.replaceChildren(
@@ -246,12 +254,13 @@ export class MemoryPanel {
         ...rows.map((r) =>
           h(
             "tr",
-            { class: `mp-row mp-${r.status}`, "data-node": r.id, onclick: () => this.focus(r.id), title: r.fallbacks.length ? `fallbacks: ${r.fallbacks.join(", ")}` : "" },
-            h("td", {}, r.title, r.fallbacks.length ? " ⚠" : ""),
-            h("td", { class: "mp-muted" }, r.type),
+            { class: `mp-row mp-${r.status}`, "data-node": r.id, onclick: () => this.focus(r.id), title: r.fallbacks.length ? `fallbacks: ${r.fallbacks.join(", ")}` : `node ${r.id}` },
+            h("td", {}, h("div", {}, r.title, r.fallbacks.length ? " ⚠" : ""), r.title !== r.type ? h("div", { class: "mp-sub" }, r.type) : null),
             h("td", {}, h("span", { class: "mp-chip", style: `background:${STAGE_COLORS[r.stage] || "#666"}` }, r.stage)),
             h("td", {}, r.status === "ran" ? fmtSeconds(r.time) : STATUS_LABELS[r.status] || r.status),
-            ...columns.flatMap((c) => [h("td", {}, fmtBytes(r[`${c.key}:delta`], { signed: true })), h("td", {}, fmtBytes(r[`${c.key}:peak`]))]),
+            ...columns.map((c) =>
+              h("td", {}, fmtBytes(r[`${c.key}:peak`]), r[`${c.key}:delta`] != null ? h("div", { class: "mp-sub" }, fmtBytes(r[`${c.key}:delta`], { signed: true })) : null),
+            ),
           ),
         ),
       ),

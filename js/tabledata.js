@@ -3,7 +3,7 @@
 
 const COLUMNS = [
   { key: "gpu0_used_bytes", label: "VRAM" },
-  { key: "process_rss_bytes", label: "RAM" },
+  { key: "process_rss_bytes", label: "ComfyUI RAM" },
   { key: "commit_bytes", label: "Commit" },
 ];
 
