@@ -42,7 +42,7 @@ export class MemProbeStore extends EventTarget {
   async select(runId) {
     this.follow = false;
     if (this.live && this.live.id === runId) return this.show(this.live, true);
-    const doc = await this.fetchJson(`/memprobe/runs/${encodeURIComponent(runId)}`);
+    const doc = await this.fetchJson(`/memprobe/runs/${encodeURIComponent(runId)}?max_points=20000`);
     this.show(doc, false);
     return doc;
   }

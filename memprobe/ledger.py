@@ -17,6 +17,7 @@ import queue
 import sqlite3
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -57,7 +58,7 @@ CREATE TABLE samples (
     t0          REAL NOT NULL,
     t1          REAL NOT NULL,
     n           INTEGER NOT NULL,
-    doc         TEXT NOT NULL
+    doc         BLOB NOT NULL            -- zlib-compressed JSON {"t": [...], "series": {...}}
 );
 CREATE INDEX samples_by_run ON samples (run_id, t0);
 CREATE TABLE marks (run_id TEXT NOT NULL, seq INTEGER NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (run_id, seq));
@@ -85,6 +86,11 @@ class LedgerError(RuntimeError):
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), default=str)
+
+
+def _chunk(blob: bytes) -> dict[str, Any]:
+    """A stored sample chunk: zlib-compressed JSON (memory readings compress about 5:1)."""
+    return json.loads(zlib.decompress(blob))
 
 
 class Ledger:
@@ -150,7 +156,7 @@ class Ledger:
             last_metrics: dict[str, int] = {}
             ended_s = None
             if last:
-                chunk = json.loads(last[0])
+                chunk = _chunk(last[0])
                 ended_s = last[1]
                 last_metrics = {k: v[-1] for k, v in chunk["series"].items() if v and v[-1] is not None}
             failure = _abrupt_failure(node, last_metrics, ended_s)
@@ -247,7 +253,8 @@ class Ledger:
 
     def _put_samples(self, conn: sqlite3.Connection, run_id: str, chunk: dict[str, Any]) -> None:
         t = chunk["t"]
-        conn.execute("INSERT INTO samples VALUES (?, ?, ?, ?, ?)", (run_id, t[0], t[-1], len(t), _dumps(chunk)))
+        conn.execute("INSERT INTO samples VALUES (?, ?, ?, ?, ?)",
+                     (run_id, t[0], t[-1], len(t), zlib.compress(_dumps(chunk).encode(), 6)))
 
     def _put_mark(self, conn: sqlite3.Connection, run_id: str, doc: dict[str, Any]) -> None:
         conn.execute("INSERT OR REPLACE INTO marks VALUES (?, ?, ?)", (run_id, doc["seq"], _dumps(doc)))
@@ -383,7 +390,7 @@ class Ledger:
         rows = conn.execute(
             "SELECT doc FROM samples WHERE run_id = ? AND t1 >= ? AND t0 <= ? ORDER BY t0",
             (run_id, start if start is not None else float("-inf"), end if end is not None else float("inf")))
-        return merge_timelines(json.loads(r[0]) for r in rows)
+        return merge_timelines(_chunk(r[0]) for r in rows)
 
     def delete_run(self, run_id: str) -> bool:
         conn = self._connect()

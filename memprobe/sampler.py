@@ -89,7 +89,7 @@ class Sampler(TrackerListener):
     def sample_once(self, active: bool | None = None) -> None:
         try:
             mono = time.monotonic()
-            metrics = self.sensors.snapshot(disks=False).metrics(totals=False)
+            metrics = self.sensors.sample()
             self.ticks += 1
             if active if active is not None else self.tracker.active:
                 self.tracker.on_sample(mono, metrics)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["GpuMemory", "SystemMemory", "DiskSpace", "Snapshot", "Metrics", "snapshot_from_dict"]
+__all__ = ["GpuMemory", "SystemMemory", "DiskSpace", "Snapshot", "Metrics", "metrics_of", "snapshot_from_dict"]
 
 Metrics = dict[str, int]
 
@@ -100,28 +100,35 @@ class Snapshot:
         """The flat metric mapping (see the module docstring); missing readings are left out.
         ``totals=False`` leaves out the sizes that do not change (RAM and VRAM totals), as the
         sampler's rows do; the commit limit stays, since a growing pagefile moves it."""
-        out: Metrics = {}
-        for gpu in self.gpus:
-            i = gpu.index
-            _put(out, f"gpu{i}_used_bytes", gpu.device_used_bytes)
-            if totals:
-                _put(out, f"gpu{i}_total_bytes", gpu.device_total_bytes)
-            _put(out, f"gpu{i}_reserved_bytes", gpu.torch_reserved_bytes)
-            _put(out, f"gpu{i}_allocated_bytes", gpu.torch_allocated_bytes)
-            _put(out, f"gpu{i}_shared_bytes", gpu.shared_used_bytes)
         s = self.system
-        _put(out, "ram_used_bytes", s.ram_used_bytes)
-        if totals:
-            _put(out, "ram_total_bytes", s.ram_total_bytes)
-        _put(out, "commit_bytes", s.commit_bytes)
-        _put(out, "commit_limit_bytes", s.commit_limit_bytes)
-        _put(out, "swap_used_bytes", s.swap_used_bytes)
-        _put(out, "process_rss_bytes", s.process_rss_bytes)
-        _put(out, "process_private_bytes", s.process_private_bytes)
-        return out
+        return metrics_of(self.gpus, ram_total_bytes=s.ram_total_bytes, ram_available_bytes=s.ram_available_bytes,
+                          commit_bytes=s.commit_bytes, commit_limit_bytes=s.commit_limit_bytes,
+                          swap_used_bytes=s.swap_used_bytes, process_rss_bytes=s.process_rss_bytes,
+                          process_private_bytes=s.process_private_bytes, totals=totals)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def metrics_of(gpus: tuple[GpuMemory, ...], *, totals: bool = True, **system: Any) -> Metrics:
+    """The metric mapping from GPU readings and :class:`SystemMemory` field values; the sampler
+    calls it straight from the sensors' fields, without building a snapshot."""
+    out: Metrics = {}
+    for gpu in gpus:
+        i = gpu.index
+        _put(out, f"gpu{i}_used_bytes", gpu.device_used_bytes)
+        if totals:
+            _put(out, f"gpu{i}_total_bytes", gpu.device_total_bytes)
+        _put(out, f"gpu{i}_reserved_bytes", gpu.torch_reserved_bytes)
+        _put(out, f"gpu{i}_allocated_bytes", gpu.torch_allocated_bytes)
+        _put(out, f"gpu{i}_shared_bytes", gpu.shared_used_bytes)
+    total, available = system.get("ram_total_bytes"), system.get("ram_available_bytes")
+    _put(out, "ram_used_bytes", total - available if total is not None and available is not None else None)
+    if totals:
+        _put(out, "ram_total_bytes", total)
+    for key in ("commit_bytes", "commit_limit_bytes", "swap_used_bytes", "process_rss_bytes", "process_private_bytes"):
+        _put(out, key, system.get(key))
+    return out
 
 
 def _put(out: Metrics, key: str, value: int | None) -> None:

@@ -9,7 +9,11 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
+import os
+import subprocess
+import sys
 import threading
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +21,49 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 from helpers import FIXTURES, ROOT, FakeClock, ScriptedSensors, load_pack
+
+CHROMIUM = os.environ.get("MEMPROBE_CHROMIUM", "/usr/bin/chromium")
+REQUIRED = os.environ.get("MEMPROBE_REQUIRE_BROWSER") == "1"
+FRONTENDS = ["1.27.10", "1.58.1"]  # what ComfyUI 0.3.64 pins, and the newest the registry serves
+CACHE = Path(os.environ.get("MEMPROBE_TEST_CACHE", Path.home() / ".cache" / "memprobe-tests"))
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+
+
+class Unavailable(RuntimeError):
+    """A part the browser tests need is missing (Chromium, Playwright, a frontend wheel)."""
+
+
+def frontend_static(version: str) -> Path:
+    """The built frontend of ``comfyui-frontend-package==version``: the installed one when it is
+    that version, else the wheel, fetched once with pip into the test cache."""
+    try:
+        from importlib.metadata import version as installed_version
+
+        import comfyui_frontend_package
+
+        if installed_version("comfyui-frontend-package") == version:
+            return Path(comfyui_frontend_package.__file__).parent / "static"
+    except Exception:  # not installed: use the cache
+        pass
+    target = CACHE / f"frontend-{version}"
+    static = target / "comfyui_frontend_package" / "static"
+    if static.is_dir():
+        return static
+    wheels = CACHE / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    found = list(wheels.glob(f"comfyui_frontend_package-{version}-*.whl"))
+    if not found:
+        proc = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", str(wheels),
+                               f"comfyui-frontend-package=={version}"], capture_output=True, text=True, timeout=600)
+        found = list(wheels.glob(f"comfyui_frontend_package-{version}-*.whl"))
+        if proc.returncode or not found:
+            raise Unavailable(f"comfyui-frontend-package {version} could not be fetched: {proc.stderr.strip()[-300:]}")
+    with zipfile.ZipFile(found[0]) as wheel:
+        members = [m for m in wheel.namelist() if m.startswith("comfyui_frontend_package/static/")]
+        wheel.extractall(target, members)
+    return static
+
 
 SETTINGS = {
     "Comfy.TutorialCompleted": True,

@@ -19,7 +19,7 @@ import time
 from collections.abc import Mapping
 
 from .._log import warn_once
-from ..snapshot import DiskSpace, GpuMemory, Snapshot, SystemMemory
+from ..snapshot import DiskSpace, GpuMemory, Metrics, Snapshot, SystemMemory, metrics_of
 from . import linux, windows
 from .gpu import GpuSensor
 
@@ -85,6 +85,11 @@ class Sensors:
             disks=self.disks() if disks else (),
         )
 
+    def sample(self) -> Metrics:
+        """What the sampler records 50 times a second: the metrics that move, straight from the
+        readings (no snapshot records, no disks, no totals)."""
+        return metrics_of(self.gpu.read(), totals=False, **self._system_fields())
+
     def gpus(self) -> tuple[GpuMemory, ...]:
         return self.gpu.read()
 
@@ -97,15 +102,18 @@ class Sensors:
             self._disks_read_at = -1e9
 
     def system(self) -> SystemMemory:
+        return SystemMemory(**self._system_fields())
+
+    def _system_fields(self) -> dict[str, int | None]:
         try:
             if self.platform.startswith("linux"):
-                return SystemMemory(**self._linux_fields())
+                return self._linux_fields()
             if self.platform == "win32":
-                return SystemMemory(**self._windows_fields())
-            return SystemMemory(**self._psutil_fields())
+                return self._windows_fields()
+            return self._psutil_fields()
         except Exception as exc:  # a sensor never raises to its caller
             warn_once(f"system-{self.platform}", "Memory Probe: system memory readings failed (%s)", exc)
-            return SystemMemory()
+            return {}
 
     def disks(self) -> tuple[DiskSpace, ...]:
         now = time.monotonic()

@@ -6,58 +6,17 @@ with MEMPROBE_REQUIRE_BROWSER=1 (CI) it fails them instead."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
-import zipfile
 from pathlib import Path
 
 import pytest
-
-CHROMIUM = os.environ.get("MEMPROBE_CHROMIUM", "/usr/bin/chromium")
-REQUIRED = os.environ.get("MEMPROBE_REQUIRE_BROWSER") == "1"
-FRONTENDS = ["1.27.10", "1.58.1"]  # what ComfyUI 0.3.64 pins, and the newest the registry serves
-CACHE = Path(os.environ.get("MEMPROBE_TEST_CACHE", Path.home() / ".cache" / "memprobe-tests"))
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+from frontend_server import CHROMIUM, CHROMIUM_ARGS, FRONTENDS, REQUIRED, frontend_static
 
 
 def unavailable(reason: str) -> None:
     if REQUIRED:
         pytest.fail(reason)
     pytest.skip(reason)
-
-
-def frontend_static(version: str) -> Path:
-    """The built frontend of ``comfyui-frontend-package==version``: the installed one when it is
-    that version, else the wheel, fetched once with pip into the test cache."""
-    try:
-        from importlib.metadata import version as installed_version
-
-        import comfyui_frontend_package
-
-        if installed_version("comfyui-frontend-package") == version:
-            return Path(comfyui_frontend_package.__file__).parent / "static"
-    except Exception:  # not installed: use the cache
-        pass
-    target = CACHE / f"frontend-{version}"
-    static = target / "comfyui_frontend_package" / "static"
-    if static.is_dir():
-        return static
-    wheels = CACHE / "wheels"
-    wheels.mkdir(parents=True, exist_ok=True)
-    found = list(wheels.glob(f"comfyui_frontend_package-{version}-*.whl"))
-    if not found:
-        proc = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", str(wheels),
-                               f"comfyui-frontend-package=={version}"], capture_output=True, text=True, timeout=600)
-        found = list(wheels.glob(f"comfyui_frontend_package-{version}-*.whl"))
-        if proc.returncode or not found:
-            unavailable(f"comfyui-frontend-package {version} could not be fetched: {proc.stderr.strip()[-300:]}")
-    with zipfile.ZipFile(found[0]) as wheel:
-        members = [m for m in wheel.namelist() if m.startswith("comfyui_frontend_package/static/")]
-        wheel.extractall(target, members)
-    return static
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +37,12 @@ def browser():
 
 @pytest.fixture(params=FRONTENDS, scope="module")
 def frontend(request):
-    return request.param, frontend_static(request.param)
+    from frontend_server import Unavailable
+
+    try:
+        return request.param, frontend_static(request.param)
+    except Unavailable as exc:
+        unavailable(str(exc))
 
 
 @pytest.fixture

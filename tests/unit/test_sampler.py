@@ -52,15 +52,15 @@ def test_the_sampler_survives_a_failing_sensor(caplog):
     reset_warnings()
     sensors = Sensors()
     calls = {"n": 0}
-    real = sensors.snapshot
+    real = sensors.sample
 
-    def flaky(**kwargs):
+    def flaky():
         calls["n"] += 1
         if calls["n"] % 2:
             raise RuntimeError("driver hiccup")
-        return real(**kwargs)
+        return real()
 
-    sensors.snapshot = flaky  # type: ignore[method-assign]
+    sensors.sample = flaky  # type: ignore[method-assign]
     sampler = Sampler(sensors, Tracker(sensors), idle_hz=50)
     sampler.start()
     try:

@@ -107,3 +107,10 @@ def test_a_failing_platform_reader_yields_none_fields_and_one_warning(caplog, mo
     first, second = sensors.system(), sensors.system()
     assert first.ram_total_bytes is None and second.commit_bytes is None
     assert sum("system memory readings failed" in r.message for r in caplog.records) == 1
+
+
+def test_the_samplers_reading_has_the_snapshots_moving_metrics():
+    sensors = Sensors()
+    sample, snapshot = sensors.sample(), sensors.snapshot().metrics(totals=False)
+    assert set(sample) == set(snapshot) and "ram_total_bytes" not in sample
+    assert set(sensors.snapshot().metrics()) - set(sample) == {"ram_total_bytes"}
