@@ -23,7 +23,7 @@ from ..snapshot import DiskSpace, GpuMemory, Metrics, Snapshot, SystemMemory, me
 from . import linux, windows
 from .gpu import GpuSensor
 
-__all__ = ["Sensors"]
+__all__ = ["Sensors", "pagefile_volumes"]
 
 
 class _ProcFile:
@@ -40,6 +40,19 @@ class _ProcFile:
             self._fd = os.open(self.path, os.O_RDONLY)
             self._pid = pid
         return os.pread(self._fd, 65536, 0).decode("ascii", "replace")
+
+
+def pagefile_volumes(platform: str = sys.platform) -> dict[str, str]:
+    """On Windows, ``{"pagefile" (or "pagefile D:"): "D:\\"}`` for each drive the registry puts
+    a pagefile on; elsewhere (and when the registry cannot be read) nothing."""
+    if platform != "win32":
+        return {}
+    try:
+        drives = [s.drive for s in windows.parse_paging_files(windows.read_paging_files()) if s.drive]
+    except OSError as exc:
+        warn_once("pagefile-volumes", "Memory Probe: cannot read the pagefile settings (%s)", exc)
+        return {}
+    return {("pagefile" if i == 0 else f"pagefile {d}"): f"{d}\\" for i, d in enumerate(dict.fromkeys(drives))}
 
 
 class Sensors:
@@ -62,7 +75,7 @@ class Sensors:
     ) -> None:
         self.platform = platform
         self.gpu = GpuSensor(allow_cuda_init=allow_cuda_init, use_nvml=use_nvml)
-        self._disk_paths: dict[str, str] = dict(disk_paths or {})
+        self._disk_paths: dict[str, str] = {**pagefile_volumes(platform), **(disk_paths or {})}
         self._disks: tuple[DiskSpace, ...] = ()
         self._disks_read_at = -1e9
         self._overcommit: int | None = None
@@ -98,7 +111,7 @@ class Sensors:
 
     def set_disk_paths(self, disk_paths: Mapping[str, str]) -> None:
         with self._lock:
-            self._disk_paths = dict(disk_paths)
+            self._disk_paths = {**pagefile_volumes(self.platform), **disk_paths}
             self._disks_read_at = -1e9
 
     def system(self) -> SystemMemory:

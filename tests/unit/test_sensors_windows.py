@@ -75,3 +75,13 @@ def test_adapter_instance_names_that_are_not_adapters_are_ignored():
     assert windows.parse_adapter_instance("_Total") is None
     assert windows.adapters_from_counters({"_Total": 5}, {}) == []
     assert windows.match_adapters({0: 1}, []) == {}
+
+
+def test_the_pagefile_volumes_are_read_from_the_registry_on_windows_only(monkeypatch):
+    from memprobe.sensors import Sensors, pagefile_volumes
+
+    monkeypatch.setattr(windows, "read_paging_files", lambda: ["C:\\pagefile.sys 0 0", "E:\\pagefile.sys 16384 16384"])
+    assert pagefile_volumes("win32") == {"pagefile": "C:\\", "pagefile E:": "E:\\"}
+    assert pagefile_volumes("linux") == {}
+    sensors = Sensors({"models": "/m"}, platform="win32")
+    assert sensors._disk_paths == {"pagefile": "C:\\", "pagefile E:": "E:\\", "models": "/m"}
