@@ -9,14 +9,12 @@ import asyncio
 import statistics
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
+from stack import traced_stack
+
 from memprobe.hook import wrap
-from memprobe.ledger import Ledger
 from memprobe.sampler import Sampler
-from memprobe.sensors import Sensors
-from memprobe.tracker import Tracker
 
 
 def _workflow(torch: Any) -> list[tuple[str, str, Any]]:
@@ -51,13 +49,7 @@ def run(pairs: int = 25) -> dict[str, Any]:
     import torch
 
     torch.set_num_threads(2)
-    with tempfile.TemporaryDirectory() as tmp:
-        sensors = Sensors({"tmp": tmp})
-        tracker = Tracker(sensors)
-        ledger = Ledger(Path(tmp) / "ledger.sqlite3")
-        ledger.open()
-        ledger.start()
-        tracker.subscribe(ledger.listener)
+    with tempfile.TemporaryDirectory() as tmp, traced_stack(tmp) as (sensors, tracker, _ledger):
         sampler = Sampler(sensors, tracker, active_hz=50)
         sampler.start()
         traced = wrap(_node, lambda a, k: tracker.node_begin(a[0], a[1], "Node", None),
@@ -81,8 +73,6 @@ def run(pairs: int = 25) -> dict[str, Any]:
             bare.append(asyncio.run(execute(_node, f"bare-{i}", False)))
             with_tracing.append(asyncio.run(execute(traced, f"traced-{i}", True)))
         sampler.stop()
-        ledger.flush()
-        ledger.stop()
     ratio = statistics.median(with_tracing) / statistics.median(bare)
     paired = statistics.median(t / b for t, b in zip(with_tracing, bare, strict=True))
     spread = statistics.pstdev(bare) / statistics.mean(bare)

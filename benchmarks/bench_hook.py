@@ -7,14 +7,13 @@ import asyncio
 import statistics
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
+from stack import traced_stack
+
 from memprobe.hook import wrap
-from memprobe.ledger import Ledger
 from memprobe.records import NodeRun
-from memprobe.sensors import Sensors
-from memprobe.tracker import Tracker, TrackerListener
+from memprobe.tracker import TrackerListener
 
 
 class _EventsLike(TrackerListener):
@@ -35,13 +34,7 @@ async def _trivial_node(prompt_id: str, unique_id: str, obj: Any, input_data_all
 
 
 def run(nodes: int = 5000) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as tmp:
-        sensors = Sensors({"tmp": tmp})
-        tracker = Tracker(sensors)
-        ledger = Ledger(Path(tmp) / "ledger.sqlite3")
-        ledger.open()
-        ledger.start()
-        tracker.subscribe(ledger.listener)
+    with tempfile.TemporaryDirectory() as tmp, traced_stack(tmp) as (_sensors, tracker, _ledger):
         tracker.subscribe(_EventsLike())
 
         def before(args: tuple, kwargs: dict) -> NodeRun | None:
@@ -68,8 +61,6 @@ def run(nodes: int = 5000) -> dict[str, Any]:
             return bare, traced
 
         bare, traced = asyncio.run(main())
-        ledger.flush()
-        ledger.stop()
     bare_p50, traced_p50 = statistics.median(bare), statistics.median(traced)
     traced.sort()
     return {

@@ -13,7 +13,8 @@ import os
 import re
 from typing import Any
 
-__all__ = ["PROMPT_MARK", "TEXT_MARK", "PATH_MARK", "scrub_text", "sanitize_prompt", "sanitize_workflow", "sanitize"]
+__all__ = ["PROMPT_MARK", "TEXT_MARK", "PATH_MARK", "scrub_text", "scrub_all", "sanitize_prompt", "sanitize_workflow",
+           "sanitize"]
 
 PROMPT_MARK = "[prompt removed]"
 TEXT_MARK = "[text removed]"
@@ -167,11 +168,11 @@ def sanitize_workflow(workflow: dict[str, Any]) -> dict[str, Any]:
                 out[key] = [clean_node(n, n.get("id") in marked) for n in node_list(graph)]
             elif key == "definitions" and isinstance(value, dict):
                 out[key] = {k: [clean_graph(s) for s in v] if k == "subgraphs" and isinstance(v, list)
-                            else _scrub_all(v) for k, v in value.items()}
+                            else scrub_all(v) for k, v in value.items()}
             elif key.lower() in _SECRET_KEYS:
                 continue
             else:
-                out[key] = _scrub_all(value)
+                out[key] = scrub_all(value)
         return out
 
     def clean_node(node: dict[str, Any], is_prompt: bool) -> dict[str, Any]:
@@ -182,7 +183,7 @@ def sanitize_workflow(workflow: dict[str, Any]) -> dict[str, Any]:
             elif key == "title" and isinstance(value, str):
                 clean[key] = TEXT_MARK if is_prompt and _is_free_text(value) else scrub_text(value)
             else:
-                clean[key] = _scrub_all(value)
+                clean[key] = scrub_all(value)
         return clean
 
     return clean_graph(workflow)
@@ -196,14 +197,14 @@ def _clean_widgets(values: Any, is_prompt: bool) -> Any:
     return values
 
 
-def _scrub_all(value: Any) -> Any:
+def scrub_all(value: Any) -> Any:
     """Paths and user names out of every string, secrets out of every object, structure kept."""
     if isinstance(value, str):
         return scrub_text(value)
     if isinstance(value, list):
-        return [_scrub_all(v) for v in value]
+        return [scrub_all(v) for v in value]
     if isinstance(value, dict):
-        return {k: _scrub_all(v) for k, v in value.items() if k.lower() not in _SECRET_KEYS}
+        return {k: scrub_all(v) for k, v in value.items() if k.lower() not in _SECRET_KEYS}
     return value
 
 
@@ -213,4 +214,4 @@ def sanitize(value: Any) -> Any:
         return sanitize_workflow(value)
     if isinstance(value, dict) and value and all(isinstance(n, dict) and "class_type" in n for n in value.values()):
         return sanitize_prompt(value)
-    return _scrub_all(value)
+    return scrub_all(value)

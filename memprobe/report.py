@@ -9,22 +9,12 @@ from typing import Any
 
 from . import __version__
 from .advice import suggest
-from .privacy import sanitize_prompt, scrub_text
+from .privacy import sanitize_prompt, scrub_all
 from .runfacts import compute_memory, limit_of, run_peaks, stage_summary
 from .units import fmt_bytes, fmt_pair
 from .workflow import upstream, workflow_parameters
 
 __all__ = ["build_report", "render_report_md", "report"]
-
-
-def _clean(value: Any) -> Any:
-    if isinstance(value, str):
-        return scrub_text(value)
-    if isinstance(value, list):
-        return [_clean(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items()}
-    return value
 
 
 def build_report(doc: dict[str, Any], machine: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -74,7 +64,7 @@ def build_report(doc: dict[str, Any], machine: dict[str, Any] | None = None) -> 
         "suggestions": [s.to_dict() for s in suggest(doc, machine)],
         "smallest_failing_workflow" if failing_node else "workflow": sanitize_prompt(smallest),
     }
-    return _clean(report)
+    return scrub_all(report)
 
 
 def render_report_md(report: dict[str, Any]) -> str:

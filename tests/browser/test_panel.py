@@ -184,6 +184,11 @@ def test_apply_works_inside_a_subgraph_of_a_real_template(comfy, template):
     page.evaluate("() => window.__memprobe.store.refreshRuns()")
     open_panel(page, "subgraph-run")
     subgraph = f"{GRAPH}.getNodeById({execution_id.split(':')[0]}).subgraph"
+    # a click on the node's row opens its subgraph and selects it there
+    page.locator(f"[data-testid=memprobe-table] tbody tr[data-node='{execution_id}']").click()
+    page.wait_for_function(f"() => window.app.canvas.graph === {subgraph}")
+    selected = page.evaluate("() => Object.values(window.app.canvas.selected_nodes || {}).map(n => String(n.id))")
+    assert selected == [execution_id.split(":")[1]]
     before = decode_state(page, subgraph)
     page.locator("[data-suggestion=tiled-decode] button[data-action=swap]").click()
     after = decode_state(page, subgraph)
