@@ -122,6 +122,13 @@ class Ledger:
         """Create or migrate the file, then mark runs left ``running`` by a dead process as
         ``ended_abruptly``. Returns their ids."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            return self._open(pid)
+        except sqlite3.DatabaseError as exc:
+            raise LedgerError(f"{self.path} cannot be used ({exc}); it was left as it is — move it away to start "
+                              "a new ledger") from exc
+
+    def _open(self, pid: int | None) -> list[str]:
         conn = self._connect()
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]

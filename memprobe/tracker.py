@@ -267,7 +267,9 @@ class Tracker:
         run = self.current
         node.after = snap.metrics()
         max_merge(node.peaks, node.after)
-        for gpu in snap.gpus:  # torch's own peak since the node began (reset in node_begin)
+        # torch's own peak since the node began (reset in node_begin); with several nodes open at
+        # once (async nodes) it cannot be told whose it was, so it goes to none of them
+        for gpu in snap.gpus:
             if gpu.torch_peak_allocated_bytes is not None and len(self._open) == 1:
                 max_merge(node.peaks, {f"gpu{gpu.index}_allocated_bytes": gpu.torch_peak_allocated_bytes})
         node.end_s = self._t(run, snap.monotonic_s) if run is not None else None

@@ -274,3 +274,12 @@ def test_an_exported_run_imports_back_unchanged(ledger):
     back = ledger.get_run(doc["id"], max_points=None)
     assert back["nodes"] == doc["nodes"] and back["failure"] == doc["failure"] and back["prompt"] == doc["prompt"]
     assert back["timeline"] == doc["timeline"] and back["status"] == "error"
+
+
+def test_a_damaged_ledger_file_gives_a_clear_error_and_is_left_as_it_is(tmp_path):
+    path = tmp_path / "ledger.sqlite3"
+    garbage = b"this is not an SQLite database, it is a text file someone saved here" * 100
+    path.write_bytes(garbage)
+    with pytest.raises(LedgerError, match="cannot be used.*left as it is"):
+        Ledger(path).open()
+    assert path.read_bytes() == garbage
