@@ -17,16 +17,17 @@ from memprobe.tracker import TrackerListener
 
 
 class _EventsLike(TrackerListener):
-    """What the websocket broadcaster does per node: build the payload, hand it over."""
+    """What the websocket broadcaster does on the executing thread: build the payload and hand it
+    over (aiohttp serialises it later, on the event loop)."""
 
     def __init__(self) -> None:
         self.sent = 0
 
-    def node_started(self, run, node):
-        self.sent += len(node.to_dict())
+    def node_started(self, run, node, doc):
+        self.sent += len({"run_id": run.id, **doc})
 
-    def node_finished(self, run, node):
-        self.sent += len(node.to_dict())
+    def node_finished(self, run, node, doc):
+        self.sent += len({"run_id": run.id, **doc})
 
 
 async def _trivial_node(prompt_id: str, unique_id: str, obj: Any, input_data_all: dict, **kwargs: Any) -> tuple:

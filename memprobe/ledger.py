@@ -451,11 +451,11 @@ class _LedgerListener(TrackerListener):
     def run_started(self, run: RunRecord) -> None:
         self.ledger.submit(self.ledger._insert_run, run.header(), run.prompt, os.getpid(), commit=True)
 
-    def node_started(self, run: RunRecord, node: NodeRun) -> None:
-        self.ledger.submit(self.ledger._put_node, run.id, node.to_dict())
+    def node_started(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None:
+        self.ledger.submit(self.ledger._put_node, run.id, doc)
 
-    def node_finished(self, run: RunRecord, node: NodeRun) -> None:
-        self.ledger.submit(self.ledger._put_node, run.id, node.to_dict(), commit=True)
+    def node_finished(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None:
+        self.ledger.submit(self.ledger._put_node, run.id, doc, commit=True)
 
     def samples_added(self, run: RunRecord, timeline: dict[str, Any]) -> None:
         if timeline["t"]:

@@ -53,11 +53,12 @@ def exception_type_name(exc: BaseException) -> str:
 
 
 class TrackerListener:
-    """Receives the tracker's news. Called on the thread that made it: keep it quick."""
+    """Receives the tracker's news. Called on the thread that made it: keep it quick. Node news
+    comes with the node's document (``node.to_dict()``), made once for all listeners."""
 
     def run_started(self, run: RunRecord) -> None: ...
-    def node_started(self, run: RunRecord, node: NodeRun) -> None: ...
-    def node_finished(self, run: RunRecord, node: NodeRun) -> None: ...
+    def node_started(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None: ...
+    def node_finished(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None: ...
     def samples_added(self, run: RunRecord, timeline: dict[str, Any]) -> None: ...
     def mark_added(self, run: RunRecord | None, mark: Mark) -> None: ...
     def event_added(self, run: RunRecord, event: RunEvent) -> None: ...
@@ -183,7 +184,7 @@ class Tracker:
                        stage=self.stages.stage(class_type, None), status="cached",
                        title=_prompt_title(run.prompt, node_id))
         run.nodes.append(node)
-        self._notify("node_finished", run, node)
+        self._notify("node_finished", run, node, node.to_dict())
 
     def _failure_from_error(self, run: RunRecord, error: dict[str, Any]) -> Failure:
         node_id = error.get("node_id")
@@ -223,7 +224,7 @@ class Tracker:
             node.peaks.update(node.before)
             run.nodes.append(node)
             self._open.append(node)
-        self._notify("node_started", run, node)
+        self._notify("node_started", run, node, node.to_dict())
         return node
 
     @_guarded
@@ -239,7 +240,7 @@ class Tracker:
             snap = self.sensors.snapshot(disks=False)
             self._close(node, snap, "ran")
         if run is not None:
-            self._notify("node_finished", run, node)
+            self._notify("node_finished", run, node, node.to_dict())
 
     @_guarded
     def node_failed(self, node: NodeRun | None, exc: BaseException) -> None:
@@ -261,7 +262,7 @@ class Tracker:
                         exception_type=type_name, message=str(exc), t_s=node.end_s, snapshot=snap.to_dict(),
                         consequence=bool(run.failures)))
         if run is not None:
-            self._notify("node_finished", run, node)
+            self._notify("node_finished", run, node, node.to_dict())
 
     def _close(self, node: NodeRun, snap: Snapshot, status: str) -> None:
         run = self.current

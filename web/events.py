@@ -40,11 +40,11 @@ class EventBroadcaster(TrackerListener):
     def run_started(self, run: RunRecord) -> None:
         self.send("memprobe.run_start", run.header())
 
-    def node_started(self, run: RunRecord, node: NodeRun) -> None:
-        self.send("memprobe.node", {"run_id": run.id, **node.to_dict()})
+    def node_started(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None:
+        self.send("memprobe.node", {"run_id": run.id, **doc})
 
-    def node_finished(self, run: RunRecord, node: NodeRun) -> None:
-        self.send("memprobe.node", {"run_id": run.id, **node.to_dict()})
+    def node_finished(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None:
+        self.send("memprobe.node", {"run_id": run.id, **doc})
 
     def samples_added(self, run: RunRecord, timeline: dict[str, Any]) -> None:
         self.send("memprobe.samples", {"run_id": run.id, **timeline})

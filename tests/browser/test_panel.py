@@ -35,6 +35,21 @@ def load_prompt(page, prompt: dict, name: str = "txt2img"):
 GRAPH = "(window.app.rootGraph ?? window.app.graph)"
 
 
+def store_runs(page, server, *docs: dict) -> None:
+    """Put recorded runs into the server's ledger and let the panel list them."""
+    for doc in docs:
+        server.import_run(doc)
+    page.evaluate("() => window.__memprobe.store.refreshRuns()")
+
+
+def recorded_txt2img(page, server) -> dict:
+    """The recorded txt2img run, stored, with its workflow open on the canvas (same node ids)."""
+    doc = load_json("runs/txt2img.json")
+    load_prompt(page, doc["prompt"])
+    store_runs(page, server, doc)
+    return doc
+
+
 def decode_state(page, graph_expr: str = GRAPH) -> dict:
     """Every VAE decode node of a graph and where its links come from and go to."""
     return page.evaluate(
@@ -54,10 +69,7 @@ def decode_state(page, graph_expr: str = GRAPH) -> dict:
 
 def test_a_stored_run_shows_its_chart_table_suggestion_and_badges(comfy):
     page, server, version, errors = comfy
-    doc = load_json("runs/txt2img.json")
-    server.import_run(doc)
-    load_prompt(page, doc["prompt"])
-    page.evaluate("() => window.__memprobe.store.refreshRuns()")
+    doc = recorded_txt2img(page, server)
     open_panel(page, doc["id"])
     points = page.evaluate("() => window.__memprobe.panel.chart.pointCount()")
     assert points == len(doc["timeline"]["t"]) > 100
@@ -101,10 +113,7 @@ def test_a_live_run_streams_into_the_chart(comfy):
 
 def test_apply_swaps_in_the_tiled_decode_as_one_undoable_step(comfy):
     page, server, version, errors = comfy
-    doc = load_json("runs/txt2img.json")
-    server.import_run(doc)
-    load_prompt(page, doc["prompt"])
-    page.evaluate("() => window.__memprobe.store.refreshRuns()")
+    doc = recorded_txt2img(page, server)
     before = decode_state(page)
     assert [d["type"] for d in before] == ["VAEDecode"]
     open_panel(page, doc["id"])
@@ -141,11 +150,8 @@ def press_on_canvas(page, keys: str, until: str) -> None:
 
 def test_the_apply_button_says_so_when_the_node_is_gone(comfy):
     page, server, version, errors = comfy
-    doc = load_json("runs/txt2img.json")
-    server.import_run(doc)
-    load_prompt(page, doc["prompt"])
+    doc = recorded_txt2img(page, server)
     page.evaluate(f"() => {{ const g = {GRAPH}; g.remove(g.getNodeById(8)); }}")
-    page.evaluate("() => window.__memprobe.store.refreshRuns()")
     open_panel(page, doc["id"])
     card = page.locator("[data-suggestion=tiled-decode]")
     assert "no longer in this workflow" in card.inner_text()
@@ -180,8 +186,7 @@ def test_apply_works_inside_a_subgraph_of_a_real_template(comfy, template):
         if node["node_id"] == "8":
             node["node_id"] = node["real_node_id"] = node["display_node_id"] = execution_id
     doc["failure"]["node_id"] = execution_id
-    server.import_run(doc)
-    page.evaluate("() => window.__memprobe.store.refreshRuns()")
+    store_runs(page, server, doc)
     open_panel(page, "subgraph-run")
     subgraph = f"{GRAPH}.getNodeById({execution_id.split(':')[0]}).subgraph"
     # a click on the node's row opens its subgraph and selects it there
@@ -203,9 +208,7 @@ def test_apply_works_inside_a_subgraph_of_a_real_template(comfy, template):
 def test_free_memory_export_compare_and_settings(comfy):
     page, server, version, errors = comfy
     a, b = load_json("runs/txt2img.json"), load_json("runs/txt2img_tiled.json")
-    server.import_run(a)
-    server.import_run(b)
-    page.evaluate("() => window.__memprobe.store.refreshRuns()")
+    store_runs(page, server, a, b)
     open_panel(page, a["id"])
     page.get_by_text("Free memory", exact=True).click()
     page.wait_for_function("() => true")

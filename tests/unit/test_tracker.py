@@ -38,7 +38,7 @@ class Collector(TrackerListener):
     def run_started(self, run):
         self.calls.append("run_started")
 
-    def node_finished(self, run, node):
+    def node_finished(self, run, node, doc):
         self.calls.append(f"node:{node.node_id}:{node.status}")
 
     def samples_added(self, run, timeline):
