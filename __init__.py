@@ -17,8 +17,8 @@ __all__ = ["WEB_DIRECTORY", "comfy_entrypoint"]
 async def comfy_entrypoint() -> Any:
     from comfy_api.latest import ComfyExtension
 
+    from .glue.runtime import get_runtime
     from .nodes.probe import NODES
-    from .runtime import get_runtime
 
     class MemoryProbeExtension(ComfyExtension):
         async def on_load(self) -> None:

@@ -5,7 +5,7 @@ calls the original exactly once, returns its result untouched and re-raises its 
 untouched. The callbacks (``before``/``after``/``failed``) are guarded: a fault in them is
 logged once and never reaches the wrapped code.
 
-Nothing here knows ComfyUI; ``runtime.py`` says which functions to wrap.
+Nothing here knows ComfyUI; ``glue/execution_hooks.py`` says which functions to wrap.
 """
 
 from __future__ import annotations

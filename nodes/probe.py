@@ -6,7 +6,7 @@ from typing import Any
 
 from comfy_api.latest import io, ui
 
-from ..runtime import get_runtime
+from ..glue.runtime import get_runtime
 
 
 class MemProbe(io.ComfyNode):

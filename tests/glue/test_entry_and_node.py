@@ -17,7 +17,7 @@ def test_importing_the_pack_outside_comfyui_has_no_side_effects(pack):
 
 def test_the_probe_is_a_passthrough_of_the_very_same_object(pack, fake_comfy_api, monkeypatch, tmp_path):
     probe_module = importlib.import_module("memory_probe_pack.nodes.probe")
-    runtime_module = importlib.import_module("memory_probe_pack.runtime")
+    runtime_module = importlib.import_module("memory_probe_pack.glue.runtime")
     monkeypatch.setattr(runtime_module, "_runtime", runtime_module.Runtime(data_dir=tmp_path))
     node = probe_module.MemProbe
     node.hidden = type("Hidden", (), {"unique_id": "21"})()
@@ -53,7 +53,7 @@ def test_the_probe_schema_documents_itself_and_keeps_caching(pack, fake_comfy_ap
 
 
 def test_the_entrypoint_returns_the_extension_with_its_nodes(pack, fake_comfy_api, monkeypatch, tmp_path):
-    runtime_module = importlib.import_module("memory_probe_pack.runtime")
+    runtime_module = importlib.import_module("memory_probe_pack.glue.runtime")
     rt = runtime_module.Runtime(data_dir=tmp_path)
     monkeypatch.setattr(runtime_module, "_runtime", rt)
     try:

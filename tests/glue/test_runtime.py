@@ -13,7 +13,7 @@ from memprobe._log import reset_warnings
 
 @pytest.fixture
 def runtime(pack, tmp_path):
-    from memory_probe_pack.runtime import Runtime
+    from memory_probe_pack.glue.runtime import Runtime
 
     created = []
 

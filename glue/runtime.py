@@ -1,0 +1,223 @@
+"""Start-up and wiring: Memory Probe inside one ComfyUI process. It creates the sensors, tracker,
+sampler and ledger, installs the execution hooks (``execution_hooks``) and the log handler, and
+registers the routes and events (``web/``). What it reads of ComfyUI comes from ``environment``.
+
+Every step is guarded: if a hook point is missing in this ComfyUI version, tracing reports itself
+unavailable (``GET /memprobe/live``) and the probe nodes keep working. ComfyUI's start-up is never
+broken by Memory Probe.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from ..memprobe import __version__
+from ..memprobe._log import warn_once
+from ..memprobe.analysis import enrich
+from ..memprobe.config import Config, load_config, save_config
+from ..memprobe.doctor import _largest_vram, diagnose, suggest_pagefile
+from ..memprobe.hook import Hook
+from ..memprobe.ledger import Ledger, LedgerError
+from ..memprobe.loghandler import FallbackLogHandler
+from ..memprobe.machine import gather_machine
+from ..memprobe.records import Mark
+from ..memprobe.sampler import Sampler
+from ..memprobe.sensors import Sensors
+from ..memprobe.tracker import Tracker
+from . import environment
+from .environment import import_optional
+from .execution_hooks import ExecutionHooks
+
+__all__ = ["Runtime", "get_runtime"]
+
+logger = logging.getLogger("memprobe")
+PACK_DIR = Path(__file__).resolve().parents[1]
+
+
+class Runtime:
+    """Memory Probe inside one ComfyUI process."""
+
+    def __init__(self, data_dir: Path | None = None) -> None:
+        self.sensors = Sensors()
+        self.tracker = Tracker(self.sensors)
+        self.sampler = Sampler(self.sensors, self.tracker)
+        self.config = Config()
+        self.ledger: Ledger | None = None
+        self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, lambda: self.context)
+        self.tracing_reason: str | None = "not started"
+        self.ledger_reason: str | None = "not started"
+        self.context: dict[str, Any] = {}
+        self.data_dir: Path | None = data_dir
+        """Where the ledger and settings live: ``<ComfyUI user dir>/memprobe`` unless given."""
+        self.started = False
+        self._lock = threading.Lock()
+        self._machine_cache: tuple[float, dict[str, Any]] | None = None
+        self.tracker.cost_probe = self.cost
+
+    # ------------------------------------------------------------------ start-up
+    def start(self) -> None:
+        """Wire everything into the running ComfyUI. Idempotent; never raises."""
+        with self._lock:
+            if self.started:
+                return
+            self.started = True
+        for step in (self._read_comfy, self._open_ledger, self._connect_events, self._install_hooks,
+                     self._install_log_handler, self._add_routes):
+            try:
+                step()
+            except Exception:  # one broken step must not stop the others, nor ComfyUI
+                logger.warning("Memory Probe: start-up step %s failed", step.__name__, exc_info=True)
+        self.sampler.set_rate(self.config.sample_hz)
+        self.sampler.start()
+        atexit.register(self.shutdown)
+        logger.info("Memory Probe %s: tracing %s, ledger %s", __version__,
+                    "on" if self.tracing_available else f"unavailable ({self.tracing_reason})",
+                    self.ledger.path if self.ledger else f"unavailable ({self.ledger_reason})")
+
+    def _read_comfy(self) -> None:
+        self.sensors.set_disk_paths(environment.comfy_folders())
+        if self.data_dir is None:
+            self.data_dir = environment.user_data_dir() or PACK_DIR / ".memprobe-data"
+        self.config = load_config(self.data_dir / "config.json")
+        self.tracker.compute_device = environment.compute_device()
+        self.context = environment.static_context(self.sensors, self.tracker.compute_device)
+
+    def _open_ledger(self) -> None:
+        assert self.data_dir is not None
+        ledger = Ledger(self.data_dir / "ledger.sqlite3", max_runs=self.config.retention_runs,
+                        max_bytes=self.config.retention_mb * 1024**2)
+        try:
+            ledger.open()
+        except (LedgerError, OSError) as exc:
+            self.ledger_reason = str(exc)
+            logger.warning("Memory Probe: the run ledger is unavailable: %s", exc)
+            return
+        ledger.start()
+        self.tracker.subscribe(ledger.listener)
+        self.ledger, self.ledger_reason = ledger, None
+
+    def _connect_events(self) -> None:
+        server = import_optional("server")
+        instance = getattr(getattr(server, "PromptServer", None), "instance", None)
+        if instance is None:
+            return
+        from ..web.events import EventBroadcaster
+
+        self.tracker.subscribe(EventBroadcaster(lambda event, data: instance.send_sync(event, data),
+                                                run_end_extras=self._run_end_extras))
+
+    def _install_hooks(self) -> None:
+        self.tracing_reason = self.execution_hooks.install()
+
+    @property
+    def hooks(self) -> list[Hook]:
+        return self.execution_hooks.hooks
+
+    def _install_log_handler(self) -> None:
+        root = logging.getLogger()
+        if not any(isinstance(h, FallbackLogHandler) for h in root.handlers):
+            root.addHandler(FallbackLogHandler(self.tracker))
+
+    def _add_routes(self) -> None:
+        server = import_optional("server")
+        instance = getattr(getattr(server, "PromptServer", None), "instance", None)
+        if instance is None:
+            return
+        from ..web.routes import MemProbeRoutes, Services
+
+        services = Services(tracker=self.tracker, ledger=self.ledger, machine=self.machine, config=lambda: self.config,
+                            set_config=self.set_config, status=self.status, advice_machine=self.advice_machine)
+        MemProbeRoutes(services).add_routes(instance.routes, static_dir=PACK_DIR / "vendor")
+
+    # ------------------------------------------------------------------ state the routes read
+    @property
+    def tracing_available(self) -> bool:
+        return self.tracing_reason is None
+
+    def cost(self) -> dict[str, float]:
+        """Memory Probe's own CPU time so far, by part, and the whole process's."""
+        return {"hook_cpu_s": self.execution_hooks.cpu_ns / 1e9, "sampler_cpu_s": self.sampler.cpu_s,
+                "ledger_cpu_s": self.ledger.cpu_s if self.ledger is not None else 0.0,
+                "process_cpu_s": time.process_time()}
+
+    def status(self) -> dict[str, Any]:
+        return {
+            "version": __version__,
+            "tracing": {"available": self.tracing_available, "enabled": self.config.tracing,
+                        "reason": self.tracing_reason},
+            "ledger": {"available": self.ledger is not None, "reason": self.ledger_reason},
+            "sampler": self.sampler.status(),
+            "config": self.config.to_dict(),
+            "cost": {k: round(v, 4) for k, v in self.cost().items()},
+            "context": self.context,
+            "idle": [{"wall_time": t, **m} for t, m in list(self.sampler.idle)[-60:]],
+        }
+
+    def set_config(self, config: Config) -> None:
+        self.config = config
+        self.sampler.set_rate(config.sample_hz)
+        if self.ledger is not None:
+            self.ledger.max_runs = config.retention_runs
+            self.ledger.max_bytes = config.retention_mb * 1024**2
+        if self.data_dir is not None:
+            save_config(self.data_dir / "config.json", config)
+
+    def machine(self) -> dict[str, Any]:
+        machine = gather_machine(sensors=self.sensors)
+        findings = diagnose(machine)
+        advice = suggest_pagefile(machine["memory"].get("ram_total_bytes"), _largest_vram(machine))
+        machine["findings"] = [f.to_dict() for f in findings]
+        machine["suggested_pagefile"] = advice.to_dict() if advice else None
+        machine["comfyui"] = self.context
+        return machine
+
+    def advice_machine(self) -> dict[str, Any] | None:
+        """The machine document the advice reads (disks, pagefile), gathered at most every 30 s."""
+        now = time.monotonic()
+        if self._machine_cache is None or now - self._machine_cache[0] > 30:
+            try:
+                self._machine_cache = (now, self.machine())
+            except Exception:  # advice works without it
+                warn_once("advice-machine", "Memory Probe: could not read the machine set-up for the advice",
+                          exc_info=True)
+                return None
+        return self._machine_cache[1]
+
+    def _run_end_extras(self, run: Any) -> dict[str, Any]:
+        """What ``memprobe.run_end`` carries besides the header: the suggestions and stage summary."""
+        doc = enrich(run.to_dict(timeline={"t": [], "series": {}}), self.advice_machine())
+        return {k: doc[k] for k in ("suggestions", "stages", "parameters", "memory")}
+
+    # ------------------------------------------------------------------ probe nodes
+    def mark(self, label: str, node_id: str | None) -> Mark | None:
+        return self.tracker.add_mark(label, node_id)
+
+    # ------------------------------------------------------------------ shutdown
+    def shutdown(self) -> None:
+        """At interpreter exit: close a run cut short by the shutdown, flush the ledger."""
+        run = self.tracker.current
+        if run is not None:
+            self.tracker.end_run(run.id, "interrupted", error={"exception_type": None,
+                                 "exception_message": "ComfyUI was shut down while this run executed"})
+        self.sampler.stop()
+        if self.ledger is not None:
+            self.ledger.flush(5)
+            self.ledger.stop()
+
+
+_runtime: Runtime | None = None
+_runtime_lock = threading.Lock()
+
+
+def get_runtime() -> Runtime:
+    """The process's runtime (created on first use, started by ``comfy_entrypoint``)."""
+    global _runtime
+    with _runtime_lock:
+        if _runtime is None:
+            _runtime = Runtime()
+        return _runtime
