@@ -18,6 +18,7 @@ from ..memprobe._log import warn_once
 from ..memprobe.hook import Hook, install
 from ..memprobe.records import NodeRun
 from ..memprobe.tracker import Tracker, exception_type_name
+from ..memprobe.workflow import workflow_identity
 from .environment import import_optional
 
 __all__ = ["ExecutionHooks"]
@@ -130,13 +131,18 @@ class ExecutionHooks:
 
     # ------------------------------------------------------------------ prompts
     def _run_before(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[str, Any] | None:
+        """``execute_async(self, prompt, prompt_id, extra_data={}, execute_outputs=[])``: open the run,
+        with the workflow it came from (the frontend puts its workflow JSON, with its ``id``, in
+        ``extra_data["extra_pnginfo"]["workflow"]``; only the id is kept)."""
         executor = args[0] if args else None
         prompt = kwargs.get("prompt", args[1] if len(args) > 1 else None)
         prompt_id = kwargs.get("prompt_id", args[2] if len(args) > 2 else None)
+        extra_data = kwargs.get("extra_data", args[3] if len(args) > 3 else None)
         if prompt_id is None or not self.tracing_enabled():
             return None
-        self.tracker.begin_run(str(prompt_id), prompt=prompt if isinstance(prompt, dict) else None,
-                               context=self.context())
+        prompt = prompt if isinstance(prompt, dict) else None
+        self.tracker.begin_run(str(prompt_id), prompt=prompt, context=self.context(),
+                               workflow=workflow_identity(prompt, extra_data))
         return str(prompt_id), executor
 
     def _run_after(self, token: tuple[str, Any] | None, result: Any) -> None:

@@ -321,7 +321,7 @@ class Ledger:
 
     def _import_run(self, conn: sqlite3.Connection, doc: dict[str, Any], chunk: int) -> None:
         header_keys = ("id", "status", "started_at", "ended_at", "duration_s", "context", "start_metrics",
-                       "end_metrics", "error", "failure", "overhead", "abrupt")
+                       "end_metrics", "error", "failure", "overhead", "abrupt", "workflow")
         header = {k: doc.get(k) for k in header_keys if k in doc}
         self._delete(conn, header["id"])
         self._insert_run(conn, header, doc.get("prompt"), 0)

@@ -141,6 +141,9 @@ class RunRecord:
     """ComfyUI's own ``execution_error`` data (node, type, message), when the run failed."""
     overhead: dict[str, float] | None = None
     """CPU seconds Memory Probe itself used during the run, and its share of the process's."""
+    workflow: dict[str, Any] | None = None
+    """Where the run came from: ``{"id": the frontend's workflow id or None, "graph": a signature
+    of the prompt's graph}`` (``workflow.workflow_identity``); ``None`` when unknown."""
 
     @property
     def failure(self) -> Failure | None:
@@ -154,6 +157,7 @@ class RunRecord:
             "duration_s": duration, "context": self.context, "start_metrics": self.start_metrics,
             "end_metrics": self.end_metrics, "error": self.error,
             "failure": self.failure.to_dict() if self.failure else None, "overhead": self.overhead,
+            "workflow": self.workflow,
         }
 
     def to_dict(self, *, timeline: dict[str, Any] | None = None) -> dict[str, Any]:

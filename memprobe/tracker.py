@@ -106,7 +106,8 @@ class Tracker:
     # ------------------------------------------------------------------ runs
     @_guarded
     def begin_run(self, run_id: str, prompt: dict[str, Any] | None = None,
-                  context: dict[str, Any] | None = None) -> RunRecord:
+                  context: dict[str, Any] | None = None, workflow: dict[str, Any] | None = None) -> RunRecord:
+        """Open a run. ``workflow`` is where it came from (see ``workflow.workflow_identity``)."""
         with self._lock:
             if self.current is not None:
                 if self.current.id == str(run_id):
@@ -114,7 +115,8 @@ class Tracker:
                 self._finish(self.current, "interrupted")  # its end was never reported
             snap = self.sensors.snapshot()
             run = RunRecord(id=str(run_id), started_at=snap.wall_time_s, started_mono=snap.monotonic_s,
-                            context=dict(context or {}), prompt=prompt, start_metrics=snap.metrics())
+                            context=dict(context or {}), prompt=prompt, start_metrics=snap.metrics(),
+                            workflow=dict(workflow) if workflow else None)
             self.current = run
             self._cost_at_start = self._cost()
             self._open = []

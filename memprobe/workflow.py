@@ -4,10 +4,16 @@ API-format prompt ComfyUI executed (``{node_id: {class_type, inputs, _meta}}``).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any
 
-__all__ = ["workflow_parameters", "model_files", "upstream", "is_link", "literal"]
+__all__ = ["workflow_parameters", "model_files", "upstream", "is_link", "literal", "graph_signature",
+           "workflow_identity"]
+
+_MAX_ID_CHARS = 200
+_NO_ID = "00000000-0000-0000-0000-000000000000"
+"""The id LiteGraph gives a graph it has no identity for (e.g. one built from an API prompt)."""
 
 _MODEL_KEY = re.compile(r"(ckpt|unet|vae|clip|lora|model|control_net|style_model|upscale_model|gligen)\w*_name\d*$")
 _SAMPLER_KEYS = ("seed", "noise_seed", "steps", "cfg", "sampler_name", "scheduler", "denoise")
@@ -88,3 +94,50 @@ def upstream(prompt: dict[str, Any] | None, node_id: str) -> dict[str, Any]:
             if is_link(value):
                 stack.append(str(value[0]))
     return {nid: keep[nid] for nid in nodes if nid in keep}
+
+
+def graph_signature(prompt: dict[str, Any] | None) -> str | None:
+    """A short digest of the prompt's graph: every node's id and class and which output feeds
+    which input. Widget values (seed, prompt texts, sizes) are left out, so runs of the same graph
+    with other settings share it; adding, removing, swapping or rewiring a node changes it.
+    ``None`` for an empty prompt.
+
+    >>> graph_signature({"8": {"class_type": "VAEDecode", "inputs": {"samples": ["3", 0], "vae": ["4", 2]}}})
+    '6f8fd13976ec8b87'
+    """
+    nodes = _nodes(prompt)
+    if not nodes:
+        return None
+    lines = []
+    for node_id, node in sorted(nodes, key=lambda item: str(item[0])):
+        links = sorted(f"{name}<{value[0]}.{value[1]}" for name, value in (node.get("inputs") or {}).items()
+                       if is_link(value))
+        lines.append(f"{node_id}:{node['class_type']}({','.join(links)})")
+    return hashlib.blake2b("\n".join(lines).encode("utf-8"), digest_size=8).hexdigest()
+
+
+def workflow_identity(prompt: dict[str, Any] | None, extra_data: Any) -> dict[str, Any]:
+    """Which workflow a run came from: ``{"id": the frontend's workflow id (the ``id`` of the
+    workflow JSON it sends in ``extra_data.extra_pnginfo.workflow``, as ComfyUI's own job list
+    reads it) or None, "graph": graph_signature(prompt)}``.
+
+    The frontend's placeholder for a graph without identity (the nil UUID, which a graph built from
+    an API prompt keeps) counts as no id. Only these two values are kept: never the workflow JSON (the prompt is already stored) nor
+    anything else of ``extra_data``, which also carries the user's comfy.org token and API key.
+    Never raises: a missing or odd ``extra_data`` gives ``id: None``.
+    """
+    workflow_id = None
+    try:
+        workflow = extra_data["extra_pnginfo"]["workflow"]
+        raw = workflow.get("id") if isinstance(workflow, dict) else None
+        if isinstance(raw, str | int) and not isinstance(raw, bool):
+            text = str(raw).strip()
+            if text and text != _NO_ID and len(text) <= _MAX_ID_CHARS and text.isprintable():
+                workflow_id = text
+    except (KeyError, TypeError, AttributeError, IndexError):
+        workflow_id = None
+    try:
+        signature = graph_signature(prompt)
+    except Exception:  # a malformed prompt costs the signature only
+        signature = None
+    return {"id": workflow_id, "graph": signature}

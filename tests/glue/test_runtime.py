@@ -205,3 +205,35 @@ def test_faults_inside_memory_probe_never_change_the_workflow(runtime, monkeypat
     monkeypatch.setattr(rt.sensors, "snapshot", exploding)  # GIVEN every reading fails
     run_once("p-sensor-fault")
     assert any("internal error" in r.message for r in caplog.records)
+
+
+def test_a_run_records_the_workflow_it_came_from_by_position_or_by_name(runtime, monkeypatch):
+    from helpers import load_json
+
+    from memprobe.workflow import graph_signature
+
+    execution = make_execution_module()
+    install_modules(monkeypatch, execution)
+    rt = runtime()
+    rt.start()
+    extra = load_json("comfyui-0.3.64/extra_data/frontend_1.27.10.json")
+    extra["auth_token_comfy_org"] = "secret-token"
+    workflow_id = extra["extra_pnginfo"]["workflow"]["id"]
+    nodes = {"3": Node(lambda: ("x",)), "8": Node(lambda: ("y",))}
+    # GIVEN ComfyUI's executor called with extra_data by position, then by name, then without it
+    execution.PromptExecutor(nodes).execute(PROMPT, "by-position", extra, ["8"])
+    asyncio.run(execution.PromptExecutor(nodes).execute_async(prompt=PROMPT, prompt_id="by-name", extra_data=extra,
+                                                              execute_outputs=["8"]))
+    execution.PromptExecutor(nodes).execute(PROMPT, "api-client")
+    rt.ledger.flush()
+    # THEN each run knows its workflow (id and graph signature), in the run and in the list
+    expected = {"id": workflow_id, "graph": graph_signature(PROMPT)}
+    assert rt.ledger.get_run("by-position")["workflow"] == expected
+    assert rt.ledger.get_run("by-name")["workflow"] == expected
+    assert rt.ledger.get_run("api-client")["workflow"] == {"id": None, "graph": graph_signature(PROMPT)}
+    listed = {r["id"]: r["workflow"] for r in rt.ledger.list_runs()["runs"]}
+    assert listed["by-name"] == expected
+    # AND nothing else of extra_data was stored
+    with rt.ledger.reader() as conn:
+        stored = " ".join(str(v) for row in conn.execute("SELECT header, prompt FROM runs") for v in row)
+    assert "secret-token" not in stored and "last_link_id" not in stored

@@ -269,11 +269,13 @@ def test_an_exported_run_imports_back_unchanged(ledger):
     from helpers import load_json
 
     doc = load_json("runs/decode_oom_cpu.json")
+    doc["workflow"] = {"id": "2f0b7c1e-5d1a-4a59-9d2b-6a3c1f0e8b11", "graph": "a83315d98fd32119"}
     ledger.import_run(doc)
     ledger.flush()
     back = ledger.get_run(doc["id"], max_points=None)
     assert back["nodes"] == doc["nodes"] and back["failure"] == doc["failure"] and back["prompt"] == doc["prompt"]
     assert back["timeline"] == doc["timeline"] and back["status"] == "error"
+    assert back["workflow"] == doc["workflow"]
 
 
 def test_a_damaged_ledger_file_gives_a_clear_error_and_is_left_as_it_is(tmp_path):
