@@ -1,9 +1,16 @@
-// The memory timeline: uPlot (vendored, served from /memprobe/static/uplot/) with node bands
-// coloured by stage, markers for probes / failures / fallbacks, hover, drag-zoom, wheel-zoom
-// and drag-pan (shift or middle button). Double-click resets the view.
+// The memory timeline: uPlot (vendored, served from /memprobe/static/uplot/) on a zero-based
+// axis, with the enforced limit drawn as a labelled line, node bands coloured by stage (a strip
+// and alternating shades so neighbours read apart; a running node's band grows live), markers
+// for probes / failures / fallbacks, the run's peak, and a floating tooltip. Drag to zoom, wheel
+// to zoom, shift-drag (or the middle button) to pan, double-click to reset.
 
-import { appendSamples, bandAt, chartData, limitsOf, markers, nearestIndex, nodeBands, seriesSpecs } from "./chartdata.js";
-import { fmtBytes } from "./format.js";
+import { appendSamples, bandAt, chartData, limitLines, markers, nearestIndex, nodeBands, peakMarker, seriesSpecs, yRange } from "./chartdata.js";
+import { PALETTES, themeFor, toHex } from "./colors.js";
+import { fmtBytes, fmtSeconds } from "./format.js";
+
+const MIB = 1024 ** 2;
+// Tick steps in whole binary units: 64 MiB ... 512 MiB, 1 GiB, 2 GiB ... 1 TiB.
+const BYTE_STEPS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576].map((m) => m * MIB);
 
 const UPLOT_BASE = new URL("../../memprobe/static/uplot/", import.meta.url);
 let uPlotModule = null;
@@ -22,38 +29,122 @@ export async function loadUPlot() {
   return uPlotModule;
 }
 
-function bandsPlugin(state) {
+/** The colour the chart is drawn on: the first opaque background up the tree. */
+function backgroundOf(el) {
+  for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
+    const hex = toHex(getComputedStyle(node).backgroundColor);
+    if (hex) return hex;
+  }
+  return "#202020";
+}
+
+function overlaysPlugin(state) {
+  const px = (v) => v * devicePixelRatio;
   return {
     hooks: {
       drawClear: [
         (u) => {
           const { ctx } = u;
-          const { top, height } = u.bbox;
+          const { left, top, width, height } = u.bbox;
           ctx.save();
-          for (const b of state.bands) {
+          ctx.beginPath();
+          ctx.rect(left, top, width, height);
+          ctx.clip();
+          state.bands.forEach((b, i) => {
             const x0 = u.valToPos(b.start, "x", true);
-            const x1 = u.valToPos(b.end, "x", true);
-            if (x1 < u.bbox.left || x0 > u.bbox.left + u.bbox.width) continue;
-            ctx.fillStyle = b.color + (b.status === "failed" ? "55" : "26");
-            ctx.fillRect(x0, top, Math.max(1, x1 - x0), height);
-          }
+            const x1 = Math.max(x0 + 1, u.valToPos(b.end, "x", true));
+            if (x1 < left || x0 > left + width) return;
+            ctx.globalAlpha = b.status === "failed" ? 0.3 : i % 2 ? 0.15 : 0.08;
+            ctx.fillStyle = b.color;
+            ctx.fillRect(x0, top, x1 - x0, height);
+            ctx.globalAlpha = 1;
+            ctx.fillRect(x0, top, x1 - x0, px(4)); // the stage strip
+            ctx.fillRect(x0, top, px(1), height); // where the node starts
+            if (x1 - x0 > px(46)) {
+              ctx.fillStyle = state.palette.muted;
+              ctx.font = `${px(11)}px sans-serif`;
+              ctx.textBaseline = "top";
+              const text = b.label.length > 24 ? `${b.label.slice(0, 23)}…` : b.label;
+              ctx.fillText(text, x0 + px(4), top + px(7), x1 - x0 - px(8));
+            }
+          });
           ctx.restore();
         },
       ],
       draw: [
         (u) => {
           const { ctx } = u;
-          const { top, height } = u.bbox;
+          const { left, top, width, height } = u.bbox;
           ctx.save();
-          ctx.lineWidth = 2 * devicePixelRatio;
+          ctx.font = `${px(11)}px sans-serif`;
+          let above = 0;
+          for (const l of state.limits) {
+            const y = u.valToPos(l.value, "y", true);
+            if (y < top - 1) {
+              // off the scale: named at the top right, with how far the data stayed below it
+              const text = `↑ ${l.label} limit ${fmtBytes(l.value)}`;
+              ctx.fillStyle = l.color;
+              ctx.textAlign = "right";
+              ctx.textBaseline = "top";
+              ctx.fillText(text, left + width - px(5), top + px(8) + above * px(14));
+              ctx.textAlign = "left";
+              above++;
+              continue;
+            }
+            if (y > top + height) continue;
+            ctx.strokeStyle = l.color;
+            ctx.lineWidth = px(1.5);
+            ctx.setLineDash([px(6), px(4)]);
+            ctx.beginPath();
+            ctx.moveTo(left, y);
+            ctx.lineTo(left + width, y);
+            ctx.stroke();
+            ctx.setLineDash([]);
+            const text = `${l.label} ${fmtBytes(l.value)}`;
+            const w = ctx.measureText(text).width;
+            ctx.fillStyle = state.background;
+            ctx.fillRect(left + width - w - px(8), y - px(15), w + px(6), px(13));
+            ctx.fillStyle = l.color;
+            ctx.textAlign = "right";
+            ctx.textBaseline = "bottom";
+            ctx.fillText(text, left + width - px(5), y - px(3));
+            ctx.textAlign = "left";
+          }
+          ctx.lineWidth = px(2);
           for (const m of state.markers) {
             const x = u.valToPos(m.t, "x", true);
             ctx.strokeStyle = m.color;
-            ctx.setLineDash(m.kind === "probe" ? [4 * devicePixelRatio, 3 * devicePixelRatio] : []);
+            ctx.setLineDash(m.kind === "probe" ? [px(4), px(3)] : []);
             ctx.beginPath();
             ctx.moveTo(x, top);
             ctx.lineTo(x, top + height);
             ctx.stroke();
+          }
+          ctx.setLineDash([]);
+          const p = state.peak;
+          const spec = p && state.specs.find((s) => s.key === p.key);
+          if (p && spec && !state.hidden.has(p.key)) {
+            const x = u.valToPos(p.t, "x", true);
+            const y = u.valToPos(p.value, "y", true);
+            if (x >= left && x <= left + width) {
+              ctx.fillStyle = spec.color;
+              ctx.strokeStyle = state.background;
+              ctx.lineWidth = px(2);
+              ctx.beginPath();
+              ctx.arc(x, y, px(5), 0, 2 * Math.PI);
+              ctx.fill();
+              ctx.stroke();
+              const text = `${p.label} ${fmtBytes(p.value)}`;
+              const w = ctx.measureText(text).width;
+              // beside the dot, on the side with room (the top right holds the off-scale limits)
+              const tx = x - left > width * 0.6 ? x - w - px(10) : x + px(10);
+              const ty = y - px(4) < top + px(30) ? y + px(16) : y - px(4);
+              ctx.fillStyle = state.background;
+              ctx.fillRect(tx - px(3), ty - px(12), w + px(6), px(15));
+              ctx.fillStyle = spec.color;
+              ctx.textBaseline = "bottom";
+              ctx.fillText(text, tx, ty + px(2));
+            }
           }
           ctx.restore();
         },
@@ -82,7 +173,7 @@ function zoomPanPlugin() {
             e.stopPropagation();
             const startX = e.clientX;
             const { min, max } = u.scales.x;
-            const perPx = (max - min) / u.bbox.width * devicePixelRatio;
+            const perPx = (max - min) / (u.bbox.width / devicePixelRatio);
             const move = (ev) => {
               const dx = (ev.clientX - startX) * perPx;
               u.setScale("x", { min: min - dx, max: max - dx });
@@ -101,95 +192,163 @@ function zoomPanPlugin() {
   };
 }
 
-/**
- * A chart in `el`. `onHover({t, band, values})` is called as the cursor moves (values: [{label,
- * color, value}]); `onBandClick(band)` when a node band is clicked.
- */
-export async function createChart(el, { onHover = () => {}, onBandClick = () => {}, height = 220 } = {}) {
-  const uPlot = await loadUPlot();
-  const state = { doc: null, timeline: { t: [], series: {} }, specs: [], bands: [], markers: [], plot: null, live: false };
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
 
-  function options(width) {
+/**
+ * A chart in `host`. `size()` gives {width, height}; `onBandClick(band)` when a node band is
+ * clicked; `onChange()` when the series or limits change (to redraw a legend); `fallback()` the
+ * live status's `memory` for a run that has none yet.
+ */
+export async function createChart(host, { size = null, onBandClick = () => {}, onChange = () => {}, fallback = () => null } = {}) {
+  const uPlot = await loadUPlot();
+  host.classList.add("mp-chart-host");
+  const plotEl = el("div", "mp-plot");
+  const tip = el("div", "mp-tip");
+  tip.setAttribute("role", "tooltip");
+  tip.hidden = true;
+  host.replaceChildren(plotEl, tip);
+  const state = { doc: null, live: false, timeline: { t: [], series: {} }, specs: [], hidden: new Set(), bands: [], markers: [], limits: [], peak: null, plot: null, palette: PALETTES.dark, background: "#202020" };
+
+  const measure = () => {
+    const s = size ? size() : { width: host.clientWidth, height: 240 };
+    return { width: Math.max(240, Math.floor(s.width || 300)), height: Math.max(140, Math.floor(s.height || 240)) };
+  };
+
+  function showTip(u) {
+    const idx = u.cursor.idx;
+    if (idx == null || u.cursor.left == null || u.cursor.left < 0) {
+      tip.hidden = true;
+      return;
+    }
+    const t = u.data[0][idx];
+    const band = bandAt(state.bands, t);
+    const rows = [el("div", "mp-tip-head", `${fmtSeconds(t)}${band ? ` · ${band.label}` : ""}`)];
+    if (band) rows.push(el("div", "mp-tip-sub", `node ${band.nodeId} · ${band.stage}${band.running ? " · running" : ""}`));
+    state.specs.forEach((s, i) => {
+      const v = u.data[i + 1][idx];
+      if (v == null || state.hidden.has(s.key)) return;
+      const row = el("div", "mp-tip-row");
+      const sw = el("i");
+      sw.style.background = s.color;
+      row.append(sw, el("span", "", s.label), el("b", "", fmtBytes(v)));
+      rows.push(row);
+    });
+    tip.replaceChildren(...rows);
+    tip.hidden = false;
+    const x = u.cursor.left + u.over.offsetLeft;
+    const y = (u.cursor.top ?? 0) + u.over.offsetTop;
+    const w = tip.offsetWidth;
+    const left = x + 14 + w > host.clientWidth ? x - w - 14 : x + 14;
+    tip.style.left = `${Math.max(0, left)}px`;
+    tip.style.top = `${Math.max(0, Math.min(y + 10, host.clientHeight - tip.offsetHeight))}px`;
+  }
+
+  function options({ width, height }) {
+    const p = state.palette;
+    const axis = { stroke: p.axis, grid: { stroke: p.grid, width: 1 }, ticks: { stroke: p.grid }, font: "12px sans-serif" };
     return {
       width,
       height,
       legend: { show: false },
       cursor: { drag: { x: true, y: false, setScale: true }, points: { show: false } },
-      scales: { x: { time: false } },
-      axes: [
-        { stroke: "#999", grid: { stroke: "#ffffff14" }, values: (u, ticks) => ticks.map((v) => `${+v.toFixed(1)}s`) },
-        { stroke: "#999", grid: { stroke: "#ffffff14" }, size: 64, values: (u, ticks) => ticks.map((v) => fmtBytes(v)) },
-      ],
-      series: [{}, ...state.specs.map((s) => ({ label: s.label, stroke: s.color, width: s.width, dash: s.dash, points: { show: false } }))],
-      plugins: [bandsPlugin(state), zoomPanPlugin()],
-      hooks: {
-        setCursor: [
-          (u) => {
-            const idx = u.cursor.idx;
-            if (idx == null) return onHover(null);
-            const t = u.data[0][idx];
-            onHover({
-              t,
-              band: bandAt(state.bands, t),
-              values: state.specs.map((s, i) => ({ label: s.label, color: s.color, value: u.data[i + 1][idx] })),
-            });
-          },
-        ],
+      scales: {
+        x: { time: false },
+        y: { range: (u) => yRange(u.data.filter((_, i) => i === 0 || !state.hidden.has(state.specs[i - 1]?.key)), state.limits) },
       },
+      axes: [
+        { ...axis, space: 70, values: (u, ticks) => ticks.map((v) => `${+v.toFixed(1)} s`) },
+        { ...axis, size: 70, space: 36, incrs: BYTE_STEPS, values: (u, ticks) => ticks.map((v) => fmtBytes(v)) },
+      ],
+      series: [{}, ...state.specs.map((s) => ({ label: s.label, stroke: s.color, width: s.width, dash: s.dash, show: !state.hidden.has(s.key), points: { show: false } }))],
+      plugins: [overlaysPlugin(state), zoomPanPlugin()],
+      hooks: { setCursor: [showTip] },
     };
   }
 
   function rebuild() {
     state.plot?.destroy();
-    const width = Math.max(200, el.clientWidth || 300);
-    state.plot = new uPlot(options(width), chartData(state.timeline, state.specs), el);
+    state.background = backgroundOf(host);
+    state.palette = PALETTES[themeFor(state.background)];
+    state.specs = seriesSpecs(state.timeline, { palette: state.palette });
+    state.limits = limitLines(state.doc, state.specs, { fallback: fallback(), palette: state.palette });
+    state.plot = new uPlot(options(measure()), chartData(state.timeline, state.specs), plotEl);
+    state.plot.over.addEventListener("mouseleave", () => (tip.hidden = true));
     state.plot.over.addEventListener("click", (e) => {
       if (e.shiftKey) return;
       const { left } = state.plot.over.getBoundingClientRect();
       const band = bandAt(state.bands, state.plot.posToVal(e.clientX - left, "x"));
       if (band) onBandClick(band);
     });
+    onChange();
   }
 
-  function specsChanged(next) {
-    return next.length !== state.specs.length || next.some((s, i) => s.key !== state.specs[i].key);
-  }
+  const overlays = () => {
+    const now = state.live ? state.timeline.t.at(-1) : null;
+    state.bands = nodeBands(state.doc?.nodes, now);
+    state.markers = markers(state.doc);
+    state.peak = peakMarker({ ...state.doc, timeline: state.timeline }, { fallback: fallback() });
+  };
 
   const chart = {
     state,
     get plot() {
       return state.plot;
     },
-    /** Show a whole run (stored or live). */
+    get specs() {
+      return state.specs;
+    },
+    get limits() {
+      return state.limits;
+    },
+    /** Show a whole run (stored or live); null clears the chart. */
     setDoc(doc, { live = false } = {}) {
       state.doc = doc;
       state.live = live;
       state.timeline = doc?.timeline ? { t: [...doc.timeline.t], series: Object.fromEntries(Object.entries(doc.timeline.series).map(([k, v]) => [k, [...v]])) } : { t: [], series: {} };
-      state.specs = seriesSpecs(state.timeline, limitsOf(doc));
-      state.bands = nodeBands(doc?.nodes, live ? state.timeline.t.at(-1) : null);
-      state.markers = markers(doc);
+      overlays();
       rebuild();
     },
-    /** Add live samples ({t, series}) and redraw. */
+    /** Add live samples ({t, series}) and redraw; the running node's band grows with them. */
     appendSamples(batch) {
       appendSamples(state.timeline, batch);
-      const next = seriesSpecs(state.timeline, limitsOf(state.doc));
-      if (specsChanged(next)) {
-        state.specs = next;
-        rebuild();
-      } else {
-        state.plot?.setData(chartData(state.timeline, state.specs));
-      }
+      overlays();
+      const next = seriesSpecs(state.timeline, { palette: state.palette });
+      if (next.length !== state.specs.length || next.some((s, i) => s.key !== state.specs[i].key)) rebuild();
+      else state.plot?.setData(chartData(state.timeline, state.specs));
     },
-    /** Node bands and markers changed (a node ended, a probe fired). */
+    /** Node bands and markers changed (a node started or ended, a probe fired). */
     refreshOverlays(doc) {
       state.doc = doc;
-      state.bands = nodeBands(doc?.nodes, state.live ? state.timeline.t.at(-1) : null);
-      state.markers = markers(doc);
+      overlays();
       state.plot?.redraw(false, false);
     },
+    /** Show or hide a series; returns whether it is shown now. */
+    toggle(key) {
+      const index = state.specs.findIndex((s) => s.key === key);
+      if (index < 0 || !state.plot) return false;
+      const show = state.hidden.has(key);
+      if (show) state.hidden.delete(key);
+      else state.hidden.add(key);
+      state.plot.setSeries(index + 1, { show });
+      state.plot.setData(state.plot.data); // the y range follows what is shown
+      return show;
+    },
+    isShown(key) {
+      return !state.hidden.has(key);
+    },
     resize() {
-      if (state.plot && el.clientWidth) state.plot.setSize({ width: el.clientWidth, height });
+      if (!state.plot || !host.isConnected) return;
+      const next = measure();
+      if (next.width !== state.plot.width || next.height !== state.plot.height) state.plot.setSize(next);
+    },
+    /** Redraw with the theme's palette (after the user switched ComfyUI's colour palette). */
+    retheme() {
+      if (state.doc || state.timeline.t.length) rebuild();
     },
     pointCount() {
       return state.timeline.t.length;

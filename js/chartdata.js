@@ -1,20 +1,22 @@
-// Shapes a run's timeline for the chart: which series, their data arrays, node bands and
-// markers. Pure functions over the JSON the server sends (GET /memprobe/runs/{id}, memprobe.* events).
+// Shapes a run's timeline for the chart: which series, their data arrays, the limits drawn as
+// lines, node bands and markers. Pure functions over the JSON the server sends
+// (GET /memprobe/runs/{id}, memprobe.* events).
 
-import { STAGE_COLORS } from "./format.js";
+import { PALETTES, STAGE_COLORS } from "./colors.js";
+import { memoryOf, metricLabel, runPeak } from "./memory.js";
 
 const GPU_SERIES = [
-  { suffix: "used_bytes", label: "VRAM used", color: "#e06666", width: 2 },
-  { suffix: "reserved_bytes", label: "torch reserved", color: "#f6b26b", width: 1 },
-  { suffix: "allocated_bytes", label: "torch allocated", color: "#ffd966", width: 1 },
-  { suffix: "shared_bytes", label: "shared GPU memory", color: "#c27ba0", width: 1 },
+  { suffix: "used_bytes", color: "vram", width: 2 },
+  { suffix: "reserved_bytes", color: "reserved", width: 1.5 },
+  { suffix: "allocated_bytes", color: "allocated", width: 1.5 },
+  { suffix: "shared_bytes", color: "shared", width: 1.5 },
+  { suffix: "offloaded_bytes", color: "offloaded", width: 1.5, dash: [3, 3] },
 ];
 
 const SYSTEM_SERIES = [
-  { key: "process_rss_bytes", label: "ComfyUI RAM", color: "#6fa8dc", width: 2 },
-  { key: "ram_used_bytes", label: "RAM used (all)", color: "#76a5af", width: 1 },
-  { key: "commit_bytes", label: "commit", color: "#93c47d", width: 2 },
-  { key: "commit_limit_bytes", label: "commit limit", color: "#93c47d", width: 1, dash: [6, 4] },
+  { key: "process_rss_bytes", color: "process", width: 2 },
+  { key: "ram_used_bytes", color: "ram", width: 2 },
+  { key: "commit_bytes", color: "commit", width: 2 },
 ];
 
 /** GPU indices present in a timeline ("gpu0_used_bytes" -> 0). */
@@ -27,20 +29,18 @@ export function gpuIndices(series) {
   return [...found].sort((a, b) => a - b);
 }
 
-/** The series specs for what this timeline holds, with a dashed ceiling per GPU when known. */
-export function seriesSpecs(timeline, limits = {}) {
+/** The series specs for what this timeline holds: [{key, label, color, width, dash}]. */
+export function seriesSpecs(timeline, { palette = PALETTES.dark } = {}) {
   const series = timeline?.series || {};
   const specs = [];
   for (const i of gpuIndices(series)) {
     for (const g of GPU_SERIES) {
       const key = `gpu${i}_${g.suffix}`;
-      if (key in series) specs.push({ key, label: `GPU${i} ${g.label}`, color: g.color, width: g.width });
+      if (key in series) specs.push({ key, label: metricLabel(key), color: palette.series[g.color], width: g.width, dash: g.dash });
     }
-    const total = limits[`gpu${i}_total_bytes`];
-    if (total) specs.push({ key: `gpu${i}_total_bytes`, label: `GPU${i} VRAM total`, color: "#e06666", width: 1, dash: [2, 4], constant: total });
   }
   for (const s of SYSTEM_SERIES) {
-    if (s.key in series) specs.push({ ...s });
+    if (s.key in series) specs.push({ key: s.key, label: metricLabel(s.key), color: palette.series[s.color], width: s.width });
   }
   return specs;
 }
@@ -49,7 +49,7 @@ export function seriesSpecs(timeline, limits = {}) {
 export function chartData(timeline, specs) {
   const t = timeline?.t || [];
   const series = timeline?.series || {};
-  return [t, ...specs.map((s) => (s.constant !== undefined ? t.map(() => s.constant) : series[s.key] || t.map(() => null)))];
+  return [t, ...specs.map((s) => series[s.key] || t.map(() => null))];
 }
 
 /** Append a live batch ({t, series}) to a timeline in place, aligning columns. */
@@ -67,20 +67,47 @@ export function appendSamples(timeline, batch) {
   return timeline;
 }
 
-/** Bands for the nodes that ran: [{start, end, stage, color, nodeId, label, status}]. */
+function knownValue(doc, key) {
+  for (const source of [doc?.start_metrics, doc?.end_metrics, ...(doc?.nodes || []).map((n) => n.before)]) if (source?.[key]) return source[key];
+  for (const column of [doc?.timeline?.series?.[key]]) if (column) for (const v of column) if (v) return v;
+  return null;
+}
+
+/**
+ * The ceilings worth a horizontal line: the limit of the run's memory (only when the OS enforces
+ * it, labelled with its name) and each GPU's VRAM. [{key, label, value, color, headline}].
+ */
+export function limitLines(doc, specs, { fallback = null, palette = PALETTES.dark } = {}) {
+  const memory = memoryOf(doc, fallback);
+  const lines = [];
+  const colorOf = (key) => specs.find((s) => s.key === key)?.color ?? palette.muted;
+  if (memory.limitBytes && memory.enforced) {
+    lines.push({ key: memory.metric, label: memory.limitName, value: memory.limitBytes, color: colorOf(memory.metric), headline: true });
+  }
+  for (const i of gpuIndices(doc?.timeline?.series)) {
+    const key = `gpu${i}_used_bytes`;
+    const total = knownValue(doc, `gpu${i}_total_bytes`);
+    if (total && !lines.some((l) => l.key === key)) lines.push({ key, label: `${i ? `GPU${i} ` : ""}VRAM`, value: total, color: colorOf(key), headline: false });
+  }
+  return lines;
+}
+
+/** Bands for the nodes that ran: [{start, end, stage, color, nodeId, label, status}]; a running
+ * node's band reaches `now` (the newest sample), so it grows as the run goes on. */
 export function nodeBands(nodes, now = null) {
   const bands = [];
   for (const n of nodes || []) {
-    if (n.start_s === null || n.start_s === undefined) continue;
-    const end = n.end_s ?? now ?? n.start_s;
+    if (n.start_s === null || n.start_s === undefined || n.status === "cached") continue;
+    const end = n.end_s ?? (now != null ? Math.max(now, n.start_s) : n.start_s);
     bands.push({
       start: n.start_s,
       end,
       stage: n.stage,
       color: STAGE_COLORS[n.stage] || STAGE_COLORS.other,
-      nodeId: n.node_id,
+      nodeId: n.real_node_id || n.node_id,
       label: n.title || n.class_type,
       status: n.status,
+      running: n.end_s == null,
     });
   }
   return bands;
@@ -96,20 +123,38 @@ export function bandAt(bands, t) {
 /** Markers: probe readings, the first failure, silent fallbacks and spills. */
 export function markers(doc) {
   const out = [];
-  for (const m of doc?.marks || []) if (m.t_s != null) out.push({ t: m.t_s, kind: "probe", label: m.label, color: "#ffd966" });
-  for (const e of doc?.events || []) out.push({ t: e.t_s, kind: e.kind, label: e.kind, color: "#c27ba0" });
+  for (const m of doc?.marks || []) if (m.t_s != null) out.push({ t: m.t_s, kind: "probe", label: m.label, color: "#ffe066" });
+  for (const e of doc?.events || []) if (e.t_s != null) out.push({ t: e.t_s, kind: e.kind, label: e.kind.replace(/[-_]/g, " "), color: "#e599f7" });
   const f = doc?.failure;
-  if (f && f.t_s != null) out.push({ t: f.t_s, kind: "failure", label: `${f.kind} failure`, color: "#ff0000" });
+  if (f && f.t_s != null) out.push({ t: f.t_s, kind: "failure", label: `${f.kind} failure`, color: "#ff4d4f" });
   return out.sort((a, b) => a.t - b.t);
 }
 
-/** Limits worth drawing (VRAM totals) from whatever the run document knows. */
-export function limitsOf(doc) {
-  const limits = {};
-  for (const source of [doc?.start_metrics, doc?.end_metrics, ...(doc?.nodes || []).map((n) => n.before)]) {
-    for (const [k, v] of Object.entries(source || {})) if (k.endsWith("_total_bytes") && v) limits[k] = v;
-  }
-  return limits;
+/** The peak of the run's memory to mark on the chart: {t, value, label} or null. */
+export function peakMarker(doc, { fallback = null } = {}) {
+  const memory = memoryOf(doc, fallback);
+  const peak = runPeak(doc, memory.metric);
+  if (!peak || peak.t == null) return null;
+  return { key: memory.metric, t: peak.t, value: peak.value, label: `peak ${memory.label}` };
+}
+
+/** A limit is drawn to scale when the data reaches this share of it; farther away it would
+ * flatten the curves, and is named at the top of the chart instead. */
+export const LIMIT_IN_RANGE = 0.4;
+
+/** The highest value of the shown series (data[0] is time). */
+export function dataMax(data) {
+  let max = 0;
+  for (let i = 1; i < data.length; i++) for (const v of data[i] || []) if (v != null && v > max) max = v;
+  return max;
+}
+
+/** The y range: from zero to a little above the highest value and the limits within reach. */
+export function yRange(data, limits) {
+  const top = dataMax(data);
+  let max = top;
+  for (const l of limits) if (top >= LIMIT_IN_RANGE * l.value) max = Math.max(max, l.value);
+  return [0, max > 0 ? max * 1.08 : 1];
 }
 
 /** Index of the sample nearest to time x (t sorted ascending). */

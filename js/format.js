@@ -13,6 +13,25 @@ export function fmtBytes(value, { signed = false } = {}) {
   return `${sign}${size.toFixed(0)} B`;
 }
 
+/** A percentage for people: "66 %", "<1 %", "—". */
+export function fmtPct(part, whole) {
+  if (part == null || !whole) return "—";
+  const pct = (100 * part) / whole;
+  return pct > 0 && pct < 1 ? "<1 %" : `${Math.round(pct)} %`;
+}
+
+/** Any value of a comparison or a setting as text: nothing is "null" or "[object Object]". */
+export function fmtValue(value) {
+  if (value === null || value === undefined || value === "") return "—";
+  if (Array.isArray(value)) return value.length ? value.map(fmtValue).join(", ") : "—";
+  if (typeof value === "object") {
+    const parts = Object.entries(value).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => `${k} ${fmtValue(v)}`);
+    return parts.length ? parts.join(", ") : "—";
+  }
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : String(+value.toFixed(3));
+  return String(value);
+}
+
 export function fmtPair(used, total) {
   if (used == null) return "—";
   if (!total) return fmtBytes(used);
@@ -26,27 +45,24 @@ export function fmtSeconds(value) {
   return `${Math.floor(value / 60)} min ${Math.round(value % 60)} s`;
 }
 
+/** "14:03:21" for today, "Nov 30 14:03" before. */
+export function fmtShortTime(wallSeconds, now = Date.now()) {
+  if (!wallSeconds) return "";
+  const d = new Date(wallSeconds * 1000);
+  const today = new Date(now).toDateString() === d.toDateString();
+  return today
+    ? d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })
+    : d.toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+}
+
 export function fmtTime(wallSeconds) {
   if (!wallSeconds) return "";
   const d = new Date(wallSeconds * 1000);
   return d.toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
 
-// One colour per stage: the timeline's node bands and the table's stage chips.
-export const STAGE_COLORS = {
-  load: "#8e7cc3",
-  "text-encode": "#6fa8dc",
-  sampling: "#e69138",
-  "vae-decode": "#e06666",
-  "vae-encode": "#c27ba0",
-  upscale: "#93c47d",
-  video: "#f6b26b",
-  image: "#76a5af",
-  probe: "#ffd966",
-  output: "#999999",
-  custom: "#b4a7d6",
-  other: "#666666",
-};
+// Stage colours live with the rest of the palette.
+export { STAGE_COLORS } from "./colors.js";
 
 export const STATUS_LABELS = {
   running: "running",

@@ -2,6 +2,7 @@
 // (one undo step), a widget change, focusing a node (inside subgraphs too) and node badges.
 
 import { SUBGRAPH_INPUT_ID, SUBGRAPH_OUTPUT_ID, resolveExecutionId, rootGraphOf } from "./graphlocate.js";
+import { BADGE } from "./colors.js";
 import { TILED_CLASS, planSwap, tiledSettings } from "./swap.js";
 
 /** Run `edit` as a single undo step (Ctrl+Z undoes all of it). */
@@ -107,7 +108,8 @@ export function focusNode(app, executionId) {
 const ours = new WeakMap(); // node -> the badge Memory Probe put on it
 const badgedNodes = []; // WeakRefs to the nodes that carry one
 
-/** Replace Memory Probe's badges: [{id, text}] on the nodes they name; not saved in the workflow. */
+/** Replace Memory Probe's badges: [{id, text, tone: "neutral"|"near"|"failed"}] on the nodes
+ * they name; not saved in the workflow. */
 export function setBadges(app, LGraphBadge, badges) {
   const root = rootGraphOf(app);
   for (const entry of badgedNodes) {
@@ -117,10 +119,11 @@ export function setBadges(app, LGraphBadge, badges) {
   badgedNodes.length = 0;
   if (!LGraphBadge) return 0;
   let placed = 0;
-  for (const { id, text } of badges) {
+  for (const { id, text, tone = "neutral" } of badges) {
     const node = resolveExecutionId(root, id)?.node;
     if (!node) continue;
-    const badge = new LGraphBadge({ text, fgColor: "#ffffff", bgColor: "#b23b3b" });
+    const colors = BADGE[tone] || BADGE.neutral;
+    const badge = new LGraphBadge({ text, fgColor: colors.fg, bgColor: colors.bg });
     node.badges = [...(node.badges || []), badge];
     ours.set(node, badge);
     badgedNodes.push(new WeakRef(node));

@@ -37,6 +37,31 @@ function linkRecord(link) {
   return link;
 }
 
+/**
+ * The link into input `index` of `node` ({origin_id, origin_slot, target_id, target_slot}) or
+ * null. Live nodes answer through LGraphNode.getInputLink (reading `input.link` is deprecated
+ * since frontend 1.5x); a workflow's JSON through its link table.
+ */
+export function inputLink(graph, node, index) {
+  if (index == null || index < 0) return null;
+  if (typeof node?.getInputLink === "function") {
+    try {
+      return node.getInputLink(index) ?? null;
+    } catch {
+      return null; // a node outside any graph
+    }
+  }
+  return getLink(graph, node?.inputs?.[index]?.link);
+}
+
+/** Every link leaving output `slot` of node `nodeId` (read from the graph's link table, never
+ * from the deprecated `output.links`). */
+export function linksFrom(graph, nodeId, slot) {
+  const links = graph?.links;
+  const all = links instanceof Map || typeof links?.values === "function" ? [...links.values()] : Object.values(links || {});
+  return all.map(linkRecord).filter((l) => l && String(l.origin_id) === String(nodeId) && Number(l.origin_slot) === Number(slot));
+}
+
 /** A read-only graph over a workflow's JSON with the LiteGraph lookups the planners use. */
 export function serializedGraph(workflow, definitions = workflow?.definitions?.subgraphs || []) {
   const nodes = new Map((workflow?.nodes || []).map((n) => [String(n.id), n]));
@@ -54,6 +79,9 @@ export function serializedGraph(workflow, definitions = workflow?.definitions?.s
     },
     getLink(id) {
       return links.get(String(id)) ?? null;
+    },
+    get links() {
+      return links;
     },
     get nodes() {
       return [...nodes.keys()].map((id) => this.getNodeById(id));

@@ -1,13 +1,18 @@
-// Memory Probe in the ComfyUI frontend: the "Memory" sidebar tab, live memprobe.* events, node
-// badges, settings (MemProbe.*) and the probe node's on-canvas reading. Only documented frontend
-// APIs: registerExtension, extensionManager.registerSidebarTab / toast / setting, api events.
+// Memory Probe in the ComfyUI frontend: the "Memory" sidebar tab, the "Memory timeline" tab of
+// the bottom panel, live memprobe.* events, node badges, settings (MemProbe.*), a toast when a
+// run fails off screen, and the probe node's on-canvas reading. Only documented frontend APIs:
+// registerExtension (settings, bottomPanelTabs, afterConfigureGraph), extensionManager
+// (registerSidebarTab, toast, setting, command, workflow), api events.
 import { app } from "../../scripts/app.js";
 import { api } from "../../scripts/api.js";
 import { fmtBytes } from "./format.js";
 import { setBadges } from "./graphedit.js";
+import { canActOn } from "./identity.js";
+import { NEAR_LIMIT, headline, memoryOf } from "./memory.js";
 import { MemoryPanel } from "./panel.js";
 import { MemProbeStore } from "./store.js";
 import { heaviestNodes } from "./tabledata.js";
+import { TimelineView } from "./timeline.js";
 
 const PROBE_CLASS = "MemProbe";
 const EVENTS = ["run_start", "node", "samples", "mark", "fallback", "run_end"];
@@ -19,9 +24,14 @@ async function fetchJson(path, init) {
   return body;
 }
 
-function toast(severity, summary, detail) {
+const TIMELINE_TAB = "memprobe-timeline";
+
+/** A toast through the frontend (its newer title/description API where it has one). */
+function toast(severity, summary, detail, life = 6000) {
   const t = app.extensionManager?.toast;
-  if (t?.add) t.add({ severity, summary, detail, life: 6000 });
+  const method = { warn: "warning", error: "error", success: "success", info: "info" }[severity] || "info";
+  if (typeof t?.[method] === "function" && typeof t?.dismiss === "function") t[method](summary, { description: detail, duration: life });
+  else if (t?.add) t.add({ severity, summary, detail, life });
   else console.info(`[Memory Probe] ${summary}: ${detail}`);
 }
 
@@ -53,24 +63,63 @@ const pushConfig = (() => {
 })();
 
 const store = new MemProbeStore(fetchJson);
+const liveMemory = () => store.status?.memory ?? null; // the live status's {metric, limit_bytes, limit_name, limit_enforced}
+const timeline = new TimelineView({ store, fallback: liveMemory, onBandClick: (band) => panel.focus(band.nodeId) });
 const panel = new MemoryPanel({
   app,
   api,
   store,
   fetchJson,
   toast,
+  fallback: liveMemory,
+  openTimeline,
   get LiteGraph() {
     return globalThis.LiteGraph; // set by the frontend once the canvas exists
   },
 });
 
-function updateBadges(doc) {
-  if (!doc || !setting("MemProbe.Badges", true)) return setBadges(app, globalThis.LGraphBadge, []);
-  const metric = doc.memory?.metric || "ram_used_bytes";
-  const name = metric.startsWith("gpu") ? "VRAM" : "RAM";
+/** Show the bottom panel's timeline tab (its toggle command would hide it when it is shown). */
+function openTimeline() {
+  if (timeline.visible) return timeline.root.scrollIntoView?.({ block: "nearest" });
+  try {
+    app.extensionManager.command.execute(`Workspace.ToggleBottomPanelTab.${TIMELINE_TAB}`);
+  } catch (e) {
+    toast("warn", "Memory Probe", `The bottom panel could not be opened: ${e.message}`);
+  }
+}
+
+/** Badges on the heaviest nodes of the run on screen, only when the open workflow is its own;
+ * neutral unless a node came near the limit the OS enforces. */
+function updateBadges(doc = store.doc) {
+  const LGraphBadge = globalThis.LGraphBadge;
+  if (!doc || store.isLive(doc) || !setting("MemProbe.Badges", true)) return setBadges(app, LGraphBadge, []);
+  const memory = memoryOf(doc, liveMemory());
   const threshold = setting("MemProbe.BadgeThresholdMB", 256) * 1024 ** 2;
-  const heavy = heaviestNodes(doc, metric, { count: 3, threshold });
-  return setBadges(app, globalThis.LGraphBadge, heavy.map((n) => ({ id: n.id, text: `${name} ${fmtBytes(n.peak)}` })));
+  const target = panel.target(doc);
+  const badges = heaviestNodes(doc, memory.metric, { count: 3, threshold })
+    .filter((n) => canActOn(target, doc, n.id).ok)
+    .map((n) => {
+      const near = memory.enforced && memory.limitBytes && n.peak >= NEAR_LIMIT * memory.limitBytes;
+      return { id: n.id, text: `${memory.label} ${fmtBytes(n.peak)}`, tone: n.failed ? "failed" : near ? "near" : "neutral" };
+    });
+  return setBadges(app, LGraphBadge, badges);
+}
+
+/** A run that failed while another one is on screen (or the panel is closed) is announced. */
+function announce({ run, shown }) {
+  if (!["error", "ended_abruptly"].includes(run.status)) return;
+  if (shown && panel.visible) return;
+  const head = headline(run, { fallback: liveMemory() });
+  toast("error", `Run failed: ${head.title}`, `${head.detail ? `${head.detail} ` : ""}Open the Memory panel to see it.`, 10000);
+}
+
+let graphTimer = null;
+function onGraphChanged() {
+  clearTimeout(graphTimer);
+  graphTimer = setTimeout(() => {
+    panel.onGraphChanged();
+    updateBadges();
+  }, 120);
 }
 
 function showProbeText(node, text) {
@@ -120,7 +169,7 @@ app.registerExtension({
       name: "Badge the heaviest nodes of the last run",
       type: "boolean",
       defaultValue: true,
-      onChange: () => updateBadges(store.doc),
+      onChange: () => updateBadges(),
     },
     {
       id: "MemProbe.BadgeThresholdMB",
@@ -129,9 +178,26 @@ app.registerExtension({
       type: "number",
       attrs: { min: 0, max: 1048576, step: 64 },
       defaultValue: 256,
-      onChange: () => updateBadges(store.doc),
+      onChange: () => updateBadges(),
     },
   ],
+
+  bottomPanelTabs: [
+    {
+      id: TIMELINE_TAB,
+      title: "Memory timeline",
+      type: "custom",
+      render: (el) => {
+        timeline.mount(el).catch((e) => toast("error", "Memory Probe", `The timeline failed to draw: ${e.message}`));
+      },
+      destroy: () => timeline.destroy(),
+    },
+  ],
+
+  /** The canvas shows another workflow now (a tab switch, an undo, a load). */
+  afterConfigureGraph() {
+    onGraphChanged();
+  },
 
   async setup() {
     const handlers = {
@@ -140,18 +206,18 @@ app.registerExtension({
       samples: (d) => store.onSamples(d),
       mark: (d) => store.onMark(d),
       fallback: (d) => store.onFallback(d),
-      run_end: (d) => {
-        store.onRunEnd(d);
-        updateBadges(store.doc);
-      },
+      run_end: (d) => store.onRunEnd(d),
     };
     for (const name of EVENTS) api.addEventListener(`memprobe.${name}`, ({ detail }) => handlers[name](detail));
     for (const type of ["runs", "status", "live", "doc", "samples", "overlays"]) {
-      store.addEventListener(type, (e) => panel.onStoreEvent(type, e.detail));
+      store.addEventListener(type, (e) => {
+        panel.onStoreEvent(type, e.detail);
+        timeline.onStoreEvent(type, e.detail);
+      });
     }
-    store.addEventListener("doc", (e) => {
-      if (!e.detail.live) updateBadges(e.detail.doc);
-    });
+    store.addEventListener("doc", () => updateBadges());
+    store.addEventListener("run-end", (e) => announce(e.detail));
+    api.addEventListener("graphChanged", onGraphChanged);
 
     if (!document.querySelector("link[data-memprobe-css]")) {
       const link = document.createElement("link");
@@ -168,13 +234,17 @@ app.registerExtension({
       tooltip: "Memory Probe: which memory runs out, and where",
       type: "custom",
       render: (el) => {
-        panel.mount(el).catch((e) => toast("error", "Memory Probe", `The panel failed to draw: ${e.message}`));
+        try {
+          panel.mount(el);
+        } catch (e) {
+          toast("error", "Memory Probe", `The panel failed to draw: ${e.message}`);
+        }
       },
     });
 
     try {
       await Promise.all([store.refreshRuns(), store.refreshStatus()]);
-      if (!store.doc && store.runs.length) await store.select(store.runs[0].id).then(() => (store.follow = true));
+      if (!store.doc && store.runs.length) await store.followLive();
     } catch (e) {
       console.warn("[Memory Probe] could not reach the server part:", e);
     }
@@ -192,4 +262,4 @@ app.registerExtension({
 });
 
 // For the browser tests and curious users: the panel's state, read-only in spirit.
-globalThis.__memprobe = { store, panel };
+globalThis.__memprobe = { store, panel, timeline };

@@ -1,299 +1,428 @@
-// The Memory sidebar tab: run picker, timeline, suggestions, per-node table, comparison.
-// Built with plain DOM inside the element the frontend hands to the tab's render().
+// The Memory sidebar tab: the run on screen (following the newest by default, pinned when the
+// user picks an older one), its headline (which memory peaked, how close to the limit the OS
+// enforces, at which node, the one change to try), the suggestions as cards, the top nodes and a
+// comparison. The wide timeline lives in the bottom panel (timeline.js).
+//
+// Everything that changes or moves the graph (Apply, row focus) acts only on the run's own
+// workflow: identity.js decides; a node id alone never does.
 
-import { createChart } from "./chart.js";
-import { STAGE_COLORS, STATUS_LABELS, fmtBytes, fmtPair, fmtSeconds, fmtTime } from "./format.js";
+import { SEVERITY, STAGE_COLORS } from "./colors.js";
+import { button, fill, h, throttle } from "./dom.js";
+import { STATUS_LABELS, fmtBytes, fmtSeconds, fmtShortTime, fmtTime, fmtValue } from "./format.js";
 import { applyTiledSwap, applyWidgetValue, focusNode } from "./graphedit.js";
-import { rootGraphOf } from "./graphlocate.js";
+import { resolveExecutionId } from "./graphlocate.js";
+import { canActOn, findWorkflow, nodeMatchesPrompt, realId, runTarget, workflowName } from "./identity.js";
+import { headline, memoryOf, metricLabel } from "./memory.js";
 import { planSwap } from "./swap.js";
 import { memoryColumns, sortRows, tableRows } from "./tabledata.js";
 
-export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") el.className = v;
-    else if (k === "style") el.style.cssText = v;
-    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "dataset") Object.assign(el.dataset, v);
-    else el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
+export { h } from "./dom.js";
+
+const TOP_NODES = 8;
+const panels = new Set();
+const extraActions = [];
+
+/**
+ * Add a button to the panel's action row (e.g. another module's "Explain a log"):
+ * {id, label, title, icon, onClick(panel)}. Returns a function that removes it.
+ */
+export function addPanelAction(spec) {
+  extraActions.push(spec);
+  for (const panel of panels) panel.renderActions();
+  return () => {
+    const i = extraActions.indexOf(spec);
+    if (i >= 0) extraActions.splice(i, 1);
+    for (const panel of panels) panel.renderActions();
+  };
 }
 
-const METRIC_NAME = { gpu0_used_bytes: "VRAM", ram_used_bytes: "RAM in use (machine)" };
-
 export class MemoryPanel {
-  /** `ctx`: {app, api, store, LiteGraph, toast(severity, summary, detail), onApplied(doc)} */
+  /** `ctx`: {app, api, store, fetchJson, toast(severity, summary, detail), LiteGraph,
+   * openTimeline(), fallback() -> the live status's memory or null} */
   constructor(ctx) {
     this.ctx = ctx;
     this.root = null;
-    this.chart = null;
-    this.sort = { key: "seq", direction: "asc" };
+    this.sort = null; // {key, direction}; null: by the headline metric's peak
+    this.metric = null; // the table's memory; null: the headline metric
+    this.allNodes = false;
     this.compareWith = "";
-    this.comparison = null;
+    this.applied = new Map(); // `${runId}|${suggestionId}` -> {executionId, tiledId}
+    this.rebuilt = new WeakMap(); // frontend workflow object -> the run workflow id it was rebuilt from
+    this.refreshLive = throttle(() => this.renderLive(), 400);
+    panels.add(this);
   }
 
   get store() {
     return this.ctx.store;
   }
 
-  /** Build the tab's content in `el` (called each time the tab opens). */
-  async mount(el) {
-    el.replaceChildren();
-    this.root = h("div", { class: "memprobe-panel", "data-testid": "memprobe-panel" });
-    this.els = {
-      status: h("span", { class: "mp-status" }),
-      runs: h("select", { class: "mp-runs", "aria-label": "Run", onchange: (e) => this.onPickRun(e.target.value) }),
-      summary: h("div", { class: "mp-summary" }),
-      chart: h("div", { class: "mp-chart", "data-testid": "memprobe-chart" }),
-      hover: h("div", { class: "mp-hover" }, "Hover the chart for values; drag to zoom, wheel to zoom, shift-drag to pan, double-click to reset."),
-      legend: h("div", { class: "mp-legend" }),
-      suggestions: h("div", { class: "mp-suggestions", "data-testid": "memprobe-suggestions" }),
-      compare: h("div", { class: "mp-compare" }),
-      table: h("table", { class: "mp-table", "data-testid": "memprobe-table" }),
-    };
-    const actions = h(
-      "div",
-      { class: "mp-actions" },
-      h("button", { class: "mp-btn", onclick: () => this.freeMemory(), title: "Unload models and free cached memory (ComfyUI's /free)" }, "Free memory"),
-      h("button", { class: "mp-btn", onclick: () => this.exportReport(), title: "A shareable report without prompts or paths" }, "Export report"),
-      h("select", { class: "mp-compare-pick", "aria-label": "Compare with", onchange: (e) => this.onCompare(e.target.value) }),
-    );
-    this.els.comparePick = actions.lastChild;
-    this.root.append(
-      h("div", { class: "mp-head" }, this.els.status, this.els.runs),
-      this.els.summary,
-      this.els.chart,
-      this.els.hover,
-      this.els.legend,
-      actions,
-      h("h4", {}, "Suggestions"),
-      this.els.suggestions,
-      this.els.compare,
-      h("h4", {}, "Nodes"),
-      h("div", { class: "mp-scroll" }, this.els.table),
-    );
-    el.append(this.root);
-    this.chart?.destroy();
-    this.chart = await createChart(this.els.chart, {
-      onHover: (info) => this.renderHover(info),
-      onBandClick: (band) => this.focus(band.nodeId),
-    });
-    this.resizer?.disconnect();
-    this.resizer = new ResizeObserver(() => this.chart?.resize());
-    this.resizer.observe(this.els.chart);
-    this.renderRuns();
-    this.renderStatus();
-    if (this.store.doc) this.showDoc(this.store.doc, this.store.doc === this.store.live);
-    else this.renderEmpty();
+  get app() {
+    return this.ctx.app;
   }
 
   get visible() {
     return !!this.root?.isConnected;
   }
 
-  // ---------------------------------------------------------------- store events
-  onStoreEvent(type, detail) {
-    if (!this.visible) return;
-    if (type === "runs") this.renderRuns();
-    else if (type === "status" || type === "live") this.renderStatus();
-    else if (type === "doc") this.showDoc(detail.doc, detail.live);
-    else if (type === "samples") this.chart?.appendSamples(detail);
-    else if (type === "overlays") {
-      this.chart?.refreshOverlays(detail);
-      this.renderTable(detail);
-      this.renderSummary(detail);
-    }
+  /** Build the tab's content in `el` (called each time the tab opens). */
+  mount(el) {
+    el.replaceChildren();
+    this.els = {
+      status: h("span", { class: "mp-status", role: "status" }),
+      follow: button("Follow live", { icon: "pi-play", title: "Show each new run as it starts", onclick: () => this.followLive(), "data-action": "follow" }),
+      runs: h("select", { class: "mp-select mp-runs", "aria-label": "Run", onchange: (e) => this.onPickRun(e.target.value) }),
+      news: h("div", { class: "mp-news", hidden: true }),
+      banner: h("div", { class: "mp-banner", hidden: true, "data-testid": "memprobe-identity" }),
+      headline: h("div", { class: "mp-headline", "data-testid": "memprobe-headline", "aria-live": "polite" }),
+      actions: h("div", { class: "mp-actions", "data-slot": "actions" }),
+      comparePick: h("select", { class: "mp-select mp-compare-pick", "aria-label": "Compare with another run", onchange: (e) => this.onCompare(e.target.value) }),
+      compare: h("div", { class: "mp-compare" }),
+      suggestions: h("div", { class: "mp-suggestions", "data-testid": "memprobe-suggestions" }),
+      nodesTitle: h("h4", { id: "mp-nodes-title" }, "Nodes"),
+      metrics: h("div", { class: "mp-metrics", role: "group", "aria-label": "Memory shown in the table" }),
+      table: h("table", { class: "mp-table", "data-testid": "memprobe-table", "aria-labelledby": "mp-nodes-title" }),
+      more: h("div", { class: "mp-more" }),
+      footer: h("div", { class: "mp-footer" }),
+    };
+    this.root = h(
+      "div",
+      { class: "memprobe-panel", "data-testid": "memprobe-panel" },
+      h("div", { class: "mp-head" }, this.els.status, this.els.follow),
+      this.els.runs,
+      this.els.news,
+      this.els.banner,
+      this.els.headline,
+      this.els.actions,
+      this.els.compare,
+      h("h4", {}, "Suggestions"),
+      this.els.suggestions,
+      h("div", { class: "mp-nodes-head" }, this.els.nodesTitle, this.els.metrics),
+      this.els.table,
+      this.els.more,
+      this.els.footer,
+    );
+    el.append(this.root);
+    this.render();
   }
 
-  showDoc(doc, live) {
+  // ---------------------------------------------------------------- events
+  onStoreEvent(type) {
     if (!this.visible) return;
-    this.chart?.setDoc(doc, { live });
-    this.renderSummary(doc);
-    this.renderLegend();
+    if (type === "runs" || type === "status") this.renderHead();
+    else if (type === "live") this.renderHead();
+    else if (type === "doc") {
+      this.comparison = null;
+      fill(this.els.compare);
+      this.render();
+    } else if (type === "samples" || type === "overlays") this.refreshLive();
+  }
+
+  /** The graph changed (another workflow opened, an edit, an undo): redo what depends on it. */
+  onGraphChanged() {
+    if (!this.visible) return;
+    const doc = this.store.doc;
+    this.renderBanner(doc);
+    this.renderHeadline(doc);
     this.renderSuggestions(doc);
-    this.renderTable(doc);
-    this.renderRuns();
-    this.comparison = null;
-    this.els.compare.replaceChildren();
+  }
+
+  target(doc) {
+    return runTarget(doc, this.app, this.rebuilt);
   }
 
   // ---------------------------------------------------------------- rendering
-  renderEmpty() {
-    this.els.summary.replaceChildren(h("p", { class: "mp-muted" }, "No run yet: queue a workflow and its memory shows up here."));
+  render() {
+    const doc = this.store.doc;
+    this.renderHead();
+    this.renderBanner(doc);
+    this.renderHeadline(doc);
+    this.renderActions();
+    this.renderSuggestions(doc);
+    this.renderTable(doc);
+    this.renderFooter(doc);
   }
 
-  renderStatus() {
-    const status = this.store.status;
-    const tracing = status?.tracing;
-    let text = "Idle";
-    if (this.store.live) text = `● Running ${this.store.live.id.slice(0, 8)}`;
+  renderLive() {
+    if (!this.visible) return;
+    const doc = this.store.doc;
+    this.renderHeadline(doc);
+    this.renderTable(doc);
+  }
+
+  renderHead() {
+    if (!this.root) return;
+    const { store } = this;
+    const tracing = store.status?.tracing;
+    const onScreenLive = store.isLive(store.doc);
+    let text = onScreenLive ? "● Running" : store.pinned ? "Pinned to an older run" : store.doc ? "Latest run" : "Idle";
     if (tracing && !tracing.available) text += " · tracing unavailable";
     else if (tracing && !tracing.enabled) text += " · tracing off";
     this.els.status.textContent = text;
-    this.els.status.classList.toggle("mp-live", !!this.store.live);
+    this.els.status.className = `mp-status${onScreenLive ? " mp-live" : ""}${store.pinned ? " mp-pinned" : ""}`;
     this.els.status.title = tracing?.reason || "";
-  }
+    this.els.follow.hidden = !store.pinned;
 
-  renderRuns() {
-    const current = this.store.doc?.id;
-    const options = this.store.runs.map((r) =>
-      h("option", { value: r.id, selected: r.id === current }, `${fmtTime(r.started_at)} · ${r.status}${r.failure ? ` (${r.failure.kind})` : ""} · ${r.id.slice(0, 8)}`),
+    const current = store.doc?.id;
+    const options = store.runs.map((r) =>
+      h("option", { value: r.id, selected: r.id === current }, `${fmtShortTime(r.started_at)} · ${r.status === "success" ? "ok" : r.status}${r.failure ? ` (${r.failure.kind})` : ""} · ${r.id.slice(0, 6)}`),
     );
-    if (this.store.live && !this.store.runs.some((r) => r.id === this.store.live.id)) {
-      options.unshift(h("option", { value: this.store.live.id, selected: current === this.store.live.id }, `● running · ${this.store.live.id.slice(0, 8)}`));
+    if (store.live && !store.runs.some((r) => r.id === store.live.id)) {
+      options.unshift(h("option", { value: store.live.id, selected: current === store.live.id }, `● running now · ${store.live.id.slice(0, 8)}`));
     }
-    this.els.runs.replaceChildren(h("option", { value: "" }, options.length ? "— pick a run —" : "— no runs yet —"), ...options);
-    this.els.comparePick.replaceChildren(
+    fill(this.els.runs, h("option", { value: "", selected: !current }, options.length ? "Newest run (follow live)" : "No runs yet"), ...options);
+    this.els.runs.disabled = !options.length;
+
+    const news = store.pinned && store.live && !onScreenLive;
+    this.els.news.hidden = !news;
+    if (news) fill(this.els.news, "● A new run is executing. ", button("Show it", { onclick: () => this.followLive(), "data-action": "show-live" }));
+
+    fill(this.els.comparePick, 
       h("option", { value: "" }, "Compare with…"),
-      ...this.store.runs.filter((r) => r.id !== current).map((r) => h("option", { value: r.id, selected: r.id === this.compareWith }, `${fmtTime(r.started_at)} · ${r.status} · ${r.id.slice(0, 8)}`)),
+      ...store.runs.filter((r) => r.id !== current).map((r) => h("option", { value: r.id, selected: r.id === this.compareWith }, `${fmtShortTime(r.started_at)} · ${r.status === "success" ? "ok" : r.status} · ${r.id.slice(0, 6)}`)),
+    );
+    this.els.comparePick.disabled = !current || store.runs.length < 2;
+  }
+
+  /** Which workflow this run belongs to, when it is not the open one. */
+  renderBanner(doc) {
+    const el = this.els.banner;
+    const target = doc ? this.target(doc) : null;
+    if (!doc || !target || target.state === "same" || (target.state === "unknown" && target.graph?.ok) || !target.open.root) {
+      el.hidden = true;
+      el.replaceChildren();
+      return;
+    }
+    const own = findWorkflow(this.app, doc.workflow?.id);
+    const text =
+      target.state === "other"
+        ? `This run came from ${own ? `“${workflowName(own)}”` : "another workflow"}, not from ${target.open.name ? `“${target.open.name}”` : "the open one"}. Apply, badges and node selection act only on its own workflow.`
+        : `The open workflow is not this run's graph (${target.graph?.reason || "it differs"}). Apply, badges and node selection are off.`;
+    el.hidden = false;
+    fill(el, h("div", {}, text), this.openButton(doc, own));
+  }
+
+  openButton(doc, own = findWorkflow(this.app, doc.workflow?.id)) {
+    if (own) return button(`Open “${workflowName(own)}”`, { primary: true, icon: "pi-folder-open", onclick: () => this.openRunWorkflow(doc), "data-action": "open-workflow" });
+    if (doc.prompt) return button("Open this run's graph", { primary: true, icon: "pi-folder-open", title: "A new tab with the graph this run executed", onclick: () => this.openRunWorkflow(doc), "data-action": "open-workflow" });
+    return null;
+  }
+
+  renderHeadline(doc) {
+    if (!this.root) return;
+    const live = this.store.isLive(doc);
+    const head = headline(doc, { live, fallback: this.ctx.fallback?.() });
+    const memory = doc ? memoryOf(doc, this.ctx.fallback?.()) : null;
+    const meter =
+      head.pct != null && memory?.limitBytes
+        ? h(
+            "div",
+            { class: `mp-meter mp-tone-${head.tone}`, role: "meter", "aria-label": `${memory.label} peak against ${memory.limitName}`, "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(Math.round(head.pct * 100)) },
+            h("span", { style: `width:${Math.min(100, head.pct * 100).toFixed(1)}%` }),
+          )
+        : null;
+    const s = head.suggestion;
+    this.els.headline.className = `mp-headline mp-tone-${head.tone}`;
+    fill(this.els.headline, 
+      h("div", { class: "mp-hl-title" }, head.title),
+      meter,
+      head.detail ? h("div", { class: "mp-hl-detail" }, head.detail) : null,
+      s && !live ? h("div", { class: "mp-hl-try" }, h("span", {}, h("span", { class: "mp-hl-arrow", "aria-hidden": "true" }, "→ "), s.title), this.actionFor(s, doc, { compact: true })) : null,
+      !doc ? null : h("div", { class: "mp-hl-meta" }, `${doc.status || "running"} · ${fmtSeconds(doc.duration_s)} · ${(doc.nodes || []).length} nodes · ${fmtTime(doc.started_at)}`),
     );
   }
 
-  renderSummary(doc) {
-    const memory = doc.memory || {};
-    const metric = memory.metric || "ram_used_bytes";
-    let peak = null;
-    for (const n of doc.nodes || []) peak = Math.max(peak ?? 0, n.peaks?.[metric] ?? 0) || peak;
-    const failure = doc.failure;
-    this.els.summary.replaceChildren(
-      ...[h("div", {}, h("b", {}, doc.status || "running"), ` · ${fmtSeconds(doc.duration_s)} · ${(doc.nodes || []).length} nodes · peak ${METRIC_NAME[metric] || metric} ${fmtPair(peak, memory.limit_bytes)}`),
-      failure ? h("div", { class: "mp-failure" }, `First failure: ${failure.kind} at node ${failure.node_id} (${failure.class_type}, ${failure.stage}) — ${(failure.message || "").split("\n")[0].slice(0, 160)}`) : null,
-      doc.overhead ? h("div", { class: "mp-muted" }, `Memory Probe's own CPU time: ${doc.overhead.share_of_process_cpu_pct ?? "?"}% of ComfyUI's`) : null,
-      ].filter(Boolean),
-    );
-  }
-
-  renderLegend() {
-    const specs = this.chart?.state.specs || [];
-    const stages = [...new Set((this.chart?.state.bands || []).map((b) => b.stage))];
-    const toggle = (index, el) => {
-      const plot = this.chart?.plot;
-      if (!plot) return;
-      const show = !plot.series[index + 1].show;
-      plot.setSeries(index + 1, { show });
-      el.classList.toggle("mp-off", !show);
-    };
-    this.els.legend.replaceChildren(
-      ...specs.map((s, i) => {
-        const key = h("span", { class: "mp-key mp-toggle", title: "Click to show or hide" }, h("i", { style: `background:${s.color}` }), s.label);
-        key.addEventListener("click", () => toggle(i, key));
-        return key;
-      }),
-      ...stages.map((s) => h("span", { class: "mp-key" }, h("i", { class: "mp-band", style: `background:${STAGE_COLORS[s] || "#666"}` }), s)),
-    );
-  }
-
-  renderHover(info) {
-    if (!info) return;
-    const band = info.band;
-    this.els.hover.replaceChildren(
-      h(
-        "div",
-        {},
-        h("b", {}, `${info.t.toFixed(2)} s`),
-        band ? ` · ${band.label} (node ${band.nodeId}, ${band.stage})` : null,
-      ),
-      h("div", { class: "mp-values" }, ...info.values.filter((v) => v.value != null).map((v) => h("span", {}, h("i", { style: `background:${v.color}` }), `${v.label} ${fmtBytes(v.value)}`))),
+  renderActions() {
+    if (!this.root) return;
+    const doc = this.store.doc;
+    fill(this.els.actions, 
+      button("Timeline", { icon: "pi-chart-line", title: "The whole run on a wide chart in the bottom panel", onclick: () => this.ctx.openTimeline?.(), "data-action": "timeline" }),
+      button("Free memory", { title: "Unload models and free cached memory (ComfyUI's /free)", onclick: () => this.freeMemory(), "data-action": "free" }),
+      button("Export report", { title: "A shareable report without prompts or paths", onclick: () => this.exportReport(), disabled: !doc?.id, "data-action": "export" }),
+      ...extraActions.map((a) => button(a.label, { icon: a.icon, title: a.title, onclick: () => a.onClick?.(this), "data-action": a.id })),
+      this.els.comparePick,
     );
   }
 
   renderSuggestions(doc) {
-    const list = doc.suggestions || [];
+    if (!this.root) return;
+    const list = doc?.suggestions || [];
+    if (!doc) return fill(this.els.suggestions, h("p", { class: "mp-muted" }, "Suggestions appear when a run ends."));
     if (!list.length) {
-      this.els.suggestions.replaceChildren(h("p", { class: "mp-muted" }, doc === this.store.live ? "Suggestions come when the run ends." : "Nothing in this run points to a memory limit."));
+      fill(this.els.suggestions, h("p", { class: "mp-muted" }, this.store.isLive(doc) ? "Suggestions come when the run ends." : "Nothing in this run points to a memory limit."));
       return;
     }
-    this.els.suggestions.replaceChildren(...list.map((s) => this.card(s)));
+    fill(this.els.suggestions, ...list.map((s) => this.card(s, doc)));
   }
 
-  card(s) {
-    const button = this.actionButton(s);
+  card(s, doc) {
+    const severity = SEVERITY[s.severity] || SEVERITY.info;
     return h(
-      "div",
-      { class: `mp-card mp-${s.severity}`, "data-suggestion": s.id },
-      h("div", { class: "mp-card-title" }, s.title),
-      h("div", { class: "mp-why" }, h("b", {}, "Why: "), s.why),
+      "article",
+      { class: `mp-card mp-${s.severity}`, "data-suggestion": s.id, "aria-label": `${severity.label}: ${s.title}` },
+      h("div", { class: "mp-card-title" }, h("span", { class: "mp-sev", style: `background:${severity.bg};color:${severity.fg}` }, severity.label), h("span", {}, s.title)),
       h("div", { class: "mp-try" }, h("b", {}, "Try: "), s.try),
-      button,
+      h("details", { class: "mp-why" }, h("summary", {}, "Why, and details"), h("p", {}, h("b", {}, "Why: "), s.why), h("p", {}, h("b", {}, "Try: "), s.try)),
+      this.actionFor(s, doc, {}),
     );
   }
 
-  actionButton(s) {
+  /** The action area of a suggestion: Apply, "Applied — Undo", or why not and what to do. */
+  actionFor(s, doc, { compact = false } = {}) {
     const action = s.action;
     if (!action) return null;
-    if (action.type === "swap_vae_decode") {
-      const plan = planSwap(rootGraphOf(this.ctx.app), action.node_id);
-      if (!plan.ok) return h("div", { class: "mp-note" }, plan.reason);
-      return h("button", { class: "mp-btn mp-apply", "data-action": "swap", onclick: () => this.applySwap(action, plan) }, "Apply: use VAE Decode (Tiled)");
+    const wrap = (...children) => h("div", { class: "mp-card-actions" }, ...children);
+    if (action.type === "free_memory") return wrap(button("Free memory now", { primary: true, onclick: () => this.freeMemory(), "data-action": "free" }));
+    if (action.type !== "swap_vae_decode" && action.type !== "set_widget") return null;
+    if (this.appliedState(doc, s)) {
+      return wrap(h("span", { class: "mp-applied", role: "status" }, "✓ Applied"), button("Undo", { icon: "pi-undo", onclick: () => this.undo(), "data-action": "undo" }));
     }
-    if (action.type === "set_widget") {
-      return h("button", { class: "mp-btn mp-apply", "data-action": "widget", onclick: () => this.applyWidget(action) }, `Apply: ${action.widget} = ${action.value}`);
+    const target = this.target(doc);
+    const check = canActOn(target, doc, action.node_id);
+    const label = action.type === "swap_vae_decode" ? (compact ? "Apply" : "Apply: use VAE Decode (Tiled)") : compact ? "Apply" : `Apply: ${action.widget} = ${action.value}`;
+    const kind = action.type === "swap_vae_decode" ? "swap" : "widget";
+    if (check.ok) {
+      if (kind === "swap") {
+        const plan = planSwap(target.open.root, action.node_id);
+        if (!plan.ok) return wrap(h("span", { class: "mp-note" }, plan.reason));
+      }
+      return wrap(button(label, { primary: true, onclick: () => this.apply(s), "data-action": kind }));
     }
-    if (action.type === "free_memory") {
-      return h("button", { class: "mp-btn mp-apply", "data-action": "free", onclick: () => this.freeMemory() }, "Free memory now");
-    }
-    return null;
+    if (compact) return null; // the banner says why
+    const own = findWorkflow(this.app, doc.workflow?.id);
+    const here = check.otherWorkflow && doc.prompt && nodeMatchesPrompt(target.open.root, doc.prompt, action.node_id).ok;
+    return wrap(
+      h("span", { class: "mp-note" }, check.otherWorkflow ? `This run came from ${own ? `“${workflowName(own)}”` : "another workflow"}; open it to apply this.` : check.reason),
+      this.openButton(doc, own),
+      here ? button(`Apply to “${target.open.name || "the open workflow"}” instead`, { title: "It has the same node with the same links", onclick: () => this.apply(s, { here: true }), "data-action": `${kind}-here` }) : null,
+    );
   }
 
   renderTable(doc) {
-    const columns = memoryColumns(doc);
-    const head = [["title", "Node"], ["stage", "Stage"], ["time", "Time"], ...columns.map((c) => [`${c.key}:peak`, `${c.label} peak (Δ)`])];
-    const rows = sortRows(tableRows(doc), this.sort.key, this.sort.direction);
-    const arrow = (key) => (this.sort.key === key ? (this.sort.direction === "asc" ? " ▲" : " ▼") : "");
-    this.els.table.replaceChildren(
-      h("thead", {}, h("tr", {}, ...head.map(([key, label]) => h("th", { onclick: () => this.sortBy(key), "data-key": key }, label + arrow(key))))),
+    if (!this.root) return;
+    const memory = doc ? memoryOf(doc, this.ctx.fallback?.()) : null;
+    const columns = memoryColumns(doc, memory?.metric);
+    const metric = columns.find((c) => c.key === this.metric)?.key ?? columns[0]?.key ?? null;
+    fill(this.els.metrics, 
+      ...(columns.length > 1 ? columns : []).map((c) =>
+        h("button", { type: "button", class: `mp-chip-btn${c.key === metric ? " mp-on" : ""}`, "aria-pressed": String(c.key === metric), "data-metric": c.key, onclick: () => this.setMetric(c.key) }, c.label),
+      ),
+    );
+    if (!doc || !(doc.nodes || []).length) {
+      fill(this.els.table, h("tbody", {}, h("tr", {}, h("td", { class: "mp-muted" }, doc ? "No node has run yet." : "No run yet."))));
+      fill(this.els.more);
+      return;
+    }
+    const sort = this.sort ?? { key: metric ? `${metric}:peak` : "seq", direction: metric ? "desc" : "asc" };
+    const rows = sortRows(tableRows(doc), sort.key, sort.direction);
+    const shown = this.allNodes ? rows : rows.slice(0, TOP_NODES);
+    const head = [["title", "Node"], ["time", "Time"], ...(metric ? [[`${metric}:peak`, "Peak"]] : [])];
+    const ariaSort = (key) => (sort.key === key ? (sort.direction === "asc" ? "ascending" : "descending") : "none");
+    fill(this.els.table, 
       h(
-        "tbody",
+        "thead",
         {},
-        ...rows.map((r) =>
-          h(
-            "tr",
-            { class: `mp-row mp-${r.status}`, "data-node": r.id, onclick: () => this.focus(r.id), title: r.fallbacks.length ? `fallbacks: ${r.fallbacks.join(", ")}` : `node ${r.id}` },
-            h("td", {}, h("div", {}, r.title, r.fallbacks.length ? " ⚠" : ""), r.title !== r.type ? h("div", { class: "mp-sub" }, r.type) : null),
-            h("td", {}, h("span", { class: "mp-chip", style: `background:${STAGE_COLORS[r.stage] || "#666"}` }, r.stage)),
-            h("td", {}, r.status === "ran" ? fmtSeconds(r.time) : STATUS_LABELS[r.status] || r.status),
-            ...columns.map((c) =>
-              h("td", {}, fmtBytes(r[`${c.key}:peak`]), r[`${c.key}:delta`] != null ? h("div", { class: "mp-sub" }, fmtBytes(r[`${c.key}:delta`], { signed: true })) : null),
-            ),
+        h(
+          "tr",
+          {},
+          ...head.map(([key, label]) =>
+            h("th", { scope: "col", "aria-sort": ariaSort(key), "data-key": key, class: key.endsWith(":peak") || key === "time" ? "mp-num" : null }, h("button", { type: "button", class: "mp-sort", onclick: () => this.sortBy(key) }, label, h("span", { class: "mp-arrow", "aria-hidden": "true" }, sort.key === key ? (sort.direction === "asc" ? " ▲" : " ▼") : ""))),
           ),
         ),
       ),
+      h("tbody", {}, ...shown.map((r) => this.row(r, metric))),
+    );
+    fill(this.els.more, 
+      rows.length > TOP_NODES ? button(this.allNodes ? `Show the top ${TOP_NODES}` : `Show all ${rows.length} nodes`, { onclick: () => { this.allNodes = !this.allNodes; this.renderTable(this.store.doc); }, "data-action": "all-nodes" }) : null,
     );
   }
 
+  row(r, metric) {
+    const peak = metric ? r[`${metric}:peak`] : null;
+    const added = metric ? r[`${metric}:added`] : null;
+    const focus = () => this.focus(r.id);
+    return h(
+      "tr",
+      {
+        class: `mp-row mp-${r.status}`,
+        "data-node": r.id,
+        tabindex: "0",
+        "aria-label": `${r.title}, ${r.stage}${peak != null ? `, peak ${fmtBytes(peak)}` : ""}: select it on the canvas`,
+        title: r.fallbacks.length ? `fallbacks: ${r.fallbacks.join(", ")}` : `node ${r.id}: click to select it on the canvas`,
+        onclick: focus,
+        onkeydown: (e) => {
+          if (e.key === "Enter" || e.key === " ") {
+            e.preventDefault();
+            focus();
+          }
+        },
+      },
+      h(
+        "td",
+        { class: "mp-node" },
+        h("div", { class: "mp-name" }, r.title, r.fallbacks.length ? h("span", { class: "mp-warn", title: `fallbacks: ${r.fallbacks.join(", ")}` }, " ⚠") : null),
+        h("div", { class: "mp-sub" }, h("span", { class: "mp-chip", style: `background:${STAGE_COLORS[r.stage] || STAGE_COLORS.other}` }, r.stage), r.title !== r.type ? ` ${r.type}` : ""),
+        ...r.details.map((line) => h("div", { class: "mp-sub mp-detail" }, line)),
+      ),
+      h("td", { class: "mp-num" }, r.status === "ran" ? fmtSeconds(r.time) : STATUS_LABELS[r.status] || r.status),
+      metric ? h("td", { class: "mp-num" }, fmtBytes(peak), added != null ? h("div", { class: "mp-sub", title: "added while it ran (peak − before)" }, fmtBytes(added, { signed: true })) : null) : null,
+    );
+  }
+
+  renderFooter(doc) {
+    const o = doc?.overhead;
+    fill(this.els.footer, o?.share_of_process_cpu_pct != null ? h("span", {}, `Memory Probe's own CPU time: ${o.share_of_process_cpu_pct}% of ComfyUI's`) : "");
+  }
+
+  setMetric(key) {
+    this.metric = key;
+    this.sort = null;
+    this.renderTable(this.store.doc);
+  }
+
   sortBy(key) {
-    this.sort = { key, direction: this.sort.key === key && this.sort.direction === "desc" ? "asc" : "desc" };
-    if (this.store.doc) this.renderTable(this.store.doc);
+    const current = this.sort ?? { key: null };
+    this.sort = { key, direction: current.key === key && current.direction === "desc" ? "asc" : "desc" };
+    this.renderTable(this.store.doc);
+    this.els.table.querySelector(`th[data-key="${CSS.escape(key)}"] button`)?.focus();
   }
 
   renderComparison(result) {
     const cmp = result.comparison;
-    const metric = METRIC_NAME[cmp.metric] || cmp.metric;
-    this.els.compare.replaceChildren(
-      h("h4", {}, `Compared with ${cmp.b.id.slice(0, 8)}`),
+    const metric = metricLabel(cmp.metric);
+    const other = cmp.b.id.slice(0, 8);
+    const cell = (v) => h("td", {}, fmtValue(v));
+    fill(this.els.compare, 
+      h("h4", {}, `Compared with ${other}`),
       cmp.changes.length
-        ? h("table", { class: "mp-table" }, h("tr", {}, h("th", {}, "Changed"), h("th", {}, "This run"), h("th", {}, "Other")), ...cmp.changes.map((c) => h("tr", {}, h("td", {}, c.what), h("td", {}, String(c.a ?? "—")), h("td", {}, String(c.b ?? "—")))))
+        ? h("table", { class: "mp-table mp-cmp" }, h("thead", {}, h("tr", {}, h("th", {}, "Changed"), h("th", {}, "This run"), h("th", {}, other))), h("tbody", {}, ...cmp.changes.map((c) => h("tr", {}, h("td", {}, c.what), cell(c.a), cell(c.b)))))
         : h("p", { class: "mp-muted" }, "Same settings in both runs."),
       cmp.changes.length > 1 ? h("p", { class: "mp-note" }, `${cmp.changes.length} things changed at once: their effects cannot be told apart.`) : null,
       h(
         "table",
-        { class: "mp-table" },
-        h("tr", {}, h("th", {}, "Stage"), h("th", {}, `Peak ${metric}`), h("th", {}, "Other"), h("th", {}, "Time"), h("th", {}, "Other")),
-        ...cmp.stages.map((s) => h("tr", {}, h("td", {}, s.stage), h("td", {}, s.a ? fmtBytes(s.peak_a) : s.cached.a ? "cached" : "—"), h("td", {}, s.b ? fmtBytes(s.peak_b) : s.cached.b ? "cached" : "—"), h("td", {}, s.a ? fmtSeconds(s.a.time_s) : "—"), h("td", {}, s.b ? fmtSeconds(s.b.time_s) : "—"))),
+        { class: "mp-table mp-cmp" },
+        h("thead", {}, h("tr", {}, h("th", {}, "Stage"), h("th", {}, `${metric} peak`), h("th", {}, other), h("th", {}, "Time"), h("th", {}, other))),
+        h(
+          "tbody",
+          {},
+          ...cmp.stages.map((s) =>
+            h(
+              "tr",
+              {},
+              h("td", {}, s.stage),
+              h("td", {}, s.a ? fmtBytes(s.peak_a) : s.cached.a ? "cached" : "—"),
+              h("td", {}, s.b ? fmtBytes(s.peak_b) : s.cached.b ? "cached" : "—"),
+              h("td", {}, s.a ? fmtSeconds(s.a.time_s) : "—"),
+              h("td", {}, s.b ? fmtSeconds(s.b.time_s) : "—"),
+            ),
+          ),
+        ),
       ),
-      h("p", {}, `Outcome: ${cmp.outcome.a.status} → ${cmp.outcome.b.status}`),
+      h("p", {}, `Outcome: ${fmtValue(cmp.outcome.a.status)} here, ${fmtValue(cmp.outcome.b.status)} in ${other}.`),
     );
   }
 
   // ---------------------------------------------------------------- actions
   async onPickRun(runId) {
-    if (!runId) return this.store.followLive();
     try {
       await this.store.select(runId);
     } catch (e) {
@@ -301,9 +430,17 @@ export class MemoryPanel {
     }
   }
 
+  async followLive() {
+    try {
+      await this.store.followLive();
+    } catch (e) {
+      this.ctx.toast("error", "Memory Probe", `Could not load the newest run: ${e.message}`);
+    }
+  }
+
   async onCompare(otherId) {
     this.compareWith = otherId;
-    if (!otherId || !this.store.doc) return this.els.compare.replaceChildren();
+    if (!otherId || !this.store.doc) return fill(this.els.compare);
     try {
       this.renderComparison(await this.ctx.fetchJson(`/memprobe/compare?a=${encodeURIComponent(this.store.doc.id)}&b=${encodeURIComponent(otherId)}`));
     } catch (e) {
@@ -311,26 +448,93 @@ export class MemoryPanel {
     }
   }
 
+  /** Select a node of the run on the canvas, if the run's workflow is the open one. */
   focus(executionId) {
-    if (!focusNode(this.ctx.app, executionId)) this.ctx.toast("warn", "Memory Probe", `Node ${executionId} is not in the open workflow.`);
-  }
-
-  applySwap(action, plan) {
-    const result = applyTiledSwap(this.ctx.app, this.ctx.LiteGraph, action.node_id, action, plan);
-    if (!result.ok) {
-      this.ctx.toast("warn", "Memory Probe", result.reason);
-    } else {
-      const s = result.settings;
-      this.ctx.toast("success", "VAE Decode (Tiled) in place", `Node ${action.node_id} now decodes in tiles (tile ${s.tile_size}, overlap ${s.overlap}). Ctrl+Z undoes it.`);
+    const doc = this.store.doc;
+    const check = doc ? canActOn(this.target(doc), doc, executionId) : { ok: false, reason: "Pick a run first." };
+    if (!check.ok) {
+      this.ctx.toast("warn", "Memory Probe", check.otherWorkflow ? `Node ${executionId} belongs to this run's own workflow, which is not the one open. Open it from the panel first.` : check.reason);
+      return false;
     }
-    if (this.store.doc) this.renderSuggestions(this.store.doc);
+    if (!focusNode(this.app, executionId)) {
+      this.ctx.toast("warn", "Memory Probe", `Node ${executionId} is not in the open workflow.`);
+      return false;
+    }
+    return true;
+  }
+
+  /** Apply a suggestion's change to the run's own workflow (`here`: to the open one, which has
+   * the same node with the same links). Returns {ok} or {ok: false, reason}. */
+  apply(s, { here = false } = {}) {
+    const doc = this.store.doc;
+    const action = s.action;
+    const target = this.target(doc);
+    const check = canActOn(target, doc, action.node_id);
+    const allowed = check.ok || (here && check.otherWorkflow && doc.prompt && nodeMatchesPrompt(target.open.root, doc.prompt, action.node_id).ok);
+    let result;
+    if (!allowed) result = { ok: false, reason: check.reason };
+    else if (action.type === "swap_vae_decode") result = this.applySwap(s, target);
+    else result = applyWidgetValue(this.app, action.node_id, action.widget, action.value);
+    if (!result.ok) this.ctx.toast("warn", "Memory Probe", result.reason);
+    else if (action.type === "set_widget") this.ctx.toast("success", "Memory Probe", `${action.widget} set to ${action.value} on node ${action.node_id}. Undo puts it back.`);
+    this.onGraphChanged();
     return result;
   }
 
-  applyWidget(action) {
-    const result = applyWidgetValue(this.ctx.app, action.node_id, action.widget, action.value);
-    this.ctx.toast(result.ok ? "success" : "warn", "Memory Probe", result.ok ? `${action.widget} set to ${action.value} on node ${action.node_id}. Ctrl+Z undoes it.` : result.reason);
+  applySwap(s, target) {
+    const action = s.action;
+    const plan = planSwap(target.open.root, action.node_id);
+    if (!plan.ok) return plan;
+    const result = applyTiledSwap(this.app, this.ctx.LiteGraph, action.node_id, action, plan);
+    if (result.ok) {
+      const prefix = String(action.node_id).includes(":") ? String(action.node_id).replace(/:[^:]*$/, ":") : "";
+      this.applied.set(`${this.store.doc.id}|${s.id}`, { executionId: String(action.node_id), tiledId: `${prefix}${result.node.id}` });
+      const t = result.settings;
+      this.ctx.toast("success", "VAE Decode (Tiled) in place", `Node ${action.node_id} now decodes in tiles (tile ${t.tile_size}, overlap ${t.overlap}). Undo puts the original back.`);
+    }
     return result;
+  }
+
+  /** The change of suggestion `s` is in the graph now (not undone since). */
+  appliedState(doc, s) {
+    const key = `${doc?.id}|${s.id}`;
+    const entry = this.applied.get(key);
+    if (!entry) return null;
+    const root = this.target(doc).open.root;
+    const tiled = resolveExecutionId(root, entry.tiledId)?.node;
+    const original = resolveExecutionId(root, entry.executionId)?.node;
+    if (tiled?.type === "VAEDecodeTiled" && original?.type !== "VAEDecode") return entry;
+    this.applied.delete(key);
+    return null;
+  }
+
+  undo() {
+    const command = this.app.extensionManager?.command;
+    if (command?.execute) command.execute("Comfy.Undo");
+    else this.ctx.toast("info", "Memory Probe", "Press Ctrl+Z on the canvas to undo.");
+  }
+
+  /** Bring the run's own workflow on screen: its open tab, or a new tab with the graph it ran. */
+  async openRunWorkflow(doc) {
+    const app = this.app;
+    const own = findWorkflow(app, doc.workflow?.id);
+    try {
+      if (own) {
+        if (!own.isLoaded && typeof own.load === "function") await own.load();
+        const state = JSON.parse(JSON.stringify(own.activeState ?? own.initialState));
+        await app.loadGraphData(state, true, true, own, { showMissingModelsDialog: false, showMissingNodesDialog: false });
+      } else if (doc.prompt) {
+        const store = app.extensionManager?.workflow;
+        const before = store?.activeWorkflow;
+        await app.loadApiJson(doc.prompt, `run ${doc.id.slice(0, 8)}`);
+        for (let i = 0; i < 50 && store?.activeWorkflow === before; i++) await new Promise((r) => setTimeout(r, 40));
+        const runId = realId(doc.workflow?.id);
+        if (runId && store?.activeWorkflow && store.activeWorkflow !== before) this.rebuilt.set(store.activeWorkflow, runId);
+      }
+    } catch (e) {
+      this.ctx.toast("error", "Memory Probe", `Could not open the run's workflow: ${e.message}`);
+    }
+    this.onGraphChanged();
   }
 
   async freeMemory() {

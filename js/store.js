@@ -1,5 +1,10 @@
 // What the server said: the list of runs, the run on screen, and the run executing now (built
-// from memprobe.* websocket events). No DOM here; the panel listens to the store's events.
+// from memprobe.* websocket events). No DOM here; the views listen to the store's events:
+// "runs", "status", "live", "doc" {doc, live}, "samples" (a batch), "overlays" (the live run),
+// "run-end" {run, shown}.
+//
+// The panel follows the newest run by default: a run that starts is shown as it runs. Picking
+// an older run pins it (`follow` false) until the user follows live again.
 
 import { appendSamples } from "./chartdata.js";
 
@@ -13,12 +18,25 @@ export class MemProbeStore extends EventTarget {
     this.runs = [];
     this.doc = null; // the run on screen
     this.live = null; // the run executing now, as far as the events told
-    this.follow = true; // switch to a new run as soon as it starts
+    this.follow = true; // show each new run as soon as it starts
     this.status = null;
   }
 
   emit(type, detail = null) {
     this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  isLive(doc) {
+    return !!doc && doc === this.live;
+  }
+
+  /** The newest run: the one executing, else the newest stored one. */
+  get newestId() {
+    return this.live?.id ?? this.runs[0]?.id ?? null;
+  }
+
+  get pinned() {
+    return !this.follow && !!this.doc && this.doc.id !== this.newestId;
   }
 
   async refreshRuns() {
@@ -32,24 +50,35 @@ export class MemProbeStore extends EventTarget {
     const live = await this.fetchJson("/memprobe/live");
     this.status = live.status;
     if (live.run && !this.live) {
-      this.live = live.run;
+      this.live = { ...live.run, nodes: live.run.nodes || [], timeline: live.run.timeline || emptyTimeline() };
       if (this.follow) this.show(this.live, true);
+      this.emit("live");
     }
     this.emit("status");
     return live;
   }
 
+  /** Show a run. Picking any run but the newest pins it; the newest (or the live one) follows. */
   async select(runId) {
-    this.follow = false;
+    if (!runId) return this.followLive();
+    this.follow = runId === this.newestId;
     if (this.live && this.live.id === runId) return this.show(this.live, true);
     const doc = await this.fetchJson(`/memprobe/runs/${encodeURIComponent(runId)}?max_points=20000`);
     this.show(doc, false);
     return doc;
   }
 
-  followLive() {
+  /** Follow live again: show the run executing now, else the newest stored one. */
+  async followLive() {
     this.follow = true;
-    if (this.live) this.show(this.live, true);
+    if (this.live) return this.show(this.live, true);
+    const newest = this.runs[0]?.id;
+    if (newest && this.doc?.id !== newest) {
+      const doc = await this.fetchJson(`/memprobe/runs/${encodeURIComponent(newest)}?max_points=20000`);
+      if (this.follow) this.show(doc, false);
+    } else {
+      this.emit("doc", { doc: this.doc, live: false });
+    }
   }
 
   show(doc, live) {
@@ -99,12 +128,13 @@ export class MemProbeStore extends EventTarget {
   }
 
   onRunEnd(data) {
-    const run = this.#liveRun(data.id);
-    if (run) Object.assign(run, data);
-    this.live = null;
-    if (run && this.doc === run) this.emit("doc", { doc: run, live: false });
+    const run = this.#liveRun(data.id) ?? { ...data, nodes: [], marks: [], events: [], failures: [], timeline: emptyTimeline() };
+    Object.assign(run, data);
+    const shown = this.doc === run || this.doc?.id === run.id;
+    if (this.live?.id === data.id) this.live = null;
+    if (shown) this.show(run, false);
     this.emit("live");
-    this.emit("run-end", data);
+    this.emit("run-end", { run, shown });
     this.refreshRuns().catch(() => {});
   }
 }

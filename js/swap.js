@@ -2,18 +2,19 @@
 // and vae inputs, every IMAGE link kept. Pure: it reads a graph (live or serialized) and returns
 // what to do, or why it cannot be done; graphedit.js carries the plan out in LiteGraph.
 
-import { getLink, resolveExecutionId } from "./graphlocate.js";
+import { inputLink, linksFrom, resolveExecutionId } from "./graphlocate.js";
 
 export const TILED_CLASS = "VAEDecodeTiled";
 export const TILED_WIDGETS = ["tile_size", "overlap", "temporal_size", "temporal_overlap"];
 
-function inputByName(node, name) {
-  return (node.inputs || []).find((i) => i.name === name) ?? null;
+function inputIndex(node, name) {
+  return (node.inputs || []).findIndex((i) => i.name === name);
 }
 
-function imageOutput(node) {
+function imageOutputIndex(node) {
   const outputs = node.outputs || [];
-  return outputs.find((o) => o.name === "IMAGE") ?? outputs.find((o) => o.type === "IMAGE") ?? null;
+  const byName = outputs.findIndex((o) => o.name === "IMAGE");
+  return byName >= 0 ? byName : outputs.findIndex((o) => o.type === "IMAGE");
 }
 
 /**
@@ -29,17 +30,12 @@ export function planSwap(root, executionId, expectedType = "VAEDecode") {
   }
   const inputs = {};
   for (const name of ["samples", "vae"]) {
-    const slot = inputByName(node, name);
-    const link = slot ? getLink(graph, slot.link) : null;
+    const link = inputLink(graph, node, inputIndex(node, name));
     if (!link) return { ok: false, reason: `The VAE Decode's ${name} input is not connected.` };
     inputs[name] = { originId: link.origin_id, originSlot: link.origin_slot };
   }
-  const outputs = [];
-  const out = imageOutput(node);
-  for (const id of out?.links || []) {
-    const link = getLink(graph, id);
-    if (link) outputs.push({ targetId: link.target_id, targetSlot: link.target_slot });
-  }
+  const imageIndex = imageOutputIndex(node);
+  const outputs = imageIndex < 0 ? [] : linksFrom(graph, node.id, imageIndex).map((l) => ({ targetId: l.target_id, targetSlot: l.target_slot }));
   const plan = {
     ok: true,
     executionId: String(executionId),

@@ -1,17 +1,34 @@
-// Rows of the per-node table: one per node of a run, with its time and, per memory, how much it
-// added (Δ = after − before) and its peak. Pure; panel.js draws them.
+// Rows of the per-node table: one per node of a run, with its time and, per memory, its peak and
+// what it added while it ran (peak − before: a decode that raises commit by 3.5 GiB and frees it
+// before it ends added 3.5 GiB, not the few MiB "after − before" would say). Pure; panel.js draws them.
 
-const COLUMNS = [
-  { key: "gpu0_used_bytes", label: "VRAM" },
-  { key: "process_rss_bytes", label: "ComfyUI RAM" },
-  { key: "commit_bytes", label: "Commit" },
-];
+import { fmtBytes } from "./format.js";
+import { metricLabel } from "./memory.js";
 
-/** The memory columns this run has data for. */
-export function memoryColumns(doc) {
+const COLUMN_ORDER = ["gpu0_used_bytes", "process_rss_bytes", "ram_used_bytes", "commit_bytes", "gpu0_reserved_bytes", "gpu0_offloaded_bytes"];
+
+/** The memories this run has per-node readings for, `first` (the headline metric) first. */
+export function memoryColumns(doc, first = null) {
   const seen = new Set();
   for (const n of doc?.nodes || []) for (const k of Object.keys(n.peaks || {})) seen.add(k);
-  return COLUMNS.filter((c) => seen.has(c.key));
+  const keys = COLUMN_ORDER.filter((k) => seen.has(k));
+  if (first && seen.has(first)) keys.splice(0, keys.length, first, ...keys.filter((k) => k !== first));
+  return keys.map((key) => ({ key, label: metricLabel(key) }));
+}
+
+/** Extra lines under a node's name: the models it holds (name, device, dtype, size, offloaded). */
+export function detailLines(node) {
+  const lines = [];
+  for (const m of Array.isArray(node?.models) ? node.models : []) {
+    const parts = [m.name || m.class || "model"];
+    if (m.device) parts.push(m.device);
+    if (m.dtype) parts.push(m.dtype);
+    const size = m.loaded_bytes ?? m.size_bytes;
+    if (size != null) parts.push(fmtBytes(size));
+    if (m.offloaded_bytes) parts.push(`${fmtBytes(m.offloaded_bytes)} offloaded`);
+    lines.push(parts.join(" · "));
+  }
+  return lines;
 }
 
 export function tableRows(doc) {
@@ -28,12 +45,13 @@ export function tableRows(doc) {
       seq: n.seq,
       failed: n.status === "failed",
       fallbacks: n.fallbacks || [],
+      details: detailLines(n),
     };
     for (const c of columns) {
+      const peak = n.status === "cached" ? null : (n.peaks?.[c.key] ?? null);
       const before = n.before?.[c.key];
-      const after = n.after?.[c.key];
-      row[`${c.key}:delta`] = before != null && after != null ? after - before : null;
-      row[`${c.key}:peak`] = n.status === "cached" ? null : (n.peaks?.[c.key] ?? null);
+      row[`${c.key}:peak`] = peak;
+      row[`${c.key}:added`] = peak != null && before != null ? Math.max(0, peak - before) : null;
     }
     return row;
   });
@@ -48,20 +66,20 @@ export function sortRows(rows, key, direction = "desc") {
     if (x == null && y == null) return a.seq - b.seq;
     if (x == null) return 1;
     if (y == null) return -1;
-    if (typeof x === "string") return sign * x.localeCompare(y);
+    if (typeof x === "string") return sign * x.localeCompare(y) || a.seq - b.seq;
     return sign * (x - y) || a.seq - b.seq;
   });
 }
 
 /**
- * The nodes that deserve a badge: those that raised `metric` by at least `threshold` bytes while
+ * The nodes that deserve a badge: those that added at least `threshold` bytes of `metric` while
  * they ran (peak − before), heaviest peak first.
  */
 export function heaviestNodes(doc, metric, { count = 3, threshold = 0 } = {}) {
   return (doc?.nodes || [])
     .filter((n) => n.status !== "cached" && n.peaks?.[metric] != null)
-    .map((n) => ({ id: n.real_node_id || n.node_id, peak: n.peaks[metric], growth: n.peaks[metric] - (n.before?.[metric] ?? n.peaks[metric]) }))
-    .filter((n) => n.growth >= threshold)
+    .map((n) => ({ id: n.real_node_id || n.node_id, peak: n.peaks[metric], growth: n.peaks[metric] - (n.before?.[metric] ?? n.peaks[metric]), failed: n.status === "failed" }))
+    .filter((n) => n.growth >= threshold || n.failed)
     .sort((a, b) => b.peak - a.peak)
     .slice(0, count);
 }
