@@ -26,8 +26,12 @@ async function fetchJson(path, init) {
 
 const TIMELINE_TAB = "memprobe-timeline";
 
+const toasts = []; // the last few, for the browser tests and curious users
+
 /** A toast through the frontend (its newer title/description API where it has one). */
 function toast(severity, summary, detail, life = 6000) {
+  toasts.push({ severity, summary, detail, at: Date.now() });
+  if (toasts.length > 20) toasts.shift();
   const t = app.extensionManager?.toast;
   const method = { warn: "warning", error: "error", success: "success", info: "info" }[severity] || "info";
   if (typeof t?.[method] === "function" && typeof t?.dismiss === "function") t[method](summary, { description: detail, duration: life });
@@ -262,4 +266,4 @@ app.registerExtension({
 });
 
 // For the browser tests and curious users: the panel's state, read-only in spirit.
-globalThis.__memprobe = { store, panel, timeline };
+globalThis.__memprobe = { store, panel, timeline, toasts };

@@ -503,9 +503,8 @@ export class MemoryPanel {
     const root = this.target(doc).open.root;
     const tiled = resolveExecutionId(root, entry.tiledId)?.node;
     const original = resolveExecutionId(root, entry.executionId)?.node;
-    if (tiled?.type === "VAEDecodeTiled" && original?.type !== "VAEDecode") return entry;
-    this.applied.delete(key);
-    return null;
+    // kept after an undo: a redo brings the change (the same node) back
+    return tiled?.type === "VAEDecodeTiled" && original?.type !== "VAEDecode" ? entry : null;
   }
 
   undo() {

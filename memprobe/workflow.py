@@ -37,7 +37,9 @@ def literal(prompt: dict[str, Any], value: Any, depth: int = 0) -> Any:
 
 
 def _nodes(prompt: dict[str, Any] | None) -> list[tuple[str, dict[str, Any]]]:
-    return [(nid, n) for nid, n in (prompt or {}).items() if isinstance(n, dict) and "class_type" in n]
+    """The prompt's nodes; an entry without a class (the frontend sends ``class_type: null`` for a
+    node type it does not know) is not one."""
+    return [(nid, n) for nid, n in (prompt or {}).items() if isinstance(n, dict) and isinstance(n.get("class_type"), str)]
 
 
 def model_files(prompt: dict[str, Any] | None) -> list[str]:

@@ -67,3 +67,14 @@ def test_a_run_carries_its_workflow_in_its_header():
     run = RunRecord(id="r", started_at=1.0, started_mono=1.0, workflow={"id": "w-1", "graph": "abc"})
     assert run.header()["workflow"] == {"id": "w-1", "graph": "abc"}
     assert RunRecord(id="r", started_at=1.0, started_mono=1.0).header()["workflow"] is None
+
+
+def test_a_node_the_frontend_does_not_know_is_skipped_not_a_crash():
+    """The frontend sends ``class_type: null`` for a node type it has no definition of (a
+    template's custom node that is not installed); reading such a prompt must not fail."""
+    from memprobe.workflow import workflow_parameters
+
+    prompt = copy.deepcopy(TXT2IMG)
+    prompt["100"] = {"inputs": {"UNKNOWN": "disable", "image": ["8", 0]}, "class_type": None, "_meta": {"title": None}}
+    assert workflow_parameters(prompt) == workflow_parameters(TXT2IMG)
+    assert graph_signature(prompt) == graph_signature(TXT2IMG)
