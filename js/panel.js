@@ -8,7 +8,7 @@
 
 import { SEVERITY, STAGE_COLORS } from "./colors.js";
 import { button, fill, h, throttle } from "./dom.js";
-import { STATUS_LABELS, fmtBytes, fmtSeconds, fmtShortTime, fmtTime, fmtValue } from "./format.js";
+import { STATUS_LABELS, fmtBytes, fmtSeconds, fmtShortTime, fmtValue } from "./format.js";
 import { applyTiledSwap, applyWidgetValue, focusNode } from "./graphedit.js";
 import { resolveExecutionId } from "./graphlocate.js";
 import { canActOn, findWorkflow, nodeMatchesPrompt, realId, runTarget, workflowName } from "./identity.js";
@@ -92,13 +92,14 @@ export class MemoryPanel {
       this.els.news,
       this.els.banner,
       this.els.headline,
-      this.els.actions,
-      this.els.compare,
       h("h4", {}, "Suggestions"),
       this.els.suggestions,
       h("div", { class: "mp-nodes-head" }, this.els.nodesTitle, this.els.metrics),
       this.els.table,
       this.els.more,
+      h("h4", {}, "Actions"),
+      this.els.actions,
+      this.els.compare,
       this.els.footer,
     );
     el.append(this.root);
@@ -176,7 +177,7 @@ export class MemoryPanel {
     this.els.news.hidden = !news;
     if (news) fill(this.els.news, "● A new run is executing. ", button("Show it", { onclick: () => this.followLive(), "data-action": "show-live" }));
 
-    fill(this.els.comparePick, 
+    fill(this.els.comparePick,
       h("option", { value: "" }, "Compare with…"),
       ...store.runs.filter((r) => r.id !== current).map((r) => h("option", { value: r.id, selected: r.id === this.compareWith }, `${fmtShortTime(r.started_at)} · ${r.status === "success" ? "ok" : r.status} · ${r.id.slice(0, 6)}`)),
     );
@@ -222,20 +223,24 @@ export class MemoryPanel {
         : null;
     const s = head.suggestion;
     this.els.headline.className = `mp-headline mp-tone-${head.tone}`;
-    fill(this.els.headline, 
+    fill(this.els.headline,
       h("div", { class: "mp-hl-title" }, head.title),
       meter,
       head.detail ? h("div", { class: "mp-hl-detail" }, head.detail) : null,
       s && !live ? h("div", { class: "mp-hl-try" }, h("span", {}, h("span", { class: "mp-hl-arrow", "aria-hidden": "true" }, "→ "), s.title), this.actionFor(s, doc, { compact: true })) : null,
-      !doc ? null : h("div", { class: "mp-hl-meta" }, `${doc.status || "running"} · ${fmtSeconds(doc.duration_s)} · ${(doc.nodes || []).length} nodes · ${fmtTime(doc.started_at)}`),
+      h(
+        "div",
+        { class: "mp-hl-meta" },
+        h("span", {}, doc ? `${doc.status || "running"}${doc.duration_s != null ? ` · ${fmtSeconds(doc.duration_s)}` : ""} · ${(doc.nodes || []).length} nodes` : ""),
+        button("Timeline", { icon: "pi-chart-line", title: "The whole run on a wide chart in the bottom panel", onclick: () => this.ctx.openTimeline?.(), "data-action": "timeline" }),
+      ),
     );
   }
 
   renderActions() {
     if (!this.root) return;
     const doc = this.store.doc;
-    fill(this.els.actions, 
-      button("Timeline", { icon: "pi-chart-line", title: "The whole run on a wide chart in the bottom panel", onclick: () => this.ctx.openTimeline?.(), "data-action": "timeline" }),
+    fill(this.els.actions,
       button("Free memory", { title: "Unload models and free cached memory (ComfyUI's /free)", onclick: () => this.freeMemory(), "data-action": "free" }),
       button("Export report", { title: "A shareable report without prompts or paths", onclick: () => this.exportReport(), disabled: !doc?.id, "data-action": "export" }),
       ...extraActions.map((a) => button(a.label, { icon: a.icon, title: a.title, onclick: () => a.onClick?.(this), "data-action": a.id })),
@@ -302,7 +307,7 @@ export class MemoryPanel {
     const memory = doc ? memoryOf(doc, this.ctx.fallback?.()) : null;
     const columns = memoryColumns(doc, memory?.metric);
     const metric = columns.find((c) => c.key === this.metric)?.key ?? columns[0]?.key ?? null;
-    fill(this.els.metrics, 
+    fill(this.els.metrics,
       ...(columns.length > 1 ? columns : []).map((c) =>
         h("button", { type: "button", class: `mp-chip-btn${c.key === metric ? " mp-on" : ""}`, "aria-pressed": String(c.key === metric), "data-metric": c.key, onclick: () => this.setMetric(c.key) }, c.label),
       ),
@@ -317,7 +322,7 @@ export class MemoryPanel {
     const shown = this.allNodes ? rows : rows.slice(0, TOP_NODES);
     const head = [["title", "Node"], ["time", "Time"], ...(metric ? [[`${metric}:peak`, "Peak"]] : [])];
     const ariaSort = (key) => (sort.key === key ? (sort.direction === "asc" ? "ascending" : "descending") : "none");
-    fill(this.els.table, 
+    fill(this.els.table,
       h(
         "thead",
         {},
@@ -331,7 +336,7 @@ export class MemoryPanel {
       ),
       h("tbody", {}, ...shown.map((r) => this.row(r, metric))),
     );
-    fill(this.els.more, 
+    fill(this.els.more,
       rows.length > TOP_NODES ? button(this.allNodes ? `Show the top ${TOP_NODES}` : `Show all ${rows.length} nodes`, { onclick: () => { this.allNodes = !this.allNodes; this.renderTable(this.store.doc); }, "data-action": "all-nodes" }) : null,
     );
   }
@@ -391,7 +396,7 @@ export class MemoryPanel {
     const metric = metricLabel(cmp.metric);
     const other = cmp.b.id.slice(0, 8);
     const cell = (v) => h("td", {}, fmtValue(v));
-    fill(this.els.compare, 
+    fill(this.els.compare,
       h("h4", {}, `Compared with ${other}`),
       cmp.changes.length
         ? h("table", { class: "mp-table mp-cmp" }, h("thead", {}, h("tr", {}, h("th", {}, "Changed"), h("th", {}, "This run"), h("th", {}, other))), h("tbody", {}, ...cmp.changes.map((c) => h("tr", {}, h("td", {}, c.what), cell(c.a), cell(c.b)))))

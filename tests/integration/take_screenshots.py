@@ -35,6 +35,16 @@ def boot(browser, url: str, width: int, height: int):
 def show_panel(page) -> None:
     page.locator(".memprobe-tab-button, [data-testid='memprobe-tab-button']").first.click()
     page.wait_for_selector("[data-testid=memprobe-headline] .mp-hl-try")
+    # the graph beside the sidebar, not under it
+    page.evaluate("""() => {
+        const canvas = window.app.canvas, nodes = canvas.graph._nodes;
+        const right = document.querySelector('[data-testid=memprobe-panel]').getBoundingClientRect().right;
+        const left = canvas.canvas.getBoundingClientRect().left;
+        const x = Math.min(...nodes.map(n => n.pos[0])), y = Math.min(...nodes.map(n => n.pos[1]));
+        canvas.ds.scale = 0.75;
+        canvas.ds.offset = [(right - left + 30) / 0.75 - x, 50 / 0.75 - y];
+        canvas.setDirty(true, true);
+    }""")
     page.locator("[data-action=timeline]").click()
     page.wait_for_function("() => window.__memprobe.timeline.chart?.pointCount() > 0")
     page.wait_for_timeout(500)
@@ -78,7 +88,6 @@ def main() -> int:
                     break
                 time.sleep(0.5)
             page.wait_for_function("() => window.__memprobe.store.doc?.status === 'success' && window.__memprobe.store.doc.suggestions?.length")
-            page.evaluate("() => window.app.canvas.ds.offset = [60, 60]")
             show_panel(page)
             args.out.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(args.out / f"panel-{SIZES[0][0]}x{SIZES[0][1]}.png"))
