@@ -9,6 +9,7 @@
 ``GET /memprobe/live``             the run executing now (``run: null`` between runs), tracing status
 ``GET /memprobe/system``           the doctor's data for this machine (with ComfyUI's folders)
 ``GET /memprobe/config``           the server-side settings; ``POST`` changes them
+``GET /memprobe/metrics``          Prometheus metrics (``web/metrics.py``)
 =================================  ==============================================================
 
 Bad parameters answer 400 with a message, unknown ids 404; no route reads a user-given path.
@@ -25,7 +26,7 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -36,6 +37,10 @@ from ..memprobe.ledger import Ledger
 from ..memprobe.report import report
 from ..memprobe.timeline import downsample
 from ..memprobe.tracker import Tracker
+from .metrics import MetricsRoute
+
+if TYPE_CHECKING:
+    from ..memprobe.prometheus import MetricsExporter
 
 __all__ = ["Services", "MemProbeRoutes", "BadRequest"]
 
@@ -61,6 +66,9 @@ class Services:
     status: Callable[[], dict[str, Any]] = field(default=lambda: {})
     advice_machine: Callable[[], dict[str, Any] | None] = field(default=lambda: None)
     """The doctor's machine document the advice reads disks and the pagefile from (may be cached)."""
+    metrics: MetricsExporter | None = None
+    """What ``GET /memprobe/metrics`` serves; ``None`` when it could not be set up."""
+    metrics_unavailable: str | None = "not set up"
 
 
 def _dumps(value: Any) -> str:
@@ -124,6 +132,7 @@ class MemProbeRoutes:
         routes.get("/memprobe/system")(self._guard(self.system))
         routes.get("/memprobe/config")(self._guard(self.get_config))
         routes.post("/memprobe/config")(self._guard(self.post_config))
+        MetricsRoute(self.s.metrics, self.s.config, self.s.metrics_unavailable).add_routes(routes)
         if static_dir is not None and static_dir.is_dir():  # aiohttp fails at start-up on a missing folder
             routes.static("/memprobe/static", static_dir)
 
