@@ -187,3 +187,21 @@ def test_promtool_accepts_the_document(exporter):
         pytest.skip("promtool is not installed (Debian: apt-get install prometheus)")
     result = subprocess.run([promtool, "check", "metrics"], input=x.exposition()[0], capture_output=True, timeout=30)
     assert result.returncode == 0, result.stdout.decode() + result.stderr.decode()
+
+
+def test_the_grafana_dashboard_reads_only_series_the_exporter_serves(exporter):
+    import json
+    import re
+
+    from helpers import ROOT
+
+    x, *_ = exporter
+    served = {name for name, _ in samples(x.exposition()[0].decode())}
+    dashboard = json.loads((ROOT / "docs" / "grafana" / "memprobe.json").read_text(encoding="utf-8"))
+    queries = [t["expr"] for p in dashboard["panels"] for t in p.get("targets", [])]
+    queries += [v["query"]["query"] for v in dashboard["templating"]["list"] if v["type"] == "query"]
+    used = {name for q in queries for name in re.findall(r"memprobe_\w+", q)}
+    assert used - served == set()
+    assert {"memprobe_gpu_used_bytes", "memprobe_enforced_limit_bytes", "memprobe_run_failures_total",
+            "memprobe_stage_peak_gpu_used_bytes_bucket", "memprobe_stage_peak_process_resident_bytes_bucket"} <= used
+    assert all(t["datasource"]["uid"] == "${datasource}" for p in dashboard["panels"] for t in p.get("targets", []))
