@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..memprobe import __version__
 from ..memprobe._log import warn_once
@@ -34,6 +34,9 @@ from . import environment
 from .environment import import_optional
 from .execution_hooks import ExecutionHooks
 
+if TYPE_CHECKING:  # it needs prometheus-client, imported when the metrics are set up
+    from ..memprobe.prometheus import MetricsExporter
+
 __all__ = ["Runtime", "get_runtime"]
 
 logger = logging.getLogger("memprobe")
@@ -50,8 +53,8 @@ class Runtime:
         self.config = Config()
         self.run_stats = RunStats(lambda: self.config.metrics_workflow_label)
         self.tracker.subscribe(self.run_stats)
-        self.metrics: Any = None
-        """The Prometheus exporter (``memprobe.prometheus.MetricsExporter``) once set up."""
+        self.metrics: MetricsExporter | None = None
+        """What ``GET /memprobe/metrics`` serves, once set up."""
         self.metrics_reason: str | None = "not started"
         self.ledger: Ledger | None = None
         self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, lambda: self.context)
