@@ -67,6 +67,8 @@ class TrackerListener:
 
 class Tracker:
     SAMPLE_FLUSH_S = 0.25
+    MIN_CPU_FOR_SHARE_S = 0.5
+    """Memory Probe's share of the process's CPU is given for runs that used at least this much."""
 
     def __init__(self, sensors: Sensors, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.sensors = sensors
@@ -173,7 +175,10 @@ class Tracker:
             return None
         used = {k: round(end[k] - start.get(k, 0.0), 4) for k in end}
         own = sum(v for k, v in used.items() if k != "process_cpu_s")
-        if used.get("process_cpu_s"):
+        # The parts' clocks are read when each part last did work (a sampler tick, a ledger write),
+        # so a few milliseconds before the run are counted in it: a share is only honest over a
+        # run long enough for that to vanish.
+        if used.get("process_cpu_s", 0.0) >= self.MIN_CPU_FOR_SHARE_S:
             used["share_of_process_cpu_pct"] = round(100 * own / used["process_cpu_s"], 3)
         return used
 

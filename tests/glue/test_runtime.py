@@ -56,7 +56,7 @@ def test_a_traced_prompt_leaves_a_complete_run_in_the_ledger(runtime, monkeypatc
     assert doc["context"]["memprobe_version"]
     overhead = doc["overhead"]  # Memory Probe's own CPU use during this run
     assert overhead["hook_cpu_s"] > 0 and overhead["process_cpu_s"] > 0
-    assert 0 < overhead["share_of_process_cpu_pct"] <= 100
+    assert "share_of_process_cpu_pct" not in overhead  # a run of milliseconds is too short for an honest share
 
 
 def test_results_are_untouched_and_errors_pass_through_unchanged(runtime, monkeypatch):
