@@ -109,11 +109,12 @@ class Tracker:
     @_guarded
     def begin_run(self, run_id: str, prompt: dict[str, Any] | None = None,
                   context: dict[str, Any] | None = None) -> RunRecord:
+        unfinished = None
         with self._lock:
             if self.current is not None:
                 if self.current.id == str(run_id):
                     return self.current
-                self._finish(self.current, "interrupted")  # its end was never reported
+                unfinished = self._finish(self.current, "interrupted")  # its end was never reported
             snap = self.sensors.snapshot()
             run = RunRecord(id=str(run_id), started_at=snap.wall_time_s, started_mono=snap.monotonic_s,
                             context=dict(context or {}), prompt=prompt, start_metrics=snap.metrics())
@@ -123,6 +124,8 @@ class Tracker:
             self._seq = 0
             self._sent = 0
             self._flushed_at = snap.monotonic_s
+        if unfinished is not None:
+            self._notify("run_finished", unfinished)
         self._notify("run_started", run)
         return run
 
@@ -144,9 +147,11 @@ class Tracker:
                 if not run.failures:  # failed where the hook could not see it (e.g. an async task)
                     run.failures.append(self._failure_from_error(run, error))
             self._finish(run, status)
+        self._notify("run_finished", run)  # outside the lock: listeners never hold up the sampler
         return run
 
-    def _finish(self, run: RunRecord, status: str) -> None:
+    def _finish(self, run: RunRecord, status: str) -> RunRecord:
+        """Close ``run`` (under the lock); the caller tells the listeners once the lock is released."""
         for node in self._open:  # nodes still open now never finished (e.g. pending async work)
             node.status = "failed" if status == "error" else "interrupted" if status == "interrupted" else node.status
             node.end_s = node.end_s or self._t(run)
@@ -159,7 +164,7 @@ class Tracker:
         self._flush_samples(run, force=True)
         self.current = None
         self.last = run
-        self._notify("run_finished", run)
+        return run
 
     def _cost(self) -> dict[str, float]:
         if self.cost_probe is None:
