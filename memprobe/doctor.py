@@ -31,7 +31,7 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class PagefileAdvice:
-    """A fixed pagefile size from the RAM/VRAM table (domain.md). Sizes in bytes."""
+    """A fixed pagefile size from the RAM/VRAM table (README, `memprobe doctor`). Sizes in bytes."""
 
     low_bytes: int
     high_bytes: int

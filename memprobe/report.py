@@ -1,4 +1,4 @@
-"""The shareable report of one run: what a good bug report needs (domain.md) — the exact error,
+"""The shareable report of one run: what a good bug report needs — the exact error,
 GPU and driver, install type, versions, launch options, peaks by stage, the first failure, the
 suggestions and the smallest failing workflow — with prompts, paths and ids removed."""
 
