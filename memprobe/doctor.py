@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .units import GIB, fmt_bytes, fmt_pair
+from .format import GIB, fmt_bytes, fmt_pair
 
 __all__ = ["Finding", "PagefileAdvice", "diagnose", "suggest_pagefile", "render_text"]
 

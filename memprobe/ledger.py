@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from ._log import logger, warn_once
+from .listener import TrackerListener
 from .records import Mark, NodeRun, RunEvent, RunRecord
 from .timeline import downsample, merge_timelines, window
-from .tracker import TrackerListener
 
 __all__ = ["Ledger", "LedgerError", "SCHEMA_VERSION"]
 

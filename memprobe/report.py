@@ -9,9 +9,9 @@ from typing import Any
 
 from . import __version__
 from .advice import suggest
+from .format import fmt_bytes, fmt_pair
 from .privacy import sanitize_prompt, scrub_all
 from .runfacts import compute_memory, limit_of, run_peaks, stage_summary
-from .units import fmt_bytes, fmt_pair
 from .workflow import upstream, workflow_parameters
 
 __all__ = ["build_report", "render_report_md", "report"]

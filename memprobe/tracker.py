@@ -16,13 +16,14 @@ from typing import Any, TypeVar
 
 from ._log import warn_once
 from .failures import classify_failure
+from .format import probe_summary
+from .listener import TrackerListener
 from .records import Failure, Mark, NodeRun, RunEvent, RunRecord, max_merge
 from .sensors import Sensors
 from .snapshot import Metrics, Snapshot
 from .stages import StageCache
-from .summary import probe_summary
 
-__all__ = ["Tracker", "TrackerListener", "exception_type_name"]
+__all__ = ["Tracker", "exception_type_name"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,19 +51,6 @@ def exception_type_name(exc: BaseException) -> str:
     cls = type(exc)
     module = cls.__module__
     return cls.__qualname__ if module == "builtins" else f"{module}.{cls.__qualname__}"
-
-
-class TrackerListener:
-    """Receives the tracker's news. Called on the thread that made it: keep it quick. Node news
-    comes with the node's document (``node.to_dict()``), made once for all listeners."""
-
-    def run_started(self, run: RunRecord) -> None: ...
-    def node_started(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None: ...
-    def node_finished(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None: ...
-    def samples_added(self, run: RunRecord, timeline: dict[str, Any]) -> None: ...
-    def mark_added(self, run: RunRecord | None, mark: Mark) -> None: ...
-    def event_added(self, run: RunRecord, event: RunEvent) -> None: ...
-    def run_finished(self, run: RunRecord) -> None: ...
 
 
 class Tracker:

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from ..memprobe.listener import TrackerListener
 from ..memprobe.records import Mark, NodeRun, RunEvent, RunRecord
-from ..memprobe.tracker import TrackerListener
 
 __all__ = ["EventBroadcaster", "EVENTS"]
 
