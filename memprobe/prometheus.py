@@ -25,11 +25,11 @@ from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector, CollectorRegistry
 from prometheus_client.utils import floatToGoString
 
+from .listener import TrackerListener
 from .records import RunRecord
 from .runstats import PEAK_BUCKETS_BYTES, RunStats
 from .sensors import Sensors
 from .snapshot import Metrics
-from .tracker import TrackerListener
 
 __all__ = ["MachineFacts", "MetricsExporter", "enforced_limit"]
 
@@ -64,7 +64,12 @@ def enforced_limit(facts: MachineFacts, metrics: Mapping[str, int]) -> tuple[str
     - Linux in modes 0 and 1, macOS and others: ``ram+swap``, RAM + swap in use against RAM + swap
       (``Committed_AS`` is not enforced there; the OOM killer acts when RAM + swap run out).
 
-    ``None`` when the readings for it are missing."""
+    ``None`` when the readings for it are missing.
+
+    >>> linux = MachineFacts("linux", overcommit_mode=0, ram_total_bytes=16 * 2**30, swap_total_bytes=4 * 2**30)
+    >>> enforced_limit(linux, {"ram_used_bytes": 10 * 2**30, "swap_used_bytes": 2**30, "commit_bytes": 30 * 2**30})
+    ('ram+swap', 11811160064, 21474836480)
+    """
     if facts.platform == "win32" or (facts.platform.startswith("linux") and facts.overcommit_mode == 2):
         used, limit = metrics.get("commit_bytes"), metrics.get("commit_limit_bytes")
         return ("commit", used, limit) if used is not None and limit else None

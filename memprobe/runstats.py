@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .failures import FAILURE_KINDS, FALLBACKS
+from .listener import TrackerListener
 from .records import RunEvent, RunRecord
 from .stages import STAGES
-from .tracker import TrackerListener
 
 __all__ = ["RunStats", "Histogram", "PEAK_BUCKETS_BYTES", "RUN_OUTCOMES", "FALLBACK_KINDS", "STAGE_LABELS",
            "MAX_WORKFLOWS", "workflow_label"]
