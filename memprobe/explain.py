@@ -227,10 +227,6 @@ def _focus(facts: LogFacts) -> _Focus:
 
 
 # ---------------------------------------------------------------------------- the explanation
-def _kind(failure: LogFailure | None, exc_type: str | None, message: str, compute_device: str) -> str:
-    return classify_failure(exc_type, message, compute_device=compute_device) if failure is not None or message else "other"
-
-
 def _os_name(facts: LogFacts) -> str | None:
     machine = facts.machine
     if machine.get("os") and machine["os"] != "Linux/macOS":
@@ -261,8 +257,8 @@ def _install(facts: LogFacts, os_name: str | None) -> str:
         executable = executable or "python_embeded"
     if not (executable or root or facts.args):
         return "unknown"
-    if not executable and "python_embeded" in root.lower():
-        executable = root
+    if not executable and ("python_embeded" in root.lower() or "_windows_portable" in root.lower()):
+        executable = "python_embeded"  # the portable package's folder names
     found = detect_install_type(executable, facts.args, root)["type"]
     if found == "manual" and not (executable or root):
         return "unknown"
@@ -413,7 +409,8 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
         "consequences": consequences,
         "machine": {
             "gpu_name": machine.get("gpu_name"),
-            "vram_total_bytes": machine.get("vram_total_bytes") or machine.get("vram_total_from_error_bytes"),
+            "vram_total_bytes": None if compute_device == "cpu" else (
+                machine.get("vram_total_bytes") or machine.get("vram_total_from_error_bytes")),
             "ram_total_bytes": machine.get("ram_total_bytes"),
             "ram_limit_bytes": machine.get("ram_limit_bytes"),
             "os": os_name,
@@ -536,7 +533,7 @@ def render_text(doc: dict[str, Any]) -> str:
             for m in doc["models"][:12]))
     for fb in doc["fallbacks"]:
         lines.append(f"ComfyUI's silent fallback ({fb['kind']}), line {fb['line']}: {fb['text'][:140]}")
-    lines += ["", "Try first:" if doc["suggestions"] else "Suggestions: none (nothing in this log points to a memory limit)."]
+    lines += ["", "Try first:" if doc["suggestions"] else f"Suggestions: none. {_no_suggestion(doc)}"]
     for i, s in enumerate(doc["suggestions"], 1):
         lines += [f"{i}. {s['title']} ({s['severity']})", f"   Why: {s['why']}", f"   Try: {s['try']}"]
     lines += ["", "What the log cannot tell:"] + [f"- {u}" for u in doc["unknown"]]
@@ -578,9 +575,17 @@ def render_report_md(doc: dict[str, Any]) -> str:
         for i, s in enumerate(doc["suggestions"], 1):
             lines += [f"{i}. **{s['title']}** ({s['severity']})", f"   - Why: {s['why']}", f"   - Try: {s['try']}"]
     else:
-        lines.append("None: nothing in this log points to a memory limit.")
+        lines.append(f"None. {_no_suggestion(doc)}")
     lines += ["", "## What the log cannot tell", ""] + [f"- {u}" for u in doc["unknown"]]
     return "\n".join(lines) + "\n"
+
+
+def _no_suggestion(doc: dict[str, Any]) -> str:
+    failure = doc["failure"]
+    if failure is not None and failure["kind"] in ("vram", "system-ram", "commit-limit", "disk", "abrupt"):
+        return ("The log does not show enough for Memory Probe's rules (which node, which stage): see what it "
+                "cannot tell below.")
+    return "Nothing in this log points to a memory limit."
 
 
 def _md_code(text: str) -> str:

@@ -336,7 +336,8 @@ class _Reader:
         self.mode: str | None = None
         """What the current block expects next: ``frames``, ``exc_message``, ``message``
         (a popup's or report's message), ``report``, ``report_trace``, ``validation``, ``workflow``."""
-        self.chained = False
+        self.chain: list[LoggedException] = []
+        """The exceptions of the block read so far (a chained traceback has several)."""
         self.validation_node: LogFailure | None = None
         self.validation_extras: list[LogFailure] = []
         self.pending_model: str | None = None
@@ -361,7 +362,7 @@ class _Reader:
         block, self.block = self.block, None
         if self.exc is not None and block is not None:
             self._finish_exception(block)
-        self.exc, self.mode, self.chained, self.validation_node = None, None, False, None
+        self.exc, self.mode, self.validation_node, self.chain = None, None, None, []
         if block is None:
             return
         if block.source == "traceback" and any(f.function in ("load_custom_node", "execute_prestartup_script",
@@ -390,6 +391,8 @@ class _Reader:
             for failure in reversed(prompt.failures):
                 if block.source not in _SUMMARY and failure.source not in _SUMMARY:
                     continue
+                if prompt is not self.prompt and "message" in (block.source, failure.source):
+                    continue  # an exception line of an earlier prompt is an earlier occurrence
                 same_message = key and _message_key(failure.message) == key
                 same_trace = not key and block.frames and _frame_anchor(block.frames) == _frame_anchor(failure.frames)
                 if same_message or same_trace:
@@ -397,24 +400,22 @@ class _Reader:
         return None
 
     def _finish_exception(self, block: LogFailure) -> None:
+        """File the exception just read; the last of a chain is the one the block reports."""
         exc, self.exc = self.exc, None
-        if exc is None:
+        if exc is not None and (exc.type or exc.frames or exc.message):
+            self.chain.append(exc)
+        if not self.chain:
             return
-        if self.chained and (exc.type or exc.frames):
-            block.causes.append(LoggedException(block.exception_type, block.message if block.exception_type else "",
-                                                block.frames))
-            block.frames = exc.frames
-            block.exception_type = exc.type or block.exception_type
-            block.message = exc.message or block.message
-            self.chained = False
-            return
-        if exc.frames:
-            block.frames = exc.frames
-        if exc.type:
-            block.exception_type = exc.type
-        longer = exc.message.startswith(block.message.splitlines()[0] if block.message else "\0") and len(exc.message) > len(block.message)
-        if exc.message and (not block.message or longer or block.source in ("traceback", "thread")):
-            block.message = exc.message
+        *causes, final = self.chain
+        block.causes = causes
+        if final.frames:
+            block.frames = final.frames
+        if final.type:
+            block.exception_type = final.type
+        first = block.message.splitlines()[0] if block.message else None
+        longer = first is not None and final.message.startswith(first) and len(final.message) > len(block.message)
+        if final.message and (not block.message or longer or block.source in ("traceback", "thread")):
+            block.message = final.message
 
     # ------------------------------------------------------------------ per line
     def feed(self, raw: str, cut: bool) -> None:
@@ -425,8 +426,8 @@ class _Reader:
             raw = raw.replace("\0", "")
         text = clean(raw)
         try:
-            if "earlyoom" in raw and "sending SIG" in raw:
-                self._ending("earlyoom " + text.lower(), text)
+            if "earlyoom" in raw and "sending SIG" in raw:  # journald's prefix named the program
+                self._ending("earlyoom " + text.lower(), "earlyoom: " + text)
                 return
             self._line(text)
         except Exception:  # one odd line costs that line only
@@ -510,7 +511,6 @@ class _Reader:
         if s in _CHAIN:
             if self.exc is not None:
                 self._finish_exception(block)
-            self.chained = True
             self.mode = "frames"
             return True
         if mode in ("frames", "report_trace", "exc_message", "after_exc"):
