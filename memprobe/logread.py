@@ -19,7 +19,7 @@ import codecs
 import io
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -121,9 +121,23 @@ class PromptLog:
     failures: list[LogFailure] = field(default_factory=list)
     models: list[ModelLoad] = field(default_factory=list)
     fallbacks: list[tuple[str, LogLine]] = field(default_factory=list)
-    last_activity: LogLine | None = None
-    last_hint: str | None = None
+    last: tuple[int, str, str | None] | None = None
+    """The last thing it did: (line number, text, stage hint); "progress" is judged when read."""
     oom_unload: bool = False
+
+    @property
+    def last_activity(self) -> LogLine | None:
+        return LogLine(self.last[0], self.last[1][:400]) if self.last else None
+
+    @property
+    def last_hint(self) -> str | None:
+        if not self.last:
+            return None
+        hint = self.last[2]
+        if hint == "progress":
+            m = _PROGRESS.search(self.last[1])
+            return "sampling" if m and _running(m) else None
+        return hint
 
 
 @dataclass
@@ -150,70 +164,49 @@ class LogFacts:
 
 
 # ---------------------------------------------------------------------------- decoding
-def _split(chunks: Iterable[Any], empty: Any, nl: Any, cr: Any) -> Iterator[tuple[Any, bool]]:
-    """Lines (``\\n``, ``\\r\\n`` or a lone ``\\r``) from chunks of text or bytes, each cut at
-    :data:`MAX_LINE_CHARS` (``True`` when cut). Never holds more than a chunk and a line."""
-    buf = empty
-    skipping = False
-    for chunk in chunks:
-        buf = buf + chunk if buf else chunk
-        start = 0
-        while True:
-            i, j = buf.find(nl, start), buf.find(cr, start)
-            end = min(i, j) if i >= 0 and j >= 0 else max(i, j)
-            if end < 0:
-                break
-            if end == j and end == len(buf) - 1:  # a "\r" at the chunk's end: its "\n" may follow
-                break
-            step = 2 if end == j and buf[end + 1:end + 2] == nl else 1
-            if skipping:
-                skipping = False
-            else:
-                line = buf[start:end]
-                yield (line[:MAX_LINE_CHARS], True) if len(line) > MAX_LINE_CHARS else (line, False)
-            start = end + step
-        buf = buf[start:]
-        if len(buf) > MAX_LINE_CHARS:
-            if not skipping:
-                yield buf[:MAX_LINE_CHARS], True
-            skipping = True
-            buf = empty
-    if buf and not skipping:
-        yield buf, False
+def _readlines(readline: Any, newline: Any) -> Iterator[tuple[Any, bool]]:
+    """Lines from a stream's ``readline`` (C speed), each cut at :data:`MAX_LINE_CHARS` (``True``
+    when cut); the rest of a cut line is read and dropped piecewise, never held whole."""
+    while line := readline(MAX_LINE_CHARS + 1):
+        if line.endswith(newline):
+            yield line, False
+            continue
+        if len(line) <= MAX_LINE_CHARS:  # the last line, without its newline
+            yield line, False
+            return
+        yield line[:MAX_LINE_CHARS], True
+        while (rest := readline(_CHUNK)) and not rest.endswith(newline):
+            pass
 
 
 def _decode_line(raw: bytes) -> str:
     try:
         return raw.decode("utf-8")
-    except UnicodeDecodeError:
+    except UnicodeDecodeError:  # a Windows code page (or junk): readable enough, never an error
         return raw.decode("cp1252", errors="replace")
 
 
-def _byte_chunks(stream: BinaryIO, head: bytes) -> Iterator[bytes]:
-    if head:
-        yield head
-    while chunk := stream.read(_CHUNK):
-        yield chunk
-
-
 def iter_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
-    """Decoded lines of a log given as text, bytes or a binary stream."""
+    """Decoded lines of a log given as text, bytes or a binary stream (line ends stripped)."""
     if isinstance(source, str):
-        yield from _split((source[i:i + _CHUNK] for i in range(0, len(source), _CHUNK)), "", "\n", "\r")
+        for line, cut in _readlines(io.StringIO(source, newline="\n").readline, "\n"):
+            yield line.rstrip("\r\n"), cut
         return
     stream = io.BytesIO(source) if isinstance(source, bytes | bytearray) else source
-    head = stream.read(4096)
+    if not hasattr(stream, "peek"):
+        stream = io.BufferedReader(stream)  # type: ignore[arg-type]
+    head = stream.peek(4096)[:4096]
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or (len(head) >= 64 and head.count(b"\0") > len(head) // 3):
         encoding = "utf-16" if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else (
             "utf-16-le" if head[1:2] == b"\0" else "utf-16-be")
-        decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
-        texts = (decoder.decode(chunk) for chunk in _byte_chunks(stream, head))
-        yield from _split(texts, "", "\n", "\r")
+        text = io.TextIOWrapper(stream, encoding=encoding, errors="replace", newline="\n")  # type: ignore[arg-type]
+        for line, cut in _readlines(text.readline, "\n"):
+            yield line.rstrip("\r\n"), cut
         return
     if head.startswith(codecs.BOM_UTF8):
-        head = head[len(codecs.BOM_UTF8):]
-    for raw, cut in _split(_byte_chunks(stream, head), b"", b"\n", b"\r"):
-        yield _decode_line(raw), cut
+        stream.read(len(codecs.BOM_UTF8))
+    for raw, cut in _readlines(stream.readline, b"\n"):
+        yield _decode_line(raw.rstrip(b"\r\n")), cut
 
 
 # ---------------------------------------------------------------------------- cleaning
@@ -233,18 +226,21 @@ _PREFIX = re.compile(
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+(?=\S)(?!-)"  # "INFO Requested to load" (after a stamp)
     r")"
 )
+_PREFIX_FIRST = frozenset("([>0123456789")
 _RICH = re.compile(r"^\s*(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s{2,}(.*?)\s{2,}[\w.]+\.py:\d+\s*$")
 
 
 def clean(text: str) -> str:
     """The log line without colours and without the prefixes loggers and launchers add."""
-    if "\x1b" in text or "[" in text:
+    if "\x1b" in text or "←[" in text or "[0m" in text:
         text = _ANSI.sub("", text)
-    if "T" in text and " - " in text:
+    if " - " in text and "T" in text:
         text = _ISO_STAMP.sub("", text)
-    rich = _RICH.match(text) if "  " in text else None
-    if rich:
+    if "    " in text and ("ERROR" in text or "INFO" in text or "WARNING" in text) and (rich := _RICH.match(text)):
         return rich.group(1)
+    head = text[:48]
+    if not (":" in head or "|" in head or head[:1] in _PREFIX_FIRST):
+        return text.rstrip()
     for _ in range(4):  # prefixes stack: "[2025-...] [info]  got prompt"
         m = _PREFIX.match(text)
         if not m or not m.group(0):
@@ -266,9 +262,7 @@ _REPORT_FIELD = re.compile(r"^-\s+\*\*(.+?):\*\*\s*(.*)$")
 _VALIDATE = re.compile(r"^Failed to validate prompt for output (\S+?):?$")
 _VALIDATE_NODE = re.compile(r"^\*\s+(.+?)\s+(\S+):$")
 _VALIDATE_REASON = re.compile(r"^-\s+(.+)$")
-_PROMPT_END = re.compile(r"^Prompt executed in (.+)$")
 _PROGRESS = re.compile(r"(\d{1,3})?%\|[^|]*\|\s*([\d.]+)([kMG]?)/([\d.]+)([kMG]?)")
-_REQUEST_LOAD = re.compile(r"^Requested to load (\S+)")
 _LOADED = re.compile(r"^loaded (completely|partially)[;:]?\s*(.*)$")
 _OLD_NUMBERS = re.compile(r"^([\d.e+-]+)\s+([\d.e+-]+)\s+(\S+)")
 _NEW_MB = re.compile(r"([\d.]+) MB (usable|loaded|offloaded)")
@@ -291,6 +285,9 @@ _VERSION_LINES = (
     (re.compile(r"^### ComfyUI Revision: (.+)$"), "comfyui_revision"),
 )
 _REPORT_VERSIONS = {"ComfyUI Version": "comfyui", "PyTorch Version": "torch", "Python Version": "python"}
+_BANNER_HINT = re.compile(r"Total VRAM|RAM limited|vram state|^Device: |^Using |^\*\* |Mac Version|AMD arch|[Vv]ersion|Revision")
+_ENDING_HINT = re.compile(r"(?i)pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
+                          r"fatal|violation|c0000005|3221225477|1073741819|resource-exhaustion|virtual memory")
 _LOADER_LINES = ("model weight dtype", "model_type ", "VAE load device", "CLIP/text encoder model load device",
                  "Working with z of shape", "loaded straight to GPU", "missing {", "left over keys", "clip missing:")
 _PAUSE = ("press any key to continue", "请按任意键继续", "drücken sie eine beliebige taste", "appuyez sur une touche",
@@ -347,8 +344,7 @@ class _Reader:
         return LogLine(self.n, text[:400])
 
     def _activity(self, text: str, hint: str | None) -> None:
-        self.prompt.last_activity = self._ev(text)
-        self.prompt.last_hint = hint
+        self.prompt.last = (self.n, text, hint)
 
     def _open(self, source: str, text: str, **fields: Any) -> LogFailure:
         self._close()
@@ -424,14 +420,19 @@ class _Reader:
             self.facts.cut_lines += 1
         if "\0" in raw:
             raw = raw.replace("\0", "")
-        text = clean(raw)
-        try:
-            if "earlyoom" in raw and "sending SIG" in raw:  # journald's prefix named the program
-                self._ending("earlyoom " + text.lower(), "earlyoom: " + text)
-                return
-            self._line(text)
-        except Exception:  # one odd line costs that line only
-            self.mode = None
+        segments: tuple[str, ...] | list[str] = (raw,)
+        if "\r" in raw:  # a console capture: the bar tqdm redrew in place; its first and last states count
+            parts = [p for p in raw.split("\r") if p.strip()]
+            segments = parts[:1] + parts[-1:] if len(parts) > 1 else parts
+        for segment in segments:
+            try:
+                text = clean(segment)
+                if "earlyoom" in segment and "sending SIG" in segment:  # journald's prefix named the program
+                    self._ending("earlyoom " + text.lower(), "earlyoom: " + text)
+                    continue
+                self._line(text)
+            except Exception:  # one odd line costs that line only
+                self.mode = None
 
     def _line(self, text: str) -> None:
         stripped = text.strip()
@@ -447,7 +448,7 @@ class _Reader:
         if not stripped:
             self._blank()
             return
-        if self._block_line(text, stripped):
+        if self.block is not None and self._block_line(text, stripped):
             return
         self._plain(text, stripped)
 
@@ -555,71 +556,74 @@ class _Reader:
         return False
 
     def _plain(self, text: str, s: str) -> None:
-        """A line outside any failure block."""
+        """A line outside any failure block. Cheap substring tests gate every pattern: a long
+        session is mostly progress bars and model loads."""
         if self.block is not None:
             self._close()
-        if m := _EXC_START.search(s):
+        if "%|" in s:
+            self.prompt.last = (self.n, s, "progress")
+            if (load := s.find("Requested to load ")) > 0:
+                self._facts_line(s[load:], s[load:])
+            return
+        if "!!!" in s and (m := _EXC_START.search(s)):
             message = m.group(1).split(_TRACEBACK)[0].strip()  # a paste that lost its line breaks
             self._open("exception", s, message=message)
             self.mode = "exc_message" if message else "message"
             self.exc = None
             return
-        if s == _TRACEBACK or s.endswith(_TRACEBACK):
+        if s.endswith(_TRACEBACK):
             self._open("traceback", s)
             self.exc = LoggedException(None, "")
             self.mode = "frames"
             return
-        if _FRAME.match(text):
+        if 'File "' in text and _FRAME.match(text):
             self._open("traceback", s)
             self.exc = LoggedException(None, "")
             self.mode = "frames"
             self._block_line(text, s)
             return
-        if _THREAD.match(s):
-            self._open("thread", s)
-            self.mode = "frames"
+        first = s[0]
+        if first == "g" and (s == "got prompt" or s.startswith("got prompt ")):
+            self._new_prompt(s)
             return
-        if m := _POPUP.match(s):
-            self._open("popup", s, class_type=m.group(1).strip())
-            self.mode = "message"
-            return
-        if s.startswith("#") and "ComfyUI Error Report" in s:
+        if first == "P":
+            if s.startswith("Prompt executed in "):
+                self.prompt.ended, self.prompt.ended_line = "executed", self._ev(s)
+                return
+            if s.startswith("Processing interrupted"):
+                self.prompt.ended, self.prompt.ended_line = "interrupted", self._ev(s)
+                return
+            if s.startswith("Prompt outputs failed validation"):
+                self._open("validation", s)
+                self.mode = "validation"
+                return
+        if first == "E":
+            if s.startswith("Exception in thread") and _THREAD.match(s):
+                self._open("thread", s)
+                self.mode = "frames"
+                return
+            if s.startswith("Error occurred when executing") and (m := _POPUP.match(s)):
+                self._open("popup", s, class_type=m.group(1).strip())
+                self.mode = "message"
+                return
+        if first == "#" and "ComfyUI Error Report" in s:
             self._open("report", s)
             self.mode = "report"
             return
-        if m := _VALIDATE.match(s):
+        if first == "F" and s.startswith("Failed to validate prompt") and _VALIDATE.match(s):
             self._open("validation", s)
             self.mode = "validation"
             return
-        if s.startswith("Prompt outputs failed validation"):
-            self._open("validation", s)
-            self.mode = "validation"
-            return
-        if s == "got prompt" or s.startswith("got prompt "):
-            self._new_prompt(s)
-            return
-        if m := _PROMPT_END.match(s):
-            self.prompt.ended, self.prompt.ended_line = "executed", self._ev(s)
-            return
-        if s.startswith("Processing interrupted"):
-            self.prompt.ended, self.prompt.ended_line = "interrupted", self._ev(s)
-            return
-        if s.startswith("Got an OOM, unloading all loaded models"):
+        if first == "G" and s.startswith("Got an OOM, unloading all loaded models"):
             self.prompt.oom_unload = True
             if self.prompt.failures:
                 self.prompt.failures[-1].oom_unload = True
                 self.prompt.failures[-1].evidence.append(self._ev(s))
             return
-        if (m := _EXC_LINE.match(s)) and m.group(2):
+        if ": " in s and ("Error" in s or "Exception" in s or "Interrupt" in s) and (m := _EXC_LINE.match(s)) and m.group(2):
             self._open("message", s, exception_type=m.group(1), message=m.group(2).strip())
             self.mode = "exc_message"
             self.exc = LoggedException(m.group(1), m.group(2).strip())
-            return
-        if "%|" in s and (m := _PROGRESS.search(s)):
-            done = _count(m.group(2), m.group(3)) >= _count(m.group(4), m.group(5))
-            self._activity(s, None if done else "sampling")
-            if (load := s.find("Requested to load ")) > 0:
-                self._facts_line(s[load:], s[load:])
             return
         self._facts_line(text, s)
 
@@ -698,79 +702,75 @@ class _Reader:
 
     # ------------------------------------------------------------------ facts outside failures
     def _facts_line(self, text: str, s: str) -> None:
-        machine, low = self.facts.machine, s.lower()
-        if m := _REQUEST_LOAD.match(s):
-            self.pending_model = m.group(1)
+        machine = self.facts.machine
+        if s.startswith("Requested to load "):
+            self.pending_model = s[len("Requested to load "):].split(" ", 1)[0]
             self._activity(s, None)
             return
-        if m := _LOADED.match(s):
+        if s.startswith("loaded ") and (m := _LOADED.match(s)):
             self._model(m.group(1) == "partially", m.group(2), s)
             return
-        if m := _DYNAMIC.match(s):
+        if s.startswith("Model ") and (m := _DYNAMIC.match(s)):
             self._add_model(ModelLoad(m.group(1), self.n, loaded_bytes=int(m.group(2)) * MIB))
             self._activity(s, None)
             return
-        if "memory" in low and (kind := detect_fallback(s)):
+        if "emory" in s and (kind := detect_fallback(s)):
             self.prompt.fallbacks.append((kind, self._ev(s)))
             self._activity(s, {"tiled-vae-decode": "vae-decode", "tiled-vae-encode": "vae-encode"}.get(kind))
             return
         if s.startswith(_LOADER_LINES) or (s.startswith("Using ") and s.endswith("attention in VAE")):
             self._activity(s, "load")
             return
+        if _BANNER_HINT.search(s):
+            self._banner(s)
+            return
+        if "main.py" in s and (m := _COMMAND.search(s)):
+            self._args(m.group(1), s)
+            if not machine.get("python_executable"):
+                machine["python_executable"] = s.split("main.py")[0].rsplit(">", 1)[-1]
+            return
+        if ("capac" in s or "Device limit" in s) and (m := _CAPACITY.search(s)):
+            self._capacity(m)
+        if _ENDING_HINT.search(s):
+            self._ending(s.lower(), s)
+
+    def _banner(self, s: str) -> None:
+        machine = self.facts.machine
         if m := _TOTALS.search(s):
             machine["vram_total_bytes"] = int(m.group(1)) * MIB
             machine["ram_total_bytes"] = int(m.group(2)) * MIB
             self.facts.evidence["vram_total_bytes"] = self.facts.evidence["ram_total_bytes"] = self._ev(s)
-            return
-        if m := _CGROUP.search(s):
+        elif m := _CGROUP.search(s):
             machine["ram_limit_bytes"] = int(m.group(1)) * MIB
             self.facts.evidence["ram_limit_bytes"] = self._ev(s)
-            return
-        if s.startswith("Set vram state to: "):
+        elif s.startswith("Set vram state to: "):
             machine["vram_state"] = s.split(": ", 1)[1].strip()
-            return
-        if m := _DEVICE.match(s):
+        elif m := _DEVICE.match(s):
             self._device(m.group(1), s)
-            return
-        if s.startswith("Using directml with device:"):
+        elif s.startswith("Using directml with device:"):
             machine["device"] = "directml"
-            name = s.split(":", 1)[1].strip()
-            if name:
+            if name := s.split(":", 1)[1].strip():
                 machine["gpu_name"] = name
             self.facts.evidence["device"] = self._ev(s)
-            return
-        if s.startswith("Using ") and "attention" in s and "VAE" not in s:
+        elif s.startswith("Using ") and "attention" in s and "VAE" not in s:
             machine.setdefault("attention", s[len("Using "):])
-            return
-        if s.startswith("** Platform:"):
+        elif s.startswith("** Platform:"):
             self._os(s.split(":", 1)[1].strip(), s)
-            return
-        if s.startswith("** Python executable:"):
+        elif s.startswith("** Python executable:"):
             machine["python_executable"] = s.split(":", 1)[1].strip()
-            return
-        if s.startswith("** ComfyUI Path:"):
+        elif s.startswith("** ComfyUI Path:"):
             machine["comfyui_path"] = s.split(":", 1)[1].strip()
-            return
-        if s.startswith("Mac Version"):
+        elif s.startswith("Mac Version"):
             self._os("macOS", s)
-            return
-        if s.startswith("AMD arch:"):
+        elif s.startswith("AMD arch:"):
             machine["amd_arch"] = s.split(":", 1)[1].strip()
-            return
-        for pattern, key in _VERSION_LINES:
-            if m := pattern.match(s):
-                self._version(key, m.group(1).strip(), s)
-                if key == "python" and "python_build" not in machine:
-                    machine["python_build"] = s
-                return
-        if "main.py" in s and (m := _COMMAND.search(s)):
-            self._args(m.group(1), s)
-            if not machine.get("python_executable"):
-                machine["python_executable"] = s.split("main.py")[0]
-            return
-        if m := _CAPACITY.search(s):
-            self._capacity(m)
-        self._ending(low, s)
+        else:
+            for pattern, key in _VERSION_LINES:
+                if m := pattern.match(s):
+                    self._version(key, m.group(1).strip(), s)
+                    if key == "python" and "python_build" not in machine:
+                        machine["python_build"] = s
+                    return
 
     def _ending(self, low: str, s: str) -> None:
         kind = None
@@ -796,7 +796,7 @@ class _Reader:
 
     def _model(self, partial: bool, rest: str, s: str) -> None:
         loaded = offloaded = None
-        numbers = dict((kind, value) for value, kind in _NEW_MB.findall(rest))
+        numbers = dict((kind, value) for value, kind in _NEW_MB.findall(rest)) if " MB " in rest else {}
         if numbers:
             loaded, offloaded = _mb(numbers.get("loaded", "")), _mb(numbers.get("offloaded", ""))
         elif m := _OLD_NUMBERS.match(rest):  # 0.3.x: "loaded completely <usable MB> <loaded MB> <full>"
@@ -863,6 +863,11 @@ def _known(s: str) -> bool:
                                                    "!!!", "Traceback (", "Error occurred when executing", "# ComfyUI",
                                                    "File \"", "During handling", "The above exception"))
                 or _PROGRESS.search(s))
+
+
+def _running(m: re.Match[str]) -> bool:
+    """A progress bar that has not reached its total."""
+    return _count(m.group(2), m.group(3)) < _count(m.group(4), m.group(5))
 
 
 def _count(number: str, suffix: str) -> float:
