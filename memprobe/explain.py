@@ -43,7 +43,7 @@ _BUILTIN_FUNCTIONS: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
     ("nodes.py", "decode"): (("tiled", "VAEDecodeTiled"), ("", "VAEDecode")),
     ("nodes.py", "encode"): (("tiled", "VAEEncodeTiled"), ("vae.encode", "VAEEncode"), ("clip_vision", "CLIPVisionEncode"),
                              ("token", "CLIPTextEncode"), ("clip.", "CLIPTextEncode")),
-    ("nodes.py", "load_checkpoint"): (("config", "CheckpointLoader"), ("clipvision", "unCLIPCheckpointLoader"),
+    ("nodes.py", "load_checkpoint"): (("config_path", "CheckpointLoader"), ("clipvision", "unCLIPCheckpointLoader"),
                                       ("", "CheckpointLoaderSimple")),
     ("nodes.py", "load_clip"): (("clip_name2", "DualCLIPLoader"), ("clip_path2", "DualCLIPLoader"),
                                 ("clip_vision", "CLIPVisionLoader"), ("", "CLIPLoader")),
