@@ -3,8 +3,9 @@ grow with the log: a 5 MB and a 50 MB log, and one holding a 20 MB line, need ab
 
 The log is built from real ones: the recorded ComfyUI 0.3.64 logs and the issue-thread logs of
 tests/fixtures/logs, repeated as a long session (thousands of prompts, progress bars, model loads,
-tracebacks), with the failure to explain at its end. Each reading runs in a fresh interpreter so its
-peak RSS is its own; the baseline is that interpreter with Memory Probe imported.
+tracebacks), with the failure to explain at its end. Each reading runs in a fresh interpreter: its
+time, the growth of its RSS peak while reading, and (a separate run under tracemalloc) the peak of
+Python's heap while reading.
 
     python benchmarks/bench_explain.py
 """
@@ -22,22 +23,21 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 
 _CHILD = r"""
-import json, resource, sys, time
+import json, resource, sys, time, tracemalloc
 sys.path.insert(0, {root!r})
 from memprobe.explain import explain_log
+path, traced = sys.argv[1], sys.argv[2] == "traced"
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-path = sys.argv[1]
+if traced:
+    tracemalloc.start()
 t0 = time.perf_counter()
-if path != "-":
-    with open(path, "rb") as f:
-        doc = explain_log(f)
-else:
-    doc = None
+with open(path, "rb") as f:
+    doc = explain_log(f)
 elapsed = time.perf_counter() - t0
+heap_peak = tracemalloc.get_traced_memory()[1] if traced else None
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({{"s": elapsed, "base_kib": base, "peak_kib": peak,
-                  "kind": doc["failure"]["kind"] if doc and doc["failure"] else None,
-                  "lines": doc["log"]["lines"] if doc else 0}}))
+print(json.dumps({{"s": elapsed, "rss_growth_kib": peak - base, "heap_peak_bytes": heap_peak,
+                  "kind": doc["failure"]["kind"] if doc["failure"] else None, "lines": doc["log"]["lines"]}}))
 """
 
 
@@ -65,9 +65,12 @@ def build_log(path: Path, size_bytes: int, *, huge_line_bytes: int = 0) -> int:
     return path.stat().st_size
 
 
-def measure(path: str) -> dict[str, Any]:
+def measure(path: str, *, traced: bool = False) -> dict[str, Any]:
+    """One reading in a fresh interpreter: its time, how much its RSS peak grew while reading, and
+    (``traced``: a separate, slower run) the peak of Python's heap while reading."""
     code = _CHILD.format(root=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([sys.executable, "-c", code, path, "traced" if traced else "timed"], capture_output=True,
+                         text=True, check=True).stdout
     return json.loads(out)
 
 
@@ -77,19 +80,17 @@ def run() -> dict[str, Any]:
         big_size = build_log(big, 50 * 1024**2)
         build_log(small, 5 * 1024**2)
         build_log(huge, 5 * 1024**2, huge_line_bytes=20 * 1024**2)
-        idle = measure("-")
         runs = [measure(str(big)) for _ in range(3)]
         best = min(runs, key=lambda r: r["s"])
-        small_run, huge_run = measure(str(small)), measure(str(huge))
+        heaps = {name: measure(str(p), traced=True) for name, p in (("50mb", big), ("5mb", small), ("20mb_line", huge))}
     assert best["kind"] == "other", best  # the log's last failure (LatentBlend) is what it explains
-    over = lambda r: round((r["peak_kib"] - idle["peak_kib"]) / 1024, 1)  # noqa: E731
+    mib = 1024**2
     return {
         "explain_50mb_s": round(best["s"], 2),
-        "explain_50mb_mb_per_s": round(big_size / 1024**2 / best["s"], 1),
+        "explain_50mb_mb_per_s": round(big_size / mib / best["s"], 1),
         "explain_50mb_lines": best["lines"],
-        "explain_peak_over_idle_mib_50mb": over(best),
-        "explain_peak_over_idle_mib_5mb": over(small_run),
-        "explain_peak_over_idle_mib_20mb_line": over(huge_run),
+        "explain_50mb_rss_growth_mib": round(best["rss_growth_kib"] / 1024, 1),
+        **{f"explain_heap_peak_mib_{name}": round(r["heap_peak_bytes"] / mib, 2) for name, r in heaps.items()},
     }
 
 

@@ -160,3 +160,13 @@ def test_text_output_reads_like_the_panel():
     assert "First failure: GPU memory (VRAM) ran out [vram] — VAEDecode, stage vae-decode" in text
     assert "1. Decode in tiles: replace VAE Decode with VAE Decode (Tiled) (critical)" in text
     assert "What the log cannot tell:" in text and "the failing node's id" in text
+
+
+def test_the_built_in_node_table_is_comfyuis_own_object_info():
+    # memprobe/data/comfyui_nodes.json is derived from the recorded /object_info of ComfyUI 0.3.64
+    from memprobe.explain import builtin_nodes
+
+    info = json.loads((FIXTURES / "comfyui-0.3.64" / "object_info.json").read_text(encoding="utf-8"))
+    expected = {name: (entry.get("category") or "", bool(entry.get("output_node"))) for name, entry in info.items()
+                if not str(entry.get("python_module", "")).startswith("custom_nodes")}
+    assert builtin_nodes() == expected and len(expected) > 300
