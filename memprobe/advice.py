@@ -89,7 +89,7 @@ class _Facts:
             return "an unnamed node"
         title = node.get("title")
         name = f"{title} ({node.get('class_type')})" if title and title != node.get("class_type") else node.get("class_type")
-        return f"node {node.get('node_id')} {name}"
+        return f"node {node.get('node_id')} {name}" if node.get("node_id") else str(name)  # a log may not print the id
 
 
 # ---------------------------------------------------------------------------- rules

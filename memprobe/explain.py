@@ -260,8 +260,8 @@ def _install(facts: LogFacts, os_name: str | None) -> str:
     if not executable and ("python_embeded" in root.lower() or "_windows_portable" in root.lower()):
         executable = "python_embeded"  # the portable package's folder names
     found = detect_install_type(executable, facts.args, root)["type"]
-    if found == "manual" and not (executable or root):
-        return "unknown"
+    if found == "manual" and not executable:
+        return "unknown"  # "manual" is detect_install_type's default: without Python's path, no evidence
     return found
 
 
@@ -325,10 +325,10 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
                                              later_node.stage, later_node, later.message, later.exception_type,
                                              later.evidence, source=later.source))
         suggestion_evidence = evidence
-        record_failure = Failure(node_id=node.node_id or "?", class_type=node.class_type, stage=node.stage, kind=kind,
+        record_failure = Failure(node_id=node.node_id or "", class_type=node.class_type, stage=node.stage, kind=kind,
                                  exception_type=exc_type, message=message, t_s=None)
         if node.class_type:
-            record_node = NodeRun(seq=1, node_id=node.node_id or "?", class_type=node.class_type,
+            record_node = NodeRun(seq=1, node_id=node.node_id or "", class_type=node.class_type,
                                   stage=node.stage or "other", status="failed")
         if not node.node_id:
             unknown.append("the failing node's id (the log does not print it)")
@@ -521,8 +521,8 @@ def render_text(doc: dict[str, Any]) -> str:
         for e in failure["evidence"][:4]:
             lines.append(f"  line {e['line']}: {e['text'][:160]}")
         for c in doc["consequences"]:
-            lines.append(f"Then (a consequence): [{c['kind']}] {c['exception_type'] or ''} "
-                         f"{(c['message'] or '').splitlines()[0][:120] if c['message'] else ''} — {_node_words(c)}")
+            what = " ".join(p for p in (c["exception_type"], (c["message"] or "").splitlines()[0][:120] if c["message"] else "") if p)
+            lines.append(f"Then (a consequence): [{c['kind']}] {what} — {_node_words(c)}")
     lines += ["", f"Machine: {_machine_words(doc)}", f"Versions: {_versions_words(doc)}"]
     if doc["launch_args"]:
         lines.append(f"Launch options: {' '.join(doc['launch_args'])}")

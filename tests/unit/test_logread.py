@@ -150,6 +150,9 @@ def test_banner_of_newer_comfyui_and_other_devices():
     assert machine["allocator"] == "native" and machine["amd_arch"] == "gfx1100" and facts.versions["rocm"] == "(6, 2)"
     assert read_log("Using directml with device: AMD Radeon RX 580\nDevice: privateuseone\n").machine["device"] == "directml"
     assert read_log("Device: mps\n").machine["os"] == "macOS"
+    xpu = read_log("Device: xpu:0 Intel(R) Arc(TM) A770 Graphics : native\n").machine
+    assert (xpu["device"], xpu["gpu_name"]) == ("xpu:0", "Intel(R) Arc(TM) A770 Graphics")
+    assert read_log("Device: cpu\n").machine == {"device": "cpu"}
 
 
 def test_only_the_last_prompts_are_kept_in_a_long_log():
