@@ -542,7 +542,7 @@ class _Reader:
                 if s.startswith("[Previous line repeated") or set(s) <= set("^~ ") or s.startswith("...<"):
                     return True
                 last = self.exc.frames[-1]
-                if last.code is None and not _known(s) and (text.startswith(" ") or block.source == "popup"):
+                if last.code is None and not _known(s):  # the source line (its indent may be lost to a prefix)
                     last.code = s[:300]
                     return True
                 if text.startswith("    ") and not _known(s):

@@ -160,3 +160,15 @@ def test_only_the_last_prompts_are_kept_in_a_long_log():
     facts = read_log(log + "got prompt\n!!! Exception during processing !!! boom\n")
     assert facts.prompt_count == 501 and len(facts.prompts) <= 32
     assert facts.prompts[-1].index == 501 and facts.prompts[-1].failures[0].message == "boom"
+
+
+def test_a_traceback_whose_every_line_carries_the_desktop_apps_prefix():
+    log = "\n".join("[2025-05-12 01:48:04.238] [error] " + line for line in (
+        "!!! Exception during processing !!! Allocation on device", "Traceback (most recent call last):",
+        '  File "C:\\ComfyUI\\execution.py", line 347, in execute', "    output_data = get_output_data(obj)",
+        '  File "C:\\ComfyUI\\nodes.py", line 1525, in sample', "    return common_ksampler(model, seed, steps)",
+        "torch.OutOfMemoryError: Allocation on device"))
+    (failure,) = read_log(log).failures
+    assert failure.exception_type == "torch.OutOfMemoryError"
+    assert [(f.function, f.code) for f in failure.frames] == [
+        ("execute", "output_data = get_output_data(obj)"), ("sample", "return common_ksampler(model, seed, steps)")]
