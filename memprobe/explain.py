@@ -24,12 +24,12 @@ from typing import Any, BinaryIO
 from . import __version__
 from .advice import suggest
 from .failures import classify_failure
-from .install import detect_install_type
+from .format import fmt_bytes
+from .install_type import detect_install_type
 from .logread import MAX_LINE_CHARS, Ending, Frame, LogFacts, LogFailure, LogLine, PromptLog, read_log
 from .privacy import scrub_all, scrub_text
 from .records import Failure, NodeRun, RunEvent, RunRecord
 from .stages import NodeClass, stage_of
-from .units import fmt_bytes
 
 __all__ = ["explain_log", "explain_facts", "render_text", "render_report_md", "BUILTIN_SOURCE"]
 

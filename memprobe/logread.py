@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from .failures import detect_fallback
-from .units import MIB
+from .format import MIB
 
 __all__ = ["read_log", "LogFacts", "PromptLog", "LogFailure", "LoggedException", "Frame", "LogLine",
            "ModelLoad", "Ending", "MAX_LINE_CHARS"]
