@@ -277,9 +277,11 @@ class MemProbeRoutes:
             body += chunk
             if len(body) > EXPLAIN_MAX_BYTES:
                 return too_big
-        if not bytes(body).strip():
+        data = bytes(body)
+        del body
+        if not data.strip():
             raise BadRequest("the body must be the text of a ComfyUI log (console output, comfyui.log or an error report)")
-        doc = await asyncio.to_thread(explain_log, bytes(body))
+        doc = await asyncio.to_thread(explain_log, data)
         if fmt == "md":
             text = await asyncio.to_thread(render_report_md, doc)
             return web.Response(text=text, content_type="text/markdown", charset="utf-8")

@@ -38,12 +38,29 @@ def test_an_execution_error_is_explained_from_the_log_as_it_was_traced(make_serv
     assert explained == traced == ("other", "LatentBlend", "other", None)
 
 
-def test_a_provoked_ram_oom_is_explained_from_the_log_as_it_was_traced(make_server):
-    server = make_server("explain-ram-oom")
+def cap_address_space(server, room_bytes: int) -> None:
+    """Cap the started server's address space at its size now plus ``room_bytes``."""
     pid = server.process.pid
-    limit = vm_size_bytes(pid) + 300 * 1024**2  # room for the server, not for mapping a 500 MB checkpoint
+    limit = vm_size_bytes(pid) + room_bytes
     resource.prlimit(pid, resource.RLIMIT_AS, (limit, limit))
+
+
+def test_a_ram_oom_at_load_is_explained_from_the_log_as_it_was_traced(make_server):
+    server = make_server("explain-load-oom")
+    cap_address_space(server, 300 * 1024**2)  # room for the server, not for mapping a 500 MB checkpoint
     prompt_id, history = server.run(load_workflow("txt2img", **SMALL))
     assert history["status"]["status_str"] == "error"
     traced, explained = judgements(server, prompt_id)
     assert explained == traced == ("system-ram", "CheckpointLoaderSimple", "load", "smaller-model")
+
+
+def test_a_ram_oom_at_decode_is_explained_from_the_log_as_it_was_traced(make_server):
+    prompt = load_workflow("txt2img", **{"5.width": 2048, "5.height": 2048})
+    prompt["8"]["inputs"]["samples"] = ["5", 0]  # decode the empty latent straight away
+    del prompt["3"], prompt["6"], prompt["7"]
+    server = make_server("explain-decode-oom")
+    cap_address_space(server, 1536 * 1024**2)  # the models load; a 2048x2048 decode's tensors do not fit
+    prompt_id, history = server.run(prompt, timeout_s=400)
+    assert history["status"]["status_str"] == "error"
+    traced, explained = judgements(server, prompt_id)
+    assert explained == traced == ("system-ram", "VAEDecode", "vae-decode", "tiled-decode")
