@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -285,128 +285,133 @@ def explain_log(source: str | bytes | BinaryIO) -> dict[str, Any]:
     return explain_facts(read_log(source))
 
 
+@dataclass
+class _Judgement:
+    """What the log says failed, as the document's ``failure``/``consequences`` and as the record
+    types a traced run is made of (for the advice)."""
+
+    failure: dict[str, Any] | None = None
+    consequences: list[dict[str, Any]] = field(default_factory=list)
+    record: Failure | None = None
+    node: NodeRun | None = None
+    evidence: list[LogLine] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+    abrupt: bool = False
+
+
+def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgement:
+    """The first failure of the prompt; the rest, and the end of a chained traceback, are its consequences."""
+    first = failures[0]
+    node = _identify(first)
+    exc_type, message = first.exception_type, first.message
+    j = _Judgement()
+    if first.causes:  # a chained traceback: the oldest exception is the cause, the last a consequence
+        cause = first.causes[0]
+        j.consequences.append(_failure_doc(classify_failure(exc_type, message, compute_device=compute_device),
+                                           node.stage, node, message, exc_type, first.evidence[-1:], source=first.source))
+        exc_type, message = cause.type or exc_type, cause.message or message
+    kind = classify_failure(exc_type, message, compute_device=compute_device)
+    j.evidence = first.evidence + ([node.stage_line] if node.stage_line is not None else [])
+    j.failure = _failure_doc(kind, node.stage, node, message, exc_type, j.evidence, source=first.source,
+                             stage_evidence=node.stage_evidence, oom_unload=first.oom_unload, abrupt=False)
+    for later in failures[1:]:
+        later_node = _identify(later)
+        j.consequences.append(_failure_doc(
+            classify_failure(later.exception_type, later.message, compute_device=compute_device), later_node.stage,
+            later_node, later.message, later.exception_type, later.evidence, source=later.source))
+    j.record = Failure(node_id=node.node_id or "", class_type=node.class_type, stage=node.stage, kind=kind,
+                       exception_type=exc_type, message=message, t_s=None)
+    if node.class_type:
+        j.node = NodeRun(seq=1, node_id=node.node_id or "", class_type=node.class_type, stage=node.stage or "other",
+                         status="failed")
+    if not node.node_id:
+        j.unknown.append("the failing node's id (the log does not print it)")
+    if not node.class_type:
+        j.unknown.append(f"which node of custom_nodes/{node.pack} failed (the log does not name its class)" if node.pack
+                         else "the failing node's class (the log does not name it)")
+    if node.stage is None:
+        j.unknown.append("the stage it failed in (nothing in the log places it)")
+    if node.not_builtin:
+        j.unknown.append(f"whether {node.class_type} comes from a custom node pack: it is not one of "
+                         f"{BUILTIN_SOURCE}'s built-in nodes, so it is taken for one")
+    if not message and not exc_type:
+        j.unknown.append("the error message (the log shows only the traceback)")
+    return j
+
+
+def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bool) -> _Judgement:
+    """ComfyUI stopped without an error: how the log ends and the last thing it did."""
+    hint = prompt.last_hint if prompt is not None else None
+    last = prompt.last_activity if prompt is not None else None
+    memory = {"memory-kill": "system-ram", "commit-exhausted": "commit-limit"}.get(ending.kind if ending else "")
+    how = _ENDINGS.get(ending.kind, "") if ending else "the log stops mid-run"
+    doing = f"; the last thing it logged was line {last.number}: {last.text[:160]}" if last else ""
+    message = f"ComfyUI stopped without reporting an error ({how}){doing}"
+    j = _Judgement(abrupt=True, evidence=[e for e in (ending.line if ending else None, last) if e is not None])
+    j.failure = _failure_doc(memory or "abrupt", hint, _Node(stage=hint), message, None, j.evidence, source="ending",
+                             ending=ending.kind if ending else "log-stops", oom_unload=False, abrupt=True,
+                             stage_evidence=f"the last line it logged (line {last.number}) belongs to that stage"
+                             if hint and last else None)
+    j.record = Failure(node_id=None, class_type=None, stage=hint, kind=memory or "other", exception_type=None,
+                       message=message, t_s=None)
+    j.unknown.append("what ended ComfyUI: the log stops without an error"
+                     + ("" if memory else " (the system's own logs say whether it was out of memory)"))
+    if cut_short:
+        j.unknown.append("whether ComfyUI really stopped, or the log was only cut when it was copied")
+    if hint is None:
+        j.unknown.append("the stage it was in")
+    j.unknown.append("the node it was running (a log names no node until one fails)")
+    return j
+
+
+def _suggestions(facts: LogFacts, focus: _Focus, j: _Judgement, os_name: str | None, compute_device: str,
+                 fallbacks: list[tuple[str, LogLine]]) -> list[dict[str, Any]]:
+    """The advice's rules, run on the record types of a traced run built from what the log says."""
+    ended = focus.prompt.ended if focus.prompt is not None else None
+    status = "ended_abruptly" if j.abrupt else "error" if j.failure else "success" if ended == "executed" else "unknown"
+    run = RunRecord(id="log", started_at=0.0, started_mono=0.0, status=status,
+                    context=_context(facts, os_name, compute_device))
+    if j.node is not None:
+        run.nodes.append(j.node)
+    if j.record is not None:
+        run.failures.append(j.record)
+    for kind, line in fallbacks:
+        run.events.append(RunEvent(t_s=0.0, kind=kind, node_id=None, message=line.text))
+    doc = run.to_dict(timeline={"t": [], "series": {}})
+    if doc["failure"] is not None:
+        doc["failure"]["abrupt"] = j.abrupt
+    evidence = [{"line": e.number, "text": e.text} for e in j.evidence[:6]]
+    return [{"id": s.id, "title": s.title, "why": s.why, "try": s.try_, "severity": s.severity, "evidence": evidence}
+            for s in suggest(doc)]
+
+
 def explain_facts(facts: LogFacts) -> dict[str, Any]:
+    """The explanation of what :func:`memprobe.logread.read_log` read."""
     machine = facts.machine
     compute_device = "cpu" if machine.get("device") == "cpu" or "--cpu" in facts.args else "cuda"
     os_name = _os_name(facts)
     focus = _focus(facts)
-    unknown: list[str] = ["memory readings: a log has no peaks and no per-node figures (with Memory Probe installed, "
-                          "the next run records them)"]
-    failure_doc: dict[str, Any] | None = None
-    consequences: list[dict[str, Any]] = []
-    record_failure: Failure | None = None
-    record_node: NodeRun | None = None
-    suggestion_evidence: list[LogLine] = []
-    abrupt = False
-
     if focus.failures:
-        first = focus.failures[0]
-        node = _identify(first)
-        exc_type, message = first.exception_type, first.message
-        chain_consequence = None
-        if first.causes:  # a chained traceback: the oldest exception is the cause
-            cause = first.causes[0]
-            chain_consequence = (exc_type, message)
-            exc_type, message = cause.type or exc_type, cause.message or message
-        kind = classify_failure(exc_type, message, compute_device=compute_device)
-        evidence = list(first.evidence)
-        if node.stage_line is not None:
-            evidence.append(node.stage_line)
-        failure_doc = _failure_doc(kind, node.stage, node, message, exc_type, evidence, source=first.source,
-                                   stage_evidence=node.stage_evidence, oom_unload=first.oom_unload, abrupt=False)
-        if chain_consequence is not None:
-            consequences.append(_failure_doc(classify_failure(*chain_consequence, compute_device=compute_device),
-                                             node.stage, node, chain_consequence[1], chain_consequence[0],
-                                             first.evidence[-1:], source=first.source))
-        for later in focus.failures[1:]:
-            later_node = _identify(later)
-            consequences.append(_failure_doc(classify_failure(later.exception_type, later.message,
-                                                              compute_device=compute_device),
-                                             later_node.stage, later_node, later.message, later.exception_type,
-                                             later.evidence, source=later.source))
-        suggestion_evidence = evidence
-        record_failure = Failure(node_id=node.node_id or "", class_type=node.class_type, stage=node.stage, kind=kind,
-                                 exception_type=exc_type, message=message, t_s=None)
-        if node.class_type:
-            record_node = NodeRun(seq=1, node_id=node.node_id or "", class_type=node.class_type,
-                                  stage=node.stage or "other", status="failed")
-        if not node.node_id:
-            unknown.append("the failing node's id (the log does not print it)")
-        if not node.class_type:
-            unknown.append("the failing node's class (the log does not name it)" if not node.pack else
-                           f"which node of custom_nodes/{node.pack} failed (the log does not name its class)")
-        if node.stage is None:
-            unknown.append("the stage it failed in (nothing in the log places it)")
-        if node.not_builtin:
-            unknown.append(f"whether {node.class_type} comes from a custom node pack: it is not one of "
-                           f"{BUILTIN_SOURCE}'s built-in nodes, so it is taken for one")
-        if not message and not exc_type:
-            unknown.append("the error message (the log shows only the traceback)")
+        j = _judge_failures(focus.failures, compute_device)
     elif focus.ending is not None or focus.cut_short:
-        abrupt = True
-        prompt = focus.prompt
-        ending = focus.ending
-        hint = prompt.last_hint if prompt is not None else None
-        last = prompt.last_activity if prompt is not None else None
-        kind = {"memory-kill": "system-ram", "commit-exhausted": "commit-limit"}.get(ending.kind if ending else "", "abrupt")
-        doing = f"; the last thing it logged was line {last.number}: {last.text[:160]}" if last else ""
-        how = _ENDINGS.get(ending.kind, "") if ending else "the log stops mid-run"
-        message = f"ComfyUI stopped without reporting an error ({how}){doing}"
-        evidence = [e for e in (ending.line if ending else None, last) if e is not None]
-        node = _Node(stage=hint)
-        failure_doc = _failure_doc(kind, hint, node, message, None, evidence, source="ending",
-                                   ending=ending.kind if ending else "log-stops",
-                                   stage_evidence=f"the last line it logged (line {last.number}) belongs to that stage"
-                                   if hint and last else None, oom_unload=False, abrupt=True)
-        suggestion_evidence = evidence
-        record_failure = Failure(node_id=None, class_type=None, stage=hint,
-                                 kind=kind if kind != "abrupt" else "other", exception_type=None, message=message,
-                                 t_s=None)
-        unknown.append("what ended ComfyUI: the log stops without an error"
-                       + ("" if ending and ending.kind in ("memory-kill", "commit-exhausted") else
-                          " (the system's own logs say whether it was out of memory)"))
-        if focus.cut_short:
-            unknown.append("whether ComfyUI really stopped, or the log was only cut when it was copied")
-        if hint is None:
-            unknown.append("the stage it was in")
-        unknown.append("the node it was running (a log names no node until one fails)")
-
-    status = ("ended_abruptly" if abrupt else "error" if failure_doc is not None else
-              (focus.prompt.ended or "unknown") if focus.prompt is not None else "unknown")
-    run = RunRecord(id="log", started_at=0.0, started_mono=0.0, status=status if status != "executed" else "success",
-                    context=_context(facts, os_name, compute_device))
-    if record_node is not None:
-        run.nodes.append(record_node)
-    if record_failure is not None:
-        run.failures.append(record_failure)
+        j = _judge_ending(focus.prompt, focus.ending, focus.cut_short)
+    else:
+        j = _Judgement()
     prompt = focus.prompt
-    fallbacks = list(prompt.fallbacks) if prompt is not None else []
-    if not fallbacks:
-        fallbacks = [fb for p in facts.prompts for fb in p.fallbacks][-8:]
-    for kind_, line in fallbacks:
-        run.events.append(RunEvent(t_s=0.0, kind=kind_, node_id=None, message=line.text))
-    doc = run.to_dict(timeline={"t": [], "series": {}})
-    if doc["failure"] is not None:
-        doc["failure"]["abrupt"] = abrupt
-    suggestions = []
-    for s in suggest(doc):
-        item = s.to_dict()
-        suggestions.append({"id": item["id"], "title": item["title"], "why": item["why"], "try": item["try"],
-                            "severity": item["severity"],
-                            "evidence": [{"line": e.number, "text": e.text} for e in suggestion_evidence[:6]]})
-
+    fallbacks = list(prompt.fallbacks) if prompt is not None and prompt.fallbacks else [
+        fb for p in facts.prompts for fb in p.fallbacks][-8:]
+    unknown = ["memory readings: a log has no peaks and no per-node figures (with Memory Probe installed, the next "
+               "run records them)", *j.unknown]
     if "vram_total_bytes" not in machine and "ram_total_bytes" not in machine:
         unknown.append("the machine's VRAM and RAM (the start-up banner is not in the log)")
     if not facts.versions.get("comfyui"):
         unknown.append("ComfyUI's version")
     if facts.cut_lines:
         unknown.append(f"the rest of {facts.cut_lines} over-long line(s), cut at {MAX_LINE_CHARS} characters")
-
-    models = prompt.models if prompt is not None else []
     result = {
         "memprobe_version": __version__,
-        "failure": failure_doc,
-        "consequences": consequences,
+        "failure": j.failure,
+        "consequences": j.consequences,
         "machine": {
             "gpu_name": machine.get("gpu_name"),
             "vram_total_bytes": None if compute_device == "cpu" else (
@@ -423,12 +428,12 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
         "versions": dict(facts.versions),
         "launch_args": list(facts.args),
         "models": [{"name": m.name, "loaded_bytes": m.loaded_bytes, "offloaded_bytes": m.offloaded_bytes,
-                    "partial": m.partial, "line": m.line} for m in models],
+                    "partial": m.partial, "line": m.line} for m in (prompt.models if prompt is not None else [])],
         "fallbacks": [{"kind": k, "line": line.number, "text": line.text} for k, line in fallbacks],
         "prompts": {"seen": facts.prompt_count,
                     "failed": sum(1 for p in facts.prompts if p.index and p.failures),
                     "completed": sum(1 for p in facts.prompts if p.ended == "executed" and not p.failures)},
-        "suggestions": suggestions,
+        "suggestions": _suggestions(facts, focus, j, os_name, compute_device, fallbacks),
         "unknown": unknown,
         "log": {"lines": facts.lines, "cut_lines": facts.cut_lines},
     }
