@@ -16,7 +16,6 @@ import string
 import subprocess
 import sys
 import sysconfig
-import winreg
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -63,6 +62,8 @@ def paging_files() -> Iterator[Callable[[list[str] | None], None]]:
     prefix: a real machine's pagefile settings are never touched."""
     if not WINE:
         pytest.skip("writes HKLM PagingFiles: only inside a Wine prefix, never on a real Windows machine")
+    import winreg
+
     key = winreg.OpenKey(winreg.HKEY_LOCAL_MACHINE, MEMORY_MANAGEMENT, 0, winreg.KEY_QUERY_VALUE | winreg.KEY_SET_VALUE)
     try:
         old: tuple[object, int] | None = winreg.QueryValueEx(key, "PagingFiles")
