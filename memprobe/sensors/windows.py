@@ -333,11 +333,17 @@ def incurs_seek_penalty(drive: str) -> bool:
                                ctypes.byref(out), ctypes.sizeof(out), ctypes.byref(returned), None)
         if not ok:
             raise _last_error("the seek-penalty query (DeviceIoControl)")
-        if returned.value < SeekPenaltyDescriptor.IncursSeekPenalty.offset + 1:
-            raise OSError(f"the seek-penalty query answered {returned.value} bytes, too few")
-        return bool(out.IncursSeekPenalty)
+        return seek_penalty(out, returned.value)
     finally:
         k.CloseHandle(handle)
+
+
+def seek_penalty(descriptor: SeekPenaltyDescriptor, returned: int) -> bool:
+    """``IncursSeekPenalty`` of an answer of ``returned`` bytes; ``OSError`` when it is too short
+    to hold it."""
+    if returned < SeekPenaltyDescriptor.IncursSeekPenalty.offset + 1:
+        raise OSError(f"the seek-penalty query answered {returned} bytes, too few")
+    return bool(descriptor.IncursSeekPenalty)
 
 
 # --------------------------------------------------------------------------- shared GPU memory
@@ -404,6 +410,9 @@ _PDH_STATUS_NAMES = {  # pdhmsg.h; https://learn.microsoft.com/windows/win32/per
     0xC0000BB8: "PDH_CSTATUS_NO_OBJECT", 0xC0000BB9: "PDH_CSTATUS_NO_COUNTER", 0xC0000BBC: "PDH_INVALID_HANDLE",
     0xC0000BBD: "PDH_INVALID_ARGUMENT",
 }
+
+
+_PDH_CSTATUS_VALID_DATA, _PDH_CSTATUS_NEW_DATA = 0, 1
 
 
 class PdhError(OSError):
@@ -479,8 +488,15 @@ class _PdhQuery:
                                                        ctypes.byref(count), buffer)
         if status != 0:
             return {}
-        items = ctypes.cast(buffer, ctypes.POINTER(PdhFmtCounterValueItem))
-        return {items[i].szName: int(items[i].FmtValue.largeValue) for i in range(count.value)}
+        return counter_values(buffer, count.value)
+
+
+def counter_values(buffer: Any, count: int) -> dict[str, int]:
+    """``{instance name: value}`` from the buffer ``PdhGetFormattedCounterArrayW`` fills with
+    ``count`` items (``PDH_FMT_LARGE``); items whose ``CStatus`` is not valid data are left out."""
+    items = ctypes.cast(buffer, ctypes.POINTER(PdhFmtCounterValueItem))
+    return {items[i].szName: int(items[i].FmtValue.largeValue) for i in range(count)
+            if items[i].FmtValue.CStatus in (_PDH_CSTATUS_VALID_DATA, _PDH_CSTATUS_NEW_DATA)}
 
 
 _pdh_query: _PdhQuery | None = None

@@ -1,5 +1,8 @@
 """Windows commit, pagefile and shared-GPU-memory parsing, with values laid out as Windows gives
-them (this suite runs on Linux: the OS calls themselves are tried on Windows by hand)."""
+them. These run on any OS; the calls themselves run in tests/windows (a Windows CPython under
+Wine), which cannot show Windows' own answers (real pagefiles, the GPU counters, the SSD/HDD
+answer): those are tested here, each layout after the Microsoft documentation cited in
+memprobe/sensors/windows.py."""
 
 from __future__ import annotations
 
@@ -244,3 +247,29 @@ def test_a_failed_call_is_tried_again_after_the_retry_interval(monkeypatch):
     sensors.RETRY_S = 0.0
     sensors.system()
     assert calls.count["process"] == 2
+
+
+# --------------------------------------------------------------------------- what Wine cannot answer
+@pytest.mark.parametrize(("raw", "returned", "expected"), [
+    (struct.pack("<IIB3x", 12, 12, 0), 12, False),  # an SSD: DEVICE_SEEK_PENALTY_DESCRIPTOR, IncursSeekPenalty FALSE
+    (struct.pack("<IIB3x", 12, 12, 1), 12, True),   # a spinning disk
+    (struct.pack("<IIB3x", 12, 12, 1), 9, True),    # 9 bytes returned hold the BOOLEAN at offset 8
+])
+def test_the_seek_penalty_descriptor_as_windows_returns_it(raw, returned, expected):
+    assert windows.seek_penalty(windows.SeekPenaltyDescriptor.from_buffer_copy(raw), returned) is expected
+
+
+def test_a_seek_penalty_answer_too_short_to_hold_the_flag_is_an_error():
+    with pytest.raises(OSError, match="answered 8 bytes"):
+        windows.seek_penalty(windows.SeekPenaltyDescriptor(), 8)
+
+
+def test_gpu_counter_items_as_pdh_fills_them_and_invalid_ones_left_out():
+    # PDH_FMT_COUNTERVALUE_ITEM_W {LPWSTR szName; PDH_FMT_COUNTERVALUE {DWORD CStatus; union {..., LONGLONG
+    # largeValue}}}: "Always check the CStatus member ... to ensure the returned data is valid" (PDH error codes)
+    recorded = load_json("windows/gpu_adapter_memory.json")["shared"]
+    rows = [(name, 0, value) for name, value in recorded.items()] + [("luid_0x0_0x1_phys_0", 0xC0000BBA, 5)]
+    items = (windows.PdhFmtCounterValueItem * len(rows))()
+    for item, (name, status, value) in zip(items, rows, strict=True):
+        item.szName, item.FmtValue.CStatus, item.FmtValue.largeValue = name, status, value
+    assert windows.counter_values(items, len(rows)) == recorded  # PDH_CSTATUS_INVALID_DATA is dropped

@@ -58,8 +58,9 @@ def test_doctor_text_shows_ram_commit_and_the_pagefile_and_flags_wines_77_mib(me
     result = run([memprobe_exe, "doctor"])
     assert result.returncode == 0, result.stderr
     text = result.stdout
-    assert re.search(r"^RAM      \d+\.\d GiB / \d+\.\d GiB \(\d+%\) in use$", text, re.M), text
-    assert re.search(r"^Commit   \d+\.\d GiB / \d+\.\d GiB \(\d+%\)$", text, re.M), text
+    size = r"\d+\.\d [KMG]iB"
+    assert re.search(rf"^RAM      {size} / {size} \(\d+%\) in use$", text, re.M), text
+    assert re.search(rf"^Commit   {size} / {size} \(\d+%\)$", text, re.M), text
     assert "\nPagefile " in text and "\nFindings\n" in text
     if wine:
         assert "C:\\pagefile.sys (pagefile): 27.0 MiB initial, 77.0 MiB maximum" in text
