@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .doctor import suggest_pagefile
-from .install import LAUNCH_OPTION_PLACES
+from .format import GIB, fmt_bytes, fmt_pair
+from .install_type import LAUNCH_OPTION_PLACES
 from .privacy import scrub_text
 from .runfacts import compute_memory, executed_nodes, limit_of, run_peaks
-from .units import GIB, fmt_bytes, fmt_pair
 from .workflow import workflow_parameters
 
 __all__ = ["Suggestion", "suggest", "TILED_DEFAULTS", "RULES"]

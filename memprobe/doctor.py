@@ -13,7 +13,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .units import GIB, fmt_bytes, fmt_pair
+from .format import GIB, fmt_bytes, fmt_pair
 
 __all__ = ["Finding", "PagefileAdvice", "diagnose", "suggest_pagefile", "render_text"]
 
@@ -37,7 +37,7 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class PagefileAdvice:
-    """A fixed pagefile size from the RAM/VRAM table (domain.md). Sizes in bytes."""
+    """A fixed pagefile size from the RAM/VRAM table (README, `memprobe doctor`). Sizes in bytes."""
 
     low_bytes: int
     high_bytes: int

@@ -29,11 +29,11 @@ from typing import Any
 
 from aiohttp import web
 
-from ..memprobe.analysis import enrich
 from ..memprobe.compare import compare_runs, render_comparison_md
 from ..memprobe.config import Config, ConfigError
 from ..memprobe.ledger import Ledger
 from ..memprobe.report import report
+from ..memprobe.run_view import enrich
 from ..memprobe.timeline import downsample
 from ..memprobe.tracker import Tracker
 
