@@ -5,6 +5,7 @@ registry holds Wine's fixed default (27 MiB initial, 77 MiB maximum), which the 
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -69,14 +70,17 @@ def test_doctor_text_shows_ram_commit_and_the_pagefile_and_flags_wines_77_mib(me
         assert "No memory set-up problem found" not in text
 
 
-def test_doctor_paths_with_drive_letters_forward_slashes_and_a_missing_drive(capsys, tmp_path, free_drive):
+def test_doctor_paths_with_drive_letters_forward_slashes_and_a_missing_drive(capsys, tmp_path, free_drive, wine):
     forward = str(tmp_path).replace("\\", "/")
     missing = f"{free_drive}\\ComfyUI\\models"
-    assert main(["doctor", "--json", "--path", "system=C:\\", "--path", f"out={forward}",
+    here = os.getcwd()  # under Wine: Z:\ and the Linux path of the checkout
+    assert main(["doctor", "--json", "--path", "system=C:\\", "--path", f"out={forward}", "--path", f"repo={here}",
                  "--path", f"models={missing}"]) == 0
     doc = json.loads(capsys.readouterr().out)
     disks = {d["role"]: d for d in doc["disks"]}
-    assert disks["system"]["free_bytes"] > 0 and disks["out"]["free_bytes"] > 0
+    assert disks["system"]["free_bytes"] > 0 and disks["out"]["free_bytes"] > 0 and disks["repo"]["free_bytes"] > 0
+    if wine:
+        assert disks["repo"]["path"].startswith("Z:\\")
     assert disks["models"]["free_bytes"] is None
     entry = next(u for u in doc["unreadable"] if u["label"] == f"free space of {missing}")
     assert entry["reason"].startswith("[WinError ")
