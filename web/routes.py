@@ -6,12 +6,16 @@
                                    (``?max_points=10..50000``, default 2000)
 ``GET /memprobe/runs/{id}/samples`` ``?start=S&end=S&max_points=N``: a window of the timeline
 ``DELETE /memprobe/runs/{id}``     forget a run
+``GET /memprobe/runs/{id}/report`` the shareable report (``?format=md|json``)
+``GET /memprobe/runs/{id}/export`` the whole run as a file, for ``memprobe report`` / ``compare``
+``GET /memprobe/compare``          ``?a={id}&b={id}``: what changed between two runs and what it did
 ``GET /memprobe/live``             the run executing now (``run: null`` between runs), tracing status
 ``GET /memprobe/system``           the doctor's data for this machine (with ComfyUI's folders)
 ``GET /memprobe/config``           the server-side settings; ``POST`` changes them
 ``GET /memprobe/metrics``          Prometheus metrics (``web/metrics.py``)
 ``POST /memprobe/explain``         body: the text of a ComfyUI log (at most 32 MiB); the
                                    explanation (``?format=md``: the shareable report)
+``GET /memprobe/static/...``       the vendored chart library (uPlot)
 =================================  ==============================================================
 
 Bad parameters answer 400 with a message, unknown ids 404; no route reads a user-given path.

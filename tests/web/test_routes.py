@@ -225,3 +225,17 @@ async def test_without_prometheus_client_only_the_metrics_route_says_why(aiohttp
     response = await client.get("/memprobe/metrics")
     assert response.status == 503 and "prometheus-client is not installed" in await response.text()
     assert (await client.get("/memprobe/config")).status == 200
+
+
+def test_the_route_table_in_the_docstring_lists_every_route(app_parts):
+    """``web/routes.py`` documents its routes in a table; a route added without a line there fails."""
+    routes_mod = importlib.import_module("memory_probe_pack.web.routes")
+    app = app_parts[0]
+    documented = routes_mod.__doc__
+    for resource in app.router.resources():
+        path = resource.canonical.replace("{run_id}", "{id}")
+        methods = {route.method for route in resource if route.method != "HEAD"}
+        for method in methods:
+            line = f"``{method} {path}" if not path.startswith("/memprobe/static") else "``GET /memprobe/static/"
+            assert line in documented or (method == "POST" and f"``POST`` changes them" in documented
+                                          and path == "/memprobe/config"), f"{method} {path} is not in the table"
