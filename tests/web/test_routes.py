@@ -237,5 +237,5 @@ def test_the_route_table_in_the_docstring_lists_every_route(app_parts):
         methods = {route.method for route in resource if route.method != "HEAD"}
         for method in methods:
             line = f"``{method} {path}" if not path.startswith("/memprobe/static") else "``GET /memprobe/static/"
-            assert line in documented or (method == "POST" and f"``POST`` changes them" in documented
+            assert line in documented or (method == "POST" and "``POST`` changes them" in documented
                                           and path == "/memprobe/config"), f"{method} {path} is not in the table"
