@@ -18,7 +18,7 @@ from typing import Any
 
 from ..memprobe import __version__
 from ..memprobe._log import warn_once
-from ..memprobe.analysis import enrich
+from ..memprobe.analysis import enrich, live_limits
 from ..memprobe.config import Config, load_config, save_config
 from ..memprobe.doctor import _largest_vram, diagnose, suggest_pagefile
 from ..memprobe.hook import Hook
@@ -48,7 +48,7 @@ class Runtime:
         self.sampler = Sampler(self.sensors, self.tracker)
         self.config = Config()
         self.ledger: Ledger | None = None
-        self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, lambda: self.context)
+        self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, self.run_context)
         self.tracing_reason: str | None = "not started"
         self.ledger_reason: str | None = "not started"
         self.context: dict[str, Any] = {}
@@ -87,13 +87,19 @@ class Runtime:
         self.tracker.compute_device = environment.compute_device()
         self.context = environment.static_context(self.sensors, self.tracker.compute_device)
 
+    def run_context(self) -> dict[str, Any]:
+        """What each run records of its surroundings: the static context, and the kernel's OOM-kill
+        counters at its start (the next start compares them to tell an OOM kill; Linux only)."""
+        kills = self.sensors.oom_kills()
+        return {**self.context, "oom_kills": kills} if kills else self.context
+
     def _open_ledger(self) -> None:
         assert self.data_dir is not None
         ledger = Ledger(self.data_dir / "ledger.sqlite3", max_runs=self.config.retention_runs,
                         max_bytes=self.config.retention_mb * 1024**2)
         try:
-            ledger.open()
-        except (LedgerError, OSError) as exc:
+            ledger.open(kills_now=self.sensors.oom_kills())
+        except LedgerError as exc:
             self.ledger_reason = str(exc)
             logger.warning("Memory Probe: the run ledger is unavailable: %s", exc)
             return
@@ -150,7 +156,9 @@ class Runtime:
             "version": __version__,
             "tracing": {"available": self.tracing_available, "enabled": self.config.tracing,
                         "reason": self.tracing_reason},
-            "ledger": {"available": self.ledger is not None, "reason": self.ledger_reason},
+            "ledger": {"available": self.ledger is not None, "reason": self.ledger_reason,
+                       **(self.ledger.state() if self.ledger is not None else {"saving": False})},
+            "memory": live_limits(self.context, self.sensors.sample()),
             "sampler": self.sampler.status(),
             "config": self.config.to_dict(),
             "cost": {k: round(v, 4) for k, v in self.cost().items()},

@@ -24,9 +24,7 @@ def machine(system: str, *, ram_gb: float, vram_gb: float | None, swap: dict, co
     snap = Snapshot(0, 0, gpus=gpus, system=SystemMemory(
         ram_total_bytes=int(ram_gb * GIB), ram_available_bytes=int((available_gb or ram_gb * 0.6) * GIB),
         commit_bytes=commit, commit_limit_bytes=limit, commit_peak_bytes=peak, overcommit_mode=overcommit))
-    doc = machine_from_snapshot(snap, swap)
-    doc["platform"]["system"] = system
-    return doc
+    return machine_from_snapshot(snap, swap, system=system)
 
 
 def win_swap(entries: list[str], *, free_gb=200, total_gb=1000, drive_type="fixed", rotational=False):
@@ -94,8 +92,8 @@ def linux_swap(name: str):
 
 def test_linux_machine_of_this_project_without_swap():
     fields = linux.system_fields((FIXTURES / "linux" / "meminfo_idle_24g_noswap.txt").read_text(), None, 0)
-    doc = machine_from_snapshot(Snapshot(0, 0, system=SystemMemory(**fields)), linux_swap("swaps_none.txt"))
-    doc["platform"]["system"] = "Linux"
+    doc = machine_from_snapshot(Snapshot(0, 0, system=SystemMemory(**fields)), linux_swap("swaps_none.txt"),
+                                system="Linux")
     findings = diagnose(doc)
     swap = next(f for f in findings if f.id == "swap-none")
     assert swap.severity == "warning" and "OOM killer" in swap.action and "32 GB" in swap.action
