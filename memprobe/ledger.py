@@ -291,6 +291,8 @@ class Ledger:
             if conn is not None and (job.commit or due):
                 if self._commit(conn):
                     self._saved(job)
+                else:
+                    self._keep_finished(job)  # a run whose end was in the lost transaction
                 dirty_since = None
             if (self.error is not None or len(self.kept)) and now >= self._retry_at and dirty_since is None:
                 self._retry_at = now + self.RETRY_S  # at most every few seconds: try the file again

@@ -385,3 +385,52 @@ def _wait_until_saving(ledger: Ledger) -> None:
         time.sleep(0.05)
     state = ledger.state()
     assert (state["saving"], state["reason"], state["unsaved_runs"]) == (True, None, 0)
+
+
+# ---------------------------------------------------------------- what ended a run that vanished
+KILLS_AT_START = {"boot_id": "b1", "system": 3, "cgroup": 0, "cgroup_path": "/docker/abc"}
+LINUX_24G = {"os": "Linux 6.18", "overcommit_mode": 0, "ram_total_bytes": 24 * GIB, "swap_total_bytes": 0}
+
+
+def _vanished(context, last, kills_now):
+    """The failure the next start records for a run whose process vanished."""
+    from memprobe.ledger import _abrupt_failure
+
+    node = {"node_id": "8", "class_type": "VAEDecode", "stage": "vae-decode"}
+    return _abrupt_failure(node, last, 12.5, {"context": context}, kills_now)
+
+
+def test_the_cgroup_oom_kill_counter_names_the_container_limit():
+    context = {**LINUX_24G, "cgroup": {"version": 2, "path": "/docker/abc", "limit_bytes": 3 * GIB},
+               "oom_kills": KILLS_AT_START}
+    # the last reading, a second before the kill, was far from the limit: only the counter can tell
+    failure = _vanished(context, {"cgroup_used_bytes": 2 * GIB, "ram_used_bytes": 4 * GIB},
+                        {**KILLS_AT_START, "system": 4, "cgroup": 1})
+    assert failure["kind"] == "cgroup-limit" and failure["abrupt"] is True and failure["node_id"] == "8"
+    assert "oom_kill 0 -> 1" in failure["evidence"] and "3.0 GiB" in failure["evidence"]
+
+
+def test_the_machines_oom_kill_counter_names_ram_and_swap():
+    context = {**LINUX_24G, "oom_kills": {**KILLS_AT_START, "cgroup": None, "cgroup_path": None}}
+    failure = _vanished(context, {"ram_used_bytes": 18 * GIB}, {**KILLS_AT_START, "system": 5, "cgroup": None,
+                                                               "cgroup_path": None})
+    assert failure["kind"] == "system-ram" and "/proc/vmstat oom_kill 3 -> 5" in failure["evidence"]
+
+
+def test_counters_from_another_boot_prove_nothing_and_the_last_readings_decide():
+    context = {**LINUX_24G, "oom_kills": KILLS_AT_START}
+    calm = _vanished(context, {"ram_used_bytes": 6 * GIB}, {**KILLS_AT_START, "boot_id": "b2", "system": 9})
+    assert calm["kind"] == "other" and "not near a memory limit" in calm["evidence"]
+    full = _vanished(context, {"ram_used_bytes": int(23 * GIB)}, {})
+    assert full["kind"] == "system-ram" and "RAM at 96% of its limit" in full["evidence"]
+
+
+def test_linux_commit_above_its_limit_in_mode_0_is_not_a_commit_limit_kill():
+    # GIVEN the last readings of a Linux run: Committed_AS 150 % of CommitLimit (mode 0), RAM at 40 %
+    last = {"commit_bytes": 18 * GIB, "commit_limit_bytes": 12 * GIB, "ram_used_bytes": int(9.6 * GIB)}
+    assert _vanished(LINUX_24G, last, {})["kind"] == "other"
+    # with strict overcommit the same figures are the commit limit
+    assert _vanished({**LINUX_24G, "overcommit_mode": 2}, last, {})["kind"] == "commit-limit"
+    # and on Windows the commit limit is always the one
+    windows = {"os": "Windows 11", "ram_total_bytes": 32 * GIB}
+    assert _vanished(windows, {"commit_bytes": 39 * GIB, "commit_limit_bytes": 40 * GIB}, {})["kind"] == "commit-limit"
