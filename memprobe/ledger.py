@@ -31,11 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from ._log import logger, warn_once
+from .format import MIB, fmt_bytes
+from .listener import TrackerListener
 from .records import Mark, NodeRun, RunEvent, RunRecord
 from .runfacts import memory_limits
 from .timeline import downsample, merge_timelines, window
-from .tracker import TrackerListener
-from .units import MIB, fmt_bytes
 from .unsaved import KeptRuns
 
 __all__ = ["Ledger", "LedgerError", "SCHEMA_VERSION"]
@@ -686,7 +686,8 @@ class _LedgerListener(TrackerListener):
         self.ledger.submit(self.ledger._insert_run, run.header(), run.prompt, os.getpid(), commit=True, run=run)
 
     def node_started(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None:
-        self.ledger.submit(self.ledger._put_node, run.id, doc, run=run)
+        # committed at once: if the OS kills ComfyUI inside this node, the next start must know which
+        self.ledger.submit(self.ledger._put_node, run.id, doc, commit=True, run=run)
 
     def node_finished(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None:
         self.ledger.submit(self.ledger._put_node, run.id, doc, commit=True, run=run)
