@@ -83,7 +83,8 @@ class _Facts:
     def memory_name(self) -> str:
         if not self.on_cpu:
             return "VRAM"
-        return "container memory" if self.compute.name == CGROUP else "commit" if self.metric == "commit_bytes" else "RAM"
+        return "the container's memory" if self.compute.name == CGROUP else "commit" if self.metric == "commit_bytes" \
+            else "RAM"
 
     def node_peak(self, node: dict[str, Any]) -> int | None:
         """What counts against the compute memory's limit at the node's peak."""
@@ -91,11 +92,7 @@ class _Facts:
 
     def of_limit(self, used: int | None) -> str:
         """``2.7 GiB of 23.5 GiB RAM (12%)``: a figure against the compute limit, named."""
-        if used is None:
-            return "n/a"
-        if not self.limit:
-            return fmt_bytes(used)
-        return f"{fmt_bytes(used)} of {fmt_bytes(self.limit)} {self.compute.name} ({100 * used / self.limit:.0f}%)"
+        return _of_limit(self.compute, used)
 
     def failed_in(self, *stages: str) -> bool:
         return self.failed and self.failure.get("stage") in stages
@@ -127,7 +124,7 @@ def _tiled_decode(f: _Facts) -> list[Suggestion]:
         peak, node_id = f.node_peak(node), node.get("node_id")
         reasons = []
         if f.failed and f.failure.get("node_id") == node_id:
-            reasons.append(f"it failed: {f.failure.get('kind')} ({_short(f.failure.get('message'))})")
+            reasons.append(_failed_words(f.failure))
         if node_id in f.fallback_nodes("tiled-vae-decode"):
             reasons.append("ComfyUI ran out of memory decoding it whole and retried in tiles (wasted time and memory)")
         if node_id in f.fallback_nodes("vram-spill"):
@@ -290,7 +287,7 @@ def _system_memory(f: _Facts) -> list[Suggestion]:
     used = limit.used(f.peaks)
     evidence = []
     if used is not None and limit.limit_bytes:
-        evidence.append(f"peak {limit.name} use {fmt_pair(used, limit.limit_bytes)} in this run")
+        evidence.append(f"{_USAGE_WORDS.get(limit.name, limit.name)} peaked at {_of_limit(limit, used)} in this run")
     if failed and not abrupt:
         evidence.append(f"it failed at {f.label(f.failing_node())} with '{_short(failure.get('message'))}'")
     if abrupt:
@@ -462,6 +459,28 @@ def suggest(doc: dict[str, Any], machine: dict[str, Any] | None = None) -> list[
         found.extend(rule(facts))
     ranked = sorted(enumerate(found), key=lambda item: (-item[1].effect, item[0]))
     return [s for _, s in ranked]
+
+
+_USAGE_WORDS = {"RAM": "RAM in use", "RAM + swap": "RAM + swap in use", COMMIT: "commit",
+                CGROUP: "the container's memory in use"}
+
+
+def _of_limit(limit: MemoryLimit, used: int | None) -> str:
+    """``2.7 GiB of 23.5 GiB RAM (12%)``, ``2.1 GiB of the 2.2 GiB container limit (98%)``."""
+    if used is None:
+        return "n/a"
+    if not limit.limit_bytes:
+        return fmt_bytes(used)
+    share = f"{100 * used / limit.limit_bytes:.0f}%"
+    if "limit" in limit.name:
+        return f"{fmt_bytes(used)} of the {fmt_bytes(limit.limit_bytes)} {limit.name.replace(' (cgroup)', '')} ({share})"
+    return f"{fmt_bytes(used)} of {fmt_bytes(limit.limit_bytes)} {limit.name} ({share})"
+
+
+def _failed_words(failure: dict[str, Any]) -> str:
+    if failure.get("abrupt"):
+        return f"ComfyUI was ended while it ran ({failure.get('kind')}: {_short(failure.get('evidence'), 120)})"
+    return f"it failed: {failure.get('kind')} ({_short(failure.get('message'))})"
 
 
 def _short(text: Any, limit: int = 90) -> str:
