@@ -11,7 +11,7 @@ __all__ = ["compute_memory", "compute_limit", "system_limit", "memory_limits", "
            "limit_of", "executed_nodes", "SUMMARY_METRICS"]
 
 SUMMARY_METRICS = ("gpu0_used_bytes", "gpu0_reserved_bytes", "gpu0_allocated_bytes", "gpu0_shared_bytes",
-                   "process_rss_bytes", "process_private_bytes", "ram_used_bytes", "commit_bytes")
+                   "process_rss_bytes", "process_private_bytes", "ram_used_bytes", "commit_bytes", "cgroup_used_bytes")
 
 
 def executed_nodes(doc: dict[str, Any]) -> list[dict[str, Any]]:
