@@ -221,6 +221,8 @@ class Ledger:
                              (ended_at, _dumps(header), run_id))
                 if node is not None:
                     node["status"] = "failed"
+                    node["end_s"] = ended_s
+                    self._peaks_from_samples(conn, run_id, node)
                     conn.execute("UPDATE nodes SET status = 'failed', doc = ? WHERE run_id = ? AND seq = ?",
                                  (_dumps(node), run_id, node["seq"]))
                 conn.execute("INSERT OR REPLACE INTO failures VALUES (?, 0, ?, ?, ?)",
@@ -228,6 +230,18 @@ class Ledger:
             logger.warning("Memory Probe: run %s ended abruptly (ComfyUI stopped during node %s)", run_id,
                            node.get("node_id") if node else "?")
         return [r[0] for r in rows]
+
+    def _peaks_from_samples(self, conn: sqlite3.Connection, run_id: str, node: dict[str, Any]) -> None:
+        """A node that never ended stored only its readings at its start: its peaks are what the
+        sampler recorded from then on (up to the last committed second)."""
+        if node.get("start_s") is None:
+            return
+        timeline = window(self._timeline(conn, run_id, node["start_s"]), node["start_s"], None)
+        peaks = node.setdefault("peaks", {})
+        for key, column in timeline["series"].items():
+            values = [v for v in column if v is not None]
+            if values and max(values) > peaks.get(key, -1):
+                peaks[key] = max(values)
 
     # ------------------------------------------------------------------ the writer thread
     def start(self) -> None:

@@ -222,6 +222,12 @@ def test_a_killed_process_leaves_a_run_that_the_next_start_marks_ended_abruptly(
     assert doc["abrupt"]["last_metrics"]["process_rss_bytes"] > 0
     assert doc["sample_count"] >= 40  # what was committed before the kill survived
     assert [n["status"] for n in doc["nodes"]] == ["ran", "failed"]
+    # the node that never ended gets the peaks its samples show, not only its readings at its start
+    killed = doc["nodes"][-1]
+    timeline = doc["timeline"]
+    sampled = [v for t, v in zip(timeline["t"], timeline["series"]["process_rss_bytes"], strict=True)
+               if v is not None and t >= killed["start_s"]]
+    assert killed["peaks"]["process_rss_bytes"] >= max(sampled) and killed["end_s"] == doc["abrupt"]["last_sample_s"]
     assert ledger.open() == []  # marked once, not again at the next start
 
 
