@@ -65,6 +65,7 @@ def static_context(sensors: Sensors, device: str | None) -> dict[str, Any]:
         frontend = None
     torch = sys.modules.get("torch")
     snap = sensors.snapshot(disks=False)
+    cgroup = sensors.cgroup()
     main = sys.modules.get("__main__")
     comfy_dir = str(Path(main.__file__).parent) if getattr(main, "__file__", None) else ""
     return {
@@ -82,4 +83,7 @@ def static_context(sensors: Sensors, device: str | None) -> dict[str, Any]:
         "ram_total_bytes": snap.system.ram_total_bytes,
         "commit_limit_bytes": snap.system.commit_limit_bytes,
         "swap_total_bytes": snap.system.swap_total_bytes,
+        "overcommit_mode": snap.system.overcommit_mode,
+        "cgroup": ({"version": cgroup.version, "path": cgroup.path, "limit_bytes": cgroup.limit_bytes}
+                   if cgroup is not None else None),
     }

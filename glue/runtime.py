@@ -25,7 +25,7 @@ from ..memprobe.ledger import Ledger, LedgerError
 from ..memprobe.loghandler import FallbackLogHandler
 from ..memprobe.machine import gather_machine
 from ..memprobe.records import Mark
-from ..memprobe.run_view import enrich
+from ..memprobe.run_view import enrich, live_limits
 from ..memprobe.runstats import RunStats
 from ..memprobe.sampler import Sampler
 from ..memprobe.sensors import Sensors
@@ -57,7 +57,7 @@ class Runtime:
         """What ``GET /memprobe/metrics`` serves, once set up."""
         self.metrics_reason: str | None = "not started"
         self.ledger: Ledger | None = None
-        self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, lambda: self.context)
+        self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, self.run_context)
         self.tracing_reason: str | None = "not started"
         self.ledger_reason: str | None = "not started"
         self.context: dict[str, Any] = {}
@@ -96,12 +96,18 @@ class Runtime:
         self.tracker.compute_device = environment.compute_device()
         self.context = environment.static_context(self.sensors, self.tracker.compute_device)
 
+    def run_context(self) -> dict[str, Any]:
+        """What each run records of its surroundings: the static context, and the kernel's OOM-kill
+        counters at its start (the next start compares them to tell an OOM kill; Linux only)."""
+        kills = self.sensors.oom_kills()
+        return {**self.context, "oom_kills": kills} if kills else self.context
+
     def _open_ledger(self) -> None:
         assert self.data_dir is not None
         ledger = Ledger(self.data_dir / "ledger.sqlite3", max_runs=self.config.retention_runs,
                         max_bytes=self.config.retention_mb * 1024**2)
         try:
-            abrupt = ledger.open()
+            abrupt = ledger.open(kills_now=self.sensors.oom_kills())
         except (LedgerError, OSError) as exc:
             self.ledger_reason = str(exc)
             logger.warning("Memory Probe: the run ledger is unavailable: %s", exc)
@@ -189,7 +195,9 @@ class Runtime:
             "version": __version__,
             "tracing": {"available": self.tracing_available, "enabled": self.config.tracing,
                         "reason": self.tracing_reason},
-            "ledger": {"available": self.ledger is not None, "reason": self.ledger_reason},
+            "ledger": {"available": self.ledger is not None, "reason": self.ledger_reason,
+                       **(self.ledger.state() if self.ledger is not None else {"saving": False})},
+            "memory": live_limits(self.context, self.sensors.sample()),
             "metrics": {"enabled": self.config.metrics, "available": self.metrics is not None,
                         "reason": self.metrics_reason},
             "sampler": self.sampler.status(),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .format import fmt_bytes
-from .runfacts import compute_memory, limit_of, run_peaks, stage_summary
+from .runfacts import compute_limit, run_peaks, stage_summary
 from .workflow import workflow_parameters
 
 __all__ = ["compare_runs", "render_comparison_md"]
@@ -70,7 +70,8 @@ def compare_runs(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         if ca.get(key) != cb.get(key):
             changes.append({"what": key.replace("_", " "), "a": ca.get(key), "b": cb.get(key)})
 
-    metric = compute_memory(a)
+    bound = compute_limit(a)
+    metric = bound.metric
     sa, sb = stage_summary(a), stage_summary(b)
     cached_a, cached_b = _cached_stages(a) - set(sa), _cached_stages(b) - set(sb)
     stages = []
@@ -90,7 +91,8 @@ def compare_runs(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         "a": {"id": a.get("id"), "started_at": a.get("started_at"), "parameters": pa},
         "b": {"id": b.get("id"), "started_at": b.get("started_at"), "parameters": pb},
         "metric": metric,
-        "limit_bytes": limit_of(a, metric),
+        "limit_bytes": bound.limit_bytes,
+        "limit_name": bound.name,
         "changes": changes,
         "one_change": len(changes) == 1,
         "stages": stages,
@@ -115,7 +117,8 @@ def _delta(value: int | None) -> str:
 
 def render_comparison_md(cmp: dict[str, Any]) -> str:
     """The comparison as Markdown (what the CLI prints and the panel shows)."""
-    metric_name = {"gpu0_used_bytes": "VRAM", "ram_used_bytes": "RAM"}.get(cmp["metric"], cmp["metric"])
+    metric_name = {"gpu0_used_bytes": "VRAM", "ram_used_bytes": "RAM", "commit_bytes": "commit",
+                   "cgroup_used_bytes": "container memory"}.get(cmp["metric"], cmp["metric"])
     lines = [f"# Run {cmp['a']['id']} vs {cmp['b']['id']}", ""]
     if not cmp["changes"]:
         lines.append("No difference in the workflow's settings, launch options or versions.")
@@ -148,5 +151,6 @@ def render_comparison_md(cmp: dict[str, Any]) -> str:
 
     lines += ["", f"Outcome: A {outcome(oa)} → B {outcome(ob)}.",
               f"Run peak {metric_name}: {fmt_bytes(cmp['peak']['a'])} → {fmt_bytes(cmp['peak']['b'])}"
-              + (f" of {fmt_bytes(cmp['limit_bytes'])}" if cmp["limit_bytes"] else "") + "."]
+              + (f" of {fmt_bytes(cmp['limit_bytes'])} {cmp.get('limit_name') or ''}".rstrip() if cmp["limit_bytes"] else "")
+              + "."]
     return "\n".join(lines) + "\n"

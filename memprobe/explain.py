@@ -474,7 +474,8 @@ def _scrub(doc: dict[str, Any], names: set[str]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------- rendering
 _KIND_WORDS = {"vram": "GPU memory (VRAM) ran out", "system-ram": "system RAM ran out",
-               "commit-limit": "system memory (RAM + pagefile, the commit limit) ran out", "disk": "the disk was full",
+               "commit-limit": "system memory (RAM + pagefile, the commit limit) ran out",
+               "cgroup-limit": "the container's memory limit (cgroup) was reached", "disk": "the disk was full",
                "other": "not a memory failure", "abrupt": "ComfyUI stopped without an error"}
 
 
@@ -587,7 +588,7 @@ def render_report_md(doc: dict[str, Any]) -> str:
 
 def _no_suggestion(doc: dict[str, Any]) -> str:
     failure = doc["failure"]
-    if failure is not None and failure["kind"] in ("vram", "system-ram", "commit-limit", "disk", "abrupt"):
+    if failure is not None and failure["kind"] in ("vram", "system-ram", "commit-limit", "cgroup-limit", "disk", "abrupt"):
         return ("The log does not show enough for Memory Probe's rules (which node, which stage): see what it "
                 "cannot tell below.")
     return "Nothing in this log points to a memory limit."

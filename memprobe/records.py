@@ -38,7 +38,7 @@ class Failure:
     class_type: str | None
     stage: str | None
     kind: str
-    """``vram``, ``system-ram``, ``commit-limit``, ``disk`` or ``other``."""
+    """``vram``, ``system-ram``, ``commit-limit``, ``cgroup-limit``, ``disk`` or ``other``."""
     exception_type: str | None
     message: str | None
     t_s: float | None

@@ -11,7 +11,7 @@ from . import __version__
 from .advice import suggest
 from .format import fmt_bytes, fmt_pair
 from .privacy import sanitize_prompt, scrub_all
-from .runfacts import compute_memory, limit_of, run_peaks, stage_summary
+from .runfacts import compute_limit, run_peaks, stage_summary, system_limit
 from .workflow import upstream, workflow_parameters
 
 __all__ = ["build_report", "render_report_md", "report"]
@@ -25,7 +25,8 @@ def build_report(doc: dict[str, Any], machine: dict[str, Any] | None = None) -> 
     prompt = doc.get("prompt")
     failing_node = (failure or {}).get("node_id") or error.get("node_id")
     smallest = upstream(prompt, failing_node) if prompt and failing_node else prompt
-    metric = compute_memory(doc)
+    compute, system_bound = compute_limit(doc), system_limit(doc)
+    metric = compute.metric
     peaks = run_peaks(doc)
     params = workflow_parameters(prompt)
     report = {
@@ -49,13 +50,16 @@ def build_report(doc: dict[str, Any], machine: dict[str, Any] | None = None) -> 
             "ram_total_bytes": context.get("ram_total_bytes"),
             "commit_limit_bytes": context.get("commit_limit_bytes"),
             "swap_total_bytes": context.get("swap_total_bytes"),
+            "memory_limit": {"name": system_bound.name, "bytes": system_bound.limit_bytes,
+                             "enforced": system_bound.enforced},
         },
         "versions": {k: context.get(f"{k}_version") for k in ("comfyui", "frontend", "torch", "python")},
         "launch_options": context.get("argv") or [],
         "parameters": params,
         "memory": {
             "metric": metric,
-            "limit_bytes": limit_of(doc, metric),
+            "limit_bytes": compute.limit_bytes,
+            "limit_name": compute.name,
             "run_peaks": {k: v for k, v in peaks.items() if not k.endswith(("total_bytes", "limit_bytes"))},
             "by_stage": {stage: {"time_s": s["time_s"], "peaks": s["peaks"], "failed": s["failed"]}
                          for stage, s in stage_summary(doc).items()},
@@ -81,7 +85,9 @@ def render_report_md(report: dict[str, Any]) -> str:
     gpus = "; ".join(f"{g['name']} ({fmt_bytes(g['vram_total_bytes'])}, driver {g['driver_version'] or '?'})"
                      for g in system["gpus"]) or f"none (ComfyUI runs on {system['compute_device'] or 'the CPU'})"
     lines += [f"- GPU: {gpus}", f"- RAM: {fmt_bytes(system['ram_total_bytes'])}; commit limit "
-              f"{fmt_bytes(system['commit_limit_bytes'])}; swap/pagefile {fmt_bytes(system['swap_total_bytes'])}",
+              f"{fmt_bytes(system['commit_limit_bytes'])}; swap/pagefile {fmt_bytes(system['swap_total_bytes'])}; "
+              f"the limit that ends ComfyUI: {system['memory_limit']['name']} "
+              f"({fmt_bytes(system['memory_limit']['bytes'])})",
               f"- OS: {system['os']}; install: {system['install']}",
               f"- Versions: ComfyUI {versions['comfyui']}, frontend {versions['frontend']}, torch {versions['torch']}, "
               f"Python {versions['python']}, Memory Probe {report['memprobe_version']}",
@@ -93,7 +99,8 @@ def render_report_md(report: dict[str, Any]) -> str:
     lines += ["", "## Workflow settings", ""] + [f"- {k}: {v if not isinstance(v, list) else ', '.join(map(str, v))}"
                                                 for k, v in shown.items()]
     memory = report["memory"]
-    name = {"gpu0_used_bytes": "VRAM", "ram_used_bytes": "RAM"}.get(memory["metric"], memory["metric"])
+    name = {"gpu0_used_bytes": "VRAM", "ram_used_bytes": "RAM", "commit_bytes": "commit",
+            "cgroup_used_bytes": "container memory"}.get(memory["metric"], memory["metric"])
     lines += ["", "## Peaks by stage", "", f"| stage | time | peak {name} | peak process RSS | peak commit |",
               "| --- | --- | --- | --- | --- |"]
     for stage, s in memory["by_stage"].items():
