@@ -23,7 +23,7 @@ from ..memprobe.config import Config, load_config, save_config
 from ..memprobe.doctor import _largest_vram, diagnose, suggest_pagefile
 from ..memprobe.hook import Hook
 from ..memprobe.ledger import Ledger, LedgerError
-from ..memprobe.loghandler import FallbackLogHandler
+from ..memprobe.loghandler import ComfyLogHandler
 from ..memprobe.machine import gather_machine
 from ..memprobe.records import Mark
 from ..memprobe.sampler import Sampler
@@ -32,6 +32,7 @@ from ..memprobe.tracker import Tracker
 from . import environment
 from .environment import import_optional
 from .execution_hooks import ExecutionHooks
+from .models import ModelReader
 
 __all__ = ["Runtime", "get_runtime"]
 
@@ -48,7 +49,10 @@ class Runtime:
         self.sampler = Sampler(self.sensors, self.tracker)
         self.config = Config()
         self.ledger: Ledger | None = None
-        self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, lambda: self.context)
+        self.models = ModelReader()
+        self.tracker.residency = self.models.read
+        self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, lambda: self.context,
+                                              models=self.models)
         self.tracing_reason: str | None = "not started"
         self.ledger_reason: str | None = "not started"
         self.context: dict[str, Any] = {}
@@ -120,8 +124,8 @@ class Runtime:
 
     def _install_log_handler(self) -> None:
         root = logging.getLogger()
-        if not any(isinstance(h, FallbackLogHandler) for h in root.handlers):
-            root.addHandler(FallbackLogHandler(self.tracker))
+        if not any(isinstance(h, ComfyLogHandler) for h in root.handlers):
+            root.addHandler(ComfyLogHandler(self.tracker))
 
     def _add_routes(self) -> None:
         server = import_optional("server")
@@ -131,7 +135,8 @@ class Runtime:
         from ..web.routes import MemProbeRoutes, Services
 
         services = Services(tracker=self.tracker, ledger=self.ledger, machine=self.machine, config=lambda: self.config,
-                            set_config=self.set_config, status=self.status, advice_machine=self.advice_machine)
+                            set_config=self.set_config, status=self.status, advice_machine=self.advice_machine,
+                            models=self.tracker.read_models)
         MemProbeRoutes(services).add_routes(instance.routes, static_dir=PACK_DIR / "vendor")
 
     # ------------------------------------------------------------------ state the routes read

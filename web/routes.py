@@ -6,7 +6,8 @@
                                    (``?max_points=10..50000``, default 2000)
 ``GET /memprobe/runs/{id}/samples`` ``?start=S&end=S&max_points=N``: a window of the timeline
 ``DELETE /memprobe/runs/{id}``     forget a run
-``GET /memprobe/live``             the run executing now (``run: null`` between runs), tracing status
+``GET /memprobe/live``             the run executing now (``run: null`` between runs), tracing status,
+                                   the ``models`` ComfyUI's model manager holds now
 ``GET /memprobe/system``           the doctor's data for this machine (with ComfyUI's folders)
 ``GET /memprobe/config``           the server-side settings; ``POST`` changes them
 =================================  ==============================================================
@@ -61,6 +62,8 @@ class Services:
     status: Callable[[], dict[str, Any]] = field(default=lambda: {})
     advice_machine: Callable[[], dict[str, Any] | None] = field(default=lambda: None)
     """The doctor's machine document the advice reads disks and the pagefile from (may be cached)."""
+    models: Callable[[], list[dict[str, Any]] | None] = field(default=lambda: None)
+    """The models ComfyUI's model manager holds now (``None``: unknown)."""
 
 
 def _dumps(value: Any) -> str:
@@ -237,7 +240,8 @@ class MemProbeRoutes:
         if doc is not None:
             doc["timeline"] = downsample(doc["timeline"], _int(request, "max_points", 2000, 10, 50_000))
         last = self.s.tracker.last
-        return _json({"run": doc, "last_run_id": last.id if last else None, "status": self.s.status()})
+        return _json({"run": doc, "last_run_id": last.id if last else None, "status": self.s.status(),
+                      "models": self.s.models()})
 
     async def system(self, request: web.Request) -> web.Response:
         return _json(await asyncio.to_thread(self.s.machine))
