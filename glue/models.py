@@ -103,20 +103,25 @@ class ModelReader:
         size = getattr(patcher, "size", None)
         size = _int(size) if isinstance(size, int) and size > 0 else _int(_call(patcher, "model_size"))
         loaded = _int(_call(patcher, "loaded_size"))
-        dynamic = _call(patcher, "is_dynamic")
-        if "dtype" not in known:
+        if "dynamic" not in known:  # fixed for a model's patcher class: read once
+            dynamic = _call(patcher, "is_dynamic")
+            known["dynamic"] = dynamic if isinstance(dynamic, bool) else None
             known["dtype"] = _dtype_name(_call(patcher, "model_dtype")) or _main_dtype(weights)
-        if "kind" not in known:
-            known["kind"] = _kind(patcher, weights)
-        return ModelState(
-            key=f"{id(weights):x}", model_class=type(weights).__name__, kind=known["kind"],
-            device=_device(getattr(loaded_model, "device", None) or getattr(patcher, "load_device", None)),
-            offload_device=_device(getattr(patcher, "offload_device", None)),
-            size_bytes=size, loaded_bytes=loaded,
+            known.setdefault("kind", _kind(patcher, weights))
+        device = getattr(loaded_model, "device", None) or getattr(patcher, "load_device", None)
+        pinned = _int(_call(patcher, "loaded_ram_size")) if known["dynamic"] is True else None
+        signature = (size, loaded, device, pinned, known.get("file"), known.get("kind"))
+        last = known.get("state")
+        if last is not None and known.get("signature") == signature:
+            return last  # unchanged since the last reading: the same (immutable) state
+        state = ModelState(
+            key=f"{id(weights):x}", model_class=type(weights).__name__, kind=known["kind"], device=_device(device),
+            offload_device=_device(getattr(patcher, "offload_device", None)), size_bytes=size, loaded_bytes=loaded,
             offloaded_bytes=max(0, size - loaded) if size is not None and loaded is not None else None,
-            dtype=known["dtype"], dynamic=dynamic if isinstance(dynamic, bool) else None,
-            pinned_bytes=_int(_call(patcher, "loaded_ram_size")) if dynamic is True else None,
-            file=known.get("file"), loaded_by=known.get("loaded_by"))
+            dtype=known["dtype"], dynamic=known["dynamic"], pinned_bytes=pinned, file=known.get("file"),
+            loaded_by=known.get("loaded_by"))
+        known["state"], known["signature"] = state, signature
+        return state
 
     def _memo(self, weights: Any) -> dict[str, Any]:
         try:

@@ -124,7 +124,7 @@ class Runtime:
 
     def _install_log_handler(self) -> None:
         root = logging.getLogger()
-        if not any(isinstance(h, ComfyLogHandler) for h in root.handlers):
+        if not any(isinstance(h, ComfyLogHandler) and h.tracker is self.tracker for h in root.handlers):
             root.addHandler(ComfyLogHandler(self.tracker))
 
     def _add_routes(self) -> None:

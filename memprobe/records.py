@@ -97,8 +97,8 @@ class NodeRun:
             "deltas": deltas(self.before, self.after), "error": self.error, "fallbacks": list(self.fallbacks),
             "models": self.models_before if self.status in ("running", "pending") else self.models,
             "model_changes": list(self.model_changes),
-            **({} if self.status in ("running", "pending") or same_residency(self.models_before, self.models)
-               else {"models_before": self.models_before}),
+            **({} if self.status in ("running", "pending") or self.models_before is self.models
+               or same_residency(self.models_before, self.models) else {"models_before": self.models_before}),
         }
 
 

@@ -10,7 +10,7 @@ A model document (``models`` of a node, a mark or a run), every size in bytes, `
 
 ==================  ==============================================================================
 ``key``             identity of the weights in this process: two keys with one file = two copies
-``name``            the file the loader node read, when Memory Probe saw it; else the class
+``name``            ``class (file)`` when Memory Probe saw which file the loader node read; else the class
 ``class``           ComfyUI's model class (``SDXL``, ``Flux``, ``SD1ClipModel``, ``AutoencoderKL``)
 ``kind``            ``diffusion_model``, ``text_encoder``, ``vae`` or ``other``
 ``device``          where the loaded part lives (``cuda:0``, ``cpu``, ``mps``)
@@ -25,7 +25,7 @@ A model document (``models`` of a node, a mark or a run), every size in bytes, `
 ``loaded_by``       ``{node_id, class_type}`` of the node that produced the model
 ==================  ==============================================================================
 
-A change (``model_changes`` of a node): the model's ``key``, ``name``, ``class``, ``kind``,
+A change (``model_changes`` of a node): the model's ``key``, ``name``, ``class``, ``kind``, ``file``,
 ``device``, ``size_bytes``, ``change`` (``loaded``, ``partially-loaded``, ``offloaded`` — part of it
 moved back to RAM —, ``unloaded`` or ``moved``), ``loaded_bytes_before``, ``loaded_bytes`` and
 ``offloaded_bytes`` after.
@@ -45,7 +45,8 @@ from typing import Any
 from .units import MIB, fmt_bytes
 
 __all__ = ["ModelState", "diff_models", "same_residency", "describe_model", "describe_change", "offloaded_bytes",
-           "stage_models", "duplicate_models", "model_label", "KINDS", "MIN_CHANGE_BYTES"]
+           "stage_models", "duplicate_models", "model_label", "partial_loads", "run_models", "max_offloaded",
+           "KINDS", "MIN_CHANGE_BYTES"]
 
 KINDS = ("diffusion_model", "text_encoder", "vae", "other")
 MIN_CHANGE_BYTES = MIB
@@ -75,7 +76,8 @@ class ModelState:
     loaded_by: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "name": self.name or self.file or self.model_class, "class": self.model_class,
+        name = self.name or (f"{self.model_class} ({self.file})" if self.file else self.model_class)
+        return {"key": self.key, "name": name, "class": self.model_class,
                 "kind": self.kind, "device": self.device, "offload_device": self.offload_device,
                 "size_bytes": self.size_bytes, "loaded_bytes": self.loaded_bytes,
                 "offloaded_bytes": self.offloaded_bytes, "dtype": self.dtype, "dynamic": self.dynamic,
@@ -89,7 +91,7 @@ def _loaded(model: dict[str, Any] | None) -> int:
 def _change(model: dict[str, Any], change: str, before: dict[str, Any] | None) -> dict[str, Any]:
     gone = change == "unloaded"
     return {"key": model.get("key"), "name": model.get("name"), "class": model.get("class"), "kind": model.get("kind"),
-            "device": model.get("device"), "size_bytes": model.get("size_bytes"), "change": change,
+            "file": model.get("file"), "device": model.get("device"), "size_bytes": model.get("size_bytes"), "change": change,
             "loaded_bytes_before": _loaded(before) if before is not None else 0,
             "loaded_bytes": 0 if gone else model.get("loaded_bytes"),
             "offloaded_bytes": None if gone else model.get("offloaded_bytes")}
@@ -99,7 +101,7 @@ def diff_models(before: Sequence[dict[str, Any]] | None, after: Sequence[dict[st
     """What happened between two readings: each model that appeared (``loaded``, or
     ``partially-loaded`` when part of it stayed offloaded), grew, shrank (``offloaded``), moved to
     another device, or left the model manager (``unloaded``). Unknown readings give no changes."""
-    if before is None or after is None:
+    if before is None or after is None or before is after:
         return []
     old = {m.get("key"): m for m in before}
     new = {m.get("key"): m for m in after}
@@ -143,7 +145,7 @@ def model_label(model: dict[str, Any]) -> str:
     cls, file = model.get("class"), model.get("file")
     if cls and file:
         return f"{cls} ({file})"
-    return str(cls or file or model.get("name") or "a model")
+    return str(model.get("name") or cls or file or "a model")
 
 
 def _on(device: str | None) -> str:
@@ -206,3 +208,62 @@ def duplicate_models(models: Iterable[dict[str, Any]] | None) -> list[list[dict[
         if model.get("file"):
             groups.setdefault((model["file"], model.get("kind")), {})[model.get("key")] = model
     return [list(copies.values()) for copies in groups.values() if len(copies) > 1]
+
+
+def partial_loads(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every time ComfyUI kept part of a model off the compute device because it did not fit: a
+    node's ``partially-loaded``/``offloaded`` change on a GPU (from the model manager), or, where
+    the run has no readings, its ``loaded partially`` log line. Each: ``node_id``, ``name``,
+    ``class``, ``device``, ``dtype``, ``size_bytes``, ``loaded_bytes``, ``offloaded_bytes`` and
+    ``source`` (``models`` or ``log``), in run order."""
+    out = []
+    for node in doc.get("nodes") or []:
+        if node.get("status") == "cached":
+            continue
+        node_id = node.get("node_id")
+        if node.get("models") is not None:
+            current = {m.get("key"): m for m in node["models"]}
+            for change in node.get("model_changes") or []:
+                if change.get("change") not in ("partially-loaded", "offloaded") or change.get("device") in (None, "cpu"):
+                    continue
+                model = current.get(change.get("key"), {})
+                out.append({"node_id": node_id, "name": model_label(change), "class": change.get("class"),
+                            "file": model.get("file"), "device": change.get("device"), "dtype": model.get("dtype"),
+                            "size_bytes": change.get("size_bytes"), "loaded_bytes": change.get("loaded_bytes"),
+                            "offloaded_bytes": change.get("offloaded_bytes"), "source": "models"})
+            continue
+        for event in doc.get("events") or []:
+            data = event.get("data") or {}
+            if event.get("node_id") == node_id and event.get("kind") == "model-partially-loaded":
+                loaded, offloaded = data.get("loaded_bytes"), data.get("offloaded_bytes")
+                out.append({"node_id": node_id, "name": data.get("model_class") or "a model",
+                            "class": data.get("model_class"), "file": None, "device": None, "dtype": None,
+                            "size_bytes": loaded + offloaded if loaded is not None and offloaded is not None else None,
+                            "loaded_bytes": loaded, "offloaded_bytes": offloaded, "source": "log"})
+    return out
+
+
+def _readings(doc: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    readings = [n.get("models") for n in doc.get("nodes") or [] if n.get("status") != "cached"]
+    return [r for r in [*readings, doc.get("models_end")] if r is not None]
+
+
+def run_models(doc: dict[str, Any], files: Iterable[str] = ()) -> list[dict[str, Any]]:
+    """The models a run held, each as last read; models from files the workflow does not load
+    (``files``: its model file names, when known) are another workflow's leftovers and left out."""
+    wanted = set(files)
+    seen: dict[Any, dict[str, Any]] = {}
+    for reading in _readings(doc):
+        for model in reading:
+            file = model.get("file")
+            if file and wanted and not set(file.split(", ")) & wanted:
+                continue
+            seen[model.get("key")] = model
+    return list(seen.values())
+
+
+def max_offloaded(doc: dict[str, Any]) -> int | None:
+    """The most model weight the model manager kept offloaded at any reading of the run."""
+    values = [offloaded_bytes(r) for r in _readings(doc)]
+    known = [v for v in values if v is not None]
+    return max(known) if known else None

@@ -80,6 +80,7 @@ class Tracker:
         self.compute_device = "cuda"
         self.residency: Callable[[], list[ModelState] | None] | None = None
         """Reads ComfyUI's model manager (``glue/models.py``); ``None`` outside ComfyUI."""
+        self._last_models: tuple[list[ModelState], list[dict[str, Any]]] = ([], [])
         self.cost_probe: Callable[[], dict[str, float]] | None = None
         """Memory Probe's own CPU counters (hook, sampler, ledger, whole process); each run
         records how much of them it used (``overhead`` in its header)."""
@@ -364,7 +365,14 @@ class Tracker:
         except Exception:  # one failing reading costs that reading only
             warn_once("residency", "Memory Probe: could not read ComfyUI's loaded models", exc_info=True)
             return None
-        return None if states is None else [s.to_dict() for s in states]
+        if states is None:
+            return None
+        last_states, last_docs = self._last_models
+        if len(states) == len(last_states) and all(a is b for a, b in zip(states, last_states, strict=True)):
+            return last_docs  # nothing changed since the last reading (the reader reuses its states)
+        docs = [s.to_dict() for s in states]
+        self._last_models = (states, docs)
+        return docs
 
     def on_sample(self, mono: float, metrics: Metrics) -> None:
         """One sampler reading. Hot (50 Hz): no snapshot, no allocation beyond the row itself."""

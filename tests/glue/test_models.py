@@ -165,7 +165,7 @@ def test_node_outputs_name_the_file_and_the_loader_and_the_first_producer_wins(m
         ("BaseModel", "diffusion_model", "tiny_sd15.safetensors", "4"),
         ("SD1ClipModel", "text_encoder", "tiny_sd15.safetensors", "4"),
         ("AutoencoderKL", "vae", "tiny_sd15.safetensors", "4")]
-    assert states[0].to_dict()["name"] == "tiny_sd15.safetensors"
+    assert states[0].to_dict()["name"] == "BaseModel (tiny_sd15.safetensors)"
 
 
 def test_odd_outputs_are_ignored(models_module):
@@ -173,3 +173,57 @@ def test_odd_outputs_are_ignored(models_module):
     for outputs in (None, "text", [None], [[1, 2, 3]], [["a"]] * 40, ([{"samples": 1}],)):
         reader.note_outputs(outputs, {"node_id": "1", "class_type": "X"}, lambda: [])
     assert reader.read() == []
+
+
+# ---------------------------------------------------------------- wired into a traced prompt
+def test_a_traced_prompt_records_what_the_model_manager_did_at_each_node(pack, monkeypatch, tmp_path):
+    """The runtime against stand-ins of ComfyUI's execution and model_management modules: the
+    loader's output names the file, the sampler's partial load is read and logged."""
+    import logging
+    import sys
+    from types import ModuleType
+
+    from comfy_doubles import Node, install_modules, make_execution_module
+
+    runtime_module = importlib.import_module("memory_probe_pack.glue.runtime")
+    mm = ModuleType("comfy.model_management")
+    mm.current_loaded_models = []
+    monkeypatch.setitem(sys.modules, "comfy.model_management", mm)
+    execution = make_execution_module()
+    install_modules(monkeypatch, execution)
+    rt = runtime_module.Runtime(data_dir=tmp_path)
+    rt.start()
+    try:
+        unet = named("SDXL", unet=True)
+        patcher = Patcher0364(unet, int(4.8 * GIB), dtype="torch.float16")
+
+        def sample():  # what load_models_gpu does with too little VRAM, and what it logs
+            logging.getLogger().info("Requested to load SDXL")
+            unet.model_loaded_weight_memory = int(3.2 * GIB)
+            mm.current_loaded_models.insert(0, LoadedModel(patcher))
+            logging.getLogger().info("loaded partially 3400.0 3276.8 0")
+            return ("latent",)
+
+        prompt = {"4": {"class_type": "CheckpointLoaderSimple", "inputs": {"ckpt_name": "sdxl/sd_xl_base_1.0.safetensors"}},
+                  "3": {"class_type": "KSampler", "inputs": {"model": ["4", 0]}}}
+        nodes = {"4": Node(lambda: (patcher, "clip", "vae")), "3": Node(sample)}
+        logging.getLogger().setLevel(logging.INFO)
+        execution.PromptExecutor(nodes).execute(prompt, "p-models", {}, ["3"])
+        run = rt.tracker.last
+        loader, sampler = run.nodes
+        assert loader.models == [] and loader.model_changes == []
+        (model,) = sampler.models
+        assert (model["name"], model["loaded_bytes"], model["offloaded_bytes"]) == (
+            "SDXL (sd_xl_base_1.0.safetensors)", int(3.2 * GIB), int(4.8 * GIB) - int(3.2 * GIB))
+        assert model["loaded_by"] == {"node_id": "4", "class_type": "CheckpointLoaderSimple"}
+        assert [c["change"] for c in sampler.model_changes] == ["partially-loaded"]
+        (event,) = run.events
+        assert (event.kind, event.node_id, event.data["model_class"]) == ("model-partially-loaded", "3", "SDXL")
+        assert event.data["loaded_bytes"] == round(3276.8 * MIB)
+        assert run.models_end == sampler.models and rt.status() is not None
+    finally:
+        rt.shutdown()
+        for hook in rt.hooks:
+            hook.remove()
+        for handler in [h for h in logging.getLogger().handlers if type(h).__name__ == "ComfyLogHandler"]:
+            logging.getLogger().removeHandler(handler)

@@ -102,7 +102,7 @@ def test_a_second_checkpoint_keeps_the_first_loaded_until_comfyui_is_asked_to_un
     assert sorted(m["file"] for m in unets) == ["tiny_sd15.safetensors", "tiny_sd15_taesd.safetensors"]
     assert not [c for n in run["nodes"] for c in n["model_changes"] if c["change"] == "unloaded"]
     second = next(n for n in run["nodes"] if n["node_id"] == "13")
-    assert [(c["change"], c["name"]) for c in second["model_changes"]] == [("loaded", "tiny_sd15_taesd.safetensors")]
+    assert [(c["change"], c["name"]) for c in second["model_changes"]] == [("loaded", "BaseModel (tiny_sd15_taesd.safetensors)")]
     assert not any(e["kind"] == "model-models-unloaded" for e in run["events"])
     # WHEN ComfyUI is asked to unload its models (the panel's Free memory) and a run follows
     status, _ = fresh.request("POST", "/free", {"unload_models": True})
