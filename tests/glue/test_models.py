@@ -227,3 +227,19 @@ def test_a_traced_prompt_records_what_the_model_manager_did_at_each_node(pack, m
             hook.remove()
         for handler in [h for h in logging.getLogger().handlers if type(h).__name__ == "ComfyLogHandler"]:
             logging.getLogger().removeHandler(handler)
+
+
+def test_the_model_management_state_is_read_where_comfyui_has_it(pack, monkeypatch):
+    import enum
+    import sys
+    from types import ModuleType
+
+    environment = importlib.import_module("memory_probe_pack.glue.environment")
+    assert environment.model_management_state() == {"vram_state": None, "dynamic_vram": None}  # no ComfyUI
+    mm, memory = ModuleType("comfy.model_management"), ModuleType("comfy.memory_management")
+    mm.vram_state = enum.Enum("VRAMState", "DISABLED NO_VRAM LOW_VRAM NORMAL_VRAM HIGH_VRAM").LOW_VRAM
+    monkeypatch.setitem(sys.modules, "comfy.model_management", mm)
+    assert environment.model_management_state() == {"vram_state": "LOW_VRAM", "dynamic_vram": None}  # 0.3.64
+    memory.aimdo_enabled = True  # current ComfyUI with dynamic VRAM on
+    monkeypatch.setitem(sys.modules, "comfy.memory_management", memory)
+    assert environment.model_management_state() == {"vram_state": "LOW_VRAM", "dynamic_vram": True}

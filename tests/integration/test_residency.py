@@ -66,6 +66,7 @@ def test_txt2img_shows_unet_clip_and_vae_resident_from_the_node_that_loaded_them
     run = fresh.memprobe_run(prompt_id)
     counts = parameter_counts(checkpoints / "tiny_sd15.safetensors")
     assert run["models_start"] == []
+    assert (run["context"]["vram_state"], run["context"]["dynamic_vram"]) == ("DISABLED", None)  # --cpu, 0.3.64
     # THEN each model appears at the node where ComfyUI loaded it, says so in its changes, and
     # ComfyUI's own log line for that load was recorded at the same node
     loaded_at = {"SD1ClipModel": "4", "BaseModel": "3", "AutoencoderKL": "8"}
