@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .doctor import suggest_pagefile
-from .install import LAUNCH_OPTION_PLACES
+from .format import GIB, fmt_bytes, fmt_pair
+from .install_type import LAUNCH_OPTION_PLACES
 from .privacy import scrub_text
 from .residency import describe_model, duplicate_models, partial_loads
 from .runfacts import compute_memory, executed_nodes, limit_of, run_peaks
-from .units import GIB, fmt_bytes, fmt_pair
 from .workflow import workflow_parameters
 
 __all__ = ["Suggestion", "suggest", "TILED_DEFAULTS", "RULES"]
@@ -114,10 +114,10 @@ class _Facts:
 
     def label(self, node: dict[str, Any] | None) -> str:
         if node is None:
-            return "?"
+            return "an unnamed node"
         title = node.get("title")
         name = f"{title} ({node.get('class_type')})" if title and title != node.get("class_type") else node.get("class_type")
-        return f"node {node.get('node_id')} {name}"
+        return f"node {node.get('node_id')} {name}" if node.get("node_id") else str(name)  # a log may not print the id
 
 
 # ---------------------------------------------------------------------------- rules
@@ -277,8 +277,9 @@ def _commit(f: _Facts) -> list[Suggestion]:
                         + ("pagefile" if windows else "swap") + " run out)")
     offloaded = max(f.partials, key=lambda p: p.get("offloaded_bytes") or 0) if f.partials else None
     if offloaded and offloaded.get("offloaded_bytes"):
+        at = f" at node {offloaded['node_id']}" if offloaded["node_id"] is not None else ""
         evidence.append(f"{fmt_bytes(offloaded['offloaded_bytes'])} of that are {offloaded['name']}'s weights, which "
-                        f"ComfyUI kept in RAM at node {offloaded['node_id']} because VRAM was short")
+                        f"ComfyUI kept in RAM{at} because VRAM was short")
     lowvram = [a for a in f.argv if a in ("--lowvram", "--novram", "--cpu")]
     pressure = (f" {' and '.join(lowvram)} {'moves' if len(lowvram) == 1 else 'move'} work into system RAM and "
                 "raises this pressure." if lowvram else "")
@@ -309,8 +310,8 @@ def _abrupt(f: _Facts) -> list[Suggestion]:
         check = "Run 'journalctl -k | grep -i -E \"killed process|out of memory\"' (or dmesg) for that time"
     return [Suggestion(
         "find-who-ended-it", "warning", "Find out what ended ComfyUI",
-        f"ComfyUI stopped {where} without reporting an error; its last readings were not near a memory limit "
-        "(sampled up to one second before).",
+        f"ComfyUI stopped {where} without reporting an error"
+        + ("; its last readings were not near a memory limit (sampled up to one second before)." if f.peaks else "."),
         check + ". An out-of-memory kill there means RAM + pagefile/swap ran out (then add pagefile/swap); no "
         "such entry points to a crash or a manual stop instead.", effect=55, rule="6")]
 
@@ -380,7 +381,7 @@ def _offloaded_weights(f: _Facts) -> list[Suggestion]:
     kept = (f"ComfyUI kept {fmt_bytes(offloaded)} of {name} in RAM because VRAM was short{fit}" if offloaded
             else f"ComfyUI loaded {name} only partially because VRAM was short (its log: loaded partially)")
     growth = _growth(node, "process_private_bytes") or _growth(node, "process_rss_bytes")
-    evidence = [f"{f.label(node)} ({(node or {}).get('stage')}): {kept}"]
+    evidence = [f"{f.label(node)} ({node.get('stage')}): {kept}" if node is not None else f"{kept} (ComfyUI's log)"]
     if growth is not None and growth >= 256 * 1024**2:
         evidence.append(f"ComfyUI's own memory grew by {fmt_bytes(growth)} during it")
     critical = bool((f.failure or {}).get("abrupt")) or (f.failure or {}).get("kind") in ("system-ram", "commit-limit")

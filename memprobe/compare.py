@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .format import fmt_bytes
 from .residency import KINDS, max_offloaded, run_models
 from .runfacts import compute_memory, limit_of, run_peaks, stage_summary
-from .units import fmt_bytes
 from .workflow import workflow_parameters
 
 __all__ = ["compare_runs", "render_comparison_md"]

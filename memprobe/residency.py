@@ -42,7 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .units import MIB, fmt_bytes
+from .format import MIB, fmt_bytes
 
 __all__ = ["ModelState", "diff_models", "same_residency", "describe_model", "describe_change", "offloaded_bytes",
            "stage_models", "duplicate_models", "model_label", "partial_loads", "run_models", "max_offloaded",
@@ -213,13 +213,14 @@ def duplicate_models(models: Iterable[dict[str, Any]] | None) -> list[list[dict[
 def partial_loads(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """Every time ComfyUI kept part of a model off the compute device because it did not fit: a
     node's ``partially-loaded``/``offloaded`` change on a GPU (from the model manager), or, where
-    the run has no readings, its ``loaded partially`` log line. Each: ``node_id``, ``name``,
+    the run has no readings, its ``loaded partially`` log line (``node_id`` ``None`` when no node
+    of the run was running, e.g. a run read from a log). Each: ``node_id``, ``name``,
     ``class``, ``device``, ``dtype``, ``size_bytes``, ``loaded_bytes``, ``offloaded_bytes`` and
     ``source`` (``models`` or ``log``), in run order."""
     out = []
-    for node in doc.get("nodes") or []:
-        if node.get("status") == "cached":
-            continue
+    nodes = [n for n in doc.get("nodes") or [] if n.get("status") != "cached"]
+    claimed = {n.get("node_id") for n in nodes}
+    for node in [*nodes, {"node_id": None, "models": None}]:  # last: log lines no node claims
         node_id = node.get("node_id")
         if node.get("models") is not None:
             current = {m.get("key"): m for m in node["models"]}
@@ -234,7 +235,8 @@ def partial_loads(doc: dict[str, Any]) -> list[dict[str, Any]]:
             continue
         for event in doc.get("events") or []:
             data = event.get("data") or {}
-            if event.get("node_id") == node_id and event.get("kind") == "model-partially-loaded":
+            owner = event.get("node_id") if event.get("node_id") in claimed else None
+            if owner == node_id and event.get("kind") == "model-partially-loaded":
                 loaded, offloaded = data.get("loaded_bytes"), data.get("offloaded_bytes")
                 out.append({"node_id": node_id, "name": data.get("model_class") or "a model",
                             "class": data.get("model_class"), "file": None, "device": None, "dtype": None,

@@ -6,10 +6,17 @@
                                    (``?max_points=10..50000``, default 2000)
 ``GET /memprobe/runs/{id}/samples`` ``?start=S&end=S&max_points=N``: a window of the timeline
 ``DELETE /memprobe/runs/{id}``     forget a run
+``GET /memprobe/runs/{id}/report`` the shareable report (``?format=md|json``)
+``GET /memprobe/runs/{id}/export`` the whole run as a file, for ``memprobe report`` / ``compare``
+``GET /memprobe/compare``          ``?a={id}&b={id}``: what changed between two runs and what it did
 ``GET /memprobe/live``             the run executing now (``run: null`` between runs), tracing status,
                                    the ``models`` ComfyUI's model manager holds now
 ``GET /memprobe/system``           the doctor's data for this machine (with ComfyUI's folders)
 ``GET /memprobe/config``           the server-side settings; ``POST`` changes them
+``GET /memprobe/metrics``          Prometheus metrics (``web/metrics.py``)
+``POST /memprobe/explain``         body: the text of a ComfyUI log (at most 32 MiB); the
+                                   explanation (``?format=md``: the shareable report)
+``GET /memprobe/static/...``       the vendored chart library (uPlot)
 =================================  ==============================================================
 
 Bad parameters answer 400 with a message, unknown ids 404; no route reads a user-given path.
@@ -26,22 +33,29 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from ..memprobe.analysis import enrich
 from ..memprobe.compare import compare_runs, render_comparison_md
 from ..memprobe.config import Config, ConfigError
+from ..memprobe.explain import explain_log, render_report_md
 from ..memprobe.ledger import Ledger
 from ..memprobe.report import report
+from ..memprobe.run_view import enrich
 from ..memprobe.timeline import downsample
 from ..memprobe.tracker import Tracker
+from .metrics import MetricsRoute
 
-__all__ = ["Services", "MemProbeRoutes", "BadRequest"]
+if TYPE_CHECKING:
+    from ..memprobe.prometheus import MetricsExporter
+
+__all__ = ["Services", "MemProbeRoutes", "BadRequest", "EXPLAIN_MAX_BYTES"]
 
 logger = logging.getLogger("memprobe")
 
+EXPLAIN_MAX_BYTES = 32 * 1024**2
+"""The largest log ``POST /memprobe/explain`` reads (the end of a log holds the failure)."""
 _RUN_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,200}$")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -62,6 +76,9 @@ class Services:
     status: Callable[[], dict[str, Any]] = field(default=lambda: {})
     advice_machine: Callable[[], dict[str, Any] | None] = field(default=lambda: None)
     """The doctor's machine document the advice reads disks and the pagefile from (may be cached)."""
+    metrics: MetricsExporter | None = None
+    """What ``GET /memprobe/metrics`` serves; ``None`` when it could not be set up."""
+    metrics_unavailable: str | None = "not set up"
     models: Callable[[], list[dict[str, Any]] | None] = field(default=lambda: None)
     """The models ComfyUI's model manager holds now (``None``: unknown)."""
 
@@ -127,6 +144,8 @@ class MemProbeRoutes:
         routes.get("/memprobe/system")(self._guard(self.system))
         routes.get("/memprobe/config")(self._guard(self.get_config))
         routes.post("/memprobe/config")(self._guard(self.post_config))
+        MetricsRoute(self.s.metrics, self.s.config, self.s.metrics_unavailable).add_routes(routes)
+        routes.post("/memprobe/explain")(self._guard(self.explain))
         if static_dir is not None and static_dir.is_dir():  # aiohttp fails at start-up on a missing folder
             routes.static("/memprobe/static", static_dir)
 
@@ -260,3 +279,27 @@ class MemProbeRoutes:
             raise BadRequest(str(exc)) from None
         self.s.set_config(config)
         return _json(config.to_dict())
+
+    async def explain(self, request: web.Request) -> web.Response:
+        """Explain a failure from the text of a ComfyUI log (no run of this server needed)."""
+        fmt = request.query.get("format", "json")
+        if fmt not in ("json", "md"):
+            raise BadRequest("format must be json or md")
+        too_big = _error(413, f"the log is larger than {EXPLAIN_MAX_BYTES // 1024**2} MiB: send its last part "
+                              "(the end of a log holds the failure)")
+        if (request.content_length or 0) > EXPLAIN_MAX_BYTES:
+            return too_big
+        body = bytearray()
+        while chunk := await request.content.read(1 << 20):
+            body += chunk
+            if len(body) > EXPLAIN_MAX_BYTES:
+                return too_big
+        data = bytes(body)
+        del body
+        if not data.strip():
+            raise BadRequest("the body must be the text of a ComfyUI log (console output, comfyui.log or an error report)")
+        doc = await asyncio.to_thread(explain_log, data)
+        if fmt == "md":
+            text = await asyncio.to_thread(render_report_md, doc)
+            return web.Response(text=text, content_type="text/markdown", charset="utf-8")
+        return _json(doc)

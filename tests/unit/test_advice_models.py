@@ -134,3 +134,24 @@ def test_models_still_loaded_after_a_ram_failure_feed_free_memory():
 def test_a_non_memory_failure_with_models_loaded_is_no_reason_to_free_memory():
     assert "free-memory" not in by_id(run("error_runtime_models"))
 
+
+
+def test_a_log_that_shows_a_partial_load_then_a_commit_failure_is_explained_with_both():
+    """``memprobe explain`` on a log put together from two real logs: the WAN text encoder's
+    partial load (fixtures/modellog/pr11096_te_offload.log) and a Desktop install's os error 1455
+    block (fixtures/logs/commit1455_desktop_english.log, from its second prompt on)."""
+    from memprobe.explain import explain_log
+
+    offload = (FIXTURES / "modellog" / "pr11096_te_offload.log").read_text(encoding="utf-8").splitlines()[2:4]
+    commit = (FIXTURES / "logs" / "commit1455_desktop_english.log").read_text(encoding="utf-8").splitlines()
+    failure = commit[next(i for i, line in enumerate(commit) if line.endswith(" - got prompt")) + 1:]
+    doc = explain_log("\n".join(["got prompt", *offload, *failure]) + "\n")
+    assert doc["failure"]["kind"] == "commit-limit"
+    assert [(m["name"], m["partial"]) for m in doc["models"]] == [("WanTEModel", True)]
+    found = {s["id"]: s for s in doc["suggestions"]}
+    assert list(found)[0] == "pagefile"
+    assert "1.1 GiB of that are WanTEModel's weights, which ComfyUI kept in RAM because VRAM was short" in \
+        found["pagefile"]["why"]
+    offloaded = found["smaller-model-offload"]
+    assert offloaded["why"].startswith("ComfyUI kept 1.1 GiB of WanTEModel in RAM because VRAM was short")
+    assert "(ComfyUI's log)" in offloaded["why"] and offloaded["severity"] == "critical"
