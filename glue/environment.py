@@ -18,7 +18,8 @@ from ..memprobe import __version__
 from ..memprobe.install_type import detect_install_type
 from ..memprobe.sensors import Sensors
 
-__all__ = ["import_optional", "comfy_folders", "user_data_dir", "compute_device", "static_context"]
+__all__ = ["import_optional", "comfy_folders", "user_data_dir", "compute_device", "static_context",
+           "model_management_state"]
 
 
 def import_optional(name: str) -> Any | None:
@@ -86,4 +87,17 @@ def static_context(sensors: Sensors, device: str | None) -> dict[str, Any]:
         "overcommit_mode": snap.system.overcommit_mode,
         "cgroup": ({"version": cgroup.version, "path": cgroup.path, "limit_bytes": cgroup.limit_bytes}
                    if cgroup is not None else None),
+        **model_management_state(),
     }
+
+
+def model_management_state() -> dict[str, Any]:
+    """How ComfyUI manages model memory: ``vram_state`` (``NORMAL_VRAM``, ``LOW_VRAM`` with
+    ``--lowvram``, ``NO_VRAM``, ``HIGH_VRAM``, ``DISABLED`` on a CPU) and ``dynamic_vram`` (current
+    ComfyUI's comfy-aimdo weight streaming; ``None`` where this ComfyUI has none)."""
+    mm = sys.modules.get("comfy.model_management")
+    memory = sys.modules.get("comfy.memory_management")
+    state = getattr(mm, "vram_state", None)
+    dynamic = getattr(memory, "aimdo_enabled", None)
+    return {"vram_state": getattr(state, "name", None) if state is not None else None,
+            "dynamic_vram": dynamic if isinstance(dynamic, bool) else None}

@@ -22,7 +22,7 @@ from ..memprobe.config import Config, load_config, save_config
 from ..memprobe.doctor import _largest_vram, diagnose, suggest_pagefile
 from ..memprobe.hook import Hook
 from ..memprobe.ledger import Ledger, LedgerError
-from ..memprobe.loghandler import FallbackLogHandler
+from ..memprobe.loghandler import ComfyLogHandler
 from ..memprobe.machine import gather_machine
 from ..memprobe.records import Mark
 from ..memprobe.run_view import enrich, live_limits
@@ -33,6 +33,7 @@ from ..memprobe.tracker import Tracker
 from . import environment
 from .environment import import_optional
 from .execution_hooks import ExecutionHooks
+from .models import ModelReader
 
 if TYPE_CHECKING:  # it needs prometheus-client, imported when the metrics are set up
     from ..memprobe.prometheus import MetricsExporter
@@ -57,7 +58,10 @@ class Runtime:
         """What ``GET /memprobe/metrics`` serves, once set up."""
         self.metrics_reason: str | None = "not started"
         self.ledger: Ledger | None = None
-        self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, self.run_context)
+        self.models = ModelReader()
+        self.tracker.residency = self.models.read
+        self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, self.run_context,
+                                              models=self.models)
         self.tracing_reason: str | None = "not started"
         self.ledger_reason: str | None = "not started"
         self.context: dict[str, Any] = {}
@@ -147,8 +151,8 @@ class Runtime:
 
     def _install_log_handler(self) -> None:
         root = logging.getLogger()
-        if not any(isinstance(h, FallbackLogHandler) for h in root.handlers):
-            root.addHandler(FallbackLogHandler(self.tracker))
+        if not any(isinstance(h, ComfyLogHandler) and h.tracker is self.tracker for h in root.handlers):
+            root.addHandler(ComfyLogHandler(self.tracker))
 
     def _setup_metrics(self) -> None:
         try:
@@ -176,7 +180,8 @@ class Runtime:
 
         services = Services(tracker=self.tracker, ledger=self.ledger, machine=self.machine, config=lambda: self.config,
                             set_config=self.set_config, status=self.status, advice_machine=self.advice_machine,
-                            metrics=self.metrics, metrics_unavailable=self.metrics_reason)
+                            metrics=self.metrics, metrics_unavailable=self.metrics_reason,
+                            models=self.tracker.read_models)
         MemProbeRoutes(services).add_routes(instance.routes, static_dir=PACK_DIR / "vendor")
 
     # ------------------------------------------------------------------ state the routes read

@@ -1,6 +1,8 @@
 // Rows of the per-node table: one per node of a run, with its time and, per memory, how much it
 // added (Δ = after − before) and its peak. Pure; panel.js draws them.
 
+import { modelLine } from "./models.js";
+
 const COLUMNS = [
   { key: "gpu0_used_bytes", label: "VRAM" },
   { key: "process_rss_bytes", label: "ComfyUI RAM" },
@@ -28,6 +30,7 @@ export function tableRows(doc) {
       seq: n.seq,
       failed: n.status === "failed",
       fallbacks: n.fallbacks || [],
+      models: modelLine(n),
     };
     for (const c of columns) {
       const before = n.before?.[c.key];

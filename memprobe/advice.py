@@ -25,6 +25,7 @@ from .format import GIB, fmt_bytes, fmt_pair
 from .install_type import LAUNCH_OPTION_PLACES
 from .limits import CGROUP, COMMIT, MemoryLimit, os_family
 from .privacy import scrub_text
+from .residency import describe_model, duplicate_models, partial_loads
 from .runfacts import compute_limit, executed_nodes, limit_of, memory_limits, run_peaks
 from .workflow import workflow_parameters
 
@@ -78,6 +79,7 @@ class _Facts:
         self.on_cpu = self.context.get("compute_device") == "cpu" or not self.metric.startswith("gpu")
         self.os = str(self.context.get("os") or (self.machine.get("platform") or {}).get("system") or "")
         self.argv = [str(a) for a in self.context.get("argv") or []]
+        self.partials = partial_loads(doc)
 
     @property
     def memory_name(self) -> str:
@@ -104,6 +106,31 @@ class _Facts:
 
     def fallback_nodes(self, kind: str) -> set[str]:
         return {e.get("node_id") for e in self.events if e.get("kind") == kind}
+
+    def node(self, node_id: Any) -> dict[str, Any] | None:
+        return next((n for n in self.nodes if n.get("node_id") == node_id), None)
+
+    def system_pressure(self) -> list[str]:
+        """Evidence that system memory (RAM, commit) ran short: a failure of that kind, an abrupt
+        end, or a peak near its limit."""
+        out = []
+        kind = (self.failure or {}).get("kind")
+        if kind in ("system-ram", "commit-limit", "cgroup-limit"):
+            out.append(f"the run failed at {self.label(self.failing_node())} ({kind}: "
+                       f"{_short(self.failure.get('message'))})")
+        if (self.failure or {}).get("abrupt"):
+            out.append("ComfyUI ended without an error mid-run")
+        if self.system.near(self.peaks):  # judged by the limit the OS enforces, never Linux's CommitLimit
+            used = self.system.used(self.peaks)
+            out.append(f"{_USAGE_WORDS.get(self.system.name, self.system.name)} reached {_of_limit(self.system, used)}")
+        return out
+
+    def vram_of_others(self, node: dict[str, Any] | None, device: str | None) -> int | None:
+        """VRAM other programs held when ``node`` began: the device's use minus torch's reserve."""
+        index = device.split(":")[1] if device and device.startswith("cuda:") and ":" in device else "0"
+        before = (node or {}).get("before") or {}
+        used, reserved = before.get(f"gpu{index}_used_bytes"), before.get(f"gpu{index}_reserved_bytes")
+        return used - reserved if used is not None and reserved is not None else None
 
     def label(self, node: dict[str, Any] | None) -> str:
         if node is None:
@@ -293,6 +320,11 @@ def _system_memory(f: _Facts) -> list[Suggestion]:
     if abrupt:
         evidence.append(failure.get("evidence") or "ComfyUI ended without an error during the run, with system "
                         "memory exhausted")
+    offloaded = max(f.partials, key=lambda p: p.get("offloaded_bytes") or 0) if f.partials else None
+    if offloaded and offloaded.get("offloaded_bytes"):
+        at = f" at node {offloaded['node_id']}" if offloaded["node_id"] is not None else ""
+        evidence.append(f"{fmt_bytes(offloaded['offloaded_bytes'])} of that are {offloaded['name']}'s weights, which "
+                        f"ComfyUI kept in RAM{at} because VRAM was short")
     lowvram = [a for a in f.argv if a in ("--lowvram", "--novram", "--cpu")]
     pressure = (f" {' and '.join(lowvram)} {'moves' if len(lowvram) == 1 else 'move'} work into system RAM and "
                 "raises this pressure." if lowvram else "")
@@ -390,12 +422,119 @@ def _memory_held(f: _Facts) -> list[Suggestion]:
     if rss is not None and ram and rss - start.get("process_rss_bytes", rss) >= max(GIB, 0.25 * ram):
         held.append(f"ComfyUI holds {fmt_bytes(rss)} of RAM after the run (it began at "
                     f"{fmt_bytes(start.get('process_rss_bytes'))})")
+    resident = [m for m in f.doc.get("models_end") or [] if m.get("loaded_bytes")]
+    resident_bytes = sum(m["loaded_bytes"] for m in resident)
+    if resident and (held or (f.failed and resident_bytes >= 256 * 1024**2)):
+        held.append(f"{len(resident)} model{'s' if len(resident) > 1 else ''} still loaded: "
+                    + "; ".join(describe_model(m) for m in resident))
     if not held:
         return []
     return [Suggestion("free-memory", "warning", "Free the memory the failed run left behind", "; ".join(held) + ".",
                        "Press Free memory (ComfyUI unloads its models and empties its caches) before the next try; "
                        "if the numbers stay high, save the workflow and restart ComfyUI.", effect=65, rule="8",
                        action={"type": "free_memory", "unload_models": True, "free_memory": True})]
+
+
+def _offloaded_weights(f: _Facts) -> list[Suggestion]:
+    """10. ComfyUI kept part of a model in RAM because VRAM was short, and system memory (or,
+    with other programs on the card, VRAM) then ran short: the lever that moves it."""
+    if not f.partials:
+        return []
+    top = max(f.partials, key=lambda p: p.get("offloaded_bytes") or 0)
+    node = f.node(top["node_id"])
+    name, loaded, offloaded, size = top["name"], top["loaded_bytes"], top["offloaded_bytes"], top["size_bytes"]
+    others = f.vram_of_others(node, top["device"])
+    spilled = bool(f.fallback_nodes("vram-spill")) or (f.failed and f.failure.get("kind") == "vram")
+    pressure = f.system_pressure()
+    if not pressure and not (spilled and others is not None and others >= GIB):
+        return []
+    fit = f" ({fmt_bytes(loaded)} of its {fmt_bytes(size)} fit on {top['device']})" if size and top["device"] else ""
+    kept = (f"ComfyUI kept {fmt_bytes(offloaded)} of {name} in RAM because VRAM was short{fit}" if offloaded
+            else f"ComfyUI loaded {name} only partially because VRAM was short (its log: loaded partially)")
+    growth = _growth(node, "process_private_bytes") or _growth(node, "process_rss_bytes")
+    evidence = [f"{f.label(node)} ({node.get('stage')}): {kept}" if node is not None else f"{kept} (ComfyUI's log)"]
+    if growth is not None and growth >= 256 * 1024**2:
+        evidence.append(f"ComfyUI's own memory grew by {fmt_bytes(growth)} during it")
+    critical = bool((f.failure or {}).get("abrupt")) or (f.failure or {}).get("kind") in ("system-ram", "commit-limit")
+    severity = "critical" if critical else "warning"
+    if spilled and others is not None and others >= GIB:
+        install = (f.context.get("install") or {}).get("type", "unknown")
+        place = LAUNCH_OPTION_PLACES.get(install, LAUNCH_OPTION_PLACES["unknown"])
+        why = "; ".join(evidence + [f"other programs held {fmt_bytes(others)} of VRAM", "VRAM then ran out"
+                                    if f.failed else "VRAM then spilled into shared memory"] + pressure) + "."
+        return [Suggestion(
+            "reserve-vram", "critical" if f.failed else "warning", "Tell ComfyUI how much VRAM other programs need", why,
+            f"Start ComfyUI with --reserve-vram {others / GIB:.1f}: " + place.format(flag="--reserve-vram")
+            + ". ComfyUI then leaves that much free for them instead of planning with memory they take back. "
+            "Trade-off: more of the model stays in RAM; closing those programs works too.", effect=60, rule="10")]
+    if others is not None and others >= GIB:
+        why = "; ".join(evidence + [f"other programs held {fmt_bytes(others)} of VRAM when it loaded"] + pressure) + "."
+        return [Suggestion(
+            "close-vram-programs", severity, "Close the programs that hold VRAM", why,
+            f"Close the programs using {fmt_bytes(others)} of VRAM (browsers with hardware acceleration, games, other "
+            f"AI tools) and run again: ComfyUI sizes each load by the VRAM it finds free, so more of {name} fits on "
+            "the GPU and less of it sits in RAM.", effect=80 if critical else 46, rule="10")]
+    why = "; ".join(evidence + pressure) + "."
+    return [Suggestion("smaller-model-offload", severity, "Use a smaller or lower-precision model", why,
+                       _smaller_model(name, size, loaded, top.get("dtype")), effect=82 if critical else 48, rule="10")]
+
+
+def _growth(node: dict[str, Any] | None, metric: str) -> int | None:
+    before, peak = ((node or {}).get("before") or {}).get(metric), ((node or {}).get("peaks") or {}).get(metric)
+    return peak - before if before is not None and peak is not None else None
+
+
+def _smaller_model(name: str, size: int | None, loaded: int | None, dtype: str | None) -> str:
+    """The precision step that would make the model fit, with the arithmetic."""
+    step = {"float32": ("fp16", 2), "float16": ("fp8 (or a GGUF Q8)", 2), "bfloat16": ("fp8 (or a GGUF Q8)", 2),
+            "float8_e4m3fn": ("a GGUF Q4", 2), "float8_e5m2": ("a GGUF Q4", 2)}.get(dtype or "")
+    text = f"Load {name} in lower precision or pick a smaller model for the same task"
+    if step and size and loaded is not None:
+        smaller = size // step[1]
+        fits = "fits in" if smaller <= loaded else "is still more than"
+        text = (f"Load {name} as {step[0]}: about {fmt_bytes(smaller)} instead of {fmt_bytes(size)} ({dtype}), which "
+                f"{fits} the {fmt_bytes(loaded)} of VRAM ComfyUI could give it")
+        if smaller > loaded:
+            text += "; a smaller model for the same task would fit"
+    return text + ". Then ComfyUI keeps less of it (or nothing) in RAM. A bigger pagefile does not make it fit in VRAM."
+
+
+def _duplicate_models(f: _Facts) -> list[Suggestion]:
+    """11. The same model file loaded twice: two copies of its weights in memory."""
+    readings = [n.get("models") for n in f.nodes] + [f.doc.get("models_end")]
+    most: dict[tuple[str, Any], list[dict[str, Any]]] = {}  # per file and kind: the most copies at once
+    for reading in readings:
+        for copies in duplicate_models(reading):
+            key = (copies[0]["file"], copies[0].get("kind"))
+            if len(copies) > len(most.get(key, ())):
+                most[key] = list(reversed(copies))  # the model manager lists the newest first
+    by_file: dict[str, list[list[dict[str, Any]]]] = {}
+    for (file, _), copies in most.items():
+        by_file.setdefault(file, []).append(copies)
+    pressure = f.system_pressure() or ([f"{f.memory_name} reached {fmt_pair(f.peaks.get(f.metric), f.limit)}"]
+                                       if f.compute.near(f.peaks) else [])
+    out = []
+    for file, groups in by_file.items():
+        loaders = [m.get("loaded_by") or {} for m in groups[0]]
+        count = len(groups[0])
+        extra = sum(m.get("size_bytes") or 0 for copies in groups for m in copies[1:])
+        what = " and ".join(f"of {c[0].get('class')} ({fmt_bytes(c[0].get('size_bytes'))} each)" for c in groups)
+        held = f"{count} copies {what}: {fmt_bytes(extra)} more than one copy needs"
+        if len({lb.get("node_id") for lb in loaders}) == 1:
+            why = (f"{file} is in memory {count} times: node {loaders[0].get('node_id')} loaded it again while an "
+                   f"earlier copy was still loaded; {held}")
+            change = "Press Free memory before running again (ComfyUI unloads every model), so only one copy is loaded."
+            action: dict[str, Any] | None = {"type": "free_memory", "unload_models": True, "free_memory": True}
+        else:
+            by = " and ".join(f"node {lb.get('node_id')} ({lb.get('class_type')})" for lb in loaders)
+            why = f"{file} is loaded {count} times, by {by}; {held}"
+            change = (f"Load {file} once: delete the second loader node and connect the first one's outputs wherever "
+                      "the second's went. ComfyUI then keeps one copy of its weights.")
+            action = None
+        out.append(Suggestion("duplicate-model", "warning" if pressure else "info", "The same model is loaded twice",
+                              "; ".join([why, *pressure]) + ".", change, effect=60 if pressure else 32, rule="11",
+                              action=action))
+    return out
 
 
 def _launch_options(f: _Facts) -> list[Suggestion]:
@@ -447,7 +586,7 @@ def _vram_spill(f: _Facts) -> list[Suggestion]:
 
 RULES: tuple[Callable[[_Facts], list[Suggestion]], ...] = (
     _tiled_decode, _failed_loading, _failed_sampling, _upscale_or_video, _custom_node, _system_memory, _abrupt, _disk,
-    _memory_held, _launch_options, _vram_spill,
+    _memory_held, _launch_options, _vram_spill, _offloaded_weights, _duplicate_models,
 )
 
 
@@ -458,7 +597,13 @@ def suggest(doc: dict[str, Any], machine: dict[str, Any] | None = None) -> list[
     for rule in RULES:
         found.extend(rule(facts))
     ranked = sorted(enumerate(found), key=lambda item: (-item[1].effect, item[0]))
-    return [s for _, s in ranked]
+    out, said = [], set()
+    for _, suggestion in ranked:  # rules 9 and 10 may both reach --reserve-vram: the stronger case stays
+        if suggestion.id == "reserve-vram" and suggestion.id in said:
+            continue
+        said.add(suggestion.id)
+        out.append(suggestion)
+    return out
 
 
 _USAGE_WORDS = {"RAM": "RAM in use", "RAM + swap": "RAM + swap in use", COMMIT: "commit",

@@ -11,6 +11,7 @@ from . import __version__
 from .advice import suggest
 from .format import fmt_bytes, fmt_pair
 from .privacy import sanitize_prompt, scrub_all
+from .residency import describe_change, describe_model, partial_loads, stage_models
 from .runfacts import compute_limit, run_peaks, stage_summary, system_limit
 from .workflow import upstream, workflow_parameters
 
@@ -64,11 +65,39 @@ def build_report(doc: dict[str, Any], machine: dict[str, Any] | None = None) -> 
             "by_stage": {stage: {"time_s": s["time_s"], "peaks": s["peaks"], "failed": s["failed"]}
                          for stage, s in stage_summary(doc).items()},
         },
-        "fallbacks": [{k: e.get(k) for k in ("kind", "node_id", "message")} for e in doc.get("events") or []],
+        "models": _models(doc),
+        "fallbacks": [{k: e.get(k) for k in ("kind", "node_id", "message")} for e in doc.get("events") or []
+                      if not str(e.get("kind")).startswith("model-")],
+        "model_log": [{k: e.get(k) for k in ("kind", "node_id", "message")} for e in doc.get("events") or []
+                      if str(e.get("kind")).startswith("model-")],
         "suggestions": [s.to_dict() for s in suggest(doc, machine)],
         "smallest_failing_workflow" if failing_node else "workflow": sanitize_prompt(smallest),
     }
     return scrub_all(report)
+
+
+_MODEL_KEYS = ("name", "class", "kind", "file", "device", "size_bytes", "loaded_bytes", "offloaded_bytes", "dtype",
+               "dynamic")
+
+
+def _models(doc: dict[str, Any]) -> dict[str, Any] | None:
+    """The per-stage model picture: what ComfyUI's model manager held at the end of each stage,
+    what each stage changed, and the partial loads; ``None`` when the run has no readings."""
+    stages = stage_models(doc)
+    if doc.get("models_end") is None and all(s["models"] is None for s in stages.values()):
+        return None
+
+    def brief(models: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+        return None if models is None else [{k: m.get(k) for k in _MODEL_KEYS} for m in models]
+
+    return {
+        "by_stage": {stage: {"models": brief(s["models"]),
+                             "changes": [{"node_id": c["node_id"], "change": c["change"], "name": c["name"],
+                                          "text": describe_change(c)} for c in s["changes"]]}
+                     for stage, s in stages.items()},
+        "at_end": brief(doc.get("models_end")),
+        "partial_loads": partial_loads(doc),
+    }
 
 
 def render_report_md(report: dict[str, Any]) -> str:
@@ -107,6 +136,22 @@ def render_report_md(report: dict[str, Any]) -> str:
         mark = " ✗" if s["failed"] else ""
         lines.append(f"| {stage}{mark} | {s['time_s']:.2f} s | {fmt_pair(s['peaks'].get(memory['metric']), memory['limit_bytes'])}"
                      f" | {fmt_bytes(s['peaks'].get('process_rss_bytes'))} | {fmt_bytes(s['peaks'].get('commit_bytes'))} |")
+    models = report.get("models")
+    if models:
+        lines += ["", "## Models by stage", "", "What ComfyUI's model manager held when each stage ended, and what "
+                  "the stage changed.", "", "| stage | models held | changes |", "| --- | --- | --- |"]
+        for stage, entry in models["by_stage"].items():
+            held = "<br>".join(describe_model(m) for m in entry["models"]) if entry["models"] else (
+                "none" if entry["models"] == [] else "unknown")
+            changed = "<br>".join(f"node {c['node_id']}: {c['text']}" for c in entry["changes"]) or "—"
+            lines.append(f"| {stage} | {held} | {changed} |")
+        if models["partial_loads"]:
+            lines += ["", "Partial loads (the rest of the model stayed in RAM because VRAM was short):", ""]
+            lines += [f"- node {p['node_id']}: {p['name']}: {fmt_bytes(p['loaded_bytes'])} on {p['device'] or 'the GPU'}, "
+                      f"{fmt_bytes(p['offloaded_bytes'])} in RAM" for p in models["partial_loads"]]
+    if report.get("model_log"):
+        lines += ["", "ComfyUI's model log lines:", "", "```text"]
+        lines += [e["message"] for e in report["model_log"][:50]] + ["```"]
     if report["fallbacks"]:
         lines += ["", "## Silent out-of-memory events", ""]
         lines += [f"- {e['kind']} at node {e['node_id']}: {e['message']}" for e in report["fallbacks"]]

@@ -9,7 +9,8 @@
 ``GET /memprobe/runs/{id}/report`` the shareable report (``?format=md|json``)
 ``GET /memprobe/runs/{id}/export`` the whole run as a file, for ``memprobe report`` / ``compare``
 ``GET /memprobe/compare``          ``?a={id}&b={id}``: what changed between two runs and what it did
-``GET /memprobe/live``             the run executing now (``run: null`` between runs), tracing status
+``GET /memprobe/live``             the run executing now (``run: null`` between runs), tracing status,
+                                   the ``models`` ComfyUI's model manager holds now
 ``GET /memprobe/system``           the doctor's data for this machine (with ComfyUI's folders)
 ``GET /memprobe/config``           the server-side settings; ``POST`` changes them
 ``GET /memprobe/metrics``          Prometheus metrics (``web/metrics.py``)
@@ -78,6 +79,8 @@ class Services:
     metrics: MetricsExporter | None = None
     """What ``GET /memprobe/metrics`` serves; ``None`` when it could not be set up."""
     metrics_unavailable: str | None = "not set up"
+    models: Callable[[], list[dict[str, Any]] | None] = field(default=lambda: None)
+    """The models ComfyUI's model manager holds now (``None``: unknown)."""
 
 
 def _dumps(value: Any) -> str:
@@ -279,7 +282,8 @@ class MemProbeRoutes:
         if doc is not None:
             doc["timeline"] = downsample(doc["timeline"], _int(request, "max_points", 2000, 10, 50_000))
         last = self.s.tracker.last
-        return _json({"run": doc, "last_run_id": last.id if last else None, "status": self.s.status()})
+        return _json({"run": doc, "last_run_id": last.id if last else None, "status": self.s.status(),
+                      "models": self.s.models()})
 
     async def system(self, request: web.Request) -> web.Response:
         return _json(await asyncio.to_thread(self.s.machine))

@@ -28,7 +28,7 @@ def runtime(pack, tmp_path):
         rt.shutdown()
         for hook in rt.hooks:
             hook.remove()
-        for handler in [h for h in logging.getLogger().handlers if type(h).__name__ == "FallbackLogHandler"]:
+        for handler in [h for h in logging.getLogger().handlers if type(h).__name__ == "ComfyLogHandler"]:
             logging.getLogger().removeHandler(handler)
 
 
