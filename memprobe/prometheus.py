@@ -25,6 +25,7 @@ from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector, CollectorRegistry
 from prometheus_client.utils import floatToGoString
 
+from .limits import CGROUP, COMMIT, os_family, system_limits
 from .listener import TrackerListener
 from .records import RunRecord
 from .runstats import PEAK_BUCKETS_BYTES, RunStats
@@ -46,19 +47,29 @@ class MachineFacts:
     swap_total_bytes: int | None = None
     gpus: tuple[tuple[int, str, int | None], ...] = ()
     """(index, name, total bytes) of each GPU."""
+    cgroup_limit_bytes: int | None = None
+    """The memory limit of ComfyUI's Linux cgroup (a container's), when one is set."""
 
     @classmethod
     def read(cls, sensors: Sensors) -> MachineFacts:
         snap = sensors.snapshot(disks=False)
         s = snap.system
+        cgroup = sensors.cgroup()
         return cls(platform=sensors.platform, overcommit_mode=s.overcommit_mode, ram_total_bytes=s.ram_total_bytes,
                    swap_total_bytes=s.swap_total_bytes,
-                   gpus=tuple((g.index, g.name or "", g.device_total_bytes) for g in snap.gpus))
+                   gpus=tuple((g.index, g.name or "", g.device_total_bytes) for g in snap.gpus),
+                   cgroup_limit_bytes=cgroup.limit_bytes if cgroup is not None else None)
+
+
+_LIMIT_LABELS = {COMMIT: "commit", CGROUP: "cgroup"}
 
 
 def enforced_limit(facts: MachineFacts, metrics: Mapping[str, int]) -> tuple[str, int, int] | None:
-    """The system memory limit this OS actually enforces, as (name, in use, limit):
+    """The system memory limit this OS actually enforces (:func:`memprobe.limits.system_limits`),
+    as (name, in use, limit):
 
+    - Linux in a memory cgroup whose limit is below RAM (a container): ``cgroup``, the cgroup's
+      memory in use against its limit;
     - Windows, and Linux with strict overcommit (``vm.overcommit_memory`` = 2): ``commit``, the
       commit charge against the commit limit (RAM + pagefile / ``CommitLimit``);
     - Linux in modes 0 and 1, macOS and others: ``ram+swap``, RAM + swap in use against RAM + swap
@@ -70,15 +81,13 @@ def enforced_limit(facts: MachineFacts, metrics: Mapping[str, int]) -> tuple[str
     >>> enforced_limit(linux, {"ram_used_bytes": 10 * 2**30, "swap_used_bytes": 2**30, "commit_bytes": 30 * 2**30})
     ('ram+swap', 11811160064, 21474836480)
     """
-    if facts.platform == "win32" or (facts.platform.startswith("linux") and facts.overcommit_mode == 2):
-        used, limit = metrics.get("commit_bytes"), metrics.get("commit_limit_bytes")
-        return ("commit", used, limit) if used is not None and limit else None
-    ram_used, ram_total = metrics.get("ram_used_bytes"), facts.ram_total_bytes
-    if ram_used is None or not ram_total:
+    limit = system_limits(os_family(facts.platform), overcommit_mode=facts.overcommit_mode,
+                          ram_total=facts.ram_total_bytes, swap_total=facts.swap_total_bytes,
+                          commit_limit=metrics.get("commit_limit_bytes"), cgroup_limit=facts.cgroup_limit_bytes)[0]
+    used = limit.used(metrics)
+    if used is None or not limit.limit_bytes:
         return None
-    swap_total = facts.swap_total_bytes or 0
-    swap_used = (metrics.get("swap_used_bytes") or 0) if swap_total else 0
-    return "ram+swap", ram_used + swap_used, ram_total + swap_total
+    return _LIMIT_LABELS.get(limit.name, "ram+swap"), used, limit.limit_bytes
 
 
 class _Families:

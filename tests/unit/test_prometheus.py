@@ -77,6 +77,14 @@ def test_no_swap_machine_limit_is_its_ram_and_missing_readings_give_none():
     assert enforced_limit(MachineFacts("darwin"), {}) is None
 
 
+def test_a_container_is_judged_by_its_cgroup_limit():
+    # GIVEN the project's machine kind inside a 3 GiB memory cgroup (recorded meminfo; cgroup reading)
+    facts, m = linux_reading("meminfo_idle_24g_noswap.txt", "status_python_idle.txt", 0)
+    inside = MachineFacts("linux", overcommit_mode=0, ram_total_bytes=facts.ram_total_bytes, swap_total_bytes=0,
+                          cgroup_limit_bytes=3 * GIB)
+    assert enforced_limit(inside, {**m, "cgroup_used_bytes": 2 * GIB}) == ("cgroup", 2 * GIB, 3 * GIB)
+
+
 # ---------------------------------------------------------------- the document
 class CountingSensors(ScriptedSensors):
     def __init__(self, *args, **kwargs):
