@@ -112,7 +112,7 @@ class Runtime:
                         max_bytes=self.config.retention_mb * 1024**2)
         try:
             abrupt = ledger.open(kills_now=self.sensors.oom_kills())
-        except (LedgerError, OSError) as exc:
+        except LedgerError as exc:
             self.ledger_reason = str(exc)
             logger.warning("Memory Probe: the run ledger is unavailable: %s", exc)
             return

@@ -73,13 +73,13 @@ class MemoryLimit:
 
 
 def os_family(name: str | None) -> str:
-    """``Windows``, ``Linux``, ``Darwin`` or ``""`` from ``platform.system()`` or a run's
-    ``context.os`` (``"Linux 6.18.4"``)."""
-    text = (name or "").strip()
-    for family in ("Windows", "Linux", "Darwin"):
-        if text.startswith(family):
+    """``Windows``, ``Linux``, ``Darwin`` or ``""`` from ``platform.system()``, a run's
+    ``context.os`` (``"Linux 6.18.4"``) or ``sys.platform`` (``win32``, ``linux``, ``darwin``)."""
+    text = (name or "").strip().lower()
+    for prefix, family in (("win", "Windows"), ("linux", "Linux"), ("darwin", "Darwin"), ("macos", "Darwin")):
+        if text.startswith(prefix):
             return family
-    return "Darwin" if text.startswith("macOS") else ""
+    return ""
 
 
 def vram_limit(index: int, total_bytes: int | None) -> MemoryLimit:

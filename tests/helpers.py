@@ -57,6 +57,13 @@ class ScriptedSensors:
     def reset_gpu_peaks(self) -> None:
         self.resets += 1
 
+    def cgroup(self):
+        """No memory cgroup (the script's machine is not in a container)."""
+        return None
+
+    def oom_kills(self) -> dict:
+        return {}
+
 
 class FakeClock:
     def __init__(self, t: float = 0.0) -> None:
