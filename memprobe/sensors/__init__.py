@@ -35,11 +35,14 @@ class _ProcFile:
         self._pid = -1
 
     def read(self) -> str:
+        return self.read_bytes().decode("ascii", "replace")
+
+    def read_bytes(self) -> bytes:
         pid = os.getpid()
         if self._fd is None or self._pid != pid:  # after a fork, /proc/self is another process
             self._fd = os.open(self.path, os.O_RDONLY)
             self._pid = pid
-        return os.pread(self._fd, 65536, 0).decode("ascii", "replace")
+        return os.pread(self._fd, 65536, 0)
 
 
 def pagefile_volumes(platform: str = sys.platform) -> dict[str, str]:
@@ -84,6 +87,8 @@ class Sensors:
         self._meminfo = _ProcFile("/proc/meminfo")
         self._status = _ProcFile("/proc/self/status")
         self._process = None
+        self.rss_peak_reset = linux.RssPeakReset() if platform.startswith("linux") else None
+        """Linux: restarts ``VmHWM`` at each node start (see :meth:`reset_peaks`); ``None`` elsewhere."""
 
     # ------------------------------------------------------------------ public
     def snapshot(self, *, disks: bool = True) -> Snapshot:
@@ -99,15 +104,39 @@ class Sensors:
         )
 
     def sample(self) -> Metrics:
-        """What the sampler records 50 times a second: the metrics that move, straight from the
-        readings (no snapshot records, no disks, no totals)."""
-        return metrics_of(self.gpu.read(), totals=False, **self._system_fields())
+        """What the sampler records on each tick: the metrics that move, straight from the
+        readings (no snapshot records, no disks, no totals). On Linux without a GPU this is two
+        ``pread`` calls and two regular-expression scans."""
+        gpus = () if self.gpu.none_found else self.gpu.read()
+        if self.platform.startswith("linux"):
+            try:
+                row = linux.sample_fields(self._meminfo.read_bytes(), self._status_bytes())
+            except Exception as exc:  # a sensor never raises to its caller
+                warn_once("system-sample", "Memory Probe: system memory readings failed (%s)", exc)
+                row = {}
+            return {**metrics_of(gpus, totals=False), **row} if gpus else row
+        return metrics_of(gpus, totals=False, **self._system_fields())
+
+    def _status_bytes(self) -> bytes | None:
+        try:
+            return self._status.read_bytes()
+        except OSError as exc:
+            warn_once("proc-self-status", "Memory Probe: cannot read /proc/self/status (%s)", exc)
+            return None
 
     def gpus(self) -> tuple[GpuMemory, ...]:
         return self.gpu.read()
 
-    def reset_gpu_peaks(self) -> None:
-        self.gpu.reset_peaks()
+    def reset_peaks(self, *, rss: bool = True) -> frozenset[str]:
+        """Restart the peak counters that can be restarted, at a node's start: torch's per device
+        and, on Linux (unless ``rss=False``), the process's peak RSS. Returns the metrics whose
+        counters now count from this moment; the others that a snapshot carries (Windows' peak
+        working set, peak private bytes and commit peak) count since the process or the system
+        started. See :meth:`~memprobe.snapshot.Snapshot.peak_counters`."""
+        reset = set(self.gpu.reset_peaks())
+        if rss and self.rss_peak_reset is not None and self.rss_peak_reset.reset():
+            reset.add("process_rss_bytes")
+        return frozenset(reset)
 
     def set_disk_paths(self, disk_paths: Mapping[str, str]) -> None:
         with self._lock:
@@ -149,11 +178,8 @@ class Sensors:
     # ------------------------------------------------------------------ platforms
     def _linux_fields(self) -> dict[str, int | None]:
         meminfo = self._meminfo.read()
-        try:
-            status: str | None = self._status.read()
-        except OSError as exc:
-            warn_once("proc-self-status", "Memory Probe: cannot read /proc/self/status (%s)", exc)
-            status = None
+        raw_status = self._status_bytes()
+        status = raw_status.decode("ascii", "replace") if raw_status is not None else None
         now = time.monotonic()
         if now - self._overcommit_read_at > self.OVERCOMMIT_REFRESH_S:
             self._overcommit = linux.read_overcommit_mode()
@@ -171,15 +197,19 @@ class Sensors:
         import psutil
 
         perf = windows.read_performance_information()
-        swap = psutil.swap_memory()  # on Windows: pagefile size and use, not commit
-        mem = self._proc().memory_info()
-        return windows.system_fields(
-            perf,
-            swap_total_bytes=int(swap.total),
-            swap_used_bytes=int(swap.used),
-            process_rss_bytes=int(mem.rss),
-            process_private_bytes=int(getattr(mem, "private", 0)) or None,
-        )
+        try:
+            swap = psutil.swap_memory()  # on Windows: pagefile size and use, not commit
+            swap_total, swap_used = int(swap.total), int(swap.used)
+        except Exception as exc:  # psutil reads it through performance counters, which can be disabled
+            warn_once("windows-swap", "Memory Probe: cannot read the pagefile use (%s)", exc)
+            swap_total = swap_used = None
+        fields = windows.system_fields(perf, swap_total_bytes=swap_total, swap_used_bytes=swap_used,
+                                       process_rss_bytes=None, process_private_bytes=None)
+        try:
+            fields.update(windows.process_fields(windows.read_process_memory_counters()))
+        except OSError as exc:
+            warn_once("windows-process-memory", "Memory Probe: GetProcessMemoryInfo failed (%s)", exc)
+        return fields
 
     def _psutil_fields(self) -> dict[str, int | None]:
         """macOS and other systems: what psutil offers (no commit accounting there)."""

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 
 __all__ = [
     "PerformanceInformation",
+    "ProcessMemoryCounters",
+    "process_fields",
+    "read_process_memory_counters",
     "PagefileSetting",
     "GpuAdapterMemory",
     "system_fields",
@@ -67,7 +70,7 @@ def system_fields(
         "ram_available_bytes": perf.PhysicalAvailable * page,
         "commit_bytes": perf.CommitTotal * page,
         "commit_limit_bytes": perf.CommitLimit * page,
-        "commit_peak_bytes": perf.CommitPeak * page,
+        "commit_peak_bytes": perf.CommitPeak * page or None,  # 0: not kept (Wine)
         "overcommit_mode": None,
         "swap_total_bytes": swap_total_bytes,
         "swap_used_bytes": swap_used_bytes,
@@ -83,6 +86,57 @@ def read_performance_information() -> PerformanceInformation:
     if not ctypes.windll.kernel32.K32GetPerformanceInfo(ctypes.byref(info), info.cb):  # type: ignore[attr-defined]
         raise ctypes.WinError()  # type: ignore[attr-defined]
     return info
+
+
+# --------------------------------------------------------------------------- this process
+class ProcessMemoryCounters(ctypes.Structure):
+    """``PROCESS_MEMORY_COUNTERS_EX`` (psapi.h): this process's working set and commit, and
+    their peaks since the process started (Windows keeps them; they cannot be reset)."""
+
+    _fields_ = [
+        ("cb", ctypes.c_uint32),
+        ("PageFaultCount", ctypes.c_uint32),
+        ("PeakWorkingSetSize", ctypes.c_size_t),
+        ("WorkingSetSize", ctypes.c_size_t),
+        ("QuotaPeakPagedPoolUsage", ctypes.c_size_t),
+        ("QuotaPagedPoolUsage", ctypes.c_size_t),
+        ("QuotaPeakNonPagedPoolUsage", ctypes.c_size_t),
+        ("QuotaNonPagedPoolUsage", ctypes.c_size_t),
+        ("PagefileUsage", ctypes.c_size_t),
+        ("PeakPagefileUsage", ctypes.c_size_t),
+        ("PrivateUsage", ctypes.c_size_t),
+    ]
+
+
+def process_fields(counters: ProcessMemoryCounters) -> dict[str, int | None]:
+    """The process's :class:`~memprobe.snapshot.SystemMemory` fields from one
+    ``GetProcessMemoryInfo`` call. ``PagefileUsage`` is the process's private commit ("Private
+    Bytes"), so ``PeakPagefileUsage`` is the peak of ``process_private_bytes``."""
+    return {
+        "process_rss_bytes": int(counters.WorkingSetSize),
+        "process_private_bytes": int(counters.PrivateUsage or counters.PagefileUsage),
+        "process_peak_rss_bytes": int(counters.PeakWorkingSetSize) or None,
+        "process_peak_private_bytes": int(counters.PeakPagefileUsage) or None,
+    }
+
+
+_get_process_memory_info = None
+
+
+def read_process_memory_counters() -> ProcessMemoryCounters:
+    """Call ``K32GetProcessMemoryInfo`` (kernel32; Windows 7 and later) for this process."""
+    global _get_process_memory_info
+    if _get_process_memory_info is None:
+        function = ctypes.WinDLL("kernel32", use_last_error=True).K32GetProcessMemoryInfo  # type: ignore[attr-defined]
+        function.argtypes = [ctypes.c_void_p, ctypes.POINTER(ProcessMemoryCounters), ctypes.c_uint32]
+        function.restype = ctypes.c_int
+        _get_process_memory_info = function
+    counters = ProcessMemoryCounters()
+    counters.cb = ctypes.sizeof(counters)
+    current_process = ctypes.c_void_p(-1)  # GetCurrentProcess()'s pseudo-handle
+    if not _get_process_memory_info(current_process, ctypes.byref(counters), counters.cb):
+        raise ctypes.WinError(ctypes.get_last_error())  # type: ignore[attr-defined]
+    return counters
 
 
 # --------------------------------------------------------------------------- pagefile set-up

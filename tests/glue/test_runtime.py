@@ -56,7 +56,12 @@ def test_a_traced_prompt_leaves_a_complete_run_in_the_ledger(runtime, monkeypatc
     assert doc["context"]["memprobe_version"]
     overhead = doc["overhead"]  # Memory Probe's own CPU use during this run
     assert overhead["hook_cpu_s"] > 0 and overhead["process_cpu_s"] > 0
-    assert 0 < overhead["share_of_process_cpu_pct"] <= 100
+    assert overhead["sampler_cpu_s"] >= 0 and overhead["ledger_cpu_s"] >= 0
+    # the share is of the process's CPU clock, which counts another thread's time slice only once
+    # the slice ends; in a run of a few milliseconds a sampler tick still running can tip it
+    # over 100 %, so only its arithmetic is checked here (real runs: benchmarks/comfyui_real.py)
+    own = overhead["hook_cpu_s"] + overhead["sampler_cpu_s"] + overhead["ledger_cpu_s"]
+    assert overhead["share_of_process_cpu_pct"] == pytest.approx(100 * own / overhead["process_cpu_s"], rel=1e-2)
 
 
 def test_results_are_untouched_and_errors_pass_through_unchanged(runtime, monkeypatch):

@@ -39,6 +39,28 @@ def test_performance_information_struct_matches_the_x64_layout_and_converts_page
     assert (fields["process_rss_bytes"], fields["process_private_bytes"]) == (123, 456)
 
 
+@pytest.mark.skipif(ctypes.sizeof(ctypes.c_size_t) != 8, reason="the x64 layout")
+def test_process_memory_counters_struct_matches_the_x64_layout_and_gives_the_process_and_its_peaks():
+    # GIVEN PROCESS_MEMORY_COUNTERS_EX as Windows x64 fills it: two DWORDs, then nine SIZE_T
+    values = load_json("windows/process_memory_counters_pycharm.json")
+    names = [name for name, _ in windows.ProcessMemoryCounters._fields_]
+    raw = struct.pack("<II9Q", *(values[n] for n in names))
+    assert ctypes.sizeof(windows.ProcessMemoryCounters) == len(raw) == values["cb"] == 80
+    # WHEN it is read THEN the working set is the RSS, private usage the private bytes, and the
+    # peaks Windows keeps since the process started are those metrics' peak counters
+    fields = windows.process_fields(windows.ProcessMemoryCounters.from_buffer_copy(raw))
+    assert fields == {"process_rss_bytes": 2726322176, "process_private_bytes": 3319754752,
+                      "process_peak_rss_bytes": 4399738880, "process_peak_private_bytes": 4161921024}
+
+
+def test_a_commit_peak_of_zero_is_not_a_reading():
+    # GIVEN GetPerformanceInfo without a commit peak (Wine fills 0 there) THEN there is none
+    perf = windows.PerformanceInformation(CommitTotal=10, CommitLimit=20, CommitPeak=0, PageSize=PAGE)
+    fields = windows.system_fields(perf, swap_total_bytes=None, swap_used_bytes=None, process_rss_bytes=None,
+                                   process_private_bytes=None)
+    assert fields["commit_peak_bytes"] is None and fields["commit_bytes"] == 10 * PAGE
+
+
 @pytest.mark.parametrize(
     ("case", "expected"),
     [
