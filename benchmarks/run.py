@@ -50,6 +50,11 @@ GOALS: list[tuple[str, str, str, Any]] = [
     ("panel_zoom_ms_median", "panel: zoom step, median", "", None),
     ("panel_event_to_screen_ms_median", "panel: event to screen, median", "", None),
     ("panel_event_to_screen_ms_p95", "panel: event to screen, p95", "", None),
+    ("explain_50mb_s", "explain: read a 50 MB ComfyUI log (s)", "< 2 s", lambda v: v < 2),
+    ("explain_heap_peak_mib_50mb", "explain: heap peak while reading 50 MB (MiB)", "bounded", None),
+    ("explain_heap_peak_mib_5mb", "explain: same, a 5 MB log (MiB)", "", None),
+    ("explain_heap_peak_mib_20mb_line", "explain: same, a log with a 20 MB line (MiB)", "", None),
+    ("explain_50mb_rss_growth_mib", "explain: RSS peak growth while reading 50 MB (MiB)", "", None),
 ]
 
 
@@ -64,11 +69,12 @@ def machine() -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="shorter runs (sampler 3 x 10 s, 200 ledger runs)")
-    parser.add_argument("--skip", action="append", default=[], help="skip a benchmark: snapshot, hook, sampler, e2e, ledger, panel")
+    parser.add_argument("--skip", action="append", default=[], help="skip a benchmark: snapshot, hook, sampler, e2e, ledger, panel, explain")
     parser.add_argument("--out", default=str(HERE / "results"), help="folder for the JSON results")
     args = parser.parse_args()
 
     import bench_e2e
+    import bench_explain
     import bench_hook
     import bench_ledger
     import bench_panel
@@ -82,6 +88,7 @@ def main() -> int:
         "e2e": lambda: bench_e2e.run(7 if args.quick else 25),
         "ledger": lambda: bench_ledger.run(200 if args.quick else 1000),
         "panel": bench_panel.run,
+        "explain": bench_explain.run,
     }
     results: dict[str, Any] = {}
     for name, bench in plan.items():

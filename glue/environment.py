@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..memprobe import __version__
-from ..memprobe.install import detect_install_type
+from ..memprobe.install_type import detect_install_type
 from ..memprobe.sensors import Sensors
 
 __all__ = ["import_optional", "comfy_folders", "user_data_dir", "compute_device", "static_context"]

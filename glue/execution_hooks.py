@@ -79,8 +79,8 @@ class ExecutionHooks:
         prompt_id = kwargs.get("prompt_id", args[0] if len(args) > 0 else None)
         unique_id = kwargs.get("unique_id", args[1] if len(args) > 1 else None)
         obj = kwargs.get("obj", args[2] if len(args) > 2 else None)
-        if prompt_id is None or unique_id is None:
-            return None
+        if not isinstance(prompt_id, str) or not isinstance(unique_id, (str, int)):
+            return None  # not the calling convention of ComfyUI >= 0.3.64: record nothing rather than a bogus run
         unique_id = str(unique_id)
         cls = obj if isinstance(obj, type) else type(obj)
         class_type, display_id, real_id = self._identify(unique_id, cls)

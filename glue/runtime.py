@@ -18,7 +18,6 @@ from typing import Any
 
 from ..memprobe import __version__
 from ..memprobe._log import warn_once
-from ..memprobe.analysis import enrich
 from ..memprobe.config import Config, load_config, save_config
 from ..memprobe.doctor import _largest_vram, diagnose, suggest_pagefile
 from ..memprobe.hook import Hook
@@ -26,6 +25,7 @@ from ..memprobe.ledger import Ledger, LedgerError
 from ..memprobe.loghandler import FallbackLogHandler
 from ..memprobe.machine import gather_machine
 from ..memprobe.records import Mark
+from ..memprobe.run_view import enrich
 from ..memprobe.sampler import Sampler
 from ..memprobe.sensors import Sensors
 from ..memprobe.tracker import Tracker

@@ -2,6 +2,7 @@
 // Built with plain DOM inside the element the frontend hands to the tab's render().
 
 import { createChart } from "./chart.js";
+import { openExplainDialog } from "./explain.js"; // "Explain a log" (js/explain.js)
 import { STAGE_COLORS, STATUS_LABELS, fmtBytes, fmtPair, fmtSeconds, fmtTime } from "./format.js";
 import { applyTiledSwap, applyWidgetValue, focusNode } from "./graphedit.js";
 import { rootGraphOf } from "./graphlocate.js";
@@ -65,6 +66,8 @@ export class MemoryPanel {
       { class: "mp-actions" },
       h("button", { class: "mp-btn", onclick: () => this.freeMemory(), title: "Unload models and free cached memory (ComfyUI's /free)" }, "Free memory"),
       h("button", { class: "mp-btn", onclick: () => this.exportReport(), title: "A shareable report without prompts or paths" }, "Export report"),
+      // "Explain a log" (js/explain.js): a failure from ComfyUI's own log, for runs Memory Probe did not trace
+      h("button", { class: "mp-btn", "data-action": "explain-log", onclick: () => openExplainDialog(this.ctx), title: "Paste or drop ComfyUI's log: which memory ran out, where, and what to try" }, "Explain a log"),
       h("select", { class: "mp-compare-pick", "aria-label": "Compare with", onchange: (e) => this.onCompare(e.target.value) }),
     );
     this.els.comparePick = actions.lastChild;

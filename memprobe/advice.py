@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .doctor import suggest_pagefile
-from .install import LAUNCH_OPTION_PLACES
+from .format import GIB, fmt_bytes, fmt_pair
+from .install_type import LAUNCH_OPTION_PLACES
 from .privacy import scrub_text
 from .runfacts import compute_memory, executed_nodes, limit_of, run_peaks
-from .units import GIB, fmt_bytes, fmt_pair
 from .workflow import workflow_parameters
 
 __all__ = ["Suggestion", "suggest", "TILED_DEFAULTS", "RULES"]
@@ -86,10 +86,10 @@ class _Facts:
 
     def label(self, node: dict[str, Any] | None) -> str:
         if node is None:
-            return "?"
+            return "an unnamed node"
         title = node.get("title")
         name = f"{title} ({node.get('class_type')})" if title and title != node.get("class_type") else node.get("class_type")
-        return f"node {node.get('node_id')} {name}"
+        return f"node {node.get('node_id')} {name}" if node.get("node_id") else str(name)  # a log may not print the id
 
 
 # ---------------------------------------------------------------------------- rules
@@ -277,8 +277,8 @@ def _abrupt(f: _Facts) -> list[Suggestion]:
         check = "Run 'journalctl -k | grep -i -E \"killed process|out of memory\"' (or dmesg) for that time"
     return [Suggestion(
         "find-who-ended-it", "warning", "Find out what ended ComfyUI",
-        f"ComfyUI stopped {where} without reporting an error; its last readings were not near a memory limit "
-        "(sampled up to one second before).",
+        f"ComfyUI stopped {where} without reporting an error"
+        + ("; its last readings were not near a memory limit (sampled up to one second before)." if f.peaks else "."),
         check + ". An out-of-memory kill there means RAM + pagefile/swap ran out (then add pagefile/swap); no "
         "such entry points to a crash or a manual stop instead.", effect=55, rule="6")]
 

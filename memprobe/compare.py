@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .format import fmt_bytes
 from .runfacts import compute_memory, limit_of, run_peaks, stage_summary
-from .units import fmt_bytes
 from .workflow import workflow_parameters
 
 __all__ = ["compare_runs", "render_comparison_md"]

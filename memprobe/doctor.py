@@ -2,19 +2,25 @@
 
 Pure functions over the document :func:`memprobe.machine.gather_machine` builds, so every rule
 is tested with recorded machines. Each finding says what was read (``evidence``) and exactly
-what to do (``action``); where the doctor cannot tell, it says so rather than guess.
+what to do (``action``); where the doctor cannot tell, it says so rather than guess: the
+``not-checked`` finding names each check that a value in the document's ``unreadable`` list kept
+from running, and why that value could not be read.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .units import GIB, fmt_bytes, fmt_pair
+from .format import GIB, fmt_bytes, fmt_pair
 
 __all__ = ["Finding", "PagefileAdvice", "diagnose", "suggest_pagefile", "render_text"]
 
 SEVERITIES = ("critical", "warning", "info", "ok")
+PAGEFILE_FLOOR_BYTES = 32 * GIB
+"""The smallest pagefile the table suggests for any machine (every row starts at 32 GB), so a
+fixed pagefile below it is small whatever the RAM; below 1 GiB it is as good as none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +37,7 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class PagefileAdvice:
-    """A fixed pagefile size from the RAM/VRAM table (domain.md). Sizes in bytes."""
+    """A fixed pagefile size from the RAM/VRAM table (README, `memprobe doctor`). Sizes in bytes."""
 
     low_bytes: int
     high_bytes: int
@@ -98,10 +104,39 @@ def diagnose(machine: dict[str, Any]) -> list[Finding]:
                                 "Keep 20 GB or more free on the system volume so swap can grow."))
     findings += _ram_findings(machine)
     findings += _disk_findings(machine)
+    not_checked = _not_checked(machine)
+    if not_checked is not None:
+        findings.append(not_checked)
     if not any(f.severity in ("critical", "warning") for f in findings):
-        findings.append(Finding("ok", "ok", "No memory set-up problem found", "all checks above passed",
+        passed = "every check that could run passed (see above for those that could not)" if not_checked else \
+            "all checks above passed"
+        findings.append(Finding("ok", "ok", "No memory set-up problem found", passed,
                                 "Nothing to change. Run a workflow with Memory Probe to see its real peaks."))
     return sorted(findings, key=lambda f: SEVERITIES.index(f.severity))
+
+
+_CHECKS = {  # an unreadable value (list indices removed) -> the check it keeps from running
+    "memory.ram_total_bytes": "the pagefile/swap size against the RAM table (the 32 GB floor still applies)",
+    "memory.ram_available_bytes": "whether RAM is low now",
+    "memory.commit_bytes": "whether commit is near its limit now",
+    "memory.commit_limit_bytes": "whether commit is near its limit now",
+    "memory.commit_peak_bytes": "whether commit came close to its limit since start-up",
+    "swap.areas.volume": "free space where the pagefile/swap lives",
+    "disks.free_bytes": "free disk space",
+}  # the pagefile settings and the disk kind have findings of their own
+
+
+def _not_checked(machine: dict[str, Any]) -> Finding | None:
+    skipped: dict[str, list[str]] = {}
+    for entry in machine.get("unreadable") or []:
+        check = _CHECKS.get(re.sub(r"\[\d+\]", "", entry.get("value", "")))
+        if check is not None:
+            skipped.setdefault(check, []).append(f"{entry.get('label')}: {entry.get('reason')}")
+    if not skipped:
+        return None
+    return Finding("not-checked", "info", f"{len(skipped)} check{'s' if len(skipped) > 1 else ''} could not run",
+                   "could not read " + "; ".join(dict.fromkeys(r for reasons in skipped.values() for r in reasons)),
+                   "Not checked: " + "; ".join(skipped) + ". The findings above stand on what could be read.")
 
 
 def _gpu_findings(machine: dict[str, Any]) -> list[Finding]:
@@ -135,8 +170,8 @@ def _windows_findings(machine: dict[str, Any]) -> list[Finding]:
     swap = machine.get("swap") or {}
     mem = machine["memory"]
     advice = _pagefile_advice(machine)
-    size_text = f"{advice.recommended_bytes // GIB} GB" if advice else "32 GB"
-    basis = f" ({advice.basis})" if advice else ""
+    size_text = f"{advice.recommended_bytes // GIB} GB" if advice else f"{PAGEFILE_FLOOR_BYTES // GIB} GB"
+    basis = f" ({advice.basis})" if advice else " (the smallest size for any machine; RAM could not be read)"
     out: list[Finding] = []
     if swap.get("error"):
         out.append(Finding("pagefile-unknown", "info", "The pagefile settings could not be read",
@@ -160,27 +195,49 @@ def _windows_findings(machine: dict[str, Any]) -> list[Finding]:
                                "pagefile stalls while it grows and can fail to grow in time."))
             continue
         initial, maximum = area.get("initial_bytes"), area.get("maximum_bytes")
-        if advice and maximum is not None and _total_fixed(areas) < advice.low_bytes:
-            out.append(Finding("pagefile-too-small", "warning", f"The pagefile ({fmt_bytes(_total_fixed(areas))}) is small "
-                               "for this machine", f"registry: {area['path']} {fmt_bytes(initial)} initial, "
-                               f"{fmt_bytes(maximum)} maximum; RAM {fmt_bytes(mem.get('ram_total_bytes'))}, "
-                               f"largest VRAM {fmt_bytes(_largest_vram(machine))}",
-                               f"Raise it to {size_text}{basis}, fixed (initial = maximum)."))
         if initial is not None and maximum is not None and initial < maximum:
             out.append(Finding("pagefile-not-fixed", "info", f"The pagefile on {where} can grow",
                                f"initial {fmt_bytes(initial)} < maximum {fmt_bytes(maximum)}",
                                f"Set initial = maximum ({fmt_bytes(maximum)}) to avoid resize stalls."))
-    out += _pagefile_drive_findings(areas, advice)
+    size = _pagefile_size_findings(machine, areas, advice, size_text, basis)
+    if size:  # its action already says "fixed (initial = maximum)" at the right size
+        out = [f for f in out if f.id != "pagefile-not-fixed"] + size
+    reasons = {u.get("value"): u.get("reason") for u in machine.get("unreadable") or []}
+    out += _pagefile_drive_findings(areas, advice, reasons)
     return out + _commit_findings(mem, windows=True)
+
+
+def _pagefile_size_findings(machine: dict[str, Any], areas: list[dict[str, Any]], advice: PagefileAdvice | None,
+                            size_text: str, basis: str) -> list[Finding]:
+    """Fixed pagefiles whose maxima add up to less than the table's low end (32 GB for every RAM
+    size, so this is judged even when RAM could not be read)."""
+    if not areas or any(a.get("system_managed") or a.get("maximum_bytes") is None for a in areas):
+        return []  # a system-managed pagefile grows: its size is not the registry's to tell
+    total = _total_fixed(areas)
+    if total >= (advice.low_bytes if advice else PAGEFILE_FLOOR_BYTES):
+        return []
+    tiny = total < GIB
+    mem = machine["memory"]
+    sizes = ", ".join(f"{a['path']} {fmt_bytes(a.get('initial_bytes'))} initial, {fmt_bytes(a.get('maximum_bytes'))} "
+                      "maximum" for a in areas)
+    ram = fmt_bytes(mem.get("ram_total_bytes")) if mem.get("ram_total_bytes") else "could not be read"
+    title = f"The pagefile ({fmt_bytes(total)} at most) is " + ("as good as none" if tiny else "small for this machine")
+    action = f"Raise it to {size_text}{basis}, fixed (initial = maximum)."
+    if tiny:
+        action += " Under 1 GB of pagefile leaves the commit limit at about the RAM alone: ComfyUI fails or is " \
+                  "closed as soon as RAM is full."
+    return [Finding("pagefile-too-small", "critical" if tiny else "warning", title,
+                    f"registry: {sizes}; RAM {ram}, largest VRAM {fmt_bytes(_largest_vram(machine))}", action)]
 
 
 def _total_fixed(areas: list[dict[str, Any]]) -> int:
     return sum(a.get("maximum_bytes") or 0 for a in areas)
 
 
-def _pagefile_drive_findings(areas: list[dict[str, Any]], advice: PagefileAdvice | None) -> list[Finding]:
+def _pagefile_drive_findings(areas: list[dict[str, Any]], advice: PagefileAdvice | None,
+                             reasons: dict[str, str] | None = None) -> list[Finding]:
     out = []
-    for area in areas:
+    for i, area in enumerate(areas):
         drive = area.get("drive")
         if not drive:
             continue
@@ -193,8 +250,10 @@ def _pagefile_drive_findings(areas: list[dict[str, Any]], advice: PagefileAdvice
                                f"{drive} reports a seek penalty (a spinning disk)",
                                "Move it to an SSD: paging to an HDD makes offloaded workflows crawl."))
         elif area.get("rotational") is None and area.get("drive_type") == "fixed":
+            reason = (reasons or {}).get(f"swap.areas[{i}].rotational")
             out.append(Finding("pagefile-disk-kind-unknown", "info", f"Could not tell whether {drive} is an SSD",
-                               f"{drive} did not answer the seek-penalty query", "Prefer an SSD for the pagefile."))
+                               f"{drive} did not answer the seek-penalty query" + (f" ({reason})" if reason else ""),
+                               "Prefer an SSD for the pagefile."))
         volume = area.get("volume") or {}
         free, total = volume.get("free_bytes"), volume.get("total_bytes")
         if free is not None and total:
@@ -303,7 +362,8 @@ def render_text(machine: dict[str, Any], findings: list[Finding]) -> str:
     lines.append(commit)
     swap = machine.get("swap") or {}
     areas = swap.get("areas") or []
-    lines.append(f"Swap     {fmt_pair(m.get('swap_used_bytes'), m.get('swap_total_bytes'))} ({swap.get('source')})")
+    name = "Pagefile" if swap.get("source") == "registry" else "Swap    "
+    lines.append(f"{name} {fmt_pair(m.get('swap_used_bytes'), m.get('swap_total_bytes'))} ({swap.get('source')})")
     for a in areas:
         if a.get("kind") == "pagefile":
             size = "system managed" if a.get("system_managed") else (
@@ -316,6 +376,10 @@ def render_text(machine: dict[str, Any], findings: list[Finding]) -> str:
     for d in machine.get("disks") or []:
         lines.append(f"Disk     {d['role']}: {d['path']}: {fmt_bytes(d.get('free_bytes'))} free of "
                      f"{fmt_bytes(d.get('total_bytes'))}")
+    unreadable = machine.get("unreadable") or []
+    if unreadable:
+        lines += ["", "Could not read"]
+        lines += [f"   {u.get('label')} ({u.get('value')}): {u.get('reason')}" for u in unreadable]
     lines += ["", "Findings"]
     marks = {"critical": "!!", "warning": "! ", "info": "i ", "ok": "ok"}
     for f in findings:

@@ -47,6 +47,7 @@ _VRAM_TEXTS = (
     "cudnn_status_alloc_failed",
     "cublas_status_alloc_failed",
     "out of memory on device",
+    "not enough gpu video memory",  # DirectML: "Could not allocate tensor with N bytes. There is not enough GPU video memory available!"
 )
 
 

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from ._log import logger, warn_once
+from .listener import TrackerListener
 from .records import Mark, NodeRun, RunEvent, RunRecord
 from .timeline import downsample, merge_timelines, window
-from .tracker import TrackerListener
 
 __all__ = ["Ledger", "LedgerError", "SCHEMA_VERSION"]
 
@@ -452,7 +452,8 @@ class _LedgerListener(TrackerListener):
         self.ledger.submit(self.ledger._insert_run, run.header(), run.prompt, os.getpid(), commit=True)
 
     def node_started(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None:
-        self.ledger.submit(self.ledger._put_node, run.id, doc)
+        # committed at once: if the OS kills ComfyUI inside this node, the next start must know which
+        self.ledger.submit(self.ledger._put_node, run.id, doc, commit=True)
 
     def node_finished(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None:
         self.ledger.submit(self.ledger._put_node, run.id, doc, commit=True)

@@ -1,4 +1,4 @@
-"""The shareable report of one run: what a good bug report needs (domain.md) — the exact error,
+"""The shareable report of one run: what a good bug report needs — the exact error,
 GPU and driver, install type, versions, launch options, peaks by stage, the first failure, the
 suggestions and the smallest failing workflow — with prompts, paths and ids removed."""
 
@@ -9,9 +9,9 @@ from typing import Any
 
 from . import __version__
 from .advice import suggest
+from .format import fmt_bytes, fmt_pair
 from .privacy import sanitize_prompt, scrub_all
 from .runfacts import compute_memory, limit_of, run_peaks, stage_summary
-from .units import fmt_bytes, fmt_pair
 from .workflow import upstream, workflow_parameters
 
 __all__ = ["build_report", "render_report_md", "report"]

@@ -20,10 +20,11 @@ from collections import deque
 from typing import Any
 
 from ._log import warn_once
+from .listener import TrackerListener
 from .records import RunRecord
 from .sensors import Sensors
 from .snapshot import Metrics
-from .tracker import Tracker, TrackerListener
+from .tracker import Tracker
 
 __all__ = ["Sampler", "auto_rate"]
 

@@ -16,13 +16,14 @@ from typing import Any, TypeVar
 
 from ._log import warn_once
 from .failures import classify_failure
+from .format import probe_summary
+from .listener import TrackerListener
 from .records import Failure, Mark, NodeRun, RunEvent, RunRecord, max_merge
 from .sensors import Sensors
 from .snapshot import Metrics, Snapshot
 from .stages import StageCache
-from .summary import probe_summary
 
-__all__ = ["Tracker", "TrackerListener", "exception_type_name"]
+__all__ = ["Tracker", "exception_type_name"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -52,21 +53,10 @@ def exception_type_name(exc: BaseException) -> str:
     return cls.__qualname__ if module == "builtins" else f"{module}.{cls.__qualname__}"
 
 
-class TrackerListener:
-    """Receives the tracker's news. Called on the thread that made it: keep it quick. Node news
-    comes with the node's document (``node.to_dict()``), made once for all listeners."""
-
-    def run_started(self, run: RunRecord) -> None: ...
-    def node_started(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None: ...
-    def node_finished(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None: ...
-    def samples_added(self, run: RunRecord, timeline: dict[str, Any]) -> None: ...
-    def mark_added(self, run: RunRecord | None, mark: Mark) -> None: ...
-    def event_added(self, run: RunRecord, event: RunEvent) -> None: ...
-    def run_finished(self, run: RunRecord) -> None: ...
-
-
 class Tracker:
     SAMPLE_FLUSH_S = 0.25
+    MIN_CPU_FOR_SHARE_S = 0.5
+    """Memory Probe's share of the process's CPU is given for runs that used at least this much."""
 
     def __init__(self, sensors: Sensors, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.sensors = sensors
@@ -110,11 +100,12 @@ class Tracker:
     @_guarded
     def begin_run(self, run_id: str, prompt: dict[str, Any] | None = None,
                   context: dict[str, Any] | None = None) -> RunRecord:
+        unfinished = None
         with self._lock:
             if self.current is not None:
                 if self.current.id == str(run_id):
                     return self.current
-                self._finish(self.current, "interrupted")  # its end was never reported
+                unfinished = self._finish(self.current, "interrupted")  # its end was never reported
             snap = self.sensors.snapshot()
             run = RunRecord(id=str(run_id), started_at=snap.wall_time_s, started_mono=snap.monotonic_s,
                             context=dict(context or {}), prompt=prompt, start_metrics=snap.metrics())
@@ -124,6 +115,8 @@ class Tracker:
             self._seq = 0
             self._sent = 0
             self._flushed_at = snap.monotonic_s
+        if unfinished is not None:
+            self._notify("run_finished", unfinished)
         self._notify("run_started", run)
         return run
 
@@ -145,9 +138,11 @@ class Tracker:
                 if not run.failures:  # failed where the hook could not see it (e.g. an async task)
                     run.failures.append(self._failure_from_error(run, error))
             self._finish(run, status)
+        self._notify("run_finished", run)  # outside the lock: listeners never hold up the sampler
         return run
 
-    def _finish(self, run: RunRecord, status: str) -> None:
+    def _finish(self, run: RunRecord, status: str) -> RunRecord:
+        """Close ``run`` (under the lock); the caller tells the listeners once the lock is released."""
         for node in self._open:  # nodes still open now never finished (e.g. pending async work)
             node.status = "failed" if status == "error" else "interrupted" if status == "interrupted" else node.status
             node.end_s = node.end_s or self._t(run)
@@ -160,7 +155,7 @@ class Tracker:
         self._flush_samples(run, force=True)
         self.current = None
         self.last = run
-        self._notify("run_finished", run)
+        return run
 
     def _cost(self) -> dict[str, float]:
         if self.cost_probe is None:
@@ -176,7 +171,11 @@ class Tracker:
             return None
         used = {k: round(end[k] - start.get(k, 0.0), 4) for k in end}
         own = sum(v for k, v in used.items() if k != "process_cpu_s")
-        if used.get("process_cpu_s"):
+        # The ledger's clock is read when it last wrote, so a write before the run can count in it,
+        # and the process's clock counts another thread's running time slice only once it ends (a
+        # sampler tick under way is in the sampler's clock already): a share is only honest over a
+        # run long enough for those milliseconds to vanish.
+        if used.get("process_cpu_s", 0.0) >= self.MIN_CPU_FOR_SHARE_S:
             used["share_of_process_cpu_pct"] = round(100 * own / used["process_cpu_s"], 3)
         return used
 

@@ -9,6 +9,8 @@
 ``GET /memprobe/live``             the run executing now (``run: null`` between runs), tracing status
 ``GET /memprobe/system``           the doctor's data for this machine (with ComfyUI's folders)
 ``GET /memprobe/config``           the server-side settings; ``POST`` changes them
+``POST /memprobe/explain``         body: the text of a ComfyUI log (at most 32 MiB); the
+                                   explanation (``?format=md``: the shareable report)
 =================================  ==============================================================
 
 Bad parameters answer 400 with a message, unknown ids 404; no route reads a user-given path.
@@ -29,18 +31,21 @@ from typing import Any
 
 from aiohttp import web
 
-from ..memprobe.analysis import enrich
 from ..memprobe.compare import compare_runs, render_comparison_md
 from ..memprobe.config import Config, ConfigError
+from ..memprobe.explain import explain_log, render_report_md
 from ..memprobe.ledger import Ledger
 from ..memprobe.report import report
+from ..memprobe.run_view import enrich
 from ..memprobe.timeline import downsample
 from ..memprobe.tracker import Tracker
 
-__all__ = ["Services", "MemProbeRoutes", "BadRequest"]
+__all__ = ["Services", "MemProbeRoutes", "BadRequest", "EXPLAIN_MAX_BYTES"]
 
 logger = logging.getLogger("memprobe")
 
+EXPLAIN_MAX_BYTES = 32 * 1024**2
+"""The largest log ``POST /memprobe/explain`` reads (the end of a log holds the failure)."""
 _RUN_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,200}$")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -124,6 +129,7 @@ class MemProbeRoutes:
         routes.get("/memprobe/system")(self._guard(self.system))
         routes.get("/memprobe/config")(self._guard(self.get_config))
         routes.post("/memprobe/config")(self._guard(self.post_config))
+        routes.post("/memprobe/explain")(self._guard(self.explain))
         if static_dir is not None and static_dir.is_dir():  # aiohttp fails at start-up on a missing folder
             routes.static("/memprobe/static", static_dir)
 
@@ -256,3 +262,27 @@ class MemProbeRoutes:
             raise BadRequest(str(exc)) from None
         self.s.set_config(config)
         return _json(config.to_dict())
+
+    async def explain(self, request: web.Request) -> web.Response:
+        """Explain a failure from the text of a ComfyUI log (no run of this server needed)."""
+        fmt = request.query.get("format", "json")
+        if fmt not in ("json", "md"):
+            raise BadRequest("format must be json or md")
+        too_big = _error(413, f"the log is larger than {EXPLAIN_MAX_BYTES // 1024**2} MiB: send its last part "
+                              "(the end of a log holds the failure)")
+        if (request.content_length or 0) > EXPLAIN_MAX_BYTES:
+            return too_big
+        body = bytearray()
+        while chunk := await request.content.read(1 << 20):
+            body += chunk
+            if len(body) > EXPLAIN_MAX_BYTES:
+                return too_big
+        data = bytes(body)
+        del body
+        if not data.strip():
+            raise BadRequest("the body must be the text of a ComfyUI log (console output, comfyui.log or an error report)")
+        doc = await asyncio.to_thread(explain_log, data)
+        if fmt == "md":
+            text = await asyncio.to_thread(render_report_md, doc)
+            return web.Response(text=text, content_type="text/markdown", charset="utf-8")
+        return _json(doc)

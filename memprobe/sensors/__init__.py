@@ -6,17 +6,21 @@
 True
 
 A sensor that fails yields ``None`` for its fields and logs one warning per cause; the caller
-never sees an exception. Platform code lives in :mod:`.linux`, :mod:`.windows`, :mod:`.gpu`.
+never sees an exception. On Windows each OS call is tried on its own, so one failing call costs
+only the values it gives; :attr:`Sensors.unreadable` says which and why. Platform code lives in
+:mod:`.linux`, :mod:`.windows`, :mod:`.gpu`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from .._log import warn_once
 from ..snapshot import DiskSpace, GpuMemory, Metrics, Snapshot, SystemMemory, metrics_of
@@ -24,6 +28,9 @@ from . import linux, windows
 from .gpu import GpuSensor
 
 __all__ = ["Sensors", "pagefile_volumes"]
+
+T = TypeVar("T")
+_SYSTEM_FIELDS = tuple(f.name for f in dataclasses.fields(SystemMemory))
 
 
 class _ProcFile:
@@ -52,7 +59,7 @@ def pagefile_volumes(platform: str = sys.platform) -> dict[str, str]:
         return {}
     try:
         drives = [s.drive for s in windows.parse_paging_files(windows.read_paging_files()) if s.drive]
-    except OSError as exc:
+    except Exception as exc:  # OSError from the registry; a sensor never raises
         warn_once("pagefile-volumes", "Memory Probe: cannot read the pagefile settings (%s)", exc)
         return {}
     return {("pagefile" if i == 0 else f"pagefile {d}"): f"{d}\\" for i, d in enumerate(dict.fromkeys(drives))}
@@ -67,6 +74,9 @@ class Sensors:
 
     DISK_REFRESH_S = 2.0
     OVERCOMMIT_REFRESH_S = 10.0
+    RETRY_S = 60.0
+    """A failed OS call (e.g. psutil's swap reading with performance counters disabled) is tried
+    again after this long, not at every sample."""
 
     def __init__(
         self,
@@ -87,6 +97,10 @@ class Sensors:
         self._meminfo = _ProcFile("/proc/meminfo")
         self._status = _ProcFile("/proc/self/status")
         self._process = None
+        self._unreadable: dict[str, str] = {}
+        self.disk_errors: dict[str, str] = {}
+        """Role -> why the free space of its volume could not be read (latest reading)."""
+        self._failed: dict[str, tuple[float, str]] = {}
         self.rss_peak_reset = linux.RssPeakReset() if platform.startswith("linux") else None
         """Linux: restarts ``VmHWM`` at each node start (see :meth:`reset_peaks`); ``None`` elsewhere."""
 
@@ -146,16 +160,43 @@ class Sensors:
     def system(self) -> SystemMemory:
         return SystemMemory(**self._system_fields())
 
+    @property
+    def unreadable(self) -> dict[str, str]:
+        """:class:`~memprobe.snapshot.SystemMemory` field -> why the latest reading could not give
+        it (a failed call's error). Empty when every value this platform offers was read."""
+        return dict(self._unreadable)
+
     def _system_fields(self) -> dict[str, int | None]:
         try:
             if self.platform.startswith("linux"):
-                return self._linux_fields()
-            if self.platform == "win32":
+                fields = self._linux_fields()
+            elif self.platform == "win32":
                 return self._windows_fields()
-            return self._psutil_fields()
+            else:
+                fields = self._psutil_fields()
+            self._unreadable = {}
+            return fields
         except Exception as exc:  # a sensor never raises to its caller
             warn_once(f"system-{self.platform}", "Memory Probe: system memory readings failed (%s)", exc)
+            self._unreadable = dict.fromkeys(_SYSTEM_FIELDS, _reason("system memory readings", exc))
             return {}
+
+    def _call(self, name: str, fn: Callable[[], T]) -> tuple[T | None, str | None]:
+        """``(fn(), None)``, or ``(None, reason)`` when it fails: logged once, tried again only
+        after :attr:`RETRY_S`."""
+        now = time.monotonic()
+        failed = self._failed.get(name)
+        if failed is not None and now - failed[0] < self.RETRY_S:
+            return None, failed[1]
+        try:
+            result = fn()
+        except Exception as exc:
+            reason = _reason(name, exc)
+            warn_once(f"call-{name}", "Memory Probe: %s; the values it gives are left out", reason)
+            self._failed[name] = (now, reason)
+            return None, reason
+        self._failed.pop(name, None)
+        return result, None
 
     def disks(self) -> tuple[DiskSpace, ...]:
         now = time.monotonic()
@@ -165,6 +206,7 @@ class Sensors:
             self._disks_read_at = now
             paths = dict(self._disk_paths)
         result = []
+        errors = {}
         for role, path in paths.items():
             try:
                 usage = shutil.disk_usage(path)
@@ -172,7 +214,9 @@ class Sensors:
             except OSError as exc:
                 warn_once(f"disk-{role}", "Memory Probe: cannot read free space of %s (%s)", path, exc)
                 result.append(DiskSpace(role, path))
+                errors[role] = str(exc)
         self._disks = tuple(result)
+        self.disk_errors = errors
         return self._disks
 
     # ------------------------------------------------------------------ platforms
@@ -194,22 +238,41 @@ class Sensors:
         return self._process
 
     def _windows_fields(self) -> dict[str, int | None]:
-        import psutil
-
-        perf = windows.read_performance_information()
-        try:
-            swap = psutil.swap_memory()  # on Windows: pagefile size and use, not commit
-            swap_total, swap_used = int(swap.total), int(swap.used)
-        except Exception as exc:  # psutil reads it through performance counters, which can be disabled
-            warn_once("windows-swap", "Memory Probe: cannot read the pagefile use (%s)", exc)
-            swap_total = swap_used = None
-        fields = windows.system_fields(perf, swap_total_bytes=swap_total, swap_used_bytes=swap_used,
-                                       process_rss_bytes=None, process_private_bytes=None)
-        try:
-            fields.update(windows.process_fields(windows.read_process_memory_counters()))
-        except OSError as exc:
-            warn_once("windows-process-memory", "Memory Probe: GetProcessMemoryInfo failed (%s)", exc)
-        return fields
+        """RAM and commit from ``GetPerformanceInfo`` (``GlobalMemoryStatusEx`` if that fails),
+        pagefile use from psutil (a performance counter), this process from
+        ``GetProcessMemoryInfo``: each call on its own."""
+        unreadable: dict[str, str] = {}
+        perf, perf_error = self._call("GetPerformanceInfo", windows.read_performance_information)
+        status, status_error = None, None
+        if perf is None:
+            status, status_error = self._call("GlobalMemoryStatusEx", windows.read_memory_status)
+        fields = windows.memory_fields(perf, status)
+        for key, value in fields.items():
+            if value is None:
+                unreadable[key] = "; ".join(r for r in (perf_error, status_error) if r) or (
+                    "GetPerformanceInfo gave CommitPeak = 0 (this system does not keep the peak)")
+        swap, swap_error = self._call("psutil.swap_memory()", _psutil_swap)  # a PDH counter: Paging File % Usage
+        if swap is None:
+            unreadable["swap_used_bytes"] = swap_error or ""
+        elif fields["swap_total_bytes"] is None:
+            fields["swap_total_bytes"] = int(swap.total)
+            unreadable.pop("swap_total_bytes", None)
+        counters, process_error = self._call("GetProcessMemoryInfo", windows.read_process_memory)
+        process = windows.process_fields(counters) if counters is not None else {}
+        for key in ("process_rss_bytes", "process_private_bytes"):
+            if process.get(key) is None:
+                unreadable[key] = process_error or "GetProcessMemoryInfo gave no commit charge for this process"
+        self._unreadable = unreadable
+        return {
+            **windows.system_fields(
+                perf, status=status, swap_total_bytes=fields["swap_total_bytes"],
+                swap_used_bytes=int(swap.used) if swap is not None else None,
+                process_rss_bytes=process.get("process_rss_bytes"),
+                process_private_bytes=process.get("process_private_bytes"),
+            ),
+            "process_peak_rss_bytes": process.get("process_peak_rss_bytes"),
+            "process_peak_private_bytes": process.get("process_peak_private_bytes"),
+        }
 
     def _psutil_fields(self) -> dict[str, int | None]:
         """macOS and other systems: what psutil offers (no commit accounting there)."""
@@ -225,3 +288,16 @@ class Sensors:
             "swap_used_bytes": int(swap.used),
             "process_rss_bytes": int(mem.rss),
         }
+
+
+def _psutil_swap() -> Any:
+    import psutil
+
+    return psutil.swap_memory()
+
+
+def _reason(call: str, exc: BaseException) -> str:
+    """``[WinError 50] ...`` for an OS error (its text names the call), else ``call failed: text``."""
+    if isinstance(exc, OSError):
+        return str(exc)
+    return f"{call} failed: {type(exc).__name__}: {exc}"

@@ -134,6 +134,8 @@ class GpuSensor:
         self._pairs: dict[int, NvmlDevice] = {}
         self._shared: dict[int, int] = {}
         self._shared_read_at = 0.0
+        self.shared_error: str | None = None
+        """Why shared GPU memory could not be read (Windows performance counters), or ``None``."""
 
     # ------------------------------------------------------------------ discovery
     def _torch(self) -> ModuleType | None:
@@ -240,9 +242,11 @@ class GpuSensor:
                     for d in devices if d.index in self._pairs and self._nvml is not None}
             matched = windows.match_adapters(used, windows.query_gpu_adapter_memory())
             self._shared = {index: adapter.shared_bytes for index, adapter in matched.items()}
+            self.shared_error = None
         except Exception as exc:
             warn_once("gpu-shared", "Memory Probe: shared GPU memory is unavailable (%s)", exc)
             self._shared = {}
+            self.shared_error = str(exc)
         return self._shared
 
     @property

@@ -243,5 +243,5 @@ def test_the_extension_adds_no_browser_error(frontend, browser, tmp_path):
             if with_extension:
                 open_panel(page, load_json("runs/txt2img.json")["id"])
             page.wait_for_timeout(1000)
-            seen[with_extension] = sorted(errors)
+            seen[with_extension] = set(errors)  # how often the frontend retries one missing file varies
     assert seen[True] == seen[False]

@@ -56,12 +56,7 @@ def test_a_traced_prompt_leaves_a_complete_run_in_the_ledger(runtime, monkeypatc
     assert doc["context"]["memprobe_version"]
     overhead = doc["overhead"]  # Memory Probe's own CPU use during this run
     assert overhead["hook_cpu_s"] > 0 and overhead["process_cpu_s"] > 0
-    assert overhead["sampler_cpu_s"] >= 0 and overhead["ledger_cpu_s"] >= 0
-    # the share is of the process's CPU clock, which counts another thread's time slice only once
-    # the slice ends; in a run of a few milliseconds a sampler tick still running can tip it
-    # over 100 %, so only its arithmetic is checked here (real runs: benchmarks/comfyui_real.py)
-    own = overhead["hook_cpu_s"] + overhead["sampler_cpu_s"] + overhead["ledger_cpu_s"]
-    assert overhead["share_of_process_cpu_pct"] == pytest.approx(100 * own / overhead["process_cpu_s"], rel=1e-2)
+    assert "share_of_process_cpu_pct" not in overhead  # a run of milliseconds is too short for an honest share
 
 
 def test_results_are_untouched_and_errors_pass_through_unchanged(runtime, monkeypatch):
@@ -148,14 +143,15 @@ def test_a_comfyui_without_the_hook_point_keeps_working(runtime, monkeypatch, ca
     assert rt.mark("still works", "20").summary.startswith("RAM")
 
 
-def test_old_sync_comfyui_is_traced_too(runtime, monkeypatch):
+def test_an_older_calling_convention_records_no_bogus_run(runtime, monkeypatch):
+    """Before 2025-07 ``get_output_data(obj, input_data_all, ...)`` had no prompt id: the node must
+    still run, and tracing must not take the node object for a prompt id."""
     execution = make_execution_module(sync=True)
     install_modules(monkeypatch, execution)
     rt = runtime()
     rt.start()
-    assert rt.tracing_available
-    rt.tracker.begin_run("old")
     assert execution.get_output_data(Node(lambda: ("x",)), {}) == ([("x",)], {}, False)
+    assert rt.tracker.current is None and rt.tracker.last is None
 
 
 def test_start_is_idempotent_and_never_raises_outside_comfyui(runtime, monkeypatch):

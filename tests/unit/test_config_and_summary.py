@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from memprobe.config import Config, ConfigError, load_config, save_config
+from memprobe.format import probe_summary
 from memprobe.snapshot import GpuMemory, Snapshot, SystemMemory
-from memprobe.summary import probe_summary
 
 GIB = 1024**3
 
