@@ -95,7 +95,8 @@ class NodeRun:
             "title": self.title, "stage": self.stage, "status": self.status,
             "start_s": self.start_s, "end_s": self.end_s, "duration_s": self.duration_s,
             "before": self.before, "after": self.after, "peaks": dict(self.peaks),
-            "exact_peaks": sorted(self.exact_peaks), "deltas": deltas(self.before, self.after), "error": self.error, "fallbacks": list(self.fallbacks),
+            "exact_peaks": sorted(self.exact_peaks), "deltas": deltas(self.before, self.after),
+            "error": self.error, "fallbacks": list(self.fallbacks),
         }
 
 

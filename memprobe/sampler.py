@@ -5,10 +5,12 @@ those at node boundaries); the sampler draws the shape of the run and gives the 
 keeps: machine RAM, swap, Linux commit, device memory from NVML. It only takes the cheap readings
 (no disks), hands each row to the tracker, survives any sensor failure and stops cleanly.
 
-A tick costs what its reading costs and little more: the thread sleeps on a plain lock (no
-``threading.Event`` machinery), and its CPU time is read from outside the thread when asked
-(``cpu_s``) instead of on every tick. Most of what remains is the wake-up itself, which the
-rate decides: see :func:`auto_rate`.
+A tick is its reading and little else: the thread sleeps on a plain lock (no ``threading.Event``
+machinery), and its CPU time is read from outside the thread when asked (``cpu_s``) instead of on
+every tick. But a reading taken once every 100 ms runs cold — the wake-up, then ``/proc`` and the
+interpreter with cold caches — and costs several times what the same reading costs in a tight
+loop (``benchmarks/bench_sampler.py`` measures both), so the rate decides the cost: see
+:func:`auto_rate`.
 """
 
 from __future__ import annotations

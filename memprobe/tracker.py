@@ -355,7 +355,7 @@ class Tracker:
             self._event(run, kind, node, message)
 
     def on_sample(self, mono: float, metrics: Metrics) -> None:
-        """One sampler reading. Hot (50 Hz): no snapshot, no allocation beyond the row itself."""
+        """One sampler reading. Hot (every tick): no snapshot, no allocation beyond the row itself."""
         with self._lock:
             run = self.current
             if run is None:

@@ -66,7 +66,7 @@ def pagefile_volumes(platform: str = sys.platform) -> dict[str, str]:
 
 
 class Sensors:
-    """Takes snapshots. Thread-safe; cheap enough to call at 50 Hz.
+    """Takes snapshots. Thread-safe; cheap enough to call on every sampler tick.
 
     ``disk_paths`` maps a role (``models``, ``output``, ``temp``, ``pagefile``) to a folder whose
     volume's free space is reported; the caller passes real paths, nothing is guessed.

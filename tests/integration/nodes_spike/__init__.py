@@ -1,7 +1,10 @@
 """A test-only custom node pack for the integration tier (never shipped): a node that allocates a
-block of RAM, touches every byte, and frees it at once — the short spike a sampler misses between
-two readings. It reports the process's RSS it saw just before and at the top of the spike, read
-from ``/proc/self/status`` inside the node, so a test can compare Memory Probe's record with it.
+tensor in RAM, filled so every page is resident, and frees it at once — the short spike a sampler
+misses between two readings. It reports the process's RSS it saw just before and at the top of
+the spike, read from ``/proc/self/status`` inside the node, so a test can compare Memory Probe's
+record with it. The tensor comes from torch, as a real node's would: torch fills it without
+holding the GIL, so Python threads (Memory Probe's sampler) run meanwhile as they do in a real
+workflow, instead of all waiting for the fill and then looking at its very top.
 """
 
 from __future__ import annotations
@@ -32,8 +35,10 @@ class MemProbeTestSpike:
                                               "tooltip": "change it to run the node again instead of using the cache"})}}
 
     def spike(self, mib: int, seed: int):
+        import torch
+
         before = _rss_bytes()
-        block = b"\x01" * (mib * MIB)  # one allocation, written through: resident at once
+        block = torch.ones(mib * MIB // 4, dtype=torch.float32)  # one allocation, written through
         top = _rss_bytes()
         del block  # freed at once (glibc returns a block this size to the OS: munmap)
         return {"ui": {"rss_before": [before], "rss_top": [top], "rss_after": [_rss_bytes()]}}
