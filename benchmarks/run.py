@@ -51,6 +51,11 @@ GOALS: list[tuple[str, str, str, Any]] = [
     ("panel_zoom_ms_median", "panel: zoom step, median", "", None),
     ("panel_event_to_screen_ms_median", "panel: event to screen, median", "", None),
     ("panel_event_to_screen_ms_p95", "panel: event to screen, p95", "", None),
+    ("metrics_typical_openmetrics_ms_p50", "/memprobe/metrics scrape, typical ({metrics_typical_lines} lines), p50",
+     "<= 10 ms", lambda v: v <= 10),
+    ("metrics_typical_text_ms_p50", "  same, classic text format, p50", "", None),
+    ("metrics_busy_openmetrics_ms_p50", "  busy: 2 GPUs, every stage ({metrics_busy_lines} lines), p50", "", None),
+    ("metrics_busy_openmetrics_ms_p99", "  busy, p99", "", None),
     ("explain_50mb_s", "explain: read a 50 MB ComfyUI log (s)", "< 2 s", lambda v: v < 2),
     ("explain_heap_peak_mib_50mb", "explain: heap peak while reading 50 MB (MiB)", "bounded", None),
     ("explain_heap_peak_mib_5mb", "explain: same, a 5 MB log (MiB)", "", None),
@@ -70,7 +75,7 @@ def machine() -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="shorter runs (sampler 3 x 10 s, 200 ledger runs)")
-    parser.add_argument("--skip", action="append", default=[], help="skip a benchmark: snapshot, hook, sampler, e2e, ledger, panel, explain")
+    parser.add_argument("--skip", action="append", default=[], help="skip a benchmark: snapshot, hook, sampler, e2e, ledger, panel, explain, metrics")
     parser.add_argument("--out", default=str(HERE / "results"), help="folder for the JSON results")
     args = parser.parse_args()
 
@@ -78,6 +83,7 @@ def main() -> int:
     import bench_explain
     import bench_hook
     import bench_ledger
+    import bench_metrics
     import bench_panel
     import bench_sampler
     import bench_snapshot
@@ -89,6 +95,7 @@ def main() -> int:
         "e2e": lambda: bench_e2e.run(7 if args.quick else 25),
         "ledger": lambda: bench_ledger.run(200 if args.quick else 1000),
         "panel": bench_panel.run,
+        "metrics": lambda: bench_metrics.run(100 if args.quick else 500),
         "explain": bench_explain.run,
     }
     results: dict[str, Any] = {}

@@ -133,10 +133,14 @@ class ExecutionHooks:
         executor = args[0] if args else None
         prompt = kwargs.get("prompt", args[1] if len(args) > 1 else None)
         prompt_id = kwargs.get("prompt_id", args[2] if len(args) > 2 else None)
+        extra_data = kwargs.get("extra_data", args[3] if len(args) > 3 else None)
         if prompt_id is None or not self.tracing_enabled():
             return None
-        self.tracker.begin_run(str(prompt_id), prompt=prompt if isinstance(prompt, dict) else None,
-                               context=self.context())
+        context = self.context()
+        name = extra_data.get("memprobe_workflow") if isinstance(extra_data, dict) else None
+        if isinstance(name, str) and name:  # an API client's name for its workflow (the metrics' workflow label)
+            context = {**context, "workflow_name": name[:200]}
+        self.tracker.begin_run(str(prompt_id), prompt=prompt if isinstance(prompt, dict) else None, context=context)
         return str(prompt_id), executor
 
     def _run_after(self, token: tuple[str, Any] | None, result: Any) -> None:

@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..memprobe import __version__
 from ..memprobe._log import warn_once
@@ -26,12 +26,16 @@ from ..memprobe.loghandler import FallbackLogHandler
 from ..memprobe.machine import gather_machine
 from ..memprobe.records import Mark
 from ..memprobe.run_view import enrich
+from ..memprobe.runstats import RunStats
 from ..memprobe.sampler import Sampler
 from ..memprobe.sensors import Sensors
 from ..memprobe.tracker import Tracker
 from . import environment
 from .environment import import_optional
 from .execution_hooks import ExecutionHooks
+
+if TYPE_CHECKING:  # it needs prometheus-client, imported when the metrics are set up
+    from ..memprobe.prometheus import MetricsExporter
 
 __all__ = ["Runtime", "get_runtime"]
 
@@ -47,6 +51,11 @@ class Runtime:
         self.tracker = Tracker(self.sensors)
         self.sampler = Sampler(self.sensors, self.tracker)
         self.config = Config()
+        self.run_stats = RunStats(lambda: self.config.metrics_workflow_label)
+        self.tracker.subscribe(self.run_stats)
+        self.metrics: MetricsExporter | None = None
+        """What ``GET /memprobe/metrics`` serves, once set up."""
+        self.metrics_reason: str | None = "not started"
         self.ledger: Ledger | None = None
         self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, lambda: self.context)
         self.tracing_reason: str | None = "not started"
@@ -67,7 +76,7 @@ class Runtime:
                 return
             self.started = True
         for step in (self._read_comfy, self._open_ledger, self._connect_events, self._install_hooks,
-                     self._install_log_handler, self._add_routes):
+                     self._install_log_handler, self._setup_metrics, self._add_routes):
             try:
                 step()
             except Exception:  # one broken step must not stop the others, nor ComfyUI
@@ -92,14 +101,26 @@ class Runtime:
         ledger = Ledger(self.data_dir / "ledger.sqlite3", max_runs=self.config.retention_runs,
                         max_bytes=self.config.retention_mb * 1024**2)
         try:
-            ledger.open()
+            abrupt = ledger.open()
         except (LedgerError, OSError) as exc:
             self.ledger_reason = str(exc)
             logger.warning("Memory Probe: the run ledger is unavailable: %s", exc)
             return
         ledger.start()
+        self._count_abrupt(ledger, abrupt)
         self.tracker.subscribe(ledger.listener)
         self.ledger, self.ledger_reason = ledger, None
+
+    def _count_abrupt(self, ledger: Ledger, run_ids: list[str]) -> None:
+        """Runs a dead ComfyUI left behind count as outcomes now (``memprobe_runs_total``)."""
+        failures = []
+        for run_id in run_ids:
+            try:
+                failures.append((ledger.get_run(run_id, max_points=10) or {}).get("failure"))
+            except Exception:  # counted without its failure
+                warn_once("abrupt-count", "Memory Probe: cannot read run %s", run_id, exc_info=True)
+                failures.append(None)
+        self.run_stats.add_abrupt(failures)
 
     def _connect_events(self) -> None:
         server = import_optional("server")
@@ -123,6 +144,23 @@ class Runtime:
         if not any(isinstance(h, FallbackLogHandler) for h in root.handlers):
             root.addHandler(FallbackLogHandler(self.tracker))
 
+    def _setup_metrics(self) -> None:
+        try:
+            from ..memprobe.prometheus import MetricsExporter
+        except ImportError as exc:  # the other features work without it
+            self.metrics_reason = f"prometheus-client is not installed ({exc}); install requirements.txt"
+            logger.warning("Memory Probe: /memprobe/metrics is unavailable: %s", self.metrics_reason)
+            return
+        info = {"version": __version__, "comfyui_version": self.context.get("comfyui_version"),
+                "compute_device": self.context.get("compute_device")}
+        self.metrics = MetricsExporter.for_sensors(self.run_stats, self.sensors, latest=lambda: self.sampler.latest,
+                                                   cpu=self.cost, state=self._metrics_state, info=info)
+        self.tracker.subscribe(self.metrics)
+        self.metrics_reason = None
+
+    def _metrics_state(self) -> dict[str, bool]:
+        return {"tracing": self.tracing_available and self.config.tracing, "run_active": self.tracker.active}
+
     def _add_routes(self) -> None:
         server = import_optional("server")
         instance = getattr(getattr(server, "PromptServer", None), "instance", None)
@@ -131,7 +169,8 @@ class Runtime:
         from ..web.routes import MemProbeRoutes, Services
 
         services = Services(tracker=self.tracker, ledger=self.ledger, machine=self.machine, config=lambda: self.config,
-                            set_config=self.set_config, status=self.status, advice_machine=self.advice_machine)
+                            set_config=self.set_config, status=self.status, advice_machine=self.advice_machine,
+                            metrics=self.metrics, metrics_unavailable=self.metrics_reason)
         MemProbeRoutes(services).add_routes(instance.routes, static_dir=PACK_DIR / "vendor")
 
     # ------------------------------------------------------------------ state the routes read
@@ -151,6 +190,8 @@ class Runtime:
             "tracing": {"available": self.tracing_available, "enabled": self.config.tracing,
                         "reason": self.tracing_reason},
             "ledger": {"available": self.ledger is not None, "reason": self.ledger_reason},
+            "metrics": {"enabled": self.config.metrics, "available": self.metrics is not None,
+                        "reason": self.metrics_reason},
             "sampler": self.sampler.status(),
             "config": self.config.to_dict(),
             "cost": {k: round(v, 4) for k, v in self.cost().items()},

@@ -116,6 +116,25 @@ app.registerExtension({
       onChange: (value) => pushConfig({ retention_runs: Number(value) }),
     },
     {
+      id: "MemProbe.Metrics",
+      category: ["Memory Probe", "Metrics", "Prometheus"],
+      name: "Serve Prometheus metrics at /memprobe/metrics",
+      tooltip: "Read-only memory figures and run counts for Prometheus/Grafana; off, the route answers 404.",
+      type: "boolean",
+      defaultValue: true,
+      onChange: (value) => pushConfig({ metrics: !!value }),
+    },
+    {
+      id: "MemProbe.MetricsWorkflowLabel",
+      category: ["Memory Probe", "Metrics", "Workflow label"],
+      name: "Label run metrics by workflow (at most 20 workflows)",
+      tooltip:
+        "Adds a workflow label (an API client's extra_data.memprobe_workflow, else a hash of the node types) to the run counters and stage peaks. Each workflow multiplies their series, so it is off by default.",
+      type: "boolean",
+      defaultValue: false,
+      onChange: (value) => pushConfig({ metrics_workflow_label: !!value }),
+    },
+    {
       id: "MemProbe.Badges",
       category: ["Memory Probe", "Canvas", "Badges"],
       name: "Badge the heaviest nodes of the last run",

@@ -36,6 +36,10 @@ class Config:
     """How many runs the ledger keeps."""
     retention_mb: int = 512
     """The ledger's size cap."""
+    metrics: bool = True
+    """Serve ``GET /memprobe/metrics`` (Prometheus); off, it answers 404."""
+    metrics_workflow_label: bool = False
+    """Add a bounded ``workflow`` label to the per-run metrics (opt-in: it multiplies their series)."""
 
     _LIMITS = {"sample_hz": (1.0, 200.0), "retention_runs": (1, 10_000), "retention_mb": (16, 65_536)}
 
@@ -48,7 +52,7 @@ class Config:
         for name, value in changes.items():
             if name not in known:
                 raise ConfigError(f"unknown setting {name!r}; known: {', '.join(sorted(known))}")
-            if known[name].type in (bool, "bool"):
+            if isinstance(getattr(self, name), bool):
                 if not isinstance(value, bool):
                     raise ConfigError(f"{name} must be true or false")
                 clean[name] = value

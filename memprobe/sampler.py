@@ -56,6 +56,8 @@ class Sampler(TrackerListener):
         self.idle_hz = idle_hz
         self.idle = deque[tuple[float, Metrics]](maxlen=idle_history)
         """The latest idle readings (wall time, metrics): what the panel shows between runs."""
+        self.latest: tuple[float, Metrics] | None = None
+        """The newest reading (wall time, metrics), idle or not: what ``/memprobe/metrics`` serves."""
         self.ticks = 0
         self._cpu_s = 0.0
         self._cpu_clock: int | None = None
@@ -148,10 +150,11 @@ class Sampler(TrackerListener):
             mono = time.monotonic()
             metrics = self.sensors.sample()
             self.ticks += 1
+            self.latest = reading = (time.time(), metrics)
             if active if active is not None else self.tracker.active:
                 self.tracker.on_sample(mono, metrics)
             else:
-                self.idle.append((time.time(), metrics))
+                self.idle.append(reading)
         except Exception as exc:  # the sampler survives anything
             warn_once("sampler", "Memory Probe: a sampler reading failed (%s); sampling continues", exc)
 

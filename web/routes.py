@@ -6,11 +6,16 @@
                                    (``?max_points=10..50000``, default 2000)
 ``GET /memprobe/runs/{id}/samples`` ``?start=S&end=S&max_points=N``: a window of the timeline
 ``DELETE /memprobe/runs/{id}``     forget a run
+``GET /memprobe/runs/{id}/report`` the shareable report (``?format=md|json``)
+``GET /memprobe/runs/{id}/export`` the whole run as a file, for ``memprobe report`` / ``compare``
+``GET /memprobe/compare``          ``?a={id}&b={id}``: what changed between two runs and what it did
 ``GET /memprobe/live``             the run executing now (``run: null`` between runs), tracing status
 ``GET /memprobe/system``           the doctor's data for this machine (with ComfyUI's folders)
 ``GET /memprobe/config``           the server-side settings; ``POST`` changes them
+``GET /memprobe/metrics``          Prometheus metrics (``web/metrics.py``)
 ``POST /memprobe/explain``         body: the text of a ComfyUI log (at most 32 MiB); the
                                    explanation (``?format=md``: the shareable report)
+``GET /memprobe/static/...``       the vendored chart library (uPlot)
 =================================  ==============================================================
 
 Bad parameters answer 400 with a message, unknown ids 404; no route reads a user-given path.
@@ -27,7 +32,7 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -39,6 +44,10 @@ from ..memprobe.report import report
 from ..memprobe.run_view import enrich
 from ..memprobe.timeline import downsample
 from ..memprobe.tracker import Tracker
+from .metrics import MetricsRoute
+
+if TYPE_CHECKING:
+    from ..memprobe.prometheus import MetricsExporter
 
 __all__ = ["Services", "MemProbeRoutes", "BadRequest", "EXPLAIN_MAX_BYTES"]
 
@@ -66,6 +75,9 @@ class Services:
     status: Callable[[], dict[str, Any]] = field(default=lambda: {})
     advice_machine: Callable[[], dict[str, Any] | None] = field(default=lambda: None)
     """The doctor's machine document the advice reads disks and the pagefile from (may be cached)."""
+    metrics: MetricsExporter | None = None
+    """What ``GET /memprobe/metrics`` serves; ``None`` when it could not be set up."""
+    metrics_unavailable: str | None = "not set up"
 
 
 def _dumps(value: Any) -> str:
@@ -129,6 +141,7 @@ class MemProbeRoutes:
         routes.get("/memprobe/system")(self._guard(self.system))
         routes.get("/memprobe/config")(self._guard(self.get_config))
         routes.post("/memprobe/config")(self._guard(self.post_config))
+        MetricsRoute(self.s.metrics, self.s.config, self.s.metrics_unavailable).add_routes(routes)
         routes.post("/memprobe/explain")(self._guard(self.explain))
         if static_dir is not None and static_dir.is_dir():  # aiohttp fails at start-up on a missing folder
             routes.static("/memprobe/static", static_dir)

@@ -206,3 +206,58 @@ def test_faults_inside_memory_probe_never_change_the_workflow(runtime, monkeypat
     monkeypatch.setattr(rt.sensors, "snapshot", exploding)  # GIVEN every reading fails
     run_once("p-sensor-fault")
     assert any("internal error" in r.message for r in caplog.records)
+
+
+def test_runs_are_counted_for_prometheus_with_the_api_clients_workflow_name(runtime, monkeypatch):
+    execution = make_execution_module()
+    install_modules(monkeypatch, execution)
+    rt = runtime()
+    rt.start()
+    assert rt.status()["metrics"] == {"enabled": True, "available": True, "reason": None}
+    rt.set_config(rt.config.updated({"metrics_workflow_label": True}))
+    executor = execution.PromptExecutor({"3": Node(lambda: ("latent",))})
+    executor.execute(PROMPT, "p-fleet", {"memprobe_workflow": "fleet-portrait", "client_id": "abc"}, ["3"])
+
+    def oom():
+        raise MemoryError("DefaultCPUAllocator: not enough memory: you tried to allocate 4 bytes.")
+
+    rt.set_config(rt.config.updated({"metrics_workflow_label": False}))
+    execution.PromptExecutor({"8": Node(oom)}).execute(PROMPT, "p-oom", {}, ["8"])
+    assert rt.tracker.last.context.get("workflow_name") is None
+    text = rt.metrics.exposition()[0].decode()
+    assert 'memprobe_runs_total{status="success",workflow="fleet-portrait"} 1.0' in text
+    assert 'memprobe_runs_total{status="error"} 1.0' in text
+    assert 'memprobe_run_failures_total{kind="system-ram",stage="vae-decode"} 1.0' in text
+    assert "memprobe_process_resident_bytes " in text  # the sampler's latest reading
+    assert "p-fleet" not in text and "abc" not in text
+
+
+def test_a_run_left_by_a_dead_comfyui_is_counted_at_the_next_start(runtime, tmp_path):
+    import sqlite3
+    import subprocess
+
+    from memprobe.ledger import Ledger
+    from memprobe.sensors import Sensors
+    from memprobe.tracker import Tracker
+
+    # GIVEN a run whose ComfyUI died during its KSampler (its owner process is gone)
+    path = tmp_path / "memprobe" / "ledger.sqlite3"
+    ledger = Ledger(path)
+    ledger.open()
+    ledger.start()
+    tracker = Tracker(Sensors())
+    tracker.subscribe(ledger.listener)
+    tracker.begin_run("killed", prompt=PROMPT)
+    tracker.node_begin("killed", "3", "KSampler")
+    ledger.flush()
+    ledger.stop()
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE runs SET pid = ? WHERE id = 'killed'", (dead.pid,))
+    # WHEN the next ComfyUI starts THEN it counts that run's outcome and failure
+    rt = runtime()
+    rt.start()
+    text = rt.metrics.exposition()[0].decode()
+    assert 'memprobe_runs_total{status="ended_abruptly"} 1.0' in text
+    assert 'memprobe_run_failures_total{kind="other",stage="sampling"} 1.0' in text

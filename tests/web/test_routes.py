@@ -30,9 +30,14 @@ def app_parts(pack, tmp_path):
     tracker.subscribe(ledger.listener)
     Config = importlib.import_module("memory_probe_pack.memprobe.config").Config
     state = {"config": Config()}
+    stats = importlib.import_module("memory_probe_pack.memprobe.runstats").RunStats()
+    tracker.subscribe(stats)
+    prometheus = importlib.import_module("memory_probe_pack.memprobe.prometheus")
+    exporter = prometheus.MetricsExporter(stats, latest=lambda: (1_800_000_000.0, {"process_rss_bytes": 2 * GIB}),
+                                          facts=lambda: prometheus.MachineFacts("linux"))
     services = routes_mod.Services(tracker=tracker, ledger=ledger, machine=lambda: {"memory": {"ram_total_bytes": 1}},
                                    config=lambda: state["config"], set_config=lambda c: state.update(config=c),
-                                   status=lambda: {"tracing": {"available": True}})
+                                   status=lambda: {"tracing": {"available": True}}, metrics=exporter)
     app = web.Application()
     table = web.RouteTableDef()
     (tmp_path / "vendor").mkdir()
@@ -183,3 +188,54 @@ async def test_a_run_is_served_with_its_suggestions_and_stage_summary(aiohttp_cl
     doc = await (await client.get("/memprobe/runs/run-s")).json()
     assert isinstance(doc["suggestions"], list) and doc["stages"]["sampling"]["nodes"] == ["3"]
     assert doc["memory"]["metric"] == "ram_used_bytes"
+
+
+async def test_metrics_are_served_read_only_and_the_setting_turns_them_off(aiohttp_client, app_parts):
+    app, tracker, ledger, clock, state = app_parts
+    record_run(tracker, ledger, clock, "run-m")
+    client = await aiohttp_client(app)
+    response = await client.get("/memprobe/metrics")
+    assert response.status == 200 and response.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+    text = await response.text()
+    assert 'memprobe_runs_total{status="success"} 1.0' in text and "memprobe_process_resident_bytes 2.147483648e+09" in text
+    assert "run-m" not in text
+    openmetrics = await client.get("/memprobe/metrics", headers={"Accept": "application/openmetrics-text;version=1.0.0"})
+    assert openmetrics.headers["Content-Type"].startswith("application/openmetrics-text")
+    assert (await client.post("/memprobe/metrics")).status == 405
+    assert (await client.post("/memprobe/config", json={"metrics": False})).status == 200
+    off = await client.get("/memprobe/metrics")
+    assert off.status == 404 and "turned off" in await off.text()
+    assert (await client.post("/memprobe/config", json={"metrics": True})).status == 200
+    assert (await client.get("/memprobe/metrics")).status == 200
+
+
+async def test_without_prometheus_client_only_the_metrics_route_says_why(aiohttp_client, pack):
+    routes_mod = importlib.import_module("memory_probe_pack.web.routes")
+    tracker_mod = importlib.import_module("memory_probe_pack.memprobe.tracker")
+    Config = importlib.import_module("memory_probe_pack.memprobe.config").Config
+    clock = FakeClock()
+    services = routes_mod.Services(tracker=tracker_mod.Tracker(ScriptedSensors(clock, profile), clock=clock),
+                                   ledger=None, machine=dict, config=Config, set_config=lambda c: None,
+                                   metrics=None, metrics_unavailable="prometheus-client is not installed")
+    app = web.Application()
+    table = web.RouteTableDef()
+    routes_mod.MemProbeRoutes(services).add_routes(table, static_dir=None)
+    app.add_routes(table)
+    client = await aiohttp_client(app)
+    response = await client.get("/memprobe/metrics")
+    assert response.status == 503 and "prometheus-client is not installed" in await response.text()
+    assert (await client.get("/memprobe/config")).status == 200
+
+
+def test_the_route_table_in_the_docstring_lists_every_route(app_parts):
+    """``web/routes.py`` documents its routes in a table; a route added without a line there fails."""
+    routes_mod = importlib.import_module("memory_probe_pack.web.routes")
+    app = app_parts[0]
+    documented = routes_mod.__doc__
+    for resource in app.router.resources():
+        path = resource.canonical.replace("{run_id}", "{id}")
+        methods = {route.method for route in resource if route.method != "HEAD"}
+        for method in methods:
+            line = f"``{method} {path}" if not path.startswith("/memprobe/static") else "``GET /memprobe/static/"
+            assert line in documented or (method == "POST" and "``POST`` changes them" in documented
+                                          and path == "/memprobe/config"), f"{method} {path} is not in the table"
