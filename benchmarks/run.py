@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]  # the benchmarks, and this checkout's memprobe (not an installed one)
+sys.path.insert(0, str(HERE))
+sys.path.insert(1, str(HERE.parent))  # this checkout's memprobe, not an installed copy
 
 # (result key, what, goal text, is the goal met?)
 GOALS: list[tuple[str, str, str, Any]] = [
@@ -26,6 +27,11 @@ GOALS: list[tuple[str, str, str, Any]] = [
     ("snapshot_p99_us", "one full snapshot, p99", "", None),
     ("overhead_p50_us", "tracing cost per node, p50", "<= 200 us", lambda v: v <= 200),
     ("traced_p99_us", "traced trivial node, p99", "", None),
+    ("residency_read_p50_us", "reading 5 loaded models (stand-ins), p50", "", None),
+    ("residency_real_read_p50_us", "reading ComfyUI's 3 loaded models (real), p50", "", None),
+    ("residency_cost_per_node_p50_us", "  what reading them adds per traced node, p50", "", None),
+    ("traced_with_models_p50_us", "tracing cost per node with 5 models read, p50", "<= 200 us", lambda v: v <= 200),
+    ("traced_with_models_p99_us", "  same, p99", "", None),
     ("sampler_auto_idle_us_per_tick", "sampler: CPU per tick, ComfyUI idle (us)", "", None),
     ("sampler_auto_load_us_per_tick", "sampler: CPU per tick, torch on every core (us)", "", None),
     ("sampler_hot_tick_us", "  the same work back to back, caches warm (us)", "", None),
@@ -75,7 +81,8 @@ def machine() -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="shorter runs (sampler 3 x 10 s, 200 ledger runs)")
-    parser.add_argument("--skip", action="append", default=[], help="skip a benchmark: snapshot, hook, sampler, e2e, ledger, panel, explain, metrics")
+    parser.add_argument("--skip", action="append", default=[],
+                        help="skip a benchmark: snapshot, hook, residency, sampler, e2e, ledger, panel, explain, metrics")
     parser.add_argument("--out", default=str(HERE / "results"), help="folder for the JSON results")
     args = parser.parse_args()
 
@@ -85,12 +92,14 @@ def main() -> int:
     import bench_ledger
     import bench_metrics
     import bench_panel
+    import bench_residency
     import bench_sampler
     import bench_snapshot
 
     plan = {
         "snapshot": lambda: bench_snapshot.run(5_000 if args.quick else 20_000),
         "hook": lambda: bench_hook.run(1_000 if args.quick else 5_000),
+        "residency": lambda: bench_residency.run(5_000 if args.quick else 20_000, 500 if args.quick else 3_000),
         "sampler": lambda: bench_sampler.run(10.0 if args.quick else 30.0, 20 if args.quick else 50),
         "e2e": lambda: bench_e2e.run(7 if args.quick else 25),
         "ledger": lambda: bench_ledger.run(200 if args.quick else 1000),

@@ -18,7 +18,9 @@ from ..memprobe._log import warn_once
 from ..memprobe.hook import Hook, install
 from ..memprobe.records import NodeRun
 from ..memprobe.tracker import Tracker, exception_type_name
+from ..memprobe.workflow import model_files
 from .environment import import_optional
+from .models import ModelReader
 
 __all__ = ["ExecutionHooks"]
 
@@ -27,8 +29,9 @@ class ExecutionHooks:
     """Installs the node and prompt hooks on ComfyUI's ``execution`` module and feeds the tracker."""
 
     def __init__(self, tracker: Tracker, tracing_enabled: Callable[[], bool],
-                 context: Callable[[], dict[str, Any]]) -> None:
+                 context: Callable[[], dict[str, Any]], models: ModelReader | None = None) -> None:
         self.tracker = tracker
+        self.models = models
         self.tracing_enabled = tracing_enabled
         self.context = context
         self.hooks: list[Hook] = []
@@ -105,6 +108,8 @@ class ExecutionHooks:
     def _node_after(self, node: NodeRun | None, result: Any) -> None:
         if node is None:
             return
+        if self.models is not None and isinstance(result, tuple) and result:
+            self._note_models(self.models, node, result[0])
         pending = isinstance(result, tuple) and len(result) >= 4 and result[3] is True
         if not pending:
             self.tracker.node_end(node)
@@ -124,6 +129,17 @@ class ExecutionHooks:
 
         for task in tasks:
             task.add_done_callback(done)
+
+    def _note_models(self, models: ModelReader, node: NodeRun, outputs: Any) -> None:
+        """Which models this node produced, and from which files its inputs name."""
+        node_id = node.real_node_id or node.node_id
+
+        def files() -> list[str]:
+            run = self.tracker.current
+            prompt_node = (run.prompt or {}).get(node_id) if run is not None else None
+            return model_files({node_id: prompt_node}) if isinstance(prompt_node, dict) else []
+
+        models.note_outputs(outputs, {"node_id": node_id, "class_type": node.class_type}, files)
 
     def _node_failed(self, node: NodeRun | None, exc: BaseException) -> None:
         self.tracker.node_failed(node, exc)

@@ -22,10 +22,10 @@ from ..memprobe.config import Config, load_config, save_config
 from ..memprobe.doctor import _largest_vram, diagnose, suggest_pagefile
 from ..memprobe.hook import Hook
 from ..memprobe.ledger import Ledger, LedgerError
-from ..memprobe.loghandler import FallbackLogHandler
+from ..memprobe.loghandler import ComfyLogHandler
 from ..memprobe.machine import gather_machine
 from ..memprobe.records import Mark
-from ..memprobe.run_view import enrich
+from ..memprobe.run_view import enrich, live_limits
 from ..memprobe.runstats import RunStats
 from ..memprobe.sampler import Sampler
 from ..memprobe.sensors import Sensors
@@ -33,6 +33,7 @@ from ..memprobe.tracker import Tracker
 from . import environment
 from .environment import import_optional
 from .execution_hooks import ExecutionHooks
+from .models import ModelReader
 
 if TYPE_CHECKING:  # it needs prometheus-client, imported when the metrics are set up
     from ..memprobe.prometheus import MetricsExporter
@@ -57,7 +58,10 @@ class Runtime:
         """What ``GET /memprobe/metrics`` serves, once set up."""
         self.metrics_reason: str | None = "not started"
         self.ledger: Ledger | None = None
-        self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, lambda: self.context)
+        self.models = ModelReader()
+        self.tracker.residency = self.models.read
+        self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, self.run_context,
+                                              models=self.models)
         self.tracing_reason: str | None = "not started"
         self.ledger_reason: str | None = "not started"
         self.context: dict[str, Any] = {}
@@ -96,12 +100,18 @@ class Runtime:
         self.tracker.compute_device = environment.compute_device()
         self.context = environment.static_context(self.sensors, self.tracker.compute_device)
 
+    def run_context(self) -> dict[str, Any]:
+        """What each run records of its surroundings: the static context, and the kernel's OOM-kill
+        counters at its start (the next start compares them to tell an OOM kill; Linux only)."""
+        kills = self.sensors.oom_kills()
+        return {**self.context, "oom_kills": kills} if kills else self.context
+
     def _open_ledger(self) -> None:
         assert self.data_dir is not None
         ledger = Ledger(self.data_dir / "ledger.sqlite3", max_runs=self.config.retention_runs,
                         max_bytes=self.config.retention_mb * 1024**2)
         try:
-            abrupt = ledger.open()
+            abrupt = ledger.open(kills_now=self.sensors.oom_kills())
         except (LedgerError, OSError) as exc:
             self.ledger_reason = str(exc)
             logger.warning("Memory Probe: the run ledger is unavailable: %s", exc)
@@ -141,8 +151,8 @@ class Runtime:
 
     def _install_log_handler(self) -> None:
         root = logging.getLogger()
-        if not any(isinstance(h, FallbackLogHandler) for h in root.handlers):
-            root.addHandler(FallbackLogHandler(self.tracker))
+        if not any(isinstance(h, ComfyLogHandler) and h.tracker is self.tracker for h in root.handlers):
+            root.addHandler(ComfyLogHandler(self.tracker))
 
     def _setup_metrics(self) -> None:
         try:
@@ -170,7 +180,8 @@ class Runtime:
 
         services = Services(tracker=self.tracker, ledger=self.ledger, machine=self.machine, config=lambda: self.config,
                             set_config=self.set_config, status=self.status, advice_machine=self.advice_machine,
-                            metrics=self.metrics, metrics_unavailable=self.metrics_reason)
+                            metrics=self.metrics, metrics_unavailable=self.metrics_reason,
+                            models=self.tracker.read_models)
         MemProbeRoutes(services).add_routes(instance.routes, static_dir=PACK_DIR / "vendor")
 
     # ------------------------------------------------------------------ state the routes read
@@ -189,7 +200,9 @@ class Runtime:
             "version": __version__,
             "tracing": {"available": self.tracing_available, "enabled": self.config.tracing,
                         "reason": self.tracing_reason},
-            "ledger": {"available": self.ledger is not None, "reason": self.ledger_reason},
+            "ledger": {"available": self.ledger is not None, "reason": self.ledger_reason,
+                       **(self.ledger.state() if self.ledger is not None else {"saving": False})},
+            "memory": live_limits(self.context, self.sensors.sample()),
             "metrics": {"enabled": self.config.metrics, "available": self.metrics is not None,
                         "reason": self.metrics_reason},
             "sampler": self.sampler.status(),

@@ -3,6 +3,7 @@
 // and drag-pan (shift or middle button). Double-click resets the view.
 
 import { appendSamples, bandAt, chartData, limitsOf, markers, nearestIndex, nodeBands, seriesSpecs } from "./chartdata.js";
+import { OFFLOADED_KEY, offloadedSeries } from "./models.js";
 import { fmtBytes } from "./format.js";
 
 const UPLOT_BASE = new URL("../../memprobe/static/uplot/", import.meta.url);
@@ -151,6 +152,13 @@ export async function createChart(el, { onHover = () => {}, onBandClick = () => 
     });
   }
 
+  /** The model weight ComfyUI kept in RAM, from the nodes' readings (only when some was). */
+  function updateOffloaded() {
+    const column = offloadedSeries(state.doc?.nodes, state.timeline.t);
+    if (column && column.some((v) => v)) state.timeline.series[OFFLOADED_KEY] = column;
+    else delete state.timeline.series[OFFLOADED_KEY];
+  }
+
   function specsChanged(next) {
     return next.length !== state.specs.length || next.some((s, i) => s.key !== state.specs[i].key);
   }
@@ -165,6 +173,7 @@ export async function createChart(el, { onHover = () => {}, onBandClick = () => 
       state.doc = doc;
       state.live = live;
       state.timeline = doc?.timeline ? { t: [...doc.timeline.t], series: Object.fromEntries(Object.entries(doc.timeline.series).map(([k, v]) => [k, [...v]])) } : { t: [], series: {} };
+      updateOffloaded();
       state.specs = seriesSpecs(state.timeline, limitsOf(doc));
       state.bands = nodeBands(doc?.nodes, live ? state.timeline.t.at(-1) : null);
       state.markers = markers(doc);
@@ -173,6 +182,7 @@ export async function createChart(el, { onHover = () => {}, onBandClick = () => 
     /** Add live samples ({t, series}) and redraw. */
     appendSamples(batch) {
       appendSamples(state.timeline, batch);
+      updateOffloaded();
       const next = seriesSpecs(state.timeline, limitsOf(state.doc));
       if (specsChanged(next)) {
         state.specs = next;
@@ -186,7 +196,13 @@ export async function createChart(el, { onHover = () => {}, onBandClick = () => 
       state.doc = doc;
       state.bands = nodeBands(doc?.nodes, state.live ? state.timeline.t.at(-1) : null);
       state.markers = markers(doc);
-      state.plot?.redraw(false, false);
+      const had = OFFLOADED_KEY in state.timeline.series;
+      updateOffloaded();
+      if (had !== (OFFLOADED_KEY in state.timeline.series)) {
+        state.specs = seriesSpecs(state.timeline, limitsOf(doc));
+        rebuild();
+      } else if (had) state.plot?.setData(chartData(state.timeline, state.specs));
+      else state.plot?.redraw(false, false);
     },
     resize() {
       if (state.plot && el.clientWidth) state.plot.setSize({ width: el.clientWidth, height });

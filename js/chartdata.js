@@ -15,6 +15,7 @@ const SYSTEM_SERIES = [
   { key: "ram_used_bytes", label: "RAM used (all)", color: "#76a5af", width: 1 },
   { key: "commit_bytes", label: "commit", color: "#93c47d", width: 2 },
   { key: "commit_limit_bytes", label: "commit limit", color: "#93c47d", width: 1, dash: [6, 4] },
+  { key: "model_offloaded_bytes", label: "model weights offloaded to RAM", color: "#b4a7d6", width: 1, dash: [2, 2] },
 ];
 
 /** GPU indices present in a timeline ("gpu0_used_bytes" -> 0). */
@@ -97,7 +98,11 @@ export function bandAt(bands, t) {
 export function markers(doc) {
   const out = [];
   for (const m of doc?.marks || []) if (m.t_s != null) out.push({ t: m.t_s, kind: "probe", label: m.label, color: "#ffd966" });
-  for (const e of doc?.events || []) out.push({ t: e.t_s, kind: e.kind, label: e.kind, color: "#c27ba0" });
+  for (const e of doc?.events || []) {
+    // of ComfyUI's model log lines only the partial loads and unloads are worth a marker
+    if (e.kind.startsWith("model-") && !e.kind.startsWith("model-partially")) continue;
+    out.push({ t: e.t_s, kind: e.kind, label: e.kind, color: e.kind.startsWith("model-") ? "#b4a7d6" : "#c27ba0" });
+  }
   const f = doc?.failure;
   if (f && f.t_s != null) out.push({ t: f.t_s, kind: "failure", label: `${f.kind} failure`, color: "#ff0000" });
   return out.sort((a, b) => a.t - b.t);

@@ -10,7 +10,7 @@ import { MemProbeStore } from "./store.js";
 import { heaviestNodes } from "./tabledata.js";
 
 const PROBE_CLASS = "MemProbe";
-const EVENTS = ["run_start", "node", "samples", "mark", "fallback", "run_end"];
+const EVENTS = ["run_start", "node", "samples", "mark", "fallback", "model", "run_end"];
 
 async function fetchJson(path, init) {
   const response = await api.fetchApi(path, init);
@@ -160,6 +160,7 @@ app.registerExtension({
       samples: (d) => store.onSamples(d),
       mark: (d) => store.onMark(d),
       fallback: (d) => store.onFallback(d),
+      model: (d) => store.onFallback(d), // a model-manager log line: an event of the run like a fallback
       run_end: (d) => {
         store.onRunEnd(d);
         updateBadges(store.doc);

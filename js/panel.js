@@ -262,7 +262,7 @@ export class MemoryPanel {
           h(
             "tr",
             { class: `mp-row mp-${r.status}`, "data-node": r.id, onclick: () => this.focus(r.id), title: r.fallbacks.length ? `fallbacks: ${r.fallbacks.join(", ")}` : `node ${r.id}` },
-            h("td", {}, h("div", {}, r.title, r.fallbacks.length ? " ⚠" : ""), r.title !== r.type ? h("div", { class: "mp-sub" }, r.type) : null),
+            h("td", { title: r.models.title || null }, h("div", {}, r.title, r.fallbacks.length ? " ⚠" : ""), r.title !== r.type ? h("div", { class: "mp-sub" }, r.type) : null, r.models.changed ? h("div", { class: `mp-sub mp-models${r.models.partial ? " mp-partial" : ""}` }, r.models.text) : null),
             h("td", {}, h("span", { class: "mp-chip", style: `background:${STAGE_COLORS[r.stage] || "#666"}` }, r.stage)),
             h("td", {}, r.status === "ran" ? fmtSeconds(r.time) : STATUS_LABELS[r.status] || r.status),
             ...columns.map((c) => {

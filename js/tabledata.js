@@ -3,6 +3,8 @@
 // OS or torch: the node's `exact_peaks`) or sampled (the highest reading, which a short spike
 // between two readings can exceed). Pure; panel.js draws them.
 
+import { modelLine } from "./models.js";
+
 const COLUMNS = [
   { key: "gpu0_used_bytes", label: "VRAM" },
   { key: "process_rss_bytes", label: "ComfyUI RAM" },
@@ -30,6 +32,7 @@ export function tableRows(doc) {
       seq: n.seq,
       failed: n.status === "failed",
       fallbacks: n.fallbacks || [],
+      models: modelLine(n),
     };
     for (const c of columns) {
       const before = n.before?.[c.key];

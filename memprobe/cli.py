@@ -18,9 +18,9 @@ __all__ = ["main"]
 
 def _doctor(args: argparse.Namespace) -> int:
     from .doctor import _largest_vram, diagnose, render_text, suggest_pagefile
-    from .machine import gather_machine
+    from .machine import default_disk_paths, gather_machine
 
-    paths: dict[str, str] = {}
+    paths: dict[str, str] = default_disk_paths()
     for item in args.path or []:
         role, sep, path = item.partition("=")
         if not sep or not role or not path:
@@ -98,7 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     doctor = sub.add_parser("doctor", help="check this machine's memory set-up (GPU, RAM, commit, pagefile/swap)")
     doctor.add_argument("--json", action="store_true", help="print JSON (stable keys, see the README)")
     doctor.add_argument("--path", action="append", metavar="ROLE=FOLDER",
-                        help="also check free disk of FOLDER's volume, e.g. models=D:\\ComfyUI\\models")
+                        help="also check free disk of FOLDER's volume, e.g. models=D:\\ComfyUI\\models (the home and "
+                             "current folder's volumes, and ComfyUI's models and output when found, are always "
+                             "checked)")
     doctor.set_defaults(func=_doctor)
     rep = sub.add_parser("report", help="the shareable report of an exported run (prompts and paths removed)")
     rep.add_argument("run", metavar="RUN.json", help="a run exported from the panel or /memprobe/runs/{id}/export")

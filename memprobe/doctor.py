@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .format import GIB, fmt_bytes, fmt_pair
+from .limits import CGROUP
 
 __all__ = ["Finding", "PagefileAdvice", "diagnose", "suggest_pagefile", "render_text"]
 
@@ -48,9 +49,21 @@ class PagefileAdvice:
         return asdict(self)
 
 
+_ROWS = (  # domain table: (RAM GB, low, high, leans to 64 GB with small VRAM/video, text)
+    (8, 32, 64, False, "32 GB or more, but adding RAM helps more"),
+    (16, 32, 64, True, "32-64 GB"),
+    (32, 32, 64, True, "32-64 GB"),
+    (64, 32, 32, False, "32 GB as a safety net"),
+)
+
+
 def suggest_pagefile(ram_bytes: int | None, vram_bytes: int | None, *, peak_commit_bytes: int | None = None,
                      video: bool = False) -> PagefileAdvice | None:
     """The seed size for a fixed pagefile, from installed RAM and the largest GPU's VRAM.
+
+    The table's row is the one that matches the machine's RAM (within 10 %: an OS reports a
+    little less than what is installed); RAM between two rows says so and takes the lower row's
+    size. ``basis`` names the real RAM and the row(s) used.
 
     With a measured peak commit (from a traced run) the size is raised to cover that peak plus
     25% headroom: the workflow's own peak is the reference, the table only the starting point.
@@ -59,20 +72,22 @@ def suggest_pagefile(ram_bytes: int | None, vram_bytes: int | None, *, peak_comm
         return None
     ram_gb = ram_bytes / GIB
     small_vram = vram_bytes is not None and vram_bytes <= 8.5 * GIB
-    if ram_gb <= 12:
-        low, high, rec = 32, 64, 32
-        basis = "8 GB RAM: 32 GB or more, but adding RAM helps more"
-    elif ram_gb <= 24:
-        low, high = 32, 64
-        rec = 64 if (small_vram or video) else 32
-        basis = "16 GB RAM: 32-64 GB" + (" (64 GB with 6-8 GB VRAM or video)" if rec == 64 else "")
-    elif ram_gb <= 48:
-        low, high = 32, 64
-        rec = 64 if (small_vram or video) else 32
-        basis = "32 GB RAM: 32-64 GB" + (" (64 GB with 6-8 GB VRAM or video)" if rec == 64 else "")
+    matching = [row for row in _ROWS if 0.9 * row[0] <= ram_gb <= 1.1 * row[0]]
+    if matching or ram_gb < _ROWS[0][0] or ram_gb > _ROWS[-1][0]:
+        rows = matching[:1] or [_ROWS[0] if ram_gb < _ROWS[0][0] else _ROWS[-1]]
     else:
-        low, high, rec = 32, 32, 32
-        basis = "64 GB RAM or more: 32 GB as a safety net"
+        rows = [max((r for r in _ROWS if r[0] < ram_gb), key=lambda r: r[0]),
+                min((r for r in _ROWS if r[0] > ram_gb), key=lambda r: r[0])]
+    row = rows[0]
+    low, high = row[1], max(r[2] for r in rows)
+    rec = 64 if row[3] and (small_vram or video) else row[1]
+    lean = " (64 GB with 6-8 GB VRAM or video)" if rec == 64 else ""
+    names = [f"{r[0]} GB{' or more' if r is _ROWS[-1] else ''}" for r in rows]
+    if len(rows) == 1:
+        basis = f"{fmt_bytes(ram_bytes)} RAM, the table's {names[0]} row: {row[4]}{lean}"
+    else:
+        sizes = f"both {row[4]}" if rows[0][4] == rows[1][4] else f"{rows[0][4]} / {rows[1][4]}"
+        basis = f"{fmt_bytes(ram_bytes)} RAM, between the table's {names[0]} and {names[1]} rows ({sizes}){lean}"
     advice = PagefileAdvice(low * GIB, high * GIB, rec * GIB, basis)
     if peak_commit_bytes is not None:
         needed = int(peak_commit_bytes * 1.25) - ram_bytes
@@ -290,7 +305,14 @@ def _linux_findings(machine: dict[str, Any]) -> list[Finding]:
     size_text = f"{advice.recommended_bytes // GIB} GB" if advice else "32 GB"
     out: list[Finding] = []
     disk_swap = [a for a in areas if a.get("kind") != "zram"]
-    if not areas:
+    contained = mem.get("limit_name") == CGROUP
+    if not areas and contained:
+        out.append(Finding("swap-none", "info", "There is no swap (the container's limit comes first)",
+                           f"/proc/swaps lists no swap area; RAM {fmt_bytes(ram)}, but this process's cgroup is "
+                           f"limited to {fmt_bytes(mem.get('limit_bytes'))}",
+                           "In a container the limit that ends ComfyUI is the container's: size that (see above) "
+                           "rather than the host's swap."))
+    elif not areas:
         severity = "warning" if ram < 32 * GIB else "info"
         out.append(Finding("swap-none", severity, "There is no swap",
                            f"/proc/swaps lists no swap area; RAM {fmt_bytes(ram)}",
@@ -314,7 +336,40 @@ def _linux_findings(machine: dict[str, Any]) -> list[Finding]:
                            f"{fmt_bytes(mem.get('commit_bytes'))}",
                            "Allocations beyond CommitLimit fail with 'Cannot allocate memory' even with RAM free; "
                            "more swap or vm.overcommit_ratio raises the limit."))
-    return out + _commit_findings(mem, windows=False)
+    return _cgroup_findings(machine) + out + _commit_findings(mem, windows=False)
+
+
+def _cgroup_findings(machine: dict[str, Any]) -> list[Finding]:
+    """A memory cgroup with a limit below RAM (a container): that limit ends ComfyUI, and its
+    OOM-kill counter tells whether it already did."""
+    cgroup, mem = machine.get("cgroup") or {}, machine["memory"]
+    limit, ram = cgroup.get("limit_bytes"), mem.get("ram_total_bytes")
+    if not limit:
+        return []
+    where = f"cgroup v{cgroup.get('version')} {cgroup.get('path')}"
+    used = cgroup.get("used_bytes")
+    figures = (f"{where}: limit {fmt_bytes(limit)}, in use {fmt_pair(used, limit)} (without reclaimable file "
+               f"cache), peak {fmt_bytes(cgroup.get('peak_bytes'))}; RAM {fmt_bytes(ram)}")
+    out = []
+    if ram and limit >= ram:
+        out.append(Finding("cgroup-limit", "info", "A cgroup memory limit is set, above RAM", figures,
+                           "Nothing to change: RAM runs out before this limit."))
+        return out
+    near = used is not None and used >= 0.9 * limit
+    out.append(Finding("cgroup-limit", "warning" if near else "info",
+                       f"ComfyUI runs in a container limited to {fmt_bytes(limit)} of memory", figures,
+                       "This limit, not the machine's RAM, is what ends ComfyUI (the kernel's OOM killer acts when "
+                       "the container's memory reaches it). Size it for your workflows' peaks: docker run --memory, "
+                       "compose mem_limit, Kubernetes resources.limits.memory."))
+    kills = cgroup.get("oom_kills")
+    if kills:
+        out.append(Finding("cgroup-oom-kills", "warning",
+                           f"The OOM killer has ended {kills} process(es) in this container",
+                           f"{where}: oom_kill {kills} (memory.events / memory.oom_control), limit reached "
+                           f"{cgroup.get('limit_hits')} time(s)",
+                           "Raise the container's memory limit or run smaller workflows; Memory Probe records which "
+                           "run and node it was."))
+    return out
 
 
 def _ram_findings(machine: dict[str, Any]) -> list[Finding]:
@@ -360,6 +415,15 @@ def render_text(machine: dict[str, Any], findings: list[Finding]) -> str:
     if m.get("overcommit_mode") is not None:
         commit += f" (overcommit mode {m['overcommit_mode']}: {'enforced' if m['overcommit_mode'] == 2 else 'not enforced'})"
     lines.append(commit)
+    if m.get("limit_name"):
+        how = "the limit the OS enforces on system memory" if m.get("limit_enforced") else "not enforced"
+        lines.append(f"Limit    {m['limit_name']}: {fmt_pair(m.get('limit_used_bytes'), m.get('limit_bytes'))} "
+                     f"in use ({how})")
+    cgroup = machine.get("cgroup") or {}
+    if cgroup:
+        lines.append(f"Cgroup   v{cgroup.get('version')} {cgroup.get('path')}: limit "
+                     f"{fmt_bytes(cgroup.get('limit_bytes')) if cgroup.get('limit_bytes') else 'none'}, in use "
+                     f"{fmt_bytes(cgroup.get('used_bytes'))}, OOM kills {cgroup.get('oom_kills', 'n/a')}")
     swap = machine.get("swap") or {}
     areas = swap.get("areas") or []
     name = "Pagefile" if swap.get("source") == "registry" else "Swap    "

@@ -377,12 +377,25 @@ def _suggestions(facts: LogFacts, focus: _Focus, j: _Judgement, os_name: str | N
         run.failures.append(j.record)
     for kind, line in fallbacks:
         run.events.append(RunEvent(t_s=0.0, kind=kind, node_id=None, message=line.text))
+    for model in focus.prompt.models if focus.prompt is not None else []:
+        if model.partial:  # ComfyUI kept part of it in RAM: the advice weighs that (memprobe.residency)
+            run.events.append(RunEvent(t_s=0.0, kind="model-partially-loaded", node_id=None,
+                                       message=f"line {model.line}",
+                                       data={"model_class": model.name, "loaded_bytes": model.loaded_bytes,
+                                             "offloaded_bytes": model.offloaded_bytes}))
     doc = run.to_dict(timeline={"t": [], "series": {}})
     if doc["failure"] is not None:
         doc["failure"]["abrupt"] = j.abrupt
     evidence = [{"line": e.number, "text": e.text} for e in j.evidence[:6]]
     return [{"id": s.id, "title": s.title, "why": s.why, "try": s.try_, "severity": s.severity, "evidence": evidence}
             for s in suggest(doc)]
+
+
+def _loaded_words(model: dict[str, Any]) -> str:
+    """What a model line says was loaded; dynamic VRAM stages weights instead of loading them."""
+    if model["loaded_bytes"] is None and model.get("staged_bytes"):
+        return f"dynamic VRAM, {fmt_bytes(model['staged_bytes'])} staged"
+    return fmt_bytes(model["loaded_bytes"])
 
 
 def explain_facts(facts: LogFacts) -> dict[str, Any]:
@@ -428,7 +441,8 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
         "versions": dict(facts.versions),
         "launch_args": list(facts.args),
         "models": [{"name": m.name, "loaded_bytes": m.loaded_bytes, "offloaded_bytes": m.offloaded_bytes,
-                    "partial": m.partial, "line": m.line} for m in (prompt.models if prompt is not None else [])],
+                    "partial": m.partial, "line": m.line, **({"staged_bytes": m.staged_bytes} if m.staged_bytes else {})}
+                   for m in (prompt.models if prompt is not None else [])],
         "fallbacks": [{"kind": k, "line": line.number, "text": line.text} for k, line in fallbacks],
         "prompts": {"seen": facts.prompt_count,
                     "failed": sum(1 for p in facts.prompts if p.index and p.failures),
@@ -474,7 +488,8 @@ def _scrub(doc: dict[str, Any], names: set[str]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------- rendering
 _KIND_WORDS = {"vram": "GPU memory (VRAM) ran out", "system-ram": "system RAM ran out",
-               "commit-limit": "system memory (RAM + pagefile, the commit limit) ran out", "disk": "the disk was full",
+               "commit-limit": "system memory (RAM + pagefile, the commit limit) ran out",
+               "cgroup-limit": "the container's memory limit (cgroup) was reached", "disk": "the disk was full",
                "other": "not a memory failure", "abrupt": "ComfyUI stopped without an error"}
 
 
@@ -533,7 +548,7 @@ def render_text(doc: dict[str, Any]) -> str:
         lines.append(f"Launch options: {' '.join(doc['launch_args'])}")
     if doc["models"]:
         lines.append("Models loaded in that prompt: " + ", ".join(
-            f"{m['name'] or '?'} ({fmt_bytes(m['loaded_bytes'])}" + (
+            f"{m['name'] or '?'} ({_loaded_words(m)}" + (
                 f", {fmt_bytes(m['offloaded_bytes'])} offloaded" if m["offloaded_bytes"] else "") + ")"
             for m in doc["models"][:12]))
     for fb in doc["fallbacks"]:
@@ -570,7 +585,7 @@ def render_report_md(doc: dict[str, Any]) -> str:
               f"- Launch options: `{' '.join(doc['launch_args']) or '(not in the log)'}`"]
     if doc["models"]:
         lines += ["", "## Models loaded", "", "| model | loaded | offloaded |", "| --- | --- | --- |"]
-        lines += [f"| {m['name'] or '?'} | {fmt_bytes(m['loaded_bytes'])} | {fmt_bytes(m['offloaded_bytes'])} |"
+        lines += [f"| {m['name'] or '?'} | {_loaded_words(m)} | {fmt_bytes(m['offloaded_bytes'])} |"
                   for m in doc["models"][:24]]
     if doc["fallbacks"]:
         lines += ["", "## ComfyUI's silent out-of-memory fallbacks", ""]
@@ -587,7 +602,7 @@ def render_report_md(doc: dict[str, Any]) -> str:
 
 def _no_suggestion(doc: dict[str, Any]) -> str:
     failure = doc["failure"]
-    if failure is not None and failure["kind"] in ("vram", "system-ram", "commit-limit", "disk", "abrupt"):
+    if failure is not None and failure["kind"] in ("vram", "system-ram", "commit-limit", "cgroup-limit", "disk", "abrupt"):
         return ("The log does not show enough for Memory Probe's rules (which node, which stage): see what it "
                 "cannot tell below.")
     return "Nothing in this log points to a memory limit."

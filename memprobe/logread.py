@@ -25,6 +25,7 @@ from typing import Any, BinaryIO
 
 from .failures import detect_fallback
 from .format import MIB
+from .modellog import LOAD_KINDS, ModelLogReader
 
 __all__ = ["read_log", "LogFacts", "PromptLog", "LogFailure", "LoggedException", "Frame", "LogLine",
            "ModelLoad", "Ending", "MAX_LINE_CHARS"]
@@ -97,6 +98,8 @@ class ModelLoad:
     loaded_bytes: int | None = None
     offloaded_bytes: int | None = None
     partial: bool = False
+    staged_bytes: int | None = None
+    """Dynamic VRAM (current ComfyUI): the weights staged for on-demand loading, not bytes loaded."""
 
 
 @dataclass(slots=True)
@@ -263,10 +266,7 @@ _VALIDATE = re.compile(r"^Failed to validate prompt for output (\S+?):?$")
 _VALIDATE_NODE = re.compile(r"^\*\s+(.+?)\s+(\S+):$")
 _VALIDATE_REASON = re.compile(r"^-\s+(.+)$")
 _PROGRESS = re.compile(r"(\d{1,3})?%\|[^|]*\|\s*([\d.]+)([kMG]?)/([\d.]+)([kMG]?)")
-_LOADED = re.compile(r"^loaded (completely|partially)[;:]?\s*(.*)$")
-_OLD_NUMBERS = re.compile(r"^([\d.e+-]+)\s+([\d.e+-]+)\s+(\S+)")
-_NEW_MB = re.compile(r"([\d.]+) MB (usable|loaded|offloaded)")
-_DYNAMIC = re.compile(r"^Model (\S+) prepared for dynamic VRAM loading\. (\d+)MB Staged")
+_MODEL_LINES = ("Requested to load ", "loaded ", "Model ", "Unloaded partially")
 _TOTALS = re.compile(r"Total VRAM (\d+) MB, total RAM (\d+) MB")
 _CGROUP = re.compile(r"RAM limited by cgroup to (\d+) MB")
 _DEVICE = re.compile(r"^Device: (.+)$")
@@ -303,14 +303,6 @@ _COMMIT_EXHAUSTED = ("resource-exhaustion-detector", "low virtual memory conditi
 _SUMMARY = ("popup", "report", "message")
 
 
-def _mb(value: str) -> int | None:
-    try:
-        number = float(value)
-    except ValueError:
-        return None
-    return int(number * MIB) if 0 <= number < 1e9 else None  # "9.5e+25" means "everything fits"
-
-
 def _message_key(message: str) -> str:
     first = message.strip().splitlines()[0] if message.strip() else ""
     return " ".join(first.lower().split())[:120]
@@ -337,7 +329,8 @@ class _Reader:
         """The exceptions of the block read so far (a chained traceback has several)."""
         self.validation_node: LogFailure | None = None
         self.validation_extras: list[LogFailure] = []
-        self.pending_model: str | None = None
+        self.models = ModelLogReader()
+        """Pairs each load line with the ``Requested to load`` before it (``memprobe.modellog``)."""
 
     # ------------------------------------------------------------------ helpers
     def _ev(self, text: str) -> LogLine:
@@ -631,7 +624,7 @@ class _Reader:
         self.facts.prompt_count += 1
         self.prompt = PromptLog(index=self.facts.prompt_count, started=self._ev(s))
         self.prompts.append(self.prompt)
-        self.pending_model = None
+        self.models.reset()
 
     def _validation_node(self, class_type: str, node_id: str | None, s: str) -> None:
         block = self.block
@@ -703,15 +696,10 @@ class _Reader:
     # ------------------------------------------------------------------ facts outside failures
     def _facts_line(self, text: str, s: str) -> None:
         machine = self.facts.machine
-        if s.startswith("Requested to load "):
-            self.pending_model = s[len("Requested to load "):].split(" ", 1)[0]
-            self._activity(s, None)
-            return
-        if s.startswith("loaded ") and (m := _LOADED.match(s)):
-            self._model(m.group(1) == "partially", m.group(2), s)
-            return
-        if s.startswith("Model ") and (m := _DYNAMIC.match(s)):
-            self._add_model(ModelLoad(m.group(1), self.n, loaded_bytes=int(m.group(2)) * MIB))
+        if s.startswith(_MODEL_LINES) and (line := self.models.feed(s)) is not None:
+            if line.kind in LOAD_KINDS:
+                self._add_model(ModelLoad(line.model_class, self.n, line.loaded_bytes, line.offloaded_bytes,
+                                          line.kind == "partially-loaded", line.staged_bytes))
             self._activity(s, None)
             return
         if "emory" in s and (kind := detect_fallback(s)):
@@ -793,17 +781,6 @@ class _Reader:
         running = self.prompt.started is not None and self.prompt.ended is None and not self.prompt.failures
         self.facts.endings.append(Ending(kind, self._ev(s), self.prompt.index if running else None))
         del self.facts.endings[:-8]
-
-    def _model(self, partial: bool, rest: str, s: str) -> None:
-        loaded = offloaded = None
-        numbers = dict((kind, value) for value, kind in _NEW_MB.findall(rest)) if " MB " in rest else {}
-        if numbers:
-            loaded, offloaded = _mb(numbers.get("loaded", "")), _mb(numbers.get("offloaded", ""))
-        elif m := _OLD_NUMBERS.match(rest):  # 0.3.x: "loaded completely <usable MB> <loaded MB> <full>"
-            loaded = _mb(m.group(2))
-        self._add_model(ModelLoad(self.pending_model, self.n, loaded, offloaded, partial))
-        self.pending_model = None
-        self._activity(s, None)
 
     def _add_model(self, model: ModelLoad) -> None:
         if len(self.prompt.models) < MAX_MODELS:

@@ -15,14 +15,17 @@ import shutil
 import sys
 import warnings
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from . import __version__
 from ._log import warn_once
+from .limits import system_limits
 from .sensors import Sensors, linux, windows
+from .sensors.cgroup import CgroupMemory
 from .snapshot import Snapshot
 
-__all__ = ["gather_machine", "machine_from_snapshot", "MEMORY_LABELS"]
+__all__ = ["gather_machine", "machine_from_snapshot", "MEMORY_LABELS", "default_disk_paths", "find_comfyui"]
 
 MEMORY_LABELS = {
     "ram_total_bytes": "installed RAM", "ram_available_bytes": "available RAM", "commit_bytes": "commit charge",
@@ -62,18 +65,26 @@ def gather_machine(disk_paths: Mapping[str, str] | None = None, *, sensors: Sens
         swap = _linux_swaps(unreadable)
     else:
         swap = {"source": "psutil", "areas": [], "note": "macOS sizes its swap files itself"}
-    return machine_from_snapshot(snap, swap, unreadable)
+    return machine_from_snapshot(snap, swap, unreadable, cgroup=sensors.cgroup())
 
 
-def machine_from_snapshot(snap: Snapshot, swap: dict[str, Any],
-                          unreadable: list[dict[str, str]] | None = None) -> dict[str, Any]:
-    """Assemble the machine document from a snapshot, the swap/pagefile facts and what could
-    not be read."""
+def machine_from_snapshot(snap: Snapshot, swap: dict[str, Any], unreadable: list[dict[str, str]] | None = None, *,
+                          cgroup: CgroupMemory | None = None, system: str | None = None) -> dict[str, Any]:
+    """Assemble the machine document from a snapshot, the swap/pagefile facts, what could not be
+    read and ComfyUI's (or this process's) memory cgroup. ``memory.limit_*`` name the limit the OS
+    enforces on system memory (see :mod:`memprobe.limits`)."""
     s = snap.system
+    system = system or platform.system()
+    limit = system_limits(system, overcommit_mode=s.overcommit_mode, ram_total=s.ram_total_bytes,
+                          swap_total=s.swap_total_bytes, commit_limit=s.commit_limit_bytes,
+                          cgroup_limit=cgroup.limit_bytes if cgroup else None)[0]
+    metrics = snap.metrics()
+    if cgroup is not None:
+        metrics.setdefault("cgroup_used_bytes", cgroup.used_bytes)
     return {
         "memprobe_version": __version__,
         "platform": {
-            "system": platform.system(), "release": platform.release(), "machine": platform.machine(),
+            "system": system, "release": platform.release(), "machine": platform.machine(),
             "python": platform.python_version(),
         },
         "gpus": [
@@ -89,12 +100,51 @@ def machine_from_snapshot(snap: Snapshot, swap: dict[str, Any],
             "commit_bytes": s.commit_bytes, "commit_limit_bytes": s.commit_limit_bytes,
             "commit_peak_bytes": s.commit_peak_bytes, "overcommit_mode": s.overcommit_mode,
             "swap_total_bytes": s.swap_total_bytes, "swap_used_bytes": s.swap_used_bytes,
+            "limit_name": limit.name, "limit_enforced": limit.enforced, "limit_bytes": limit.limit_bytes,
+            "limit_used_bytes": limit.used(metrics),
         },
+        "cgroup": cgroup.to_dict() if cgroup is not None else None,
         "swap": swap,
         "disks": [{"role": d.role, "path": d.path, "free_bytes": d.free_bytes, "total_bytes": d.total_bytes}
                   for d in snap.disks],
         "unreadable": list(unreadable or []),
     }
+
+
+def find_comfyui(candidates: list[Path]) -> Path | None:
+    """The first folder among ``candidates`` (or its ``ComfyUI`` subfolder) that is a ComfyUI
+    install: ``main.py``, ``folder_paths.py`` and the ``comfy`` package side by side."""
+    for folder in candidates:
+        for root in (folder, folder / "ComfyUI"):
+            if (root / "main.py").is_file() and (root / "folder_paths.py").is_file() and (root / "comfy").is_dir():
+                return root
+    return None
+
+
+def default_disk_paths(cwd: Path | None = None, home: Path | None = None,
+                       pack: Path | None = None) -> dict[str, str]:
+    """The volumes that matter without ``--path``: the home folder's and the current folder's, and
+    ComfyUI's models and output folders when a ComfyUI is found (the current folder, a ``ComfyUI``
+    folder in it, or the ComfyUI this package is installed in as a custom node). Folders on the
+    same volume are one entry, their roles joined (``home, current folder``)."""
+    cwd = cwd or Path.cwd()
+    home = home or Path.home()
+    pack = pack or Path(__file__).resolve().parents[1]
+    roles: dict[str, Path] = {"home": home, "current folder": cwd}
+    comfy = find_comfyui([cwd, pack.parent.parent])
+    if comfy is not None:
+        for name in ("models", "output"):
+            if (comfy / name).is_dir():
+                roles[f"ComfyUI {name}"] = comfy / name
+    by_volume: dict[int, tuple[list[str], str]] = {}
+    for role, folder in roles.items():
+        try:
+            device = os.stat(folder).st_dev
+        except OSError:
+            continue
+        entry = by_volume.setdefault(device, ([], str(folder)))
+        entry[0].append(role)
+    return {", ".join(names): path for names, path in by_volume.values()}
 
 
 def _import_torch_quietly() -> None:

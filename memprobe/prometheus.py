@@ -25,6 +25,7 @@ from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector, CollectorRegistry
 from prometheus_client.utils import floatToGoString
 
+from .limits import CGROUP, COMMIT, system_limits
 from .listener import TrackerListener
 from .records import RunRecord
 from .runstats import PEAK_BUCKETS_BYTES, RunStats
@@ -57,12 +58,13 @@ class MachineFacts:
 
 
 def enforced_limit(facts: MachineFacts, metrics: Mapping[str, int]) -> tuple[str, int, int] | None:
-    """The system memory limit this OS actually enforces, as (name, in use, limit):
+    """The system memory limit this OS actually enforces (:func:`.limits.system_limits`, the same
+    rule the advice uses), as (name, in use, limit):
 
-    - Windows, and Linux with strict overcommit (``vm.overcommit_memory`` = 2): ``commit``, the
-      commit charge against the commit limit (RAM + pagefile / ``CommitLimit``);
-    - Linux in modes 0 and 1, macOS and others: ``ram+swap``, RAM + swap in use against RAM + swap
-      (``Committed_AS`` is not enforced there; the OOM killer acts when RAM + swap run out).
+    - ``cgroup``: ComfyUI's container limit (Linux, when one is set below the RAM);
+    - ``commit``: Windows, and Linux with strict overcommit (``vm.overcommit_memory`` = 2);
+    - ``ram+swap``: Linux in modes 0 and 1, macOS and others (``Committed_AS`` is not enforced
+      there; the OOM killer acts when RAM + swap run out).
 
     ``None`` when the readings for it are missing.
 
@@ -70,15 +72,16 @@ def enforced_limit(facts: MachineFacts, metrics: Mapping[str, int]) -> tuple[str
     >>> enforced_limit(linux, {"ram_used_bytes": 10 * 2**30, "swap_used_bytes": 2**30, "commit_bytes": 30 * 2**30})
     ('ram+swap', 11811160064, 21474836480)
     """
-    if facts.platform == "win32" or (facts.platform.startswith("linux") and facts.overcommit_mode == 2):
-        used, limit = metrics.get("commit_bytes"), metrics.get("commit_limit_bytes")
-        return ("commit", used, limit) if used is not None and limit else None
-    ram_used, ram_total = metrics.get("ram_used_bytes"), facts.ram_total_bytes
-    if ram_used is None or not ram_total:
+    system = "Windows" if facts.platform == "win32" else "Darwin" if facts.platform == "darwin" else \
+        "Linux" if facts.platform.startswith("linux") else facts.platform
+    first = system_limits(system, overcommit_mode=facts.overcommit_mode, ram_total=facts.ram_total_bytes,
+                          swap_total=facts.swap_total_bytes, commit_limit=metrics.get("commit_limit_bytes"),
+                          cgroup_limit=metrics.get("cgroup_limit_bytes"))[0]
+    used = first.used(metrics)
+    if used is None or not first.limit_bytes:
         return None
-    swap_total = facts.swap_total_bytes or 0
-    swap_used = (metrics.get("swap_used_bytes") or 0) if swap_total else 0
-    return "ram+swap", ram_used + swap_used, ram_total + swap_total
+    name = {COMMIT: "commit", CGROUP: "cgroup"}.get(first.name, "ram+swap")
+    return name, used, first.limit_bytes
 
 
 class _Families:
@@ -208,8 +211,9 @@ class MetricsExporter(TrackerListener):
         limit = enforced_limit(facts, m)
         if limit is not None:
             name, used, size = limit
-            f.gauge("memprobe_enforced_limit_bytes", "The system memory limit this OS enforces: commit limit "
-                    "(Windows, Linux overcommit mode 2) or RAM + swap (Linux modes 0/1, macOS)", "bytes", size,
+            f.gauge("memprobe_enforced_limit_bytes", "The system memory limit this OS enforces: a container's "
+                    "cgroup limit, the commit limit (Windows, Linux overcommit mode 2) or RAM + swap (Linux modes "
+                    "0/1, macOS)", "bytes", size,
                     limit=name)
             f.gauge("memprobe_enforced_limit_used_bytes", "What counts against memprobe_enforced_limit_bytes",
                     "bytes", used, limit=name)

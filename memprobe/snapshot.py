@@ -13,6 +13,9 @@ tracker and the ledger carry around. Metric names say what they measure and end 
 ``commit_bytes``                  system commit charge (Windows) / ``Committed_AS`` (Linux)
 ``commit_limit_bytes``            RAM + pagefile (Windows) / ``CommitLimit`` (Linux)
 ``swap_used_bytes``               pagefile / swap in use
+``cgroup_used_bytes``             memory charged to ComfyUI's cgroup, without reclaimable file
+                                  cache (Linux in a container; see :mod:`.sensors.cgroup`)
+``cgroup_limit_bytes``            that cgroup's memory limit (only when one is set)
 ``process_rss_bytes``             this process's resident memory
 ``process_private_bytes``         this process's private memory (see ``SystemMemory``)
 ================================  ===========================================================
@@ -82,6 +85,10 @@ class SystemMemory:
     process started)."""
     process_peak_private_bytes: int | None = None
     """Windows ``PeakPagefileUsage``: the peak of the process's private commit since it started."""
+    cgroup_limit_bytes: int | None = None
+    """The memory limit of ComfyUI's Linux cgroup (a container's limit); ``None`` when none is set."""
+    cgroup_used_bytes: int | None = None
+    """Memory charged to that cgroup, without the file cache the kernel drops before killing."""
 
     @property
     def ram_used_bytes(self) -> int | None:
@@ -114,12 +121,14 @@ class Snapshot:
     def metrics(self, *, totals: bool = True) -> Metrics:
         """The flat metric mapping (see the module docstring); missing readings are left out.
         ``totals=False`` leaves out the sizes that do not change (RAM and VRAM totals), as the
-        sampler's rows do; the commit limit stays, since a growing pagefile moves it."""
+        sampler's rows do; the commit limit stays, since a growing pagefile moves it. A cgroup's
+        limit is a total: it changes only when an administrator changes it."""
         s = self.system
         return metrics_of(self.gpus, ram_total_bytes=s.ram_total_bytes, ram_available_bytes=s.ram_available_bytes,
                           commit_bytes=s.commit_bytes, commit_limit_bytes=s.commit_limit_bytes,
                           swap_used_bytes=s.swap_used_bytes, process_rss_bytes=s.process_rss_bytes,
-                          process_private_bytes=s.process_private_bytes, totals=totals)
+                          process_private_bytes=s.process_private_bytes, cgroup_used_bytes=s.cgroup_used_bytes,
+                          cgroup_limit_bytes=s.cgroup_limit_bytes, totals=totals)
 
     def peak_counters(self) -> Metrics:
         """The peak counters this snapshot carries, keyed by the metric each is the peak of
@@ -157,7 +166,9 @@ def metrics_of(gpus: tuple[GpuMemory, ...], *, totals: bool = True, **system: An
     _put(out, "ram_used_bytes", total - available if total is not None and available is not None else None)
     if totals:
         _put(out, "ram_total_bytes", total)
-    for key in ("commit_bytes", "commit_limit_bytes", "swap_used_bytes", "process_rss_bytes", "process_private_bytes"):
+        _put(out, "cgroup_limit_bytes", system.get("cgroup_limit_bytes"))
+    for key in ("commit_bytes", "commit_limit_bytes", "swap_used_bytes", "process_rss_bytes", "process_private_bytes",
+                "cgroup_used_bytes"):
         _put(out, key, system.get(key))
     return out
 

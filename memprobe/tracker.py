@@ -18,7 +18,9 @@ from ._log import warn_once
 from .failures import classify_failure
 from .format import probe_summary
 from .listener import TrackerListener
+from .modellog import ModelLogLine
 from .records import Failure, Mark, NodeRun, RunEvent, RunRecord, max_merge
+from .residency import ModelState, describe_model, diff_models
 from .sensors import Sensors
 from .snapshot import Metrics, Snapshot
 from .stages import StageCache
@@ -69,6 +71,9 @@ class Tracker:
         self.exact_rss_peaks = True
         """Restart Linux's peak-RSS counter at each node for exact RSS peaks (see
         :meth:`~memprobe.sensors.Sensors.reset_peaks`); ``False`` leaves the counter alone."""
+        self.residency: Callable[[], list[ModelState] | None] | None = None
+        """Reads ComfyUI's model manager (``glue/models.py``); ``None`` outside ComfyUI."""
+        self._last_models: tuple[list[ModelState], list[dict[str, Any]]] = ([], [])
         self.cost_probe: Callable[[], dict[str, float]] | None = None
         """Memory Probe's own CPU counters (hook, sampler, ledger, whole process); each run
         records how much of them it used (``overhead`` in its header)."""
@@ -108,7 +113,8 @@ class Tracker:
                 unfinished = self._finish(self.current, "interrupted")  # its end was never reported
             snap = self.sensors.snapshot()
             run = RunRecord(id=str(run_id), started_at=snap.wall_time_s, started_mono=snap.monotonic_s,
-                            context=dict(context or {}), prompt=prompt, start_metrics=snap.metrics())
+                            context=dict(context or {}), prompt=prompt, start_metrics=snap.metrics(),
+                            models_start=self.read_models())
             self.current = run
             self._cost_at_start = self._cost()
             self._open = []
@@ -149,6 +155,7 @@ class Tracker:
         self._open = []
         snap = self.sensors.snapshot()
         run.end_metrics = snap.metrics()
+        run.models_end = self.read_models()
         run.ended_at = snap.wall_time_s
         run.status = status
         run.overhead = self._overhead()
@@ -223,7 +230,7 @@ class Tracker:
                 stage=self.stages.stage(class_type, node_cls), display_node_id=display_node_id,
                 real_node_id=real_node_id,
                 title=_prompt_title(run.prompt, real_node_id or display_node_id or str(node_id)),
-                start_s=self._t(run, snap.monotonic_s), before=snap.metrics(),
+                start_s=self._t(run, snap.monotonic_s), before=snap.metrics(), models_before=self.read_models(),
                 counters_start=snap.peak_counters(), counters_reset=reset,
             )
             node.peaks.update(node.before)
@@ -272,6 +279,8 @@ class Tracker:
     def _close(self, node: NodeRun, snap: Snapshot, status: str) -> None:
         run = self.current
         node.after = snap.metrics()
+        node.models = self.read_models()
+        node.model_changes = diff_models(node.models_before, node.models)
         max_merge(node.peaks, node.after)
         self._apply_counters(node, snap.peak_counters())
         node.end_s = self._t(run, snap.monotonic_s) if run is not None else None
@@ -336,9 +345,13 @@ class Tracker:
         with self._lock:
             run = self.current
             self._mark_seq += 1
+            models = self.read_models()
+            summary = probe_summary(snap)
+            if models:
+                summary += "\n" + "\n".join(describe_model(m) for m in models)
             mark = Mark(seq=self._mark_seq, label=label, node_id=node_id,
                         t_s=self._t(run, snap.monotonic_s) if run else None,
-                        metrics=snap.metrics(), summary=probe_summary(snap))
+                        metrics=snap.metrics(), summary=summary, models=models)
             if run is not None:
                 run.marks.append(mark)
         self._notify("mark_added", run, mark)
@@ -353,6 +366,41 @@ class Tracker:
                 return
             node = self._open[-1] if self._open else None
             self._event(run, kind, node, message)
+
+    @_guarded
+    def on_model_log(self, line: ModelLogLine) -> None:
+        """A model-manager line of ComfyUI's log (``memprobe.modellog``): an event of the node
+        that was running, so a run without readable model objects still shows the offload."""
+        if line.kind == "requested" or (line.kind == "models-unloaded" and not line.count):
+            return
+        with self._lock:
+            run = self.current
+            if run is None:
+                return
+            node = self._open[-1] if self._open else None
+            data = {k: v for k, v in line.to_dict().items() if v is not None and k not in ("kind", "text")}
+            event = RunEvent(t_s=self._t(run), kind=f"model-{line.kind}", node_id=node.node_id if node else None,
+                             message=line.text, data=data)
+            run.events.append(event)
+        self._notify("event_added", run, event)
+
+    def read_models(self) -> list[dict[str, Any]] | None:
+        """What ComfyUI's model manager holds now, as documents; ``None`` when unknown."""
+        if self.residency is None:
+            return None
+        try:
+            states = self.residency()
+        except Exception:  # one failing reading costs that reading only
+            warn_once("residency", "Memory Probe: could not read ComfyUI's loaded models", exc_info=True)
+            return None
+        if states is None:
+            return None
+        last_states, last_docs = self._last_models
+        if len(states) == len(last_states) and all(a is b for a, b in zip(states, last_states, strict=True)):
+            return last_docs  # nothing changed since the last reading (the reader reuses its states)
+        docs = [s.to_dict() for s in states]
+        self._last_models = (states, docs)
+        return docs
 
     def on_sample(self, mono: float, metrics: Metrics) -> None:
         """One sampler reading. Hot (every tick): no snapshot, no allocation beyond the row itself."""

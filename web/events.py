@@ -5,12 +5,21 @@ for prompts posted without a client id), so the panel listens to these instead.
 
 ============================  =================================================================
 ``memprobe.run_start``        the run's header (id, start time, context)
-``memprobe.node``             a node started (``status: running``) or ended, with its figures
+``memprobe.node``             a node started (``status: running``) or ended, with its figures and
+                              the models ComfyUI held: ``models`` (at its end; at its start while it
+                              runs), ``models_before`` (only when different), ``model_changes``
 ``memprobe.samples``          new sampler rows ``{run_id, t, series}``, at most 4 a second
-``memprobe.mark``             a Memory Probe node's reading
+``memprobe.mark``             a Memory Probe node's reading (with ``models``)
 ``memprobe.fallback``         an OOM fallback or VRAM spill ``{run_id, t_s, kind, node_id, message}``
+``memprobe.model``            a line of ComfyUI's model manager ``{run_id, t_s, kind, node_id,
+                              message, data}``; ``kind`` is ``model-loaded``,
+                              ``model-partially-loaded``, ``model-partially-unloaded``,
+                              ``model-models-unloaded`` or ``model-dynamic-prepared``; ``data`` holds
+                              the figures (``model_class``, ``loaded_bytes``, ``offloaded_bytes``, ...)
 ``memprobe.run_end``          the run's header with its outcome and first failure
 ============================  =================================================================
+
+The model documents are described in ``memprobe/residency.py`` (and the README).
 """
 
 from __future__ import annotations
@@ -26,7 +35,7 @@ from ..memprobe.records import Mark, NodeRun, RunEvent, RunRecord
 __all__ = ["EventBroadcaster", "EVENTS"]
 
 EVENTS = ("memprobe.run_start", "memprobe.node", "memprobe.samples", "memprobe.mark", "memprobe.fallback",
-          "memprobe.run_end")
+          "memprobe.model", "memprobe.run_end")
 
 Send = Callable[[str, dict[str, Any]], None]
 
@@ -64,7 +73,8 @@ class EventBroadcaster(TrackerListener):
         self.send("memprobe.mark", {"run_id": run.id if run else None, **mark.to_dict()})
 
     def event_added(self, run: RunRecord, event: RunEvent) -> None:
-        self.send("memprobe.fallback", {"run_id": run.id, **event.to_dict()})
+        name = "memprobe.model" if event.kind.startswith("model-") else "memprobe.fallback"
+        self.send(name, {"run_id": run.id, **event.to_dict()})
 
     def run_finished(self, run: RunRecord) -> None:
         data = run.header()

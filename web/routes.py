@@ -9,7 +9,8 @@
 ``GET /memprobe/runs/{id}/report`` the shareable report (``?format=md|json``)
 ``GET /memprobe/runs/{id}/export`` the whole run as a file, for ``memprobe report`` / ``compare``
 ``GET /memprobe/compare``          ``?a={id}&b={id}``: what changed between two runs and what it did
-``GET /memprobe/live``             the run executing now (``run: null`` between runs), tracing status
+``GET /memprobe/live``             the run executing now (``run: null`` between runs), tracing status,
+                                   the ``models`` ComfyUI's model manager holds now
 ``GET /memprobe/system``           the doctor's data for this machine (with ComfyUI's folders)
 ``GET /memprobe/config``           the server-side settings; ``POST`` changes them
 ``GET /memprobe/metrics``          Prometheus metrics (``web/metrics.py``)
@@ -39,7 +40,7 @@ from aiohttp import web
 from ..memprobe.compare import compare_runs, render_comparison_md
 from ..memprobe.config import Config, ConfigError
 from ..memprobe.explain import explain_log, render_report_md
-from ..memprobe.ledger import Ledger
+from ..memprobe.ledger import Ledger, LedgerError
 from ..memprobe.report import report
 from ..memprobe.run_view import enrich
 from ..memprobe.timeline import downsample
@@ -78,6 +79,8 @@ class Services:
     metrics: MetricsExporter | None = None
     """What ``GET /memprobe/metrics`` serves; ``None`` when it could not be set up."""
     metrics_unavailable: str | None = "not set up"
+    models: Callable[[], list[dict[str, Any]] | None] = field(default=lambda: None)
+    """The models ComfyUI's model manager holds now (``None``: unknown)."""
 
 
 def _dumps(value: Any) -> str:
@@ -152,6 +155,9 @@ class MemProbeRoutes:
                 return await handler(request)
             except BadRequest as exc:
                 return _error(400, str(exc))
+            except LedgerError as exc:  # the ledger's own words say it all: no traceback
+                logger.warning("Memory Probe: %s %s: %s", request.method, request.path, exc)
+                return _error(503, str(exc))
             except web.HTTPException:
                 raise
             except Exception as exc:  # the panel gets a reason, ComfyUI stays up
@@ -163,7 +169,7 @@ class MemProbeRoutes:
 
     def _ledger(self) -> Ledger:
         if self.s.ledger is None:
-            raise RuntimeError("the run ledger is not available (see the ComfyUI log)")
+            raise LedgerError("the run ledger is not available (see the ComfyUI log)")
         return self.s.ledger
 
     async def _run_doc(self, run_id: str, max_points: int) -> dict[str, Any] | None:
@@ -172,15 +178,35 @@ class MemProbeRoutes:
             doc = self.s.tracker.live() or {}
             doc["timeline"] = downsample(doc.get("timeline") or {"t": [], "series": {}}, max_points)
             return doc
-        ledger = self._ledger()
-        return await asyncio.to_thread(ledger.get_run, run_id, max_points=max_points)
+        try:
+            return await asyncio.to_thread(self._ledger().get_run, run_id, max_points=max_points)
+        except LedgerError:
+            last = self.s.tracker.last  # the ledger cannot answer: the last run is still in memory
+            if last is not None and last.id == run_id:
+                return last.to_dict(timeline=downsample(last.samples.to_timeline(), max_points))
+            raise
 
     # ------------------------------------------------------------------ handlers
     async def list_runs(self, request: web.Request) -> web.Response:
+        """The ledger's runs (with those it keeps in memory when it cannot write), and the run
+        executing now and the last one even when the ledger has neither."""
         limit = _int(request, "limit", 50, 1, 500)
         offset = _int(request, "offset", 0, 0, 10**9)
-        ledger = self._ledger()
-        return _json(await asyncio.to_thread(ledger.list_runs, limit=limit, offset=offset))
+        if self.s.ledger is not None:
+            data = await asyncio.to_thread(self.s.ledger.list_runs, limit=limit, offset=offset)
+        else:
+            data = {"runs": [], "total": 0, "limit": limit, "offset": offset,
+                    "error": "the run ledger is not available (see the ComfyUI log)"}
+        if offset == 0:
+            known = {r["id"] for r in data["runs"]}
+            for run in (self.s.tracker.last, self.s.tracker.current):
+                if run is not None and run.id not in known:
+                    data["runs"].insert(0, {**run.header(), "node_count": len(run.nodes), "saved": False})
+                    data["total"] += 1
+                    known.add(run.id)
+            data["runs"].sort(key=lambda r: -(r.get("started_at") or 0))
+            del data["runs"][limit:]
+        return _json(data)
 
     async def get_run(self, request: web.Request) -> web.Response:
         run_id = _run_id(request)
@@ -256,7 +282,8 @@ class MemProbeRoutes:
         if doc is not None:
             doc["timeline"] = downsample(doc["timeline"], _int(request, "max_points", 2000, 10, 50_000))
         last = self.s.tracker.last
-        return _json({"run": doc, "last_run_id": last.id if last else None, "status": self.s.status()})
+        return _json({"run": doc, "last_run_id": last.id if last else None, "status": self.s.status(),
+                      "models": self.s.models()})
 
     async def system(self, request: web.Request) -> web.Response:
         return _json(await asyncio.to_thread(self.s.machine))

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from .._log import warn_once
 from ..snapshot import DiskSpace, GpuMemory, Metrics, Snapshot, SystemMemory, metrics_of
 from . import linux, windows
+from .cgroup import CgroupMemory, CgroupReader, read_vmstat_oom_kills
 from .gpu import GpuSensor
 
 __all__ = ["Sensors", "pagefile_volumes"]
@@ -97,6 +98,8 @@ class Sensors:
         self._meminfo = _ProcFile("/proc/meminfo")
         self._status = _ProcFile("/proc/self/status")
         self._process = None
+        self._cgroup: CgroupReader | None = None
+        self._cgroup_limit: int | None = None
         self._unreadable: dict[str, str] = {}
         self.disk_errors: dict[str, str] = {}
         """Role -> why the free space of its volume could not be read (latest reading)."""
@@ -125,6 +128,9 @@ class Sensors:
         if self.platform.startswith("linux"):
             try:
                 row = linux.sample_fields(self._meminfo.read_bytes(), self._status_bytes())
+                self._refresh_settings()
+                if self._cgroup_limit is not None:  # only a limited cgroup bounds ComfyUI: sample its use then
+                    _put(row, "cgroup_used_bytes", self._cgroup_reader().working_set())
             except Exception as exc:  # a sensor never raises to its caller
                 warn_once("system-sample", "Memory Probe: system memory readings failed (%s)", exc)
                 row = {}
@@ -181,6 +187,38 @@ class Sensors:
             self._unreadable = dict.fromkeys(_SYSTEM_FIELDS, _reason("system memory readings", exc))
             return {}
 
+    def cgroup(self) -> CgroupMemory | None:
+        """ComfyUI's own memory cgroup, read in full (limit, use, peak, OOM kills); ``None`` off
+        Linux or without a memory cgroup."""
+        if not self.platform.startswith("linux"):
+            return None
+        try:
+            return self._cgroup_reader().read()
+        except Exception as exc:  # a sensor never raises to its caller
+            warn_once("cgroup-read", "Memory Probe: cannot read the memory cgroup (%s)", exc)
+            return None
+
+    def oom_kills(self) -> dict[str, int | str | None]:
+        """The kernel's OOM-kill counters now: machine-wide since boot (``/proc/vmstat``) and in
+        ComfyUI's cgroup, with the boot id that tells whether two readings can be compared."""
+        if not self.platform.startswith("linux"):
+            return {}
+        out: dict[str, int | str | None] = {"boot_id": None, "system": None, "cgroup": None, "cgroup_path": None}
+        try:
+            out["boot_id"] = linux.read_text("/proc/sys/kernel/random/boot_id").strip() or None
+            out["system"] = read_vmstat_oom_kills(linux.read_text("/proc/vmstat"))
+        except OSError as exc:
+            warn_once("proc-vmstat", "Memory Probe: cannot read the OOM-kill counter (%s)", exc)
+        cgroup = self.cgroup()
+        if cgroup is not None:
+            out["cgroup"], out["cgroup_path"] = cgroup.oom_kills, cgroup.path
+        return out
+
+    def _cgroup_reader(self) -> CgroupReader:
+        if self._cgroup is None:
+            self._cgroup = CgroupReader()
+        return self._cgroup
+
     def _call(self, name: str, fn: Callable[[], T]) -> tuple[T | None, str | None]:
         """``(fn(), None)``, or ``(None, reason)`` when it fails: logged once, tried again only
         after :attr:`RETRY_S`."""
@@ -224,11 +262,22 @@ class Sensors:
         meminfo = self._meminfo.read()
         raw_status = self._status_bytes()
         status = raw_status.decode("ascii", "replace") if raw_status is not None else None
+        self._refresh_settings()
+        fields = linux.system_fields(meminfo, status, self._overcommit)
+        if self._cgroup_limit is not None:  # only a limited cgroup bounds ComfyUI: sample its use then
+            fields["cgroup_limit_bytes"] = self._cgroup_limit
+            fields["cgroup_used_bytes"] = self._cgroup_reader().working_set()
+        return fields
+
+    def _refresh_settings(self) -> None:
+        """Linux settings an administrator changes (overcommit mode, the cgroup's limit): re-read
+        at most every :attr:`OVERCOMMIT_REFRESH_S`."""
         now = time.monotonic()
         if now - self._overcommit_read_at > self.OVERCOMMIT_REFRESH_S:
             self._overcommit = linux.read_overcommit_mode()
             self._overcommit_read_at = now
-        return linux.system_fields(meminfo, status, self._overcommit)
+            cgroup = self.cgroup()
+            self._cgroup_limit = cgroup.limit_bytes if cgroup is not None else None
 
     def _proc(self):
         if self._process is None:
@@ -288,6 +337,11 @@ class Sensors:
             "swap_used_bytes": int(swap.used),
             "process_rss_bytes": int(mem.rss),
         }
+
+
+def _put(row: Metrics, key: str, value: int | None) -> None:
+    if value is not None:
+        row[key] = value
 
 
 def _psutil_swap() -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 
 import pytest
 from comfy_doubles import Node, install_modules, make_execution_module
@@ -27,7 +28,7 @@ def runtime(pack, tmp_path):
         rt.shutdown()
         for hook in rt.hooks:
             hook.remove()
-        for handler in [h for h in logging.getLogger().handlers if type(h).__name__ == "FallbackLogHandler"]:
+        for handler in [h for h in logging.getLogger().handlers if type(h).__name__ == "ComfyLogHandler"]:
             logging.getLogger().removeHandler(handler)
 
 
@@ -261,3 +262,21 @@ def test_a_run_left_by_a_dead_comfyui_is_counted_at_the_next_start(runtime, tmp_
     text = rt.metrics.exposition()[0].decode()
     assert 'memprobe_runs_total{status="ended_abruptly"} 1.0' in text
     assert 'memprobe_run_failures_total{kind="other",stage="sampling"} 1.0' in text
+
+
+def test_the_status_names_the_enforced_limit_and_whether_runs_are_saved(runtime, monkeypatch):
+    install_modules(monkeypatch, make_execution_module())
+    rt = runtime()
+    rt.start()
+    status = rt.status()
+    ledger = status["ledger"]
+    assert ledger["available"] and ledger["saving"] and ledger["reason"] is None
+    assert ledger["volume"]["free_bytes"] > 0 and ledger["unsaved_runs"] == 0
+    memory = status["memory"]
+    assert {"metric", "limit_bytes", "limit_name", "limit_enforced", "system", "commit_limit_enforced"} <= set(memory)
+    assert memory["system"]["limit_enforced"] is True and memory["system"]["used_bytes"] > 0
+    # each run records the kernel's OOM-kill counters at its start (Linux), for the next start to compare
+    context = rt.run_context()
+    assert ("oom_kills" in context) == sys.platform.startswith("linux")
+    if sys.platform.startswith("linux"):
+        assert context["oom_kills"]["boot_id"] and context["oom_kills"]["system"] is not None

@@ -25,9 +25,7 @@ def machine(system: str, *, ram_gb: float | None, vram_gb: float | None, swap: d
         ram_total_bytes=int(ram_gb * GIB) if ram_gb else None,
         ram_available_bytes=int((available_gb or ram_gb * 0.6) * GIB) if ram_gb else None,
         commit_bytes=commit, commit_limit_bytes=limit, commit_peak_bytes=peak, overcommit_mode=overcommit))
-    doc = machine_from_snapshot(snap, swap, unreadable)
-    doc["platform"]["system"] = system
-    return doc
+    return machine_from_snapshot(snap, swap, unreadable, system=system)
 
 
 def win_swap(entries: list[str], *, free_gb=200, total_gb=1000, drive_type="fixed", rotational=False):
@@ -96,8 +94,8 @@ def linux_swap(name: str):
 
 def test_linux_machine_of_this_project_without_swap():
     fields = linux.system_fields((FIXTURES / "linux" / "meminfo_idle_24g_noswap.txt").read_text(), None, 0)
-    doc = machine_from_snapshot(Snapshot(0, 0, system=SystemMemory(**fields)), linux_swap("swaps_none.txt"))
-    doc["platform"]["system"] = "Linux"
+    doc = machine_from_snapshot(Snapshot(0, 0, system=SystemMemory(**fields)), linux_swap("swaps_none.txt"),
+                                system="Linux")
     findings = diagnose(doc)
     swap = next(f for f in findings if f.id == "swap-none")
     assert swap.severity == "warning" and "OOM killer" in swap.action and "32 GB" in swap.action
@@ -243,3 +241,83 @@ def test_cli_doctor_text_and_a_bad_path_argument(capsys):
     assert "Memory Probe doctor" in out and "Findings" in out and "models" in out
     assert main(["doctor", "--path", "nonsense"]) == 2
     assert "ROLE=FOLDER" in capsys.readouterr().err
+
+
+def test_the_pagefile_basis_names_the_real_ram_and_the_table_rows():
+    # GIVEN the project's machine: 23.5 GiB of RAM (24 GB installed)
+    advice = suggest_pagefile(25276502016, None)
+    assert "16 GB RAM" not in advice.basis
+    assert advice.basis.startswith("23.5 GiB RAM, between the table's 16 GB and 32 GB rows")
+    assert advice.recommended_bytes == 32 * GIB
+    assert suggest_pagefile(int(15.6 * GIB), 8 * GIB).basis.startswith("15.6 GiB RAM, the table's 16 GB row")
+    assert "64 GB or more row" in suggest_pagefile(128 * GIB, 24 * GIB).basis
+
+
+def cgroup_machine(after: bool, *, ram_gb: float = 24):
+    from memprobe.sensors.cgroup import V1_FILES, memory_from_files
+
+    folder = FIXTURES / "linux" / "cgroup" / "v1_killed" / ("after" if after else "before")
+    memory = memory_from_files(1, "/ci/session/memprobe-rec", {n: (folder / n).read_text() for n in V1_FILES})
+    fields = linux.system_fields((FIXTURES / "linux" / "meminfo_idle_24g_noswap.txt").read_text(), None, 0)
+    snap = Snapshot(0, 0, system=SystemMemory(**{**fields, "ram_total_bytes": int(ram_gb * GIB)}))
+    return machine_from_snapshot(snap, linux_swap("swaps_none.txt"), cgroup=memory, system="Linux")
+
+
+def test_a_container_limit_is_the_limit_and_its_oom_kills_are_reported():
+    # GIVEN the recorded 200 MiB v1 cgroup after the OOM killer ended a process in it
+    doc = cgroup_machine(after=True)
+    assert (doc["memory"]["limit_name"], doc["memory"]["limit_bytes"]) == ("container limit (cgroup)", 200 * MIB)
+    assert doc["cgroup"]["oom_kills"] == 1
+    findings = {f.id: f for f in diagnose(doc)}
+    assert findings["cgroup-limit"].title == "ComfyUI runs in a container limited to 200.0 MiB of memory"
+    assert "docker run --memory" in findings["cgroup-limit"].action
+    assert findings["cgroup-oom-kills"].severity == "warning" and "oom_kill 1" in findings["cgroup-oom-kills"].evidence
+    # host swap is not what to change in a container
+    assert findings["swap-none"].severity == "info" and "container" in findings["swap-none"].action
+    text = render_text(doc, diagnose(doc))
+    assert "Limit    container limit (cgroup): " in text and "Cgroup   v1 /ci/session/memprobe-rec" in text
+    # before any kill: no kill finding
+    assert "cgroup-oom-kills" not in ids(diagnose(cgroup_machine(after=False)))
+
+
+def test_a_cgroup_limit_above_ram_bounds_nothing():
+    doc = cgroup_machine(after=False, ram_gb=0.1)  # 100 MiB of RAM, 200 MiB limit
+    assert doc["memory"]["limit_name"] == "RAM"
+    assert next(f for f in diagnose(doc) if f.id == "cgroup-limit").severity == "info"
+
+
+def test_linux_mode_0_names_ram_as_the_limit_and_the_commit_line_as_not_enforced():
+    fields = linux.system_fields((FIXTURES / "linux" / "meminfo_4g_swap_overcommitted.txt").read_text(), None, 0)
+    doc = machine_from_snapshot(Snapshot(0, 0, system=SystemMemory(**fields)), linux_swap("swaps_64g_file.txt"),
+                                system="Linux")
+    assert doc["memory"]["limit_name"] == "RAM + swap" and doc["memory"]["limit_enforced"] is True
+    assert doc["memory"]["commit_bytes"] > doc["memory"]["commit_limit_bytes"]  # overcommitted ...
+    assert "commit-high" not in ids(diagnose(doc))  # ... which is no finding in mode 0
+    text = render_text(doc, diagnose(doc))
+    assert "(overcommit mode 0: not enforced)" in text and "Limit    RAM + swap: " in text
+
+
+def test_without_path_the_doctor_reports_home_current_folder_and_comfyuis_folders(tmp_path):
+    from memprobe.machine import default_disk_paths
+
+    comfy = tmp_path / "ComfyUI"
+    for folder in ("comfy", "models", "output", "custom_nodes/memory-probe/memprobe"):
+        (comfy / folder).mkdir(parents=True)
+    (comfy / "main.py").write_text("")
+    (comfy / "folder_paths.py").write_text("")
+    # GIVEN the doctor run from a folder above ComfyUI, all on one volume
+    paths = default_disk_paths(cwd=tmp_path, home=tmp_path, pack=comfy / "custom_nodes" / "memory-probe")
+    assert paths == {"home, current folder, ComfyUI models, ComfyUI output": str(tmp_path)}
+    # GIVEN a package installed in ComfyUI's custom_nodes, run from elsewhere: ComfyUI is found through it
+    paths = default_disk_paths(cwd=tmp_path / "ComfyUI" / "output", home=tmp_path,
+                               pack=comfy / "custom_nodes" / "memory-probe")
+    assert list(paths) == ["home, current folder, ComfyUI models, ComfyUI output"]
+    # GIVEN no ComfyUI anywhere: the home and current folders only
+    assert list(default_disk_paths(cwd=tmp_path / "ComfyUI" / "models", home=tmp_path, pack=tmp_path)) == [
+        "home, current folder"]
+
+
+def test_the_cli_without_path_lists_disks(capsys):
+    assert main(["doctor", "--json"]) == 0
+    disks = json.loads(capsys.readouterr().out)["disks"]
+    assert disks and any("home" in d["role"] for d in disks) and all(d["free_bytes"] is not None for d in disks)

@@ -150,7 +150,7 @@ def test_models_and_fallbacks_of_the_explained_prompt():
         ("FluxClipModel_", 4777), ("AutoencodingEngine", 159), (None, 5626)]
     doc = explain(next(e for e in LABELS if e["file"] == "fallback_only_wan_vae_tiled.log"))
     assert doc["failure"] is None and [f["kind"] for f in doc["fallbacks"]] == ["tiled-vae-decode"]
-    assert doc["models"] == [{"name": "WanVAE", "loaded_bytes": 0, "offloaded_bytes": int(1344.02 * 1024**2),
+    assert doc["models"] == [{"name": "WanVAE", "loaded_bytes": 0, "offloaded_bytes": round(1344.02 * 1024**2),
                               "partial": True, "line": 3}]
 
 

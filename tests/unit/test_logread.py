@@ -137,8 +137,10 @@ def test_model_lines_of_old_and_new_comfyui():
                      "Requested to load SD1ClipModel\nloaded completely 9.5367431640625e+25 235.84423828125 True\n")
     assert [(m.name, m.loaded_bytes and m.loaded_bytes // MIB, m.offloaded_bytes and m.offloaded_bytes // MIB, m.partial)
             for m in facts.prompts[-1].models] == [
-        ("Flux2TEModel_", 17180, None, False), ("Flux2", 13113, 20700, True), ("WAN21", 13627, None, False),
-        ("SD1ClipModel", 235, None, False)]
+        ("Flux2TEModel_", 17180, 0, False), ("Flux2", 13113, 20700, True), ("WAN21", None, None, False),
+        ("SD1ClipModel", 235, 0, False)]
+    # dynamic VRAM stages the weights for loading on demand: staged, not loaded (memprobe.modellog)
+    assert facts.prompts[-1].models[2].staged_bytes == 13627 * MIB
 
 
 def test_banner_of_newer_comfyui_and_other_devices():

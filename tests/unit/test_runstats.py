@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from helpers import FakeClock, ScriptedSensors, load_json, read_trace, replay_trace
 
-from memprobe.runstats import MAX_WORKFLOWS, PEAK_BUCKETS_BYTES, RunStats, workflow_label
+from memprobe.failures import FAILURE_KINDS
+from memprobe.runstats import MAX_WORKFLOWS, PEAK_BUCKETS_BYTES, STAGE_LABELS, RunStats, workflow_label
 from memprobe.snapshot import GpuMemory
 from memprobe.tracker import Tracker
 
@@ -45,7 +46,7 @@ def setup():
 def test_every_outcome_kind_stage_and_fallback_is_counted_from_zero():
     counts = RunStats().counts()
     assert counts["runs"] == {(o, ""): 0 for o in ("success", "error", "interrupted", "ended_abruptly")}
-    assert len(counts["failures"]) == 5 * 13 and set(counts["failures"].values()) == {0}
+    assert len(counts["failures"]) == len(FAILURE_KINDS) * len(STAGE_LABELS) and set(counts["failures"].values()) == {0}
     assert {k[0] for k in counts["fallbacks"]} == {"tiled-vae-decode", "tiled-vae-encode", "attention-fallback",
                                                    "vram-spill"}
     assert counts["gpu_peaks"] == {} and counts["ram_peaks"] == {}

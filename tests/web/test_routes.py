@@ -146,8 +146,24 @@ async def test_without_a_ledger_the_routes_say_why(aiohttp_client, pack):
     routes_mod.MemProbeRoutes(services).add_routes(table, static_dir=None)
     app.add_routes(table)
     client = await aiohttp_client(app)
+    # GIVEN no ledger and no run yet: the list is empty and says why
     response = await client.get("/memprobe/runs")
-    assert response.status == 503 and "ledger" in (await response.json())["error"]
+    body = await response.json()
+    assert response.status == 200 and body["runs"] == [] and "ledger is not available" in body["error"]
+    # WHEN a run executes and ends, THEN it is listed and served from memory
+    tracker = services.tracker
+    tracker.begin_run("r-mem", prompt={"3": {"class_type": "KSampler", "inputs": {}}})
+    listed = await (await client.get("/memprobe/runs")).json()
+    assert [(r["id"], r["status"], r["saved"]) for r in listed["runs"]] == [("r-mem", "running", False)]
+    tracker.node_end(tracker.node_begin("r-mem", "3", "KSampler"))
+    tracker.end_run("r-mem", "success")
+    listed = await (await client.get("/memprobe/runs")).json()
+    assert [(r["id"], r["status"], r["node_count"]) for r in listed["runs"]] == [("r-mem", "success", 1)]
+    doc = await (await client.get("/memprobe/runs/r-mem")).json()
+    assert doc["status"] == "success" and doc["nodes"][0]["class_type"] == "KSampler" and "suggestions" in doc
+    # AND an older run, which only the ledger could have, is a 503 with the reason (no traceback)
+    response = await client.get("/memprobe/runs/older")
+    assert response.status == 503 and "ledger is not available" in (await response.json())["error"]
 
 
 def test_a_missing_static_folder_is_skipped_rather_than_breaking_comfyuis_start(pack, tmp_path):
