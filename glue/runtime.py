@@ -85,7 +85,7 @@ class Runtime:
                 step()
             except Exception:  # one broken step must not stop the others, nor ComfyUI
                 logger.warning("Memory Probe: start-up step %s failed", step.__name__, exc_info=True)
-        self.sampler.set_rate(self.config.sample_hz)
+        self._apply_config()
         self.sampler.start()
         atexit.register(self.shutdown)
         logger.info("Memory Probe %s: tracing %s, ledger %s", __version__,
@@ -212,9 +212,13 @@ class Runtime:
             "idle": [{"wall_time": t, **m} for t, m in list(self.sampler.idle)[-60:]],
         }
 
+    def _apply_config(self) -> None:
+        self.sampler.set_rate(self.config.sample_hz or None)
+        self.tracker.exact_rss_peaks = self.config.exact_rss_peaks
+
     def set_config(self, config: Config) -> None:
         self.config = config
-        self.sampler.set_rate(config.sample_hz)
+        self._apply_config()
         if self.ledger is not None:
             self.ledger.max_runs = config.retention_runs
             self.ledger.max_bytes = config.retention_mb * 1024**2

@@ -99,10 +99,11 @@ app.registerExtension({
     {
       id: "MemProbe.SampleRate",
       category: ["Memory Probe", "Tracing", "Sampling rate"],
-      name: "Sampling rate while a run executes (Hz)",
+      name: "Sampling rate while a run executes (Hz; 0 = automatic: 10 on the CPU, 20 with a GPU)",
+      tooltip: "The timeline's resolution. Node peaks come from the OS's and torch's own peak counters where they exist, whatever the rate.",
       type: "slider",
-      attrs: { min: 1, max: 200, step: 1 },
-      defaultValue: 50,
+      attrs: { min: 0, max: 200, step: 1 },
+      defaultValue: 0,
       onChange: (value) => pushConfig({ sample_hz: Number(value) }),
     },
     {

@@ -27,6 +27,9 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 const METRIC_NAME = { gpu0_used_bytes: "VRAM", ram_used_bytes: "RAM in use (machine)" };
+const EXACT_PEAK = "exact: from the peak counter the operating system (or torch) keeps";
+const SAMPLED_PEAK = "sampled: the highest reading; a short spike between two readings can go higher";
+const PEAK_NOTE = "≥ marks a sampled peak (the highest reading); the others are exact, from the OS's or torch's own peak counters. VRAM in use (NVML) has no such counter.";
 
 export class MemoryPanel {
   /** `ctx`: {app, api, store, LiteGraph, toast(severity, summary, detail), onApplied(doc)} */
@@ -250,6 +253,7 @@ export class MemoryPanel {
     const rows = sortRows(tableRows(doc), this.sort.key, this.sort.direction);
     const arrow = (key) => (this.sort.key === key ? (this.sort.direction === "asc" ? " ▲" : " ▼") : "");
     this.els.table.replaceChildren(
+      h("caption", { class: "mp-sub mp-peak-note" }, PEAK_NOTE),
       h("thead", {}, h("tr", {}, ...head.map(([key, label]) => h("th", { onclick: () => this.sortBy(key), "data-key": key }, label + arrow(key))))),
       h(
         "tbody",
@@ -261,9 +265,16 @@ export class MemoryPanel {
             h("td", { title: r.models.title || null }, h("div", {}, r.title, r.fallbacks.length ? " ⚠" : ""), r.title !== r.type ? h("div", { class: "mp-sub" }, r.type) : null, r.models.changed ? h("div", { class: `mp-sub mp-models${r.models.partial ? " mp-partial" : ""}` }, r.models.text) : null),
             h("td", {}, h("span", { class: "mp-chip", style: `background:${STAGE_COLORS[r.stage] || "#666"}` }, r.stage)),
             h("td", {}, r.status === "ran" ? fmtSeconds(r.time) : STATUS_LABELS[r.status] || r.status),
-            ...columns.map((c) =>
-              h("td", {}, fmtBytes(r[`${c.key}:peak`]), r[`${c.key}:delta`] != null ? h("div", { class: "mp-sub" }, fmtBytes(r[`${c.key}:delta`], { signed: true })) : null),
-            ),
+            ...columns.map((c) => {
+              const peak = r[`${c.key}:peak`];
+              const sampled = peak != null && !r[`${c.key}:exact`];
+              return h(
+                "td",
+                { title: peak == null ? "" : sampled ? SAMPLED_PEAK : EXACT_PEAK },
+                (sampled ? "≥ " : "") + fmtBytes(peak),
+                r[`${c.key}:delta`] != null ? h("div", { class: "mp-sub" }, fmtBytes(r[`${c.key}:delta`], { signed: true })) : null,
+              );
+            }),
           ),
         ),
       ),

@@ -1,5 +1,7 @@
 // Rows of the per-node table: one per node of a run, with its time and, per memory, how much it
-// added (Δ = after − before) and its peak. Pure; panel.js draws them.
+// added (Δ = after − before), its peak, and whether that peak is exact (from a peak counter of the
+// OS or torch: the node's `exact_peaks`) or sampled (the highest reading, which a short spike
+// between two readings can exceed). Pure; panel.js draws them.
 
 import { modelLine } from "./models.js";
 
@@ -37,6 +39,7 @@ export function tableRows(doc) {
       const after = n.after?.[c.key];
       row[`${c.key}:delta`] = before != null && after != null ? after - before : null;
       row[`${c.key}:peak`] = n.status === "cached" ? null : (n.peaks?.[c.key] ?? null);
+      row[`${c.key}:exact`] = (n.exact_peaks || []).includes(c.key);
     }
     return row;
   });

@@ -24,8 +24,14 @@ class ConfigError(ValueError):
 class Config:
     tracing: bool = True
     """Trace every node (the probe nodes work either way)."""
-    sample_hz: float = 50.0
-    """Sampler rate while a run executes (it reads at 1 Hz when idle)."""
+    sample_hz: float = 0.0
+    """Sampler rate while a run executes, 1–200 Hz; 0 chooses it by the device ComfyUI computes
+    on (10 Hz on the CPU, 20 Hz with a GPU; see ``memprobe.sampler.auto_rate``). It reads at 1 Hz
+    when idle."""
+    exact_rss_peaks: bool = True
+    """Linux: restart the process's peak-RSS counter (``VmHWM``) at each node, so each node's RSS
+    peak is exact. Off leaves the counter to other tools (``ru_maxrss``, ``/usr/bin/time -v``)
+    and RSS peaks are sampled."""
     retention_runs: int = 200
     """How many runs the ledger keeps."""
     retention_mb: int = 512
@@ -52,10 +58,11 @@ class Config:
                 clean[name] = value
                 continue
             low, high = self._LIMITS[name]
+            allowed = f"between {low:g} and {high:g}" + (" (0: automatic)" if name == "sample_hz" else "")
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ConfigError(f"{name} must be a number between {low:g} and {high:g}")
-            if not low <= value <= high:
-                raise ConfigError(f"{name} must be between {low:g} and {high:g}, got {value}")
+                raise ConfigError(f"{name} must be a number {allowed}")
+            if not (low <= value <= high or (name == "sample_hz" and value == 0)):
+                raise ConfigError(f"{name} must be {allowed}, got {value}")
             clean[name] = float(value) if name == "sample_hz" else int(value)
         return replace(self, **clean)
 

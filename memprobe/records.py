@@ -72,6 +72,10 @@ class NodeRun:
     before: Metrics | None = None
     after: Metrics | None = None
     peaks: dict[str, int] = field(default_factory=dict)
+    exact_peaks: set[str] = field(default_factory=set)
+    """The metrics whose peak came from a peak counter of the OS or torch, so it is exact; every
+    other peak is the highest of the sampler's readings and the before/after readings, which a
+    spike between two readings can exceed."""
     error: dict[str, Any] | None = None
     fallbacks: list[str] = field(default_factory=list)
     models_before: list[dict[str, Any]] | None = None
@@ -80,6 +84,10 @@ class NodeRun:
     """... and when it ended (see ``memprobe.residency`` for the keys)."""
     model_changes: list[dict[str, Any]] = field(default_factory=list)
     """What the node did to them: loaded, partially loaded, offloaded, unloaded."""
+    counters_start: Metrics = field(default_factory=dict, repr=False)
+    """The peak counters when the node began (the tracker's working state, not stored)."""
+    counters_reset: frozenset[str] = field(default=frozenset(), repr=False)
+    """The metrics whose peak counters were restarted when the node began (not stored)."""
 
     @property
     def duration_s(self) -> float | None:
@@ -94,7 +102,8 @@ class NodeRun:
             "title": self.title, "stage": self.stage, "status": self.status,
             "start_s": self.start_s, "end_s": self.end_s, "duration_s": self.duration_s,
             "before": self.before, "after": self.after, "peaks": dict(self.peaks),
-            "deltas": deltas(self.before, self.after), "error": self.error, "fallbacks": list(self.fallbacks),
+            "exact_peaks": sorted(self.exact_peaks), "deltas": deltas(self.before, self.after),
+            "error": self.error, "fallbacks": list(self.fallbacks),
             "models": self.models_before if self.status in ("running", "pending") else self.models,
             "model_changes": list(self.model_changes),
             **({} if self.status in ("running", "pending") or self.models_before is self.models

@@ -62,7 +62,8 @@ def build_report(doc: dict[str, Any], machine: dict[str, Any] | None = None) -> 
             "limit_bytes": compute.limit_bytes,
             "limit_name": compute.name,
             "run_peaks": {k: v for k, v in peaks.items() if not k.endswith(("total_bytes", "limit_bytes"))},
-            "by_stage": {stage: {"time_s": s["time_s"], "peaks": s["peaks"], "failed": s["failed"]}
+            "by_stage": {stage: {"time_s": s["time_s"], "peaks": s["peaks"], "exact_peaks": sorted(s["exact"]),
+                                 "failed": s["failed"]}
                          for stage, s in stage_summary(doc).items()},
         },
         "models": _models(doc),
@@ -134,8 +135,17 @@ def render_report_md(report: dict[str, Any]) -> str:
               "| --- | --- | --- | --- | --- |"]
     for stage, s in memory["by_stage"].items():
         mark = " ✗" if s["failed"] else ""
-        lines.append(f"| {stage}{mark} | {s['time_s']:.2f} s | {fmt_pair(s['peaks'].get(memory['metric']), memory['limit_bytes'])}"
-                     f" | {fmt_bytes(s['peaks'].get('process_rss_bytes'))} | {fmt_bytes(s['peaks'].get('commit_bytes'))} |")
+
+        def peak(metric: str, text: str, s: dict[str, Any] = s) -> str:
+            sampled = s["peaks"].get(metric) is not None and metric not in s.get("exact_peaks", ())
+            return f"≥ {text}" if sampled else text
+
+        lines.append(f"| {stage}{mark} | {s['time_s']:.2f} s "
+                     f"| {peak(memory['metric'], fmt_pair(s['peaks'].get(memory['metric']), memory['limit_bytes']))}"
+                     f" | {peak('process_rss_bytes', fmt_bytes(s['peaks'].get('process_rss_bytes')))}"
+                     f" | {peak('commit_bytes', fmt_bytes(s['peaks'].get('commit_bytes')))} |")
+    lines += ["", "≥: a sampled peak, the highest reading (a short spike between two readings can go higher); the "
+              "others are exact, from the operating system's or torch's own peak counters."]
     models = report.get("models")
     if models:
         lines += ["", "## Models by stage", "", "What ComfyUI's model manager held when each stage ended, and what "

@@ -91,16 +91,24 @@ def compute_memory(doc: dict[str, Any]) -> str:
 
 
 def stage_summary(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Per stage, in the order stages first ran: time spent, nodes, and the peak of each metric."""
+    """Per stage, in the order stages first ran: time spent, nodes, the peak of each metric, and
+    which of those peaks are exact (``exact``: the node that set it had it from a peak counter;
+    the others are sampled)."""
     out: dict[str, dict[str, Any]] = {}
     for node in executed_nodes(doc):
         stage = node.get("stage") or "other"
-        entry = out.setdefault(stage, {"time_s": 0.0, "nodes": [], "peaks": {}, "failed": False})
+        entry = out.setdefault(stage, {"time_s": 0.0, "nodes": [], "peaks": {}, "exact": [], "failed": False})
         entry["time_s"] = round(entry["time_s"] + (node.get("duration_s") or 0.0), 4)
         entry["nodes"].append(node.get("node_id"))
         entry["failed"] = entry["failed"] or node.get("status") == "failed"
+        exact = node.get("exact_peaks") or ()
         for key in SUMMARY_METRICS:
             value = (node.get("peaks") or {}).get(key)
-            if value is not None and value > entry["peaks"].get(key, -1):
-                entry["peaks"][key] = value
+            if value is None or value < entry["peaks"].get(key, -1):
+                continue
+            if value > entry["peaks"].get(key, -1) and key in entry["exact"]:
+                entry["exact"].remove(key)
+            entry["peaks"][key] = value
+            if key in exact and key not in entry["exact"]:
+                entry["exact"].append(key)
     return out

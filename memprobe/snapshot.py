@@ -19,6 +19,12 @@ tracker and the ledger carry around. Metric names say what they measure and end 
 ``process_rss_bytes``             this process's resident memory
 ``process_private_bytes``         this process's private memory (see ``SystemMemory``)
 ================================  ===========================================================
+
+Some of these have a *peak counter* kept by the operating system or torch, which a node's peak
+is read from instead of the sampler (see :meth:`Snapshot.peak_counters`): torch's allocated and
+reserved peaks per device; Linux's ``VmHWM`` for ``process_rss_bytes``; Windows' peak working
+set, peak private bytes and system commit peak. NVML keeps no peak of device memory in use, and
+Linux none of machine RAM, commit or swap: those peaks are the sampler's.
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["GpuMemory", "SystemMemory", "DiskSpace", "Snapshot", "Metrics", "metrics_of", "snapshot_from_dict"]
+__all__ = ["GpuMemory", "SystemMemory", "DiskSpace", "Snapshot", "Metrics", "metrics_of", "snapshot_from_dict",
+           "PEAK_COUNTERS"]
 
 Metrics = dict[str, int]
 
@@ -43,6 +50,8 @@ class GpuMemory:
     torch_allocated_bytes: int | None = None
     torch_reserved_bytes: int | None = None
     torch_peak_allocated_bytes: int | None = None
+    """torch's peak of allocated memory since its peak counters were last reset."""
+    torch_peak_reserved_bytes: int | None = None
     device_used_bytes: int | None = None
     device_total_bytes: int | None = None
     shared_used_bytes: int | None = None
@@ -70,6 +79,12 @@ class SystemMemory:
     swap_used_bytes: int | None = None
     process_rss_bytes: int | None = None
     process_private_bytes: int | None = None
+    process_peak_rss_bytes: int | None = None
+    """The OS's own peak of ``process_rss_bytes``: Linux ``VmHWM`` (since the last reset, see
+    :class:`~memprobe.sensors.linux.RssPeakReset`), Windows ``PeakWorkingSetSize`` (since the
+    process started)."""
+    process_peak_private_bytes: int | None = None
+    """Windows ``PeakPagefileUsage``: the peak of the process's private commit since it started."""
     cgroup_limit_bytes: int | None = None
     """The memory limit of ComfyUI's Linux cgroup (a container's limit); ``None`` when none is set."""
     cgroup_used_bytes: int | None = None
@@ -115,8 +130,24 @@ class Snapshot:
                           process_private_bytes=s.process_private_bytes, cgroup_used_bytes=s.cgroup_used_bytes,
                           cgroup_limit_bytes=s.cgroup_limit_bytes, totals=totals)
 
+    def peak_counters(self) -> Metrics:
+        """The peak counters this snapshot carries, keyed by the metric each is the peak of
+        (``{"process_rss_bytes": VmHWM, "gpu0_allocated_bytes": torch's peak, ...}``)."""
+        out: Metrics = {}
+        for field_name, metric in PEAK_COUNTERS.items():
+            _put(out, metric, getattr(self.system, field_name))
+        for gpu in self.gpus:
+            _put(out, f"gpu{gpu.index}_allocated_bytes", gpu.torch_peak_allocated_bytes)
+            _put(out, f"gpu{gpu.index}_reserved_bytes", gpu.torch_peak_reserved_bytes)
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+PEAK_COUNTERS = {"process_peak_rss_bytes": "process_rss_bytes", "process_peak_private_bytes": "process_private_bytes",
+                 "commit_peak_bytes": "commit_bytes"}
+""":class:`SystemMemory` peak fields -> the metric each is the peak of."""
 
 
 def metrics_of(gpus: tuple[GpuMemory, ...], *, totals: bool = True, **system: Any) -> Metrics:

@@ -69,6 +69,9 @@ class Tracker:
         self.current: RunRecord | None = None
         self.last: RunRecord | None = None
         self.compute_device = "cuda"
+        self.exact_rss_peaks = True
+        """Restart Linux's peak-RSS counter at each node for exact RSS peaks (see
+        :meth:`~memprobe.sensors.Sensors.reset_peaks`); ``False`` leaves the counter alone."""
         self.residency: Callable[[], list[ModelState] | None] | None = None
         """Reads ComfyUI's model manager (``glue/models.py``); ``None`` outside ComfyUI."""
         self._last_models: tuple[list[ModelState], list[dict[str, Any]]] = ([], [])
@@ -176,9 +179,10 @@ class Tracker:
             return None
         used = {k: round(end[k] - start.get(k, 0.0), 4) for k in end}
         own = sum(v for k, v in used.items() if k != "process_cpu_s")
-        # The parts' clocks are read when each part last did work (a sampler tick, a ledger write),
-        # so a few milliseconds before the run are counted in it: a share is only honest over a
-        # run long enough for that to vanish.
+        # The ledger's clock is read when it last wrote, so a write before the run can count in it,
+        # and the process's clock counts another thread's running time slice only once it ends (a
+        # sampler tick under way is in the sampler's clock already): a share is only honest over a
+        # run long enough for those milliseconds to vanish.
         if used.get("process_cpu_s", 0.0) >= self.MIN_CPU_FOR_SHARE_S:
             used["share_of_process_cpu_pct"] = round(100 * own / used["process_cpu_s"], 3)
         return used
@@ -217,7 +221,9 @@ class Tracker:
                    display_node_id: str | None = None, real_node_id: str | None = None) -> NodeRun:
         with self._lock:
             run = self._run_for(run_id)
-            self.sensors.reset_gpu_peaks()
+            if self._open:  # nodes overlap (async work): bank their peaks before the counters restart
+                self._bank_counters(self.sensors.snapshot(disks=False).peak_counters())
+            reset = self.sensors.reset_peaks(rss=self.exact_rss_peaks)
             snap = self.sensors.snapshot(disks=False)
             self._seq += 1
             node = NodeRun(
@@ -226,6 +232,7 @@ class Tracker:
                 real_node_id=real_node_id,
                 title=_prompt_title(run.prompt, real_node_id or display_node_id or str(node_id)),
                 start_s=self._t(run, snap.monotonic_s), before=snap.metrics(), models_before=self.read_models(),
+                counters_start=snap.peak_counters(), counters_reset=reset,
             )
             node.peaks.update(node.before)
             run.nodes.append(node)
@@ -276,17 +283,40 @@ class Tracker:
         node.models = self.read_models()
         node.model_changes = diff_models(node.models_before, node.models)
         max_merge(node.peaks, node.after)
-        # torch's own peak since the node began (reset in node_begin); with several nodes open at
-        # once (async nodes) it cannot be told whose it was, so it goes to none of them
-        for gpu in snap.gpus:
-            if gpu.torch_peak_allocated_bytes is not None and len(self._open) == 1:
-                max_merge(node.peaks, {f"gpu{gpu.index}_allocated_bytes": gpu.torch_peak_allocated_bytes})
+        self._apply_counters(node, snap.peak_counters())
         node.end_s = self._t(run, snap.monotonic_s) if run is not None else None
         node.status = status
         if node in self._open:
             self._open.remove(node)
         if run is not None:
             self._check_spill(run, node)
+
+    def _bank_counters(self, counters: Metrics) -> None:
+        """Before the counters restart for a new node, fold what they hold into the nodes still
+        open: each open node's peak then covers its whole time, piece by piece."""
+        for node in self._open:
+            max_merge(node.peaks, {k: v for k, v in counters.items() if k in node.counters_reset})
+
+    @staticmethod
+    def _apply_counters(node: NodeRun, counters: Metrics) -> None:
+        """The node's peaks from the OS's and torch's own peak counters, where they tell it exactly.
+
+        A counter restarted at the node's start (Linux ``VmHWM``, torch) holds the node's peak.
+        One that counts since the process or the system started (Windows) holds it when the
+        node set a new high (the counter rose), or when the node's readings reached the old high
+        (nothing above it is possible); otherwise the node's peak stays the sampled one.
+        """
+        for metric, value in counters.items():
+            if metric in node.counters_reset:
+                exact = True
+            else:
+                start = node.counters_start.get(metric)
+                if start is None:
+                    continue
+                exact = value > start or node.peaks.get(metric, -1) >= start
+            if exact:
+                max_merge(node.peaks, {metric: value})
+                node.exact_peaks.add(metric)
 
     def _check_spill(self, run: RunRecord, node: NodeRun) -> None:
         """A VRAM spill into shared memory (Windows "system memory fallback"): nothing fails,
@@ -374,7 +404,7 @@ class Tracker:
         return docs
 
     def on_sample(self, mono: float, metrics: Metrics) -> None:
-        """One sampler reading. Hot (50 Hz): no snapshot, no allocation beyond the row itself."""
+        """One sampler reading. Hot (every tick): no snapshot, no allocation beyond the row itself."""
         with self._lock:
             run = self.current
             if run is None:

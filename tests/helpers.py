@@ -35,9 +35,11 @@ class ScriptedSensors:
     """Sensors that answer from a script instead of the machine: ``metrics(t)`` gives the system
     and GPU readings at clock time ``t`` (for deterministic tracker tests and trace replays)."""
 
-    def __init__(self, clock, metrics=None, gpus=None, fail: bool = False) -> None:
+    def __init__(self, clock, metrics=None, gpus=None, fail: bool = False, resettable: frozenset[str] = frozenset()
+                 ) -> None:
         from memprobe.snapshot import SystemMemory
 
+        self.resettable = resettable
         self.clock = clock
         self.metrics = metrics or (lambda t: {})
         self.gpus_fn = gpus or (lambda t: ())
@@ -54,8 +56,11 @@ class ScriptedSensors:
         return Snapshot(monotonic_s=t, wall_time_s=1_800_000_000 + t, gpus=tuple(self.gpus_fn(t)),
                         system=self._system(**self.metrics(t)))
 
-    def reset_gpu_peaks(self) -> None:
+    def reset_peaks(self, *, rss: bool = True) -> frozenset[str]:
+        """Counts the resets; the metrics in ``resettable`` (and their ``process_rss_bytes`` only
+        with ``rss``) are reported as restarted, like Linux's ``VmHWM`` and torch's counters."""
         self.resets += 1
+        return frozenset(m for m in self.resettable if rss or m != "process_rss_bytes")
 
     def cgroup(self):
         """No memory cgroup (the script's machine is not in a container)."""

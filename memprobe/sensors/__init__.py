@@ -43,11 +43,14 @@ class _ProcFile:
         self._pid = -1
 
     def read(self) -> str:
+        return self.read_bytes().decode("ascii", "replace")
+
+    def read_bytes(self) -> bytes:
         pid = os.getpid()
         if self._fd is None or self._pid != pid:  # after a fork, /proc/self is another process
             self._fd = os.open(self.path, os.O_RDONLY)
             self._pid = pid
-        return os.pread(self._fd, 65536, 0).decode("ascii", "replace")
+        return os.pread(self._fd, 65536, 0)
 
 
 def pagefile_volumes(platform: str = sys.platform) -> dict[str, str]:
@@ -64,7 +67,7 @@ def pagefile_volumes(platform: str = sys.platform) -> dict[str, str]:
 
 
 class Sensors:
-    """Takes snapshots. Thread-safe; cheap enough to call at 50 Hz.
+    """Takes snapshots. Thread-safe; cheap enough to call on every sampler tick.
 
     ``disk_paths`` maps a role (``models``, ``output``, ``temp``, ``pagefile``) to a folder whose
     volume's free space is reported; the caller passes real paths, nothing is guessed.
@@ -101,6 +104,8 @@ class Sensors:
         self.disk_errors: dict[str, str] = {}
         """Role -> why the free space of its volume could not be read (latest reading)."""
         self._failed: dict[str, tuple[float, str]] = {}
+        self.rss_peak_reset = linux.RssPeakReset() if platform.startswith("linux") else None
+        """Linux: restarts ``VmHWM`` at each node start (see :meth:`reset_peaks`); ``None`` elsewhere."""
 
     # ------------------------------------------------------------------ public
     def snapshot(self, *, disks: bool = True) -> Snapshot:
@@ -116,15 +121,42 @@ class Sensors:
         )
 
     def sample(self) -> Metrics:
-        """What the sampler records 50 times a second: the metrics that move, straight from the
-        readings (no snapshot records, no disks, no totals)."""
-        return metrics_of(self.gpu.read(), totals=False, **self._system_fields())
+        """What the sampler records on each tick: the metrics that move, straight from the
+        readings (no snapshot records, no disks, no totals). On Linux without a GPU this is two
+        ``pread`` calls and two regular-expression scans."""
+        gpus = () if self.gpu.none_found else self.gpu.read()
+        if self.platform.startswith("linux"):
+            try:
+                row = linux.sample_fields(self._meminfo.read_bytes(), self._status_bytes())
+                self._refresh_settings()
+                if self._cgroup_limit is not None:  # only a limited cgroup bounds ComfyUI: sample its use then
+                    _put(row, "cgroup_used_bytes", self._cgroup_reader().working_set())
+            except Exception as exc:  # a sensor never raises to its caller
+                warn_once("system-sample", "Memory Probe: system memory readings failed (%s)", exc)
+                row = {}
+            return {**metrics_of(gpus, totals=False), **row} if gpus else row
+        return metrics_of(gpus, totals=False, **self._system_fields())
+
+    def _status_bytes(self) -> bytes | None:
+        try:
+            return self._status.read_bytes()
+        except OSError as exc:
+            warn_once("proc-self-status", "Memory Probe: cannot read /proc/self/status (%s)", exc)
+            return None
 
     def gpus(self) -> tuple[GpuMemory, ...]:
         return self.gpu.read()
 
-    def reset_gpu_peaks(self) -> None:
-        self.gpu.reset_peaks()
+    def reset_peaks(self, *, rss: bool = True) -> frozenset[str]:
+        """Restart the peak counters that can be restarted, at a node's start: torch's per device
+        and, on Linux (unless ``rss=False``), the process's peak RSS. Returns the metrics whose
+        counters now count from this moment; the others that a snapshot carries (Windows' peak
+        working set, peak private bytes and commit peak) count since the process or the system
+        started. See :meth:`~memprobe.snapshot.Snapshot.peak_counters`."""
+        reset = set(self.gpu.reset_peaks())
+        if rss and self.rss_peak_reset is not None and self.rss_peak_reset.reset():
+            reset.add("process_rss_bytes")
+        return frozenset(reset)
 
     def set_disk_paths(self, disk_paths: Mapping[str, str]) -> None:
         with self._lock:
@@ -228,22 +260,24 @@ class Sensors:
     # ------------------------------------------------------------------ platforms
     def _linux_fields(self) -> dict[str, int | None]:
         meminfo = self._meminfo.read()
-        try:
-            status: str | None = self._status.read()
-        except OSError as exc:
-            warn_once("proc-self-status", "Memory Probe: cannot read /proc/self/status (%s)", exc)
-            status = None
-        now = time.monotonic()
-        if now - self._overcommit_read_at > self.OVERCOMMIT_REFRESH_S:  # settings an administrator changes
-            self._overcommit = linux.read_overcommit_mode()
-            self._overcommit_read_at = now
-            cgroup = self.cgroup()
-            self._cgroup_limit = cgroup.limit_bytes if cgroup is not None else None
+        raw_status = self._status_bytes()
+        status = raw_status.decode("ascii", "replace") if raw_status is not None else None
+        self._refresh_settings()
         fields = linux.system_fields(meminfo, status, self._overcommit)
         if self._cgroup_limit is not None:  # only a limited cgroup bounds ComfyUI: sample its use then
             fields["cgroup_limit_bytes"] = self._cgroup_limit
             fields["cgroup_used_bytes"] = self._cgroup_reader().working_set()
         return fields
+
+    def _refresh_settings(self) -> None:
+        """Linux settings an administrator changes (overcommit mode, the cgroup's limit): re-read
+        at most every :attr:`OVERCOMMIT_REFRESH_S`."""
+        now = time.monotonic()
+        if now - self._overcommit_read_at > self.OVERCOMMIT_REFRESH_S:
+            self._overcommit = linux.read_overcommit_mode()
+            self._overcommit_read_at = now
+            cgroup = self.cgroup()
+            self._cgroup_limit = cgroup.limit_bytes if cgroup is not None else None
 
     def _proc(self):
         if self._process is None:
@@ -278,12 +312,16 @@ class Sensors:
             if process.get(key) is None:
                 unreadable[key] = process_error or "GetProcessMemoryInfo gave no commit charge for this process"
         self._unreadable = unreadable
-        return windows.system_fields(
-            perf, status=status, swap_total_bytes=fields["swap_total_bytes"],
-            swap_used_bytes=int(swap.used) if swap is not None else None,
-            process_rss_bytes=process.get("process_rss_bytes"),
-            process_private_bytes=process.get("process_private_bytes"),
-        )
+        return {
+            **windows.system_fields(
+                perf, status=status, swap_total_bytes=fields["swap_total_bytes"],
+                swap_used_bytes=int(swap.used) if swap is not None else None,
+                process_rss_bytes=process.get("process_rss_bytes"),
+                process_private_bytes=process.get("process_private_bytes"),
+            ),
+            "process_peak_rss_bytes": process.get("process_peak_rss_bytes"),
+            "process_peak_private_bytes": process.get("process_peak_private_bytes"),
+        }
 
     def _psutil_fields(self) -> dict[str, int | None]:
         """macOS and other systems: what psutil offers (no commit accounting there)."""
@@ -299,6 +337,11 @@ class Sensors:
             "swap_used_bytes": int(swap.used),
             "process_rss_bytes": int(mem.rss),
         }
+
+
+def _put(row: Metrics, key: str, value: int | None) -> None:
+    if value is not None:
+        row[key] = value
 
 
 def _psutil_swap() -> Any:

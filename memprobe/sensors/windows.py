@@ -160,9 +160,15 @@ def process_fields(counters: ProcessMemoryCountersEx) -> dict[str, int | None]:
     """``process_rss_bytes`` (the working set) and ``process_private_bytes`` (the commit charge)
     from one ``GetProcessMemoryInfo`` call. ``PrivateUsage`` and ``PagefileUsage`` are the same
     value on Windows 8 and later; Windows 7 leaves ``PagefileUsage`` at 0, and a system that fills
-    only the basic ``PROCESS_MEMORY_COUNTERS`` (Wine sets ``cb`` to 72) leaves ``PrivateUsage`` at 0."""
+    only the basic ``PROCESS_MEMORY_COUNTERS`` (Wine sets ``cb`` to 72) leaves ``PrivateUsage`` at 0.
+
+    And their peaks since the process started, which Windows keeps and nothing can restart:
+    ``PeakWorkingSetSize`` (``process_peak_rss_bytes``) and ``PeakPagefileUsage``, the peak of the
+    commit charge (``process_peak_private_bytes``)."""
     return {"process_rss_bytes": int(counters.WorkingSetSize),
-            "process_private_bytes": int(counters.PrivateUsage or counters.PagefileUsage) or None}
+            "process_private_bytes": int(counters.PrivateUsage or counters.PagefileUsage) or None,
+            "process_peak_rss_bytes": int(counters.PeakWorkingSetSize) or None,
+            "process_peak_private_bytes": int(counters.PeakPagefileUsage) or None}
 
 
 @functools.cache

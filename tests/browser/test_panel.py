@@ -83,6 +83,10 @@ def test_a_stored_run_shows_its_chart_table_suggestion_and_badges(comfy):
     page.locator("[data-testid=memprobe-table] th[data-key='process_rss_bytes:peak']").click()
     first = page.locator("[data-testid=memprobe-table] tbody tr").first.get_attribute("data-node")
     assert first == "8"  # sorted by RAM peak, highest first: the decode
+    # a run recorded before peak counters: every peak is sampled, marked ≥, and the note says why
+    decode_rss = page.locator("[data-testid=memprobe-table] tbody tr[data-node='8'] td").nth(3)
+    assert decode_rss.inner_text().startswith("≥ ") and "sampled" in decode_rss.get_attribute("title")
+    assert "≥ marks a sampled peak" in page.locator("[data-testid=memprobe-table] caption").inner_text()
     page.locator("[data-testid=memprobe-table] tbody tr[data-node='3']").click()
     assert page.evaluate("() => Object.keys(window.app.canvas.selected_nodes || {}).map(String)") == ["3"]
     assert ours(errors) == []
@@ -104,6 +108,17 @@ def test_a_live_run_streams_into_the_chart(comfy):
     page.wait_for_function("() => window.__memprobe.panel.chart.pointCount() === 60")
     assert "Running" in page.locator(".mp-status").inner_text()
     assert page.locator("[data-testid=memprobe-table] tbody tr").count() == 1
+    # the node ends with an exact RSS peak (from the OS's counter) and a sampled commit peak
+    server.broadcast("memprobe.node", {"run_id": run_id, "seq": 1, "node_id": "3", "class_type": "KSampler", "title": "KSampler",
+                                       "stage": "sampling", "status": "ran", "start_s": 0.0, "end_s": 1.1, "duration_s": 1.1,
+                                       "before": {"process_rss_bytes": 2 * 1024**3, "commit_bytes": 3 * 1024**3},
+                                       "after": {"process_rss_bytes": 2 * 1024**3, "commit_bytes": 3 * 1024**3},
+                                       "peaks": {"process_rss_bytes": 3 * 1024**3, "commit_bytes": 3 * 1024**3},
+                                       "exact_peaks": ["process_rss_bytes"], "fallbacks": []})
+    page.wait_for_function("() => document.querySelector('[data-testid=memprobe-table] tbody tr td:nth-child(4)')"
+                           "?.textContent.startsWith('3.0 GiB')")
+    cells = page.locator("[data-testid=memprobe-table] tbody tr td")
+    assert cells.nth(3).inner_text().startswith("3.0 GiB") and cells.nth(4).inner_text().startswith("≥ 3.0 GiB")
     server.broadcast("memprobe.run_end", {"id": run_id, "status": "success", "duration_s": 1.2, "suggestions": [
         {"id": "tiled-decode", "severity": "info", "title": "Decode in tiles", "why": "w", "try": "t", "action": None}]})
     page.wait_for_selector("[data-suggestion=tiled-decode]")

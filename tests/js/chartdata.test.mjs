@@ -61,6 +61,14 @@ test("table rows: deltas, peaks, cached nodes without memory, sorting", () => {
   assert.equal(sortRows(tiled, "process_rss_bytes:peak").at(-1)["process_rss_bytes:peak"], null, "nulls last");
 });
 
+test("table rows say which peaks are exact (from a peak counter) and which sampled", () => {
+  const exact = tableRows(fixture("runs/txt2img_exact_peaks.json"));
+  const loader = exact.find((r) => r.nodeId === "4");
+  assert.equal(loader["process_rss_bytes:exact"], true);
+  assert.equal(loader["commit_bytes:exact"], false, "Linux keeps no commit peak");
+  assert.ok(tableRows(txt2img).every((r) => r["process_rss_bytes:exact"] === false), "recorded before the counters");
+});
+
 test("badges go to the heaviest nodes that raised memory themselves", () => {
   const heavy = heaviestNodes(txt2img, "ram_used_bytes", { count: 3, threshold: 256 * 1024 ** 2 });
   assert.ok(heavy.length >= 1 && heavy.length <= 3);

@@ -149,3 +149,20 @@ def test_this_machine_has_a_memory_cgroup_and_the_sensors_report_it():
     # a limited cgroup is sampled; an unlimited one is not (it bounds nothing)
     assert (system.cgroup_limit_bytes is None) == (memory.limit_bytes is None)
     assert Sensors(platform="darwin").cgroup() is None and Sensors(platform="darwin").oom_kills() == {}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sampler's Linux reading path")
+def test_the_samplers_reading_carries_the_limited_cgroups_use(tmp_path):
+    # GIVEN ComfyUI in a cgroup limited to 100 MiB (the recorded tree above)
+    top = tmp_path / "cgroup"
+    shutil.copytree(CGROUP / "v2_oomlab", top / "oomlab")
+    shutil.copytree(CGROUP / "v2_galaxy", top / "oomlab" / "job")
+    (tmp_path / "cgroup.txt").write_text("0::/oomlab/job\n")
+    (tmp_path / "mountinfo.txt").write_text(f"35 25 0:31 / {top} rw,relatime - cgroup2 cgroup2 rw\n")
+    sensors = Sensors()
+    sensors._cgroup = CgroupReader(str(tmp_path / "cgroup.txt"), str(tmp_path / "mountinfo.txt"))
+    # WHEN the sampler reads (its own lean path, not a snapshot) THEN the cgroup's use is in the row,
+    # and its limit, a total, only in the snapshot's metrics
+    row = sensors.sample()
+    assert row["cgroup_used_bytes"] == 139350016 - 51507200 and "cgroup_limit_bytes" not in row
+    assert sensors.snapshot(disks=False).metrics()["cgroup_limit_bytes"] == 100 * MIB

@@ -42,6 +42,18 @@ def test_performance_information_struct_matches_the_x64_layout_and_converts_page
     assert (fields["process_rss_bytes"], fields["process_private_bytes"]) == (123, 456)
 
 
+@pytest.mark.skipif(ctypes.sizeof(ctypes.c_size_t) != 8, reason="the x64 layout")
+def test_process_memory_counters_struct_matches_the_x64_layout_and_gives_the_process_and_its_peaks():
+    # GIVEN PROCESS_MEMORY_COUNTERS_EX as Windows x64 fills it: two DWORDs, then nine SIZE_T
+    values = load_json("windows/process_memory_counters_pycharm.json")
+    assert ctypes.sizeof(windows.ProcessMemoryCountersEx) == values["cb"] == 80
+    # WHEN it is read THEN the working set is the RSS, private usage the private bytes, and the
+    # peaks Windows keeps since the process started are those metrics' peak counters
+    fields = windows.process_fields(_process_counters(values))
+    assert fields == {"process_rss_bytes": 2726322176, "process_private_bytes": 3319754752,
+                      "process_peak_rss_bytes": 4399738880, "process_peak_private_bytes": 4161921024}
+
+
 @pytest.mark.parametrize(
     ("case", "expected"),
     [
@@ -135,7 +147,8 @@ def test_a_commit_peak_of_zero_is_unknown_not_zero():
 def test_process_memory_counters_layout_and_the_private_bytes_fallbacks():
     assert ctypes.sizeof(windows.ProcessMemoryCountersEx) == 80
     wine = _process_counters(WINE["GetProcessMemoryInfo"])  # cb 72: only PROCESS_MEMORY_COUNTERS filled
-    assert windows.process_fields(wine) == {"process_rss_bytes": 31805440, "process_private_bytes": 17879040}
+    assert windows.process_fields(wine) == {"process_rss_bytes": 31805440, "process_private_bytes": 17879040,
+                                            "process_peak_rss_bytes": 31805440, "process_peak_private_bytes": 17879040}
     windows_10 = _process_counters({**WINE["GetProcessMemoryInfo"], "cb": 80, "PrivateUsage": 17879040})
     assert windows.process_fields(windows_10)["process_private_bytes"] == 17879040
     # Windows 7: "PagefileUsage is always zero. Check PrivateUsage instead." (PROCESS_MEMORY_COUNTERS_EX docs)

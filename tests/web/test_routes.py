@@ -117,7 +117,7 @@ async def test_live_shows_the_executing_run_and_status(aiohttp_client, app_parts
 async def test_config_round_trip_and_validation(aiohttp_client, app_parts):
     app, *_, state = app_parts
     client = await aiohttp_client(app)
-    assert (await (await client.get("/memprobe/config")).json())["sample_hz"] == 50.0
+    assert (await (await client.get("/memprobe/config")).json())["sample_hz"] == 0.0  # automatic
     ok = await client.post("/memprobe/config", json={"sample_hz": 25})
     assert ok.status == 200 and state["config"].sample_hz == 25.0
     for body in ({"sample_hz": 1000}, {"nope": 1}, [1, 2]):
