@@ -106,7 +106,9 @@ function zoomPanPlugin() {
  * A chart in `el`. `onHover({t, band, values})` is called as the cursor moves (values: [{label,
  * color, value}]); `onBandClick(band)` when a node band is clicked.
  */
-export async function createChart(el, { onHover = () => {}, onBandClick = () => {}, height = 220 } = {}) {
+export async function createChart(el, { onHover = () => {}, onBandClick = () => {}, height = 220, liveMemory = () => undefined } = {}) {
+  // a stored run knows its limits (doc.memory); a live one takes them from the server's status
+  const limitsFor = (doc) => limitsOf(doc, doc?.memory || liveMemory());
   const uPlot = await loadUPlot();
   const state = { doc: null, timeline: { t: [], series: {} }, specs: [], bands: [], markers: [], plot: null, live: false };
 
@@ -174,7 +176,7 @@ export async function createChart(el, { onHover = () => {}, onBandClick = () => 
       state.live = live;
       state.timeline = doc?.timeline ? { t: [...doc.timeline.t], series: Object.fromEntries(Object.entries(doc.timeline.series).map(([k, v]) => [k, [...v]])) } : { t: [], series: {} };
       updateOffloaded();
-      state.specs = seriesSpecs(state.timeline, limitsOf(doc));
+      state.specs = seriesSpecs(state.timeline, limitsFor(doc));
       state.bands = nodeBands(doc?.nodes, live ? state.timeline.t.at(-1) : null);
       state.markers = markers(doc);
       rebuild();
@@ -183,7 +185,7 @@ export async function createChart(el, { onHover = () => {}, onBandClick = () => 
     appendSamples(batch) {
       appendSamples(state.timeline, batch);
       updateOffloaded();
-      const next = seriesSpecs(state.timeline, limitsOf(state.doc));
+      const next = seriesSpecs(state.timeline, limitsFor(state.doc));
       if (specsChanged(next)) {
         state.specs = next;
         rebuild();
@@ -199,7 +201,7 @@ export async function createChart(el, { onHover = () => {}, onBandClick = () => 
       const had = OFFLOADED_KEY in state.timeline.series;
       updateOffloaded();
       if (had !== (OFFLOADED_KEY in state.timeline.series)) {
-        state.specs = seriesSpecs(state.timeline, limitsOf(doc));
+        state.specs = seriesSpecs(state.timeline, limitsFor(doc));
         rebuild();
       } else if (had) state.plot?.setData(chartData(state.timeline, state.specs));
       else state.plot?.redraw(false, false);

@@ -15,6 +15,7 @@ const SYSTEM_SERIES = [
   { key: "ram_used_bytes", label: "RAM used (all)", color: "#76a5af", width: 1 },
   { key: "commit_bytes", label: "commit", color: "#93c47d", width: 2 },
   { key: "commit_limit_bytes", label: "commit limit", color: "#93c47d", width: 1, dash: [6, 4] },
+  { key: "cgroup_used_bytes", label: "container memory", color: "#8e7cc3", width: 2 },
   { key: "model_offloaded_bytes", label: "model weights offloaded to RAM", color: "#b4a7d6", width: 1, dash: [2, 2] },
 ];
 
@@ -40,8 +41,15 @@ export function seriesSpecs(timeline, limits = {}) {
     const total = limits[`gpu${i}_total_bytes`];
     if (total) specs.push({ key: `gpu${i}_total_bytes`, label: `GPU${i} VRAM total`, color: "#e06666", width: 1, dash: [2, 4], constant: total });
   }
+  const commitEnforced = limits.commit_limit_enforced !== false;
   for (const s of SYSTEM_SERIES) {
-    if (s.key in series) specs.push({ ...s });
+    if (!(s.key in series)) continue;
+    if (s.key === "commit_limit_bytes" && !commitEnforced) continue; // Linux overcommit 0/1: not a limit
+    specs.push(s.key === "commit_bytes" && !commitEnforced ? { ...s, label: "commit (no limit enforced)", width: 1 } : { ...s });
+  }
+  const system = limits.system;
+  if (system?.limit_enforced && system.limit_bytes && system.metric !== "commit_bytes") {
+    specs.push({ key: "system_limit", label: `${system.limit_name} (the limit this OS enforces)`, color: "#76a5af", width: 1, dash: [6, 4], constant: system.limit_bytes });
   }
   return specs;
 }
@@ -108,12 +116,15 @@ export function markers(doc) {
   return out.sort((a, b) => a.t - b.t);
 }
 
-/** Limits worth drawing (VRAM totals) from whatever the run document knows. */
-export function limitsOf(doc) {
+/** Limits worth drawing from whatever the run document (or the live status) knows: VRAM totals,
+ * the system memory limit the OS enforces (`memory.system`), and whether the commit limit is one. */
+export function limitsOf(doc, memory = doc?.memory) {
   const limits = {};
   for (const source of [doc?.start_metrics, doc?.end_metrics, ...(doc?.nodes || []).map((n) => n.before)]) {
     for (const [k, v] of Object.entries(source || {})) if (k.endsWith("_total_bytes") && v) limits[k] = v;
   }
+  if (memory?.system) limits.system = memory.system;
+  if (typeof memory?.commit_limit_enforced === "boolean") limits.commit_limit_enforced = memory.commit_limit_enforced;
   return limits;
 }
 

@@ -87,6 +87,7 @@ export class MemoryPanel {
     el.append(this.root);
     this.chart?.destroy();
     this.chart = await createChart(this.els.chart, {
+      liveMemory: () => this.store.status?.memory,
       onHover: (info) => this.renderHover(info),
       onBandClick: (band) => this.focus(band.nodeId),
     });
@@ -141,9 +142,13 @@ export class MemoryPanel {
     if (this.store.live) text = `● Running ${this.store.live.id.slice(0, 8)}`;
     if (tracing && !tracing.available) text += " · tracing unavailable";
     else if (tracing && !tracing.enabled) text += " · tracing off";
+    const ledger = status?.ledger;
+    const unsaved = ledger && ledger.available && ledger.saving === false;
+    if (unsaved) text += " · runs are not being saved";
     this.els.status.textContent = text;
     this.els.status.classList.toggle("mp-live", !!this.store.live);
-    this.els.status.title = tracing?.reason || "";
+    this.els.status.classList.toggle("mp-warn", !!unsaved);
+    this.els.status.title = unsaved ? `Runs are kept in memory only: ${ledger.reason || "the ledger cannot write"}` : tracing?.reason || "";
   }
 
   renderRuns() {

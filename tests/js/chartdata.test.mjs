@@ -84,3 +84,17 @@ test("formatting", () => {
   assert.equal(fmtSeconds(0.25), "250 ms");
   assert.equal(fmtSeconds(125), "2 min 5 s");
 });
+
+test("the chart draws the limit the OS enforces, never an unenforced commit limit", () => {
+  const timeline = { t: [0, 1], series: { ram_used_bytes: [1, 2], commit_bytes: [3, 4], commit_limit_bytes: [2, 2] } };
+  // Linux in overcommit mode 0: RAM is the limit, the commit limit is only a number
+  const linux = { system: { limit_name: "RAM", limit_enforced: true, metric: "ram_used_bytes", limit_bytes: 24 }, commit_limit_enforced: false };
+  const specs = seriesSpecs(timeline, limitsOf({}, linux));
+  assert.deepEqual(specs.map((s) => s.key), ["ram_used_bytes", "commit_bytes", "system_limit"]);
+  assert.equal(specs[1].label, "commit (no limit enforced)");
+  assert.equal(specs[2].label, "RAM (the limit this OS enforces)");
+  assert.deepEqual(chartData(timeline, specs)[3], [24, 24]);
+  // Windows: the commit limit is the limit, drawn dashed as before
+  const windows = { system: { limit_name: "commit limit", limit_enforced: true, metric: "commit_bytes", limit_bytes: 40 }, commit_limit_enforced: true };
+  assert.deepEqual(seriesSpecs(timeline, limitsOf({}, windows)).map((s) => s.key), ["ram_used_bytes", "commit_bytes", "commit_limit_bytes"]);
+});
