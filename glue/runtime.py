@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..memprobe import __version__
 from ..memprobe._log import warn_once
 from ..memprobe.config import Config, load_config, save_config
-from ..memprobe.doctor import _largest_vram, diagnose, suggest_pagefile
+from ..memprobe.doctor import examine
 from ..memprobe.hook import Hook
 from ..memprobe.ledger import Ledger, LedgerError
 from ..memprobe.loghandler import ComfyLogHandler
@@ -112,7 +112,7 @@ class Runtime:
                         max_bytes=self.config.retention_mb * 1024**2)
         try:
             abrupt = ledger.open(kills_now=self.sensors.oom_kills())
-        except (LedgerError, OSError) as exc:
+        except LedgerError as exc:
             self.ledger_reason = str(exc)
             logger.warning("Memory Probe: the run ledger is unavailable: %s", exc)
             return
@@ -226,11 +226,7 @@ class Runtime:
             save_config(self.data_dir / "config.json", config)
 
     def machine(self) -> dict[str, Any]:
-        machine = gather_machine(sensors=self.sensors)
-        findings = diagnose(machine)
-        advice = suggest_pagefile(machine["memory"].get("ram_total_bytes"), _largest_vram(machine))
-        machine["findings"] = [f.to_dict() for f in findings]
-        machine["suggested_pagefile"] = advice.to_dict() if advice else None
+        machine, _ = examine(gather_machine(sensors=self.sensors))
         machine["comfyui"] = self.context
         return machine
 

@@ -23,7 +23,7 @@ from typing import Any
 from .doctor import suggest_pagefile
 from .format import GIB, fmt_bytes, fmt_pair
 from .install_type import LAUNCH_OPTION_PLACES
-from .limits import CGROUP, COMMIT, MemoryLimit, os_family
+from .limits import CGROUP, COMMIT, MemoryLimit, disk_is_low, os_family
 from .privacy import scrub_text
 from .residency import describe_model, duplicate_models, partial_loads
 from .runfacts import compute_limit, executed_nodes, limit_of, memory_limits, run_peaks
@@ -395,7 +395,7 @@ def _disk(f: _Facts) -> list[Suggestion]:
         if volume.get("total_bytes"):
             disks.append({"role": "pagefile", **volume})
     low = [d for d in disks if d.get("free_bytes") is not None and d.get("total_bytes")
-           and (d["free_bytes"] < 0.05 * d["total_bytes"] or d["free_bytes"] < 10 * GIB)]
+           and disk_is_low(d["free_bytes"], d["total_bytes"])]
     failed_disk = (f.failure or {}).get("kind") == "disk"
     if not low and not failed_disk:
         return []

@@ -17,7 +17,7 @@ __all__ = ["main"]
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from .doctor import _largest_vram, diagnose, render_text, suggest_pagefile
+    from .doctor import examine, render_text
     from .machine import default_disk_paths, gather_machine
 
     paths: dict[str, str] = default_disk_paths()
@@ -27,12 +27,8 @@ def _doctor(args: argparse.Namespace) -> int:
             print(f"memprobe doctor: --path takes ROLE=FOLDER, got {item!r}", file=sys.stderr)
             return 2
         paths[role] = path
-    machine = gather_machine(paths)
-    findings = diagnose(machine)
-    advice = suggest_pagefile(machine["memory"].get("ram_total_bytes"), _largest_vram(machine))
+    machine, findings = examine(gather_machine(paths))
     if args.json:
-        machine["findings"] = [f.to_dict() for f in findings]
-        machine["suggested_pagefile"] = advice.to_dict() if advice else None
         print(json.dumps(machine, indent=2))
     else:
         print(render_text(machine, findings))

@@ -14,9 +14,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .format import GIB, fmt_bytes, fmt_pair
-from .limits import CGROUP
+from .limits import CGROUP, NEAR_LIMIT, disk_is_low
 
-__all__ = ["Finding", "PagefileAdvice", "diagnose", "suggest_pagefile", "render_text"]
+__all__ = ["Finding", "PagefileAdvice", "examine", "diagnose", "suggest_pagefile", "largest_vram", "render_text"]
 
 SEVERITIES = ("critical", "warning", "info", "ok")
 PAGEFILE_FLOOR_BYTES = 32 * GIB
@@ -99,7 +99,7 @@ def suggest_pagefile(ram_bytes: int | None, vram_bytes: int | None, *, peak_comm
     return advice
 
 
-def _largest_vram(machine: dict[str, Any]) -> int | None:
+def largest_vram(machine: dict[str, Any]) -> int | None:
     totals = [g["vram_total_bytes"] for g in machine.get("gpus", []) if g.get("vram_total_bytes")]
     return max(totals) if totals else None
 
@@ -178,7 +178,18 @@ def _gpu_findings(machine: dict[str, Any]) -> list[Finding]:
 
 
 def _pagefile_advice(machine: dict[str, Any]) -> PagefileAdvice | None:
-    return suggest_pagefile(machine["memory"].get("ram_total_bytes"), _largest_vram(machine))
+    return suggest_pagefile(machine["memory"].get("ram_total_bytes"), largest_vram(machine))
+
+
+def examine(machine: dict[str, Any]) -> tuple[dict[str, Any], list[Finding]]:
+    """The doctor's whole answer for a gathered machine document (``machine.gather_machine``): the
+    document with ``findings`` and ``suggested_pagefile`` added (what ``memprobe doctor --json``
+    prints and ``GET /memprobe/system`` serves), and the findings themselves."""
+    findings = diagnose(machine)
+    advice = _pagefile_advice(machine)
+    machine["findings"] = [f.to_dict() for f in findings]
+    machine["suggested_pagefile"] = advice.to_dict() if advice else None
+    return machine, findings
 
 
 def _windows_findings(machine: dict[str, Any]) -> list[Finding]:
@@ -242,7 +253,7 @@ def _pagefile_size_findings(machine: dict[str, Any], areas: list[dict[str, Any]]
         action += " Under 1 GB of pagefile leaves the commit limit at about the RAM alone: ComfyUI fails or is " \
                   "closed as soon as RAM is full."
     return [Finding("pagefile-too-small", "critical" if tiny else "warning", title,
-                    f"registry: {sizes}; RAM {ram}, largest VRAM {fmt_bytes(_largest_vram(machine))}", action)]
+                    f"registry: {sizes}; RAM {ram}, largest VRAM {fmt_bytes(largest_vram(machine))}", action)]
 
 
 def _total_fixed(areas: list[dict[str, Any]]) -> int:
@@ -285,12 +296,12 @@ def _pagefile_drive_findings(areas: list[dict[str, Any]], advice: PagefileAdvice
 def _commit_findings(mem: dict[str, Any], *, windows: bool) -> list[Finding]:
     out = []
     commit, limit, peak = mem.get("commit_bytes"), mem.get("commit_limit_bytes"), mem.get("commit_peak_bytes")
-    if windows and peak is not None and limit and peak >= 0.9 * limit:
+    if windows and peak is not None and limit and peak >= NEAR_LIMIT * limit:
         out.append(Finding("commit-peak-high", "warning", "Commit came close to its limit since the last restart",
                            f"peak commit {fmt_pair(peak, limit)}",
                            "RAM + pagefile nearly ran out at some point: a larger fixed pagefile or fewer "
                            "programs at once keeps ComfyUI from being closed by Windows."))
-    if commit is not None and limit and commit >= 0.9 * limit and (windows or mem.get("overcommit_mode") == 2):
+    if commit is not None and limit and commit >= NEAR_LIMIT * limit and (windows or mem.get("overcommit_mode") == 2):
         out.append(Finding("commit-high", "critical", "Commit is near its limit right now",
                            f"commit {fmt_pair(commit, limit)}",
                            "Close programs before running ComfyUI, or enlarge the pagefile/swap."))
@@ -355,7 +366,7 @@ def _cgroup_findings(machine: dict[str, Any]) -> list[Finding]:
         out.append(Finding("cgroup-limit", "info", "A cgroup memory limit is set, above RAM", figures,
                            "Nothing to change: RAM runs out before this limit."))
         return out
-    near = used is not None and used >= 0.9 * limit
+    near = used is not None and used >= NEAR_LIMIT * limit
     out.append(Finding("cgroup-limit", "warning" if near else "info",
                        f"ComfyUI runs in a container limited to {fmt_bytes(limit)} of memory", figures,
                        "This limit, not the machine's RAM, is what ends ComfyUI (the kernel's OOM killer acts when "
@@ -386,7 +397,7 @@ def _disk_findings(machine: dict[str, Any]) -> list[Finding]:
     out = []
     for disk in machine.get("disks") or []:
         free, total = disk.get("free_bytes"), disk.get("total_bytes")
-        if free is not None and total and (free < 0.05 * total or free < 10 * GIB):
+        if disk_is_low(free, total):
             out.append(Finding(f"disk-low-{disk['role']}", "warning", f"Little free disk for {disk['role']}",
                                f"{disk['path']}: {fmt_bytes(free)} free of {fmt_bytes(total)}",
                                "Free disk there: writes fail when it is full. Deleting outputs frees disk, not VRAM."))

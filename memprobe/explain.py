@@ -29,6 +29,7 @@ from .install_type import detect_install_type
 from .logread import MAX_LINE_CHARS, Ending, Frame, LogFacts, LogFailure, LogLine, PromptLog, read_log
 from .privacy import scrub_all, scrub_text
 from .records import Failure, NodeRun, RunEvent, RunRecord
+from .report import suggestions_md
 from .stages import NodeClass, stage_of
 
 __all__ = ["explain_log", "explain_facts", "render_text", "render_report_md", "BUILTIN_SOURCE"]
@@ -590,12 +591,7 @@ def render_report_md(doc: dict[str, Any]) -> str:
     if doc["fallbacks"]:
         lines += ["", "## ComfyUI's silent out-of-memory fallbacks", ""]
         lines += [f"- {fb['kind']} (line {fb['line']})" for fb in doc["fallbacks"]]
-    lines += ["", "## Suggestions", ""]
-    if doc["suggestions"]:
-        for i, s in enumerate(doc["suggestions"], 1):
-            lines += [f"{i}. **{s['title']}** ({s['severity']})", f"   - Why: {s['why']}", f"   - Try: {s['try']}"]
-    else:
-        lines.append(f"None. {_no_suggestion(doc)}")
+    lines += suggestions_md(doc["suggestions"], f"None. {_no_suggestion(doc)}")
     lines += ["", "## What the log cannot tell", ""] + [f"- {u}" for u in doc["unknown"]]
     return "\n".join(lines) + "\n"
 

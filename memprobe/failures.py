@@ -10,6 +10,7 @@ out-of-memory fallbacks ComfyUI takes silently (it logs them, then carries on).
 from __future__ import annotations
 
 from ._log import logger
+from .limits import AT_LIMIT
 from .snapshot import SystemMemory
 
 __all__ = ["FAILURE_KINDS", "MEMORY_KINDS", "classify_failure", "is_memory_failure", "detect_fallback", "FALLBACKS"]
@@ -93,13 +94,13 @@ def _near_strict_commit_limit(system: SystemMemory | None) -> bool:
         return False
     if system.commit_bytes is None or not system.commit_limit_bytes:
         return False
-    return system.commit_bytes >= 0.95 * system.commit_limit_bytes
+    return system.commit_bytes >= AT_LIMIT * system.commit_limit_bytes
 
 
 def _near_cgroup_limit(system: SystemMemory | None) -> bool:
     if system is None or system.cgroup_used_bytes is None or not system.cgroup_limit_bytes:
         return False
-    return system.cgroup_used_bytes >= 0.95 * system.cgroup_limit_bytes
+    return system.cgroup_used_bytes >= AT_LIMIT * system.cgroup_limit_bytes
 
 
 # ComfyUI's own recoveries from an OOM: a wasted attempt, invisible unless one reads the log.

@@ -626,11 +626,10 @@ def _abrupt_failure(node: dict[str, Any] | None, last: dict[str, int], t_s: floa
     if kind == "other":
         doc = {"context": context, "end_metrics": last}
         for limit in memory_limits(doc):
-            share = limit.share(last)
-            if limit.enforced and share is not None and share >= 0.9:
+            if limit.near(last):
                 kind = ("cgroup-limit" if limit.metric == "cgroup_used_bytes" else
                         "commit-limit" if limit.metric == "commit_bytes" else "system-ram")
-                evidence = f"its last readings had {limit.name} at {100 * share:.0f}% of its limit"
+                evidence = f"its last readings had {limit.name} at {100 * (limit.share(last) or 0):.0f}% of its limit"
                 break
         else:
             evidence = "its last readings were not near a memory limit (sampled up to one second before the end)"

@@ -28,10 +28,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MemoryLimit", "NEAR_LIMIT", "system_limits", "vram_limit", "os_family"]
+__all__ = ["MemoryLimit", "NEAR_LIMIT", "AT_LIMIT", "LOW_DISK_SHARE", "LOW_DISK_BYTES", "disk_is_low", "system_limits",
+           "vram_limit", "os_family"]
 
 NEAR_LIMIT = 0.9
 """A peak within 10 % of the limit that bounds it is pressure evidence."""
+
+AT_LIMIT = 0.95
+"""An allocation failure with its memory within 5 % of the limit failed *at* that limit."""
+
+LOW_DISK_SHARE = 0.05
+LOW_DISK_BYTES = 10 * 1024**3
+"""A volume is low on space below 5 % free or below 10 GiB free (a pagefile or a model needs more)."""
+
+
+def disk_is_low(free_bytes: int | None, total_bytes: int | None) -> bool:
+    """>>> disk_is_low(8 * 1024**3, 2 * 1024**4), disk_is_low(60 * 1024**3, 1024**4)
+    (True, False)"""
+    if free_bytes is None or not total_bytes:
+        return False
+    return free_bytes < LOW_DISK_SHARE * total_bytes or free_bytes < LOW_DISK_BYTES
 
 CGROUP = "container limit (cgroup)"
 COMMIT = "commit limit"
@@ -73,13 +89,13 @@ class MemoryLimit:
 
 
 def os_family(name: str | None) -> str:
-    """``Windows``, ``Linux``, ``Darwin`` or ``""`` from ``platform.system()`` or a run's
-    ``context.os`` (``"Linux 6.18.4"``)."""
-    text = (name or "").strip()
-    for family in ("Windows", "Linux", "Darwin"):
-        if text.startswith(family):
+    """``Windows``, ``Linux``, ``Darwin`` or ``""`` from ``platform.system()``, a run's
+    ``context.os`` (``"Linux 6.18.4"``) or ``sys.platform`` (``win32``, ``linux``, ``darwin``)."""
+    text = (name or "").strip().lower()
+    for prefix, family in (("win", "Windows"), ("linux", "Linux"), ("darwin", "Darwin"), ("macos", "Darwin")):
+        if text.startswith(prefix):
             return family
-    return "Darwin" if text.startswith("macOS") else ""
+    return ""
 
 
 def vram_limit(index: int, total_bytes: int | None) -> MemoryLimit:

@@ -25,7 +25,7 @@ from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector, CollectorRegistry
 from prometheus_client.utils import floatToGoString
 
-from .limits import CGROUP, COMMIT, system_limits
+from .limits import CGROUP, COMMIT, os_family, system_limits
 from .listener import TrackerListener
 from .records import RunRecord
 from .runstats import PEAK_BUCKETS_BYTES, RunStats
@@ -47,24 +47,33 @@ class MachineFacts:
     swap_total_bytes: int | None = None
     gpus: tuple[tuple[int, str, int | None], ...] = ()
     """(index, name, total bytes) of each GPU."""
+    cgroup_limit_bytes: int | None = None
+    """The memory limit of ComfyUI's Linux cgroup (a container's), when one is set."""
 
     @classmethod
     def read(cls, sensors: Sensors) -> MachineFacts:
         snap = sensors.snapshot(disks=False)
         s = snap.system
+        cgroup = sensors.cgroup()
         return cls(platform=sensors.platform, overcommit_mode=s.overcommit_mode, ram_total_bytes=s.ram_total_bytes,
                    swap_total_bytes=s.swap_total_bytes,
-                   gpus=tuple((g.index, g.name or "", g.device_total_bytes) for g in snap.gpus))
+                   gpus=tuple((g.index, g.name or "", g.device_total_bytes) for g in snap.gpus),
+                   cgroup_limit_bytes=cgroup.limit_bytes if cgroup is not None else None)
+
+
+_LIMIT_LABELS = {COMMIT: "commit", CGROUP: "cgroup"}
 
 
 def enforced_limit(facts: MachineFacts, metrics: Mapping[str, int]) -> tuple[str, int, int] | None:
-    """The system memory limit this OS actually enforces (:func:`.limits.system_limits`, the same
-    rule the advice uses), as (name, in use, limit):
+    """The system memory limit this OS actually enforces (:func:`memprobe.limits.system_limits`),
+    as (name, in use, limit):
 
-    - ``cgroup``: ComfyUI's container limit (Linux, when one is set below the RAM);
-    - ``commit``: Windows, and Linux with strict overcommit (``vm.overcommit_memory`` = 2);
-    - ``ram+swap``: Linux in modes 0 and 1, macOS and others (``Committed_AS`` is not enforced
-      there; the OOM killer acts when RAM + swap run out).
+    - Linux in a memory cgroup whose limit is below RAM (a container): ``cgroup``, the cgroup's
+      memory in use against its limit;
+    - Windows, and Linux with strict overcommit (``vm.overcommit_memory`` = 2): ``commit``, the
+      commit charge against the commit limit (RAM + pagefile / ``CommitLimit``);
+    - Linux in modes 0 and 1, macOS and others: ``ram+swap``, RAM + swap in use against RAM + swap
+      (``Committed_AS`` is not enforced there; the OOM killer acts when RAM + swap run out).
 
     ``None`` when the readings for it are missing.
 
@@ -72,16 +81,13 @@ def enforced_limit(facts: MachineFacts, metrics: Mapping[str, int]) -> tuple[str
     >>> enforced_limit(linux, {"ram_used_bytes": 10 * 2**30, "swap_used_bytes": 2**30, "commit_bytes": 30 * 2**30})
     ('ram+swap', 11811160064, 21474836480)
     """
-    system = "Windows" if facts.platform == "win32" else "Darwin" if facts.platform == "darwin" else \
-        "Linux" if facts.platform.startswith("linux") else facts.platform
-    first = system_limits(system, overcommit_mode=facts.overcommit_mode, ram_total=facts.ram_total_bytes,
-                          swap_total=facts.swap_total_bytes, commit_limit=metrics.get("commit_limit_bytes"),
-                          cgroup_limit=metrics.get("cgroup_limit_bytes"))[0]
-    used = first.used(metrics)
-    if used is None or not first.limit_bytes:
+    limit = system_limits(os_family(facts.platform), overcommit_mode=facts.overcommit_mode,
+                          ram_total=facts.ram_total_bytes, swap_total=facts.swap_total_bytes,
+                          commit_limit=metrics.get("commit_limit_bytes"), cgroup_limit=facts.cgroup_limit_bytes)[0]
+    used = limit.used(metrics)
+    if used is None or not limit.limit_bytes:
         return None
-    name = {COMMIT: "commit", CGROUP: "cgroup"}.get(first.name, "ram+swap")
-    return name, used, first.limit_bytes
+    return _LIMIT_LABELS.get(limit.name, "ram+swap"), used, limit.limit_bytes
 
 
 class _Families:
@@ -211,9 +217,8 @@ class MetricsExporter(TrackerListener):
         limit = enforced_limit(facts, m)
         if limit is not None:
             name, used, size = limit
-            f.gauge("memprobe_enforced_limit_bytes", "The system memory limit this OS enforces: a container's "
-                    "cgroup limit, the commit limit (Windows, Linux overcommit mode 2) or RAM + swap (Linux modes "
-                    "0/1, macOS)", "bytes", size,
+            f.gauge("memprobe_enforced_limit_bytes", "The system memory limit this OS enforces: commit limit "
+                    "(Windows, Linux overcommit mode 2) or RAM + swap (Linux modes 0/1, macOS)", "bytes", size,
                     limit=name)
             f.gauge("memprobe_enforced_limit_used_bytes", "What counts against memprobe_enforced_limit_bytes",
                     "bytes", used, limit=name)

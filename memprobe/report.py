@@ -15,7 +15,7 @@ from .residency import describe_change, describe_model, partial_loads, stage_mod
 from .runfacts import compute_limit, run_peaks, stage_summary, system_limit
 from .workflow import upstream, workflow_parameters
 
-__all__ = ["build_report", "render_report_md", "report"]
+__all__ = ["build_report", "render_report_md", "report", "suggestions_md"]
 
 
 def build_report(doc: dict[str, Any], machine: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -165,12 +165,7 @@ def render_report_md(report: dict[str, Any]) -> str:
     if report["fallbacks"]:
         lines += ["", "## Silent out-of-memory events", ""]
         lines += [f"- {e['kind']} at node {e['node_id']}: {e['message']}" for e in report["fallbacks"]]
-    lines += ["", "## Suggestions", ""]
-    if report["suggestions"]:
-        for i, s in enumerate(report["suggestions"], 1):
-            lines += [f"{i}. **{s['title']}** ({s['severity']})", f"   - Why: {s['why']}", f"   - Try: {s['try']}"]
-    else:
-        lines.append("None: nothing in this run points to a memory limit.")
+    lines += suggestions_md(report["suggestions"], "None: nothing in this run points to a memory limit.")
     key = "smallest_failing_workflow" if "smallest_failing_workflow" in report else "workflow"
     title = "Smallest failing workflow (API format)" if key == "smallest_failing_workflow" else "Workflow (API format)"
     lines += ["", f"## {title}", "", "Prompt text, paths and ids removed.", "", "```json",
@@ -186,3 +181,11 @@ def report(doc: dict[str, Any], fmt: str = "md", machine: dict[str, Any] | None 
     if fmt == "md":
         return render_report_md(built)
     raise ValueError(f"format must be md or json, not {fmt!r}")
+
+
+def suggestions_md(suggestions: list[dict[str, Any]], when_none: str) -> list[str]:
+    """The report's "Suggestions" section in Markdown (run reports and ``memprobe explain``)."""
+    lines = ["", "## Suggestions", ""]
+    for i, s in enumerate(suggestions, 1):
+        lines += [f"{i}. **{s['title']}** ({s['severity']})", f"   - Why: {s['why']}", f"   - Try: {s['try']}"]
+    return lines if suggestions else [*lines, when_none]

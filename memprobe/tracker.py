@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from ._log import warn_once
 from .failures import classify_failure
 from .format import probe_summary
+from .limits import NEAR_LIMIT
 from .listener import TrackerListener
 from .modellog import ModelLogLine
 from .records import Failure, Mark, NodeRun, RunEvent, RunRecord, max_merge
@@ -327,7 +328,7 @@ class Tracker:
             gpu = key.removesuffix("_shared_bytes")
             grew = peak - before.get(key, peak)
             used, total = peaks.get(f"{gpu}_used_bytes"), peaks.get(f"{gpu}_total_bytes")
-            if grew >= SPILL_MIN_BYTES and used is not None and total and used >= 0.9 * total:
+            if grew >= SPILL_MIN_BYTES and used is not None and total and used >= NEAR_LIMIT * total:
                 message = f"{gpu}: shared GPU memory grew by {grew // 1024**2} MiB while VRAM was full"
                 self._event(run, "vram-spill", node, message)
 

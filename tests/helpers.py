@@ -62,6 +62,13 @@ class ScriptedSensors:
         self.resets += 1
         return frozenset(m for m in self.resettable if rss or m != "process_rss_bytes")
 
+    def cgroup(self):
+        """No memory cgroup (the script's machine is not in a container)."""
+        return None
+
+    def oom_kills(self) -> dict:
+        return {}
+
 
 class FakeClock:
     def __init__(self, t: float = 0.0) -> None:

@@ -149,14 +149,26 @@ def test_apply_swaps_in_the_tiled_decode_as_one_undoable_step(comfy):
     assert ours(errors) == []
 
 
+# The frontend's change tracker restores an undo/redo step with an awaited loadGraphData: the graph
+# shows the restored node before the tracker has recorded it as its active state. A key pressed in
+# that window is applied against the wrong state (and the next check empties the redo queue), so
+# each press waits until no restore is in progress.
+TRACKER_IDLE = """() => {
+  const tracker = window.app?.extensionManager?.workflow?.activeWorkflow?.changeTracker;
+  return !!tracker && !tracker._restoringState;
+}"""
+
+
 def press_on_canvas(page, keys: str, until: str) -> None:
     """Press a shortcut with the canvas focused (undo reloads the graph and can take the focus
-    away, so focus it before each try)."""
+    away, so focus it before each try), once the change tracker is idle."""
     for _ in range(3):
+        page.wait_for_function(TRACKER_IDLE, timeout=10_000)
         page.evaluate("() => document.querySelector('#graph-canvas, canvas.graph-canvas')?.focus()")
         page.keyboard.press(keys)
         try:
             page.wait_for_function(until, timeout=5_000)
+            page.wait_for_function(TRACKER_IDLE, timeout=10_000)
             return
         except Exception:  # the key went elsewhere: focus and press again
             continue

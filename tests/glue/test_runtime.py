@@ -209,6 +209,24 @@ def test_faults_inside_memory_probe_never_change_the_workflow(runtime, monkeypat
     assert any("internal error" in r.message for r in caplog.records)
 
 
+def test_the_status_names_the_enforced_limit_and_whether_runs_are_saved(runtime, monkeypatch):
+    install_modules(monkeypatch, make_execution_module())
+    rt = runtime()
+    rt.start()
+    status = rt.status()
+    ledger = status["ledger"]
+    assert ledger["available"] and ledger["saving"] and ledger["reason"] is None
+    assert ledger["volume"]["free_bytes"] > 0 and ledger["unsaved_runs"] == 0
+    memory = status["memory"]
+    assert {"metric", "limit_bytes", "limit_name", "limit_enforced", "system", "commit_limit_enforced"} <= set(memory)
+    assert memory["system"]["limit_enforced"] is True and memory["system"]["used_bytes"] > 0
+    # each run records the kernel's OOM-kill counters at its start (Linux), for the next start to compare
+    context = rt.run_context()
+    assert ("oom_kills" in context) == sys.platform.startswith("linux")
+    if sys.platform.startswith("linux"):
+        assert context["oom_kills"]["boot_id"] and context["oom_kills"]["system"] is not None
+
+
 def test_runs_are_counted_for_prometheus_with_the_api_clients_workflow_name(runtime, monkeypatch):
     execution = make_execution_module()
     install_modules(monkeypatch, execution)
@@ -262,21 +280,3 @@ def test_a_run_left_by_a_dead_comfyui_is_counted_at_the_next_start(runtime, tmp_
     text = rt.metrics.exposition()[0].decode()
     assert 'memprobe_runs_total{status="ended_abruptly"} 1.0' in text
     assert 'memprobe_run_failures_total{kind="other",stage="sampling"} 1.0' in text
-
-
-def test_the_status_names_the_enforced_limit_and_whether_runs_are_saved(runtime, monkeypatch):
-    install_modules(monkeypatch, make_execution_module())
-    rt = runtime()
-    rt.start()
-    status = rt.status()
-    ledger = status["ledger"]
-    assert ledger["available"] and ledger["saving"] and ledger["reason"] is None
-    assert ledger["volume"]["free_bytes"] > 0 and ledger["unsaved_runs"] == 0
-    memory = status["memory"]
-    assert {"metric", "limit_bytes", "limit_name", "limit_enforced", "system", "commit_limit_enforced"} <= set(memory)
-    assert memory["system"]["limit_enforced"] is True and memory["system"]["used_bytes"] > 0
-    # each run records the kernel's OOM-kill counters at its start (Linux), for the next start to compare
-    context = rt.run_context()
-    assert ("oom_kills" in context) == sys.platform.startswith("linux")
-    if sys.platform.startswith("linux"):
-        assert context["oom_kills"]["boot_id"] and context["oom_kills"]["system"] is not None

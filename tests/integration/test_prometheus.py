@@ -19,6 +19,11 @@ import pytest
 from comfy_server import REPO, ComfyServer, load_workflow
 from prometheus_server import PrometheusServer, find_prometheus
 
+from memprobe.failures import FAILURE_KINDS
+from memprobe.runstats import STAGE_LABELS
+
+SERIES_PER_INSTANCE = len(FAILURE_KINDS) * len(STAGE_LABELS)  # every kind x stage, from zero
+
 REQUIRED = os.environ.get("MEMPROBE_REQUIRE_PROMETHEUS") == "1"
 SMALL = {"5.width": 256, "5.height": 256}
 FAILURES = 'memprobe_run_failures_total{job="comfyui"}'
@@ -95,14 +100,14 @@ def test_both_instances_are_scraped_and_every_series_exists_per_instance(fleet):
     info = prometheus.query("memprobe_build_info")
     assert {r["metric"]["comfyui_version"] for r in info} == {a.install.version}
     failures = prometheus.values(FAILURES, "instance", "kind", "stage")
-    assert len(failures) == 2 * 5 * 13 and set(failures.values()) == {0.0}  # every kind x stage, from zero
+    assert len(failures) == 2 * SERIES_PER_INSTANCE and set(failures.values()) == {0.0}  # every kind x stage, from zero
     assert set(prometheus.values('memprobe_runs_total{job="comfyui"}', "instance", "status")) == {
         (i, s) for i in both for s in ("success", "error", "interrupted", "ended_abruptly")}
 
 
 def test_a_failing_run_moves_its_instances_failure_counter_by_exactly_one(fleet):
     prometheus, a, b = fleet
-    prometheus.wait_for(lambda: len(prometheus.values(FAILURES, "instance", "kind", "stage")) == 130, 60,
+    prometheus.wait_for(lambda: len(prometheus.values(FAILURES, "instance", "kind", "stage")) == 2 * SERIES_PER_INSTANCE, 60,
                         "the failure counters of both instances")
     errors = f'memprobe_runs_total{{instance="{instance(a)}",status="error"}}'
     peaks_b = f'memprobe_stage_peak_process_resident_bytes_count{{instance="{instance(b)}"}}'

@@ -71,17 +71,18 @@ def test_linux_strict_overcommit_and_windows_are_judged_by_commit():
     assert name == "commit" and used / limit > 0.9  # the heavy FLUX run: what the README's alert catches
 
 
-def test_a_container_is_judged_by_its_cgroup_limit():
-    # GIVEN ComfyUI in a container limited to 2 GiB on the 4 GiB desktop (the same rule as the advice)
-    facts, m = linux_reading("meminfo_4g_swap_overcommitted.txt", None, 0)
-    m = {**m, "cgroup_limit_bytes": 2 * GIB, "cgroup_used_bytes": int(1.9 * GIB)}
-    assert enforced_limit(facts, m) == ("cgroup", int(1.9 * GIB), 2 * GIB)
-
-
 def test_no_swap_machine_limit_is_its_ram_and_missing_readings_give_none():
     facts, m = linux_reading("meminfo_idle_24g_noswap.txt", "status_python_idle.txt", 0)
     assert enforced_limit(facts, m) == ("ram+swap", m["ram_used_bytes"], facts.ram_total_bytes)
     assert enforced_limit(MachineFacts("darwin"), {}) is None
+
+
+def test_a_container_is_judged_by_its_cgroup_limit():
+    # GIVEN the project's machine kind inside a 3 GiB memory cgroup (recorded meminfo; cgroup reading)
+    facts, m = linux_reading("meminfo_idle_24g_noswap.txt", "status_python_idle.txt", 0)
+    inside = MachineFacts("linux", overcommit_mode=0, ram_total_bytes=facts.ram_total_bytes, swap_total_bytes=0,
+                          cgroup_limit_bytes=3 * GIB)
+    assert enforced_limit(inside, {**m, "cgroup_used_bytes": 2 * GIB}) == ("cgroup", 2 * GIB, 3 * GIB)
 
 
 # ---------------------------------------------------------------- the document
