@@ -12,8 +12,8 @@ from typing import Any
 from stack import traced_stack
 
 from memprobe.hook import wrap
+from memprobe.listener import TrackerListener
 from memprobe.records import NodeRun
-from memprobe.tracker import TrackerListener
 
 
 class _EventsLike(TrackerListener):

@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from ..memprobe import __version__
-from ..memprobe.install import detect_install_type
+from ..memprobe.install_type import detect_install_type
 from ..memprobe.sensors import Sensors
 
-__all__ = ["import_optional", "comfy_folders", "user_data_dir", "compute_device", "static_context"]
+__all__ = ["import_optional", "comfy_folders", "user_data_dir", "compute_device", "static_context",
+           "model_management_state"]
 
 
 def import_optional(name: str) -> Any | None:
@@ -65,6 +66,7 @@ def static_context(sensors: Sensors, device: str | None) -> dict[str, Any]:
         frontend = None
     torch = sys.modules.get("torch")
     snap = sensors.snapshot(disks=False)
+    cgroup = sensors.cgroup()
     main = sys.modules.get("__main__")
     comfy_dir = str(Path(main.__file__).parent) if getattr(main, "__file__", None) else ""
     return {
@@ -82,4 +84,20 @@ def static_context(sensors: Sensors, device: str | None) -> dict[str, Any]:
         "ram_total_bytes": snap.system.ram_total_bytes,
         "commit_limit_bytes": snap.system.commit_limit_bytes,
         "swap_total_bytes": snap.system.swap_total_bytes,
+        "overcommit_mode": snap.system.overcommit_mode,
+        "cgroup": ({"version": cgroup.version, "path": cgroup.path, "limit_bytes": cgroup.limit_bytes}
+                   if cgroup is not None else None),
+        **model_management_state(),
     }
+
+
+def model_management_state() -> dict[str, Any]:
+    """How ComfyUI manages model memory: ``vram_state`` (``NORMAL_VRAM``, ``LOW_VRAM`` with
+    ``--lowvram``, ``NO_VRAM``, ``HIGH_VRAM``, ``DISABLED`` on a CPU) and ``dynamic_vram`` (current
+    ComfyUI's comfy-aimdo weight streaming; ``None`` where this ComfyUI has none)."""
+    mm = sys.modules.get("comfy.model_management")
+    memory = sys.modules.get("comfy.memory_management")
+    state = getattr(mm, "vram_state", None)
+    dynamic = getattr(memory, "aimdo_enabled", None)
+    return {"vram_state": getattr(state, "name", None) if state is not None else None,
+            "dynamic_vram": dynamic if isinstance(dynamic, bool) else None}

@@ -18,8 +18,9 @@ from ..memprobe._log import warn_once
 from ..memprobe.hook import Hook, install
 from ..memprobe.records import NodeRun
 from ..memprobe.tracker import Tracker, exception_type_name
-from ..memprobe.workflow import workflow_identity
+from ..memprobe.workflow import model_files, workflow_identity
 from .environment import import_optional
+from .models import ModelReader
 
 __all__ = ["ExecutionHooks"]
 
@@ -28,8 +29,9 @@ class ExecutionHooks:
     """Installs the node and prompt hooks on ComfyUI's ``execution`` module and feeds the tracker."""
 
     def __init__(self, tracker: Tracker, tracing_enabled: Callable[[], bool],
-                 context: Callable[[], dict[str, Any]]) -> None:
+                 context: Callable[[], dict[str, Any]], models: ModelReader | None = None) -> None:
         self.tracker = tracker
+        self.models = models
         self.tracing_enabled = tracing_enabled
         self.context = context
         self.hooks: list[Hook] = []
@@ -80,8 +82,8 @@ class ExecutionHooks:
         prompt_id = kwargs.get("prompt_id", args[0] if len(args) > 0 else None)
         unique_id = kwargs.get("unique_id", args[1] if len(args) > 1 else None)
         obj = kwargs.get("obj", args[2] if len(args) > 2 else None)
-        if prompt_id is None or unique_id is None:
-            return None
+        if not isinstance(prompt_id, str) or not isinstance(unique_id, (str, int)):
+            return None  # not the calling convention of ComfyUI >= 0.3.64: record nothing rather than a bogus run
         unique_id = str(unique_id)
         cls = obj if isinstance(obj, type) else type(obj)
         class_type, display_id, real_id = self._identify(unique_id, cls)
@@ -106,6 +108,8 @@ class ExecutionHooks:
     def _node_after(self, node: NodeRun | None, result: Any) -> None:
         if node is None:
             return
+        if self.models is not None and isinstance(result, tuple) and result:
+            self._note_models(self.models, node, result[0])
         pending = isinstance(result, tuple) and len(result) >= 4 and result[3] is True
         if not pending:
             self.tracker.node_end(node)
@@ -126,6 +130,17 @@ class ExecutionHooks:
         for task in tasks:
             task.add_done_callback(done)
 
+    def _note_models(self, models: ModelReader, node: NodeRun, outputs: Any) -> None:
+        """Which models this node produced, and from which files its inputs name."""
+        node_id = node.real_node_id or node.node_id
+
+        def files() -> list[str]:
+            run = self.tracker.current
+            prompt_node = (run.prompt or {}).get(node_id) if run is not None else None
+            return model_files({node_id: prompt_node}) if isinstance(prompt_node, dict) else []
+
+        models.note_outputs(outputs, {"node_id": node_id, "class_type": node.class_type}, files)
+
     def _node_failed(self, node: NodeRun | None, exc: BaseException) -> None:
         self.tracker.node_failed(node, exc)
 
@@ -140,8 +155,12 @@ class ExecutionHooks:
         extra_data = kwargs.get("extra_data", args[3] if len(args) > 3 else None)
         if prompt_id is None or not self.tracing_enabled():
             return None
+        context = self.context()
+        name = extra_data.get("memprobe_workflow") if isinstance(extra_data, dict) else None
+        if isinstance(name, str) and name:  # an API client's name for its workflow (the metrics' workflow label)
+            context = {**context, "workflow_name": name[:200]}
         prompt = prompt if isinstance(prompt, dict) else None
-        self.tracker.begin_run(str(prompt_id), prompt=prompt, context=self.context(),
+        self.tracker.begin_run(str(prompt_id), prompt=prompt, context=context,
                                workflow=workflow_identity(prompt, extra_data))
         return str(prompt_id), executor
 

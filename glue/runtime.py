@@ -14,24 +14,29 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..memprobe import __version__
 from ..memprobe._log import warn_once
-from ..memprobe.analysis import enrich
 from ..memprobe.config import Config, load_config, save_config
-from ..memprobe.doctor import _largest_vram, diagnose, suggest_pagefile
+from ..memprobe.doctor import examine
 from ..memprobe.hook import Hook
 from ..memprobe.ledger import Ledger, LedgerError
-from ..memprobe.loghandler import FallbackLogHandler
+from ..memprobe.loghandler import ComfyLogHandler
 from ..memprobe.machine import gather_machine
 from ..memprobe.records import Mark
+from ..memprobe.run_view import enrich, live_limits
+from ..memprobe.runstats import RunStats
 from ..memprobe.sampler import Sampler
 from ..memprobe.sensors import Sensors
 from ..memprobe.tracker import Tracker
 from . import environment
 from .environment import import_optional
 from .execution_hooks import ExecutionHooks
+from .models import ModelReader
+
+if TYPE_CHECKING:  # it needs prometheus-client, imported when the metrics are set up
+    from ..memprobe.prometheus import MetricsExporter
 
 __all__ = ["Runtime", "get_runtime"]
 
@@ -47,8 +52,16 @@ class Runtime:
         self.tracker = Tracker(self.sensors)
         self.sampler = Sampler(self.sensors, self.tracker)
         self.config = Config()
+        self.run_stats = RunStats(lambda: self.config.metrics_workflow_label)
+        self.tracker.subscribe(self.run_stats)
+        self.metrics: MetricsExporter | None = None
+        """What ``GET /memprobe/metrics`` serves, once set up."""
+        self.metrics_reason: str | None = "not started"
         self.ledger: Ledger | None = None
-        self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, lambda: self.context)
+        self.models = ModelReader()
+        self.tracker.residency = self.models.read
+        self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, self.run_context,
+                                              models=self.models)
         self.tracing_reason: str | None = "not started"
         self.ledger_reason: str | None = "not started"
         self.context: dict[str, Any] = {}
@@ -67,12 +80,12 @@ class Runtime:
                 return
             self.started = True
         for step in (self._read_comfy, self._open_ledger, self._connect_events, self._install_hooks,
-                     self._install_log_handler, self._add_routes):
+                     self._install_log_handler, self._setup_metrics, self._add_routes):
             try:
                 step()
             except Exception:  # one broken step must not stop the others, nor ComfyUI
                 logger.warning("Memory Probe: start-up step %s failed", step.__name__, exc_info=True)
-        self.sampler.set_rate(self.config.sample_hz)
+        self._apply_config()
         self.sampler.start()
         atexit.register(self.shutdown)
         logger.info("Memory Probe %s: tracing %s, ledger %s", __version__,
@@ -87,19 +100,37 @@ class Runtime:
         self.tracker.compute_device = environment.compute_device()
         self.context = environment.static_context(self.sensors, self.tracker.compute_device)
 
+    def run_context(self) -> dict[str, Any]:
+        """What each run records of its surroundings: the static context, and the kernel's OOM-kill
+        counters at its start (the next start compares them to tell an OOM kill; Linux only)."""
+        kills = self.sensors.oom_kills()
+        return {**self.context, "oom_kills": kills} if kills else self.context
+
     def _open_ledger(self) -> None:
         assert self.data_dir is not None
         ledger = Ledger(self.data_dir / "ledger.sqlite3", max_runs=self.config.retention_runs,
                         max_bytes=self.config.retention_mb * 1024**2)
         try:
-            ledger.open()
-        except (LedgerError, OSError) as exc:
+            abrupt = ledger.open(kills_now=self.sensors.oom_kills())
+        except LedgerError as exc:
             self.ledger_reason = str(exc)
             logger.warning("Memory Probe: the run ledger is unavailable: %s", exc)
             return
         ledger.start()
+        self._count_abrupt(ledger, abrupt)
         self.tracker.subscribe(ledger.listener)
         self.ledger, self.ledger_reason = ledger, None
+
+    def _count_abrupt(self, ledger: Ledger, run_ids: list[str]) -> None:
+        """Runs a dead ComfyUI left behind count as outcomes now (``memprobe_runs_total``)."""
+        failures = []
+        for run_id in run_ids:
+            try:
+                failures.append((ledger.get_run(run_id, max_points=10) or {}).get("failure"))
+            except Exception:  # counted without its failure
+                warn_once("abrupt-count", "Memory Probe: cannot read run %s", run_id, exc_info=True)
+                failures.append(None)
+        self.run_stats.add_abrupt(failures)
 
     def _connect_events(self) -> None:
         server = import_optional("server")
@@ -120,8 +151,25 @@ class Runtime:
 
     def _install_log_handler(self) -> None:
         root = logging.getLogger()
-        if not any(isinstance(h, FallbackLogHandler) for h in root.handlers):
-            root.addHandler(FallbackLogHandler(self.tracker))
+        if not any(isinstance(h, ComfyLogHandler) and h.tracker is self.tracker for h in root.handlers):
+            root.addHandler(ComfyLogHandler(self.tracker))
+
+    def _setup_metrics(self) -> None:
+        try:
+            from ..memprobe.prometheus import MetricsExporter
+        except ImportError as exc:  # the other features work without it
+            self.metrics_reason = f"prometheus-client is not installed ({exc}); install requirements.txt"
+            logger.warning("Memory Probe: /memprobe/metrics is unavailable: %s", self.metrics_reason)
+            return
+        info = {"version": __version__, "comfyui_version": self.context.get("comfyui_version"),
+                "compute_device": self.context.get("compute_device")}
+        self.metrics = MetricsExporter.for_sensors(self.run_stats, self.sensors, latest=lambda: self.sampler.latest,
+                                                   cpu=self.cost, state=self._metrics_state, info=info)
+        self.tracker.subscribe(self.metrics)
+        self.metrics_reason = None
+
+    def _metrics_state(self) -> dict[str, bool]:
+        return {"tracing": self.tracing_available and self.config.tracing, "run_active": self.tracker.active}
 
     def _add_routes(self) -> None:
         server = import_optional("server")
@@ -131,7 +179,9 @@ class Runtime:
         from ..web.routes import MemProbeRoutes, Services
 
         services = Services(tracker=self.tracker, ledger=self.ledger, machine=self.machine, config=lambda: self.config,
-                            set_config=self.set_config, status=self.status, advice_machine=self.advice_machine)
+                            set_config=self.set_config, status=self.status, advice_machine=self.advice_machine,
+                            metrics=self.metrics, metrics_unavailable=self.metrics_reason,
+                            models=self.tracker.read_models)
         MemProbeRoutes(services).add_routes(instance.routes, static_dir=PACK_DIR / "vendor")
 
     # ------------------------------------------------------------------ state the routes read
@@ -150,7 +200,11 @@ class Runtime:
             "version": __version__,
             "tracing": {"available": self.tracing_available, "enabled": self.config.tracing,
                         "reason": self.tracing_reason},
-            "ledger": {"available": self.ledger is not None, "reason": self.ledger_reason},
+            "ledger": {"available": self.ledger is not None, "reason": self.ledger_reason,
+                       **(self.ledger.state() if self.ledger is not None else {"saving": False})},
+            "memory": live_limits(self.context, self.sensors.sample()),
+            "metrics": {"enabled": self.config.metrics, "available": self.metrics is not None,
+                        "reason": self.metrics_reason},
             "sampler": self.sampler.status(),
             "config": self.config.to_dict(),
             "cost": {k: round(v, 4) for k, v in self.cost().items()},
@@ -158,9 +212,13 @@ class Runtime:
             "idle": [{"wall_time": t, **m} for t, m in list(self.sampler.idle)[-60:]],
         }
 
+    def _apply_config(self) -> None:
+        self.sampler.set_rate(self.config.sample_hz or None)
+        self.tracker.exact_rss_peaks = self.config.exact_rss_peaks
+
     def set_config(self, config: Config) -> None:
         self.config = config
-        self.sampler.set_rate(config.sample_hz)
+        self._apply_config()
         if self.ledger is not None:
             self.ledger.max_runs = config.retention_runs
             self.ledger.max_bytes = config.retention_mb * 1024**2
@@ -168,11 +226,7 @@ class Runtime:
             save_config(self.data_dir / "config.json", config)
 
     def machine(self) -> dict[str, Any]:
-        machine = gather_machine(sensors=self.sensors)
-        findings = diagnose(machine)
-        advice = suggest_pagefile(machine["memory"].get("ram_total_bytes"), _largest_vram(machine))
-        machine["findings"] = [f.to_dict() for f in findings]
-        machine["suggested_pagefile"] = advice.to_dict() if advice else None
+        machine, _ = examine(gather_machine(sensors=self.sensors))
         machine["comfyui"] = self.context
         return machine
 

@@ -7,6 +7,7 @@
 import { appendSamples, bandAt, chartData, limitLines, markers, nearestIndex, nodeBands, peakMarker, seriesSpecs, yRange } from "./chartdata.js";
 import { PALETTES, themeFor, toHex } from "./colors.js";
 import { fmtBytes, fmtSeconds } from "./format.js";
+import { OFFLOADED_KEY, offloadedSeries } from "./models.js";
 
 const MIB = 1024 ** 2;
 // Tick steps in whole binary units: 64 MiB ... 512 MiB, 1 GiB, 2 GiB ... 1 TiB.
@@ -287,6 +288,16 @@ export async function createChart(host, { size = null, onBandClick = () => {}, o
     onChange();
   }
 
+  /** The model weight ComfyUI kept in RAM, from the nodes' readings (only when some was);
+   * returns whether the series came or went. */
+  const updateOffloaded = () => {
+    const had = OFFLOADED_KEY in state.timeline.series;
+    const column = offloadedSeries(state.doc?.nodes, state.timeline.t);
+    if (column && column.some((v) => v)) state.timeline.series[OFFLOADED_KEY] = column;
+    else delete state.timeline.series[OFFLOADED_KEY];
+    return had !== OFFLOADED_KEY in state.timeline.series;
+  };
+
   const overlays = () => {
     const now = state.live ? state.timeline.t.at(-1) : null;
     state.bands = nodeBands(state.doc?.nodes, now);
@@ -310,12 +321,14 @@ export async function createChart(host, { size = null, onBandClick = () => {}, o
       state.doc = doc;
       state.live = live;
       state.timeline = doc?.timeline ? { t: [...doc.timeline.t], series: Object.fromEntries(Object.entries(doc.timeline.series).map(([k, v]) => [k, [...v]])) } : { t: [], series: {} };
+      updateOffloaded();
       overlays();
       rebuild();
     },
     /** Add live samples ({t, series}) and redraw; the running node's band grows with them. */
     appendSamples(batch) {
       appendSamples(state.timeline, batch);
+      updateOffloaded();
       overlays();
       const next = seriesSpecs(state.timeline, { palette: state.palette });
       if (next.length !== state.specs.length || next.some((s, i) => s.key !== state.specs[i].key)) rebuild();
@@ -324,8 +337,11 @@ export async function createChart(host, { size = null, onBandClick = () => {}, o
     /** Node bands and markers changed (a node started or ended, a probe fired). */
     refreshOverlays(doc) {
       state.doc = doc;
+      const changed = updateOffloaded();
       overlays();
-      state.plot?.redraw(false, false);
+      if (changed) rebuild();
+      else if (OFFLOADED_KEY in state.timeline.series) state.plot?.setData(chartData(state.timeline, state.specs));
+      else state.plot?.redraw(false, false);
     },
     /** Show or hide a series; returns whether it is shown now. */
     toggle(key) {

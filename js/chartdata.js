@@ -10,13 +10,14 @@ const GPU_SERIES = [
   { suffix: "reserved_bytes", color: "reserved", width: 1.5 },
   { suffix: "allocated_bytes", color: "allocated", width: 1.5 },
   { suffix: "shared_bytes", color: "shared", width: 1.5 },
-  { suffix: "offloaded_bytes", color: "offloaded", width: 1.5, dash: [3, 3] },
 ];
 
 const SYSTEM_SERIES = [
   { key: "process_rss_bytes", color: "process", width: 2 },
   { key: "ram_used_bytes", color: "ram", width: 2 },
   { key: "commit_bytes", color: "commit", width: 2 },
+  { key: "cgroup_used_bytes", color: "container", width: 2 },
+  { key: "model_offloaded_bytes", color: "offloaded", width: 1.5, dash: [3, 3] },
 ];
 
 /** GPU indices present in a timeline ("gpu0_used_bytes" -> 0). */
@@ -40,7 +41,7 @@ export function seriesSpecs(timeline, { palette = PALETTES.dark } = {}) {
     }
   }
   for (const s of SYSTEM_SERIES) {
-    if (s.key in series) specs.push({ key: s.key, label: metricLabel(s.key), color: palette.series[s.color], width: s.width });
+    if (s.key in series) specs.push({ key: s.key, label: metricLabel(s.key), color: palette.series[s.color], width: s.width, dash: s.dash });
   }
   return specs;
 }
@@ -84,6 +85,11 @@ export function limitLines(doc, specs, { fallback = null, palette = PALETTES.dar
   if (memory.limitBytes && memory.enforced) {
     lines.push({ key: memory.metric, label: memory.limitName, value: memory.limitBytes, color: colorOf(memory.metric), headline: true });
   }
+  // the limit the OS enforces on system memory, when the run is judged by another (VRAM)
+  const system = memory.system;
+  if (system?.limit_enforced && system.limit_bytes && system.metric !== memory.metric && specs.some((s) => s.key === system.metric)) {
+    lines.push({ key: system.metric, label: system.limit_name, value: system.limit_bytes, color: colorOf(system.metric), headline: false });
+  }
   for (const i of gpuIndices(doc?.timeline?.series)) {
     const key = `gpu${i}_used_bytes`;
     const total = knownValue(doc, `gpu${i}_total_bytes`);
@@ -124,7 +130,12 @@ export function bandAt(bands, t) {
 export function markers(doc) {
   const out = [];
   for (const m of doc?.marks || []) if (m.t_s != null) out.push({ t: m.t_s, kind: "probe", label: m.label, color: "#ffe066" });
-  for (const e of doc?.events || []) if (e.t_s != null) out.push({ t: e.t_s, kind: e.kind, label: e.kind.replace(/[-_]/g, " "), color: "#e599f7" });
+  for (const e of doc?.events || []) {
+    if (e.t_s == null) continue;
+    // of ComfyUI's model log lines only the partial loads are worth a marker
+    if (e.kind.startsWith("model-") && !e.kind.startsWith("model-partially")) continue;
+    out.push({ t: e.t_s, kind: e.kind, label: e.kind.replace(/[-_]/g, " "), color: e.kind.startsWith("model-") ? "#ced4da" : "#e599f7" });
+  }
   const f = doc?.failure;
   if (f && f.t_s != null) out.push({ t: f.t_s, kind: "failure", label: `${f.kind} failure`, color: "#ff4d4f" });
   return out.sort((a, b) => a.t - b.t);

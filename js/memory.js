@@ -15,6 +15,8 @@ const LABELS = {
   process_private_bytes: "ComfyUI private memory",
   commit_bytes: "commit",
   swap_used_bytes: "swap in use",
+  cgroup_used_bytes: "container memory",
+  model_offloaded_bytes: "model weights offloaded to RAM",
 };
 
 /** A person's name for a metric key ("gpu0_used_bytes" -> "VRAM", "gpu1_used_bytes" -> "GPU1 VRAM"). */
@@ -27,6 +29,7 @@ export function metricLabel(key) {
 function defaultLimitName(metric) {
   if (metric.startsWith("gpu")) return "VRAM";
   if (metric === "commit_bytes") return "commit limit";
+  if (metric === "cgroup_used_bytes") return "container limit (cgroup)";
   return "RAM";
 }
 
@@ -62,9 +65,13 @@ export function memoryOf(doc, fallback = null) {
   }
   let enforced = memory.limit_enforced;
   if (enforced === undefined || enforced === null) {
-    enforced = metric === "commit_bytes" ? /^windows/i.test(String(doc?.context?.os || "")) : true;
+    const commit = typeof memory.commit_limit_enforced === "boolean" ? memory.commit_limit_enforced : /^windows/i.test(String(doc?.context?.os || ""));
+    enforced = metric === "commit_bytes" ? commit : true;
   }
-  return { metric, label: metricLabel(metric), limitBytes: limitBytes || null, limitName: memory.limit_name || defaultLimitName(metric), enforced: !!enforced };
+  // what counts against the limit at the run's peak when it is more than the metric (RAM + swap)
+  const system = memory.system;
+  const countedPeak = system && system.metric === metric ? (system.peak_bytes ?? system.used_bytes ?? null) : null;
+  return { metric, label: metricLabel(metric), limitBytes: limitBytes || null, limitName: memory.limit_name || defaultLimitName(metric), enforced: !!enforced, countedPeak, system: system || null };
 }
 
 export function executedNodes(doc) {
@@ -126,8 +133,9 @@ export function headline(doc, { live = false, fallback = null } = {}) {
   const peak = runPeak(doc, memory.metric);
   const suggestion = (doc.suggestions || [])[0] || null;
   const base = { metric: memory, peak, suggestion, node: peak?.node ?? null };
-  const pct = peak && memory.enforced && memory.limitBytes ? peak.value / memory.limitBytes : null;
-  const ofLimit = pct != null ? ` (${fmtPct(peak.value, memory.limitBytes)} of ${memory.limitName})` : "";
+  const counted = peak && memory.countedPeak != null && memory.countedPeak > peak.value ? memory.countedPeak : peak?.value;
+  const pct = peak && memory.enforced && memory.limitBytes ? counted / memory.limitBytes : null;
+  const ofLimit = pct != null ? ` (${fmtPct(counted, memory.limitBytes)} of ${memory.limitName})` : "";
   const where = (n) => (n ? ` at ${nodeName(n)} (${n.stage})` : "");
 
   if (live) {

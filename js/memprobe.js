@@ -15,7 +15,7 @@ import { heaviestNodes } from "./tabledata.js";
 import { TimelineView } from "./timeline.js";
 
 const PROBE_CLASS = "MemProbe";
-const EVENTS = ["run_start", "node", "samples", "mark", "fallback", "run_end"];
+const EVENTS = ["run_start", "node", "samples", "mark", "fallback", "model", "run_end"];
 
 async function fetchJson(path, init) {
   const response = await api.fetchApi(path, init);
@@ -152,10 +152,11 @@ app.registerExtension({
     {
       id: "MemProbe.SampleRate",
       category: ["Memory Probe", "Tracing", "Sampling rate"],
-      name: "Sampling rate while a run executes (Hz)",
+      name: "Sampling rate while a run executes (Hz; 0 = automatic: 10 on the CPU, 20 with a GPU)",
+      tooltip: "The timeline's resolution. Node peaks come from the OS's and torch's own peak counters where they exist, whatever the rate.",
       type: "slider",
-      attrs: { min: 1, max: 200, step: 1 },
-      defaultValue: 50,
+      attrs: { min: 0, max: 200, step: 1 },
+      defaultValue: 0,
       onChange: (value) => pushConfig({ sample_hz: Number(value) }),
     },
     {
@@ -166,6 +167,25 @@ app.registerExtension({
       attrs: { min: 1, max: 10000, step: 1 },
       defaultValue: 200,
       onChange: (value) => pushConfig({ retention_runs: Number(value) }),
+    },
+    {
+      id: "MemProbe.Metrics",
+      category: ["Memory Probe", "Metrics", "Prometheus"],
+      name: "Serve Prometheus metrics at /memprobe/metrics",
+      tooltip: "Read-only memory figures and run counts for Prometheus/Grafana; off, the route answers 404.",
+      type: "boolean",
+      defaultValue: true,
+      onChange: (value) => pushConfig({ metrics: !!value }),
+    },
+    {
+      id: "MemProbe.MetricsWorkflowLabel",
+      category: ["Memory Probe", "Metrics", "Workflow label"],
+      name: "Label run metrics by workflow (at most 20 workflows)",
+      tooltip:
+        "Adds a workflow label (an API client's extra_data.memprobe_workflow, else a hash of the node types) to the run counters and stage peaks. Each workflow multiplies their series, so it is off by default.",
+      type: "boolean",
+      defaultValue: false,
+      onChange: (value) => pushConfig({ metrics_workflow_label: !!value }),
     },
     {
       id: "MemProbe.Badges",
@@ -210,6 +230,7 @@ app.registerExtension({
       samples: (d) => store.onSamples(d),
       mark: (d) => store.onMark(d),
       fallback: (d) => store.onFallback(d),
+      model: (d) => store.onFallback(d), // a model-manager log line: an event of the run like a fallback
       run_end: (d) => store.onRunEnd(d),
     };
     for (const name of EVENTS) api.addEventListener(`memprobe.${name}`, ({ detail }) => handlers[name](detail));

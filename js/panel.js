@@ -8,6 +8,7 @@
 
 import { SEVERITY, STAGE_COLORS } from "./colors.js";
 import { button, fill, h, throttle } from "./dom.js";
+import { openExplainDialog } from "./explain.js"; // "Explain a log" (js/explain.js)
 import { STATUS_LABELS, fmtBytes, fmtSeconds, fmtShortTime, fmtValue } from "./format.js";
 import { applyTiledSwap, applyWidgetValue, focusNode } from "./graphedit.js";
 import { resolveExecutionId } from "./graphlocate.js";
@@ -19,6 +20,9 @@ import { memoryColumns, sortRows, tableRows } from "./tabledata.js";
 export { h } from "./dom.js";
 
 const TOP_NODES = 8;
+const EXACT_PEAK = "exact: from the peak counter the operating system (or torch) keeps";
+const SAMPLED_PEAK = "sampled: the highest reading; a short spike between two readings can go higher";
+const PEAK_NOTE = "≥ marks a sampled peak (the highest reading); the others are exact, from the OS's or torch's own peak counters. VRAM in use (NVML) has no such counter.";
 const panels = new Set();
 const extraActions = [];
 
@@ -158,9 +162,12 @@ export class MemoryPanel {
     let text = onScreenLive ? "● Running" : store.pinned ? "Pinned to an older run" : store.doc ? "Latest run" : "Idle";
     if (tracing && !tracing.available) text += " · tracing unavailable";
     else if (tracing && !tracing.enabled) text += " · tracing off";
+    const ledger = store.status?.ledger;
+    const unsaved = ledger && ledger.available && ledger.saving === false;
+    if (unsaved) text += " · runs are not being saved";
     this.els.status.textContent = text;
-    this.els.status.className = `mp-status${onScreenLive ? " mp-live" : ""}${store.pinned ? " mp-pinned" : ""}`;
-    this.els.status.title = tracing?.reason || "";
+    this.els.status.className = `mp-status${onScreenLive ? " mp-live" : ""}${store.pinned ? " mp-pinned" : ""}${unsaved ? " mp-warn" : ""}`;
+    this.els.status.title = unsaved ? `Runs are kept in memory only: ${ledger.reason || "the ledger cannot write"}` : tracing?.reason || "";
     this.els.follow.hidden = !store.pinned;
 
     const current = store.doc?.id;
@@ -243,6 +250,8 @@ export class MemoryPanel {
     fill(this.els.actions,
       button("Free memory", { title: "Unload models and free cached memory (ComfyUI's /free)", onclick: () => this.freeMemory(), "data-action": "free" }),
       button("Export report", { title: "A shareable report without prompts or paths", onclick: () => this.exportReport(), disabled: !doc?.id, "data-action": "export" }),
+      // "Explain a log" (js/explain.js): a failure from ComfyUI's own log, for runs Memory Probe did not trace
+      button("Explain a log", { title: "Paste or drop ComfyUI's log: which memory ran out, where, and what to try", onclick: () => openExplainDialog(this.ctx), "data-action": "explain-log" }),
       ...extraActions.map((a) => button(a.label, { icon: a.icon, title: a.title, onclick: () => a.onClick?.(this), "data-action": a.id })),
       this.els.comparePick,
     );
@@ -290,7 +299,9 @@ export class MemoryPanel {
         const plan = planSwap(target.open.root, action.node_id);
         if (!plan.ok) return wrap(h("span", { class: "mp-note" }, plan.reason));
       }
-      return wrap(button(label, { primary: true, onclick: () => this.apply(s), "data-action": kind }));
+      // a change the run needs is the primary action; one for headroom only (nothing ran short) is not
+      const needed = s.severity === "critical" || s.severity === "warning";
+      return wrap(button(label, { primary: needed, onclick: () => this.apply(s), "data-action": kind }));
     }
     if (compact) return null; // the banner says why
     const own = findWorkflow(this.app, doc.workflow?.id);
@@ -336,6 +347,9 @@ export class MemoryPanel {
       ),
       h("tbody", {}, ...shown.map((r) => this.row(r, metric))),
     );
+    if (metric && shown.some((r) => r[`${metric}:peak`] != null && !r[`${metric}:exact`])) {
+      this.els.table.prepend(h("caption", { class: "mp-sub mp-peak-note" }, PEAK_NOTE));
+    }
     fill(this.els.more,
       rows.length > TOP_NODES ? button(this.allNodes ? `Show the top ${TOP_NODES}` : `Show all ${rows.length} nodes`, { onclick: () => { this.allNodes = !this.allNodes; this.renderTable(this.store.doc); }, "data-action": "all-nodes" }) : null,
     );
@@ -344,6 +358,7 @@ export class MemoryPanel {
   row(r, metric) {
     const peak = metric ? r[`${metric}:peak`] : null;
     const added = metric ? r[`${metric}:added`] : null;
+    const sampled = peak != null && !r[`${metric}:exact`];
     const focus = () => this.focus(r.id);
     return h(
       "tr",
@@ -363,13 +378,20 @@ export class MemoryPanel {
       },
       h(
         "td",
-        { class: "mp-node" },
+        { class: "mp-node", title: r.models.title || null },
         h("div", { class: "mp-name" }, r.title, r.fallbacks.length ? h("span", { class: "mp-warn", title: `fallbacks: ${r.fallbacks.join(", ")}` }, " ⚠") : null),
         h("div", { class: "mp-sub" }, h("span", { class: "mp-chip", style: `background:${STAGE_COLORS[r.stage] || STAGE_COLORS.other}` }, r.stage), r.title !== r.type ? ` ${r.type}` : ""),
-        ...r.details.map((line) => h("div", { class: "mp-sub mp-detail" }, line)),
+        r.models.changed ? h("div", { class: `mp-sub mp-models${r.models.partial ? " mp-partial" : ""}` }, r.models.text) : null,
       ),
       h("td", { class: "mp-num" }, r.status === "ran" ? fmtSeconds(r.time) : STATUS_LABELS[r.status] || r.status),
-      metric ? h("td", { class: "mp-num" }, fmtBytes(peak), added != null ? h("div", { class: "mp-sub", title: "added while it ran (peak − before)" }, fmtBytes(added, { signed: true })) : null) : null,
+      metric
+        ? h(
+            "td",
+            { class: "mp-num mp-peak", title: peak == null ? null : sampled ? SAMPLED_PEAK : EXACT_PEAK },
+            (sampled ? "≥ " : "") + fmtBytes(peak),
+            added != null ? h("div", { class: "mp-sub", title: "added while it ran (peak − before)" }, fmtBytes(added, { signed: true })) : null,
+          )
+        : null,
     );
   }
 

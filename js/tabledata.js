@@ -1,9 +1,12 @@
-// Rows of the per-node table: one per node of a run, with its time and, per memory, its peak and
-// what it added while it ran (peak − before: a decode that raises commit by 3.5 GiB and frees it
-// before it ends added 3.5 GiB, not the few MiB "after − before" would say). Pure; panel.js draws them.
+// Rows of the per-node table: one per node of a run, with its time and, per memory, its peak, what
+// it added while it ran (peak − before: a decode that raises commit by 3.5 GiB and frees it before
+// it ends added 3.5 GiB, not the few MiB "after − before" would say), and whether that peak is
+// exact (from a peak counter of the OS or torch: the node's `exact_peaks`) or sampled (the highest
+// reading, which a short spike between two readings can exceed); and the node's model line
+// (models.js). Pure; panel.js draws them.
 
-import { fmtBytes } from "./format.js";
 import { metricLabel } from "./memory.js";
+import { modelLine } from "./models.js";
 
 const COLUMN_ORDER = ["gpu0_used_bytes", "process_rss_bytes", "ram_used_bytes", "commit_bytes", "gpu0_reserved_bytes", "gpu0_offloaded_bytes"];
 
@@ -14,21 +17,6 @@ export function memoryColumns(doc, first = null) {
   const keys = COLUMN_ORDER.filter((k) => seen.has(k));
   if (first && seen.has(first)) keys.splice(0, keys.length, first, ...keys.filter((k) => k !== first));
   return keys.map((key) => ({ key, label: metricLabel(key) }));
-}
-
-/** Extra lines under a node's name: the models it holds (name, device, dtype, size, offloaded). */
-export function detailLines(node) {
-  const lines = [];
-  for (const m of Array.isArray(node?.models) ? node.models : []) {
-    const parts = [m.name || m.class || "model"];
-    if (m.device) parts.push(m.device);
-    if (m.dtype) parts.push(m.dtype);
-    const size = m.loaded_bytes ?? m.size_bytes;
-    if (size != null) parts.push(fmtBytes(size));
-    if (m.offloaded_bytes) parts.push(`${fmtBytes(m.offloaded_bytes)} offloaded`);
-    lines.push(parts.join(" · "));
-  }
-  return lines;
 }
 
 export function tableRows(doc) {
@@ -45,13 +33,14 @@ export function tableRows(doc) {
       seq: n.seq,
       failed: n.status === "failed",
       fallbacks: n.fallbacks || [],
-      details: detailLines(n),
+      models: modelLine(n),
     };
     for (const c of columns) {
       const peak = n.status === "cached" ? null : (n.peaks?.[c.key] ?? null);
       const before = n.before?.[c.key];
       row[`${c.key}:peak`] = peak;
       row[`${c.key}:added`] = peak != null && before != null ? Math.max(0, peak - before) : null;
+      row[`${c.key}:exact`] = (n.exact_peaks || []).includes(c.key);
     }
     return row;
   });

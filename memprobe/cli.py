@@ -1,11 +1,12 @@
 """The ``memprobe`` command: ``doctor`` checks this machine; ``report`` and ``compare`` read
-runs exported from ComfyUI (``/memprobe/runs/{id}/export``)."""
+runs exported from ComfyUI (``/memprobe/runs/{id}/export``); ``explain`` reads ComfyUI's own log."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -16,22 +17,18 @@ __all__ = ["main"]
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from .doctor import _largest_vram, diagnose, render_text, suggest_pagefile
-    from .machine import gather_machine
+    from .doctor import examine, render_text
+    from .machine import default_disk_paths, gather_machine
 
-    paths: dict[str, str] = {}
+    paths: dict[str, str] = default_disk_paths()
     for item in args.path or []:
         role, sep, path = item.partition("=")
         if not sep or not role or not path:
             print(f"memprobe doctor: --path takes ROLE=FOLDER, got {item!r}", file=sys.stderr)
             return 2
         paths[role] = path
-    machine = gather_machine(paths)
-    findings = diagnose(machine)
-    advice = suggest_pagefile(machine["memory"].get("ram_total_bytes"), _largest_vram(machine))
+    machine, findings = examine(gather_machine(paths))
     if args.json:
-        machine["findings"] = [f.to_dict() for f in findings]
-        machine["suggested_pagefile"] = advice.to_dict() if advice else None
         print(json.dumps(machine, indent=2))
     else:
         print(render_text(machine, findings))
@@ -66,6 +63,29 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _explain(args: argparse.Namespace) -> int:
+    from .explain import explain_log, render_report_md, render_text
+
+    if args.log == "-":
+        doc = explain_log(sys.stdin.buffer)
+    else:
+        try:
+            with open(args.log, "rb") as f:
+                doc = explain_log(f)
+        except OSError as exc:
+            print(f"memprobe explain: cannot read {args.log}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+    if hasattr(sys.stdout, "reconfigure"):  # a Windows console cannot print every error text
+        sys.stdout.reconfigure(errors="replace")
+    if args.report:
+        print(render_report_md(doc), end="")
+    elif args.json:
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        print(render_text(doc), end="")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="memprobe", description="Memory Probe: which memory runs out, and where.")
     parser.add_argument("--version", action="version", version=f"memprobe {__version__}")
@@ -74,7 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     doctor = sub.add_parser("doctor", help="check this machine's memory set-up (GPU, RAM, commit, pagefile/swap)")
     doctor.add_argument("--json", action="store_true", help="print JSON (stable keys, see the README)")
     doctor.add_argument("--path", action="append", metavar="ROLE=FOLDER",
-                        help="also check free disk of FOLDER's volume, e.g. models=D:\\ComfyUI\\models")
+                        help="also check free disk of FOLDER's volume, e.g. models=D:\\ComfyUI\\models (the home and "
+                             "current folder's volumes, and ComfyUI's models and output when found, are always "
+                             "checked)")
     doctor.set_defaults(func=_doctor)
     rep = sub.add_parser("report", help="the shareable report of an exported run (prompts and paths removed)")
     rep.add_argument("run", metavar="RUN.json", help="a run exported from the panel or /memprobe/runs/{id}/export")
@@ -85,6 +107,14 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("b", metavar="B.json")
     cmp.add_argument("--format", choices=("md", "json"), default="md")
     cmp.set_defaults(func=_compare)
+    exp = sub.add_parser("explain", help="explain a failure from ComfyUI's own log (console output, comfyui.log, "
+                                         "the Desktop app's log, a pasted error report)")
+    exp.add_argument("log", metavar="FILE", help="the log file, or - to read it from standard input")
+    out = exp.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON (stable keys, see the README)")
+    out.add_argument("--report", action="store_true",
+                     help="print the shareable Markdown report (no prompts, user names or paths)")
+    exp.set_defaults(func=_explain)
     return parser
 
 
@@ -96,6 +126,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # "memprobe explain x.log | head"
+        sys.stdout = open(os.devnull, "w")
+        return 0
 
 
 if __name__ == "__main__":

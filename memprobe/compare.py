@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .runfacts import compute_memory, limit_of, run_peaks, stage_summary
-from .units import fmt_bytes
+from .format import fmt_bytes
+from .residency import KINDS, max_offloaded, run_models
+from .runfacts import compute_limit, run_peaks, stage_summary
 from .workflow import workflow_parameters
 
 __all__ = ["compare_runs", "render_comparison_md"]
@@ -47,13 +48,68 @@ def _outcome(doc: dict[str, Any]) -> dict[str, Any]:
             "failure_stage": failure.get("stage"), "duration_s": doc.get("duration_s")}
 
 
+_MEMORIES = (("vram", "peak VRAM", ("gpu0_used_bytes",)),
+             ("comfyui_ram", "peak ComfyUI RAM", ("process_private_bytes", "process_rss_bytes")),
+             ("commit", "peak commit", ("commit_bytes",)))
+
+
+def memory_effect(a: dict[str, Any], b: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per memory, the two runs' peaks and their difference (B - A), and the most model weight
+    ComfyUI kept offloaded in RAM: ``{vram, comfyui_ram, commit, offloaded: {label, a, b, delta}}``."""
+    peaks_a, peaks_b = run_peaks(a), run_peaks(b)
+    out = {}
+    for name, label, metrics in _MEMORIES:
+        metric = next((m for m in metrics if m in peaks_a or m in peaks_b), None)
+        if metric is not None:
+            out[name] = _pair(label, peaks_a.get(metric), peaks_b.get(metric))
+    offloaded_a, offloaded_b = max_offloaded(a), max_offloaded(b)
+    if offloaded_a or offloaded_b:
+        out["offloaded"] = _pair("most model weight offloaded to RAM", offloaded_a, offloaded_b)
+    return out
+
+
+def _pair(label: str, a: int | None, b: int | None) -> dict[str, Any]:
+    return {"label": label, "a": a, "b": b, "delta": b - a if a is not None and b is not None else None}
+
+
+def _model_text(model: dict[str, Any]) -> str:
+    text = f"{model.get('class')} {model.get('dtype') or '?'} {fmt_bytes(model.get('size_bytes'))}"
+    return text + (f" ({model['file']})" if model.get("file") else "")
+
+
+def _model_change(a: dict[str, Any], b: dict[str, Any], pa: dict[str, Any], pb: dict[str, Any]) -> dict[str, Any] | None:
+    """The models the two runs held, compared kind by kind (class, file, precision, size): one
+    change, whatever the number of models that differ."""
+    ma, mb = run_models(a, pa.get("models") or ()), run_models(b, pb.get("models") or ())
+    if not ma or not mb:
+        return None
+    kinds = [k for k in KINDS if any(m.get("kind") == k for m in ma + mb)]
+    kinds += sorted({str(m.get("kind")) for m in ma + mb} - set(kinds))
+    differ = []
+    for kind in kinds:
+        side_a = sorted(_model_text(m) for m in ma if str(m.get("kind")) == kind)
+        side_b = sorted(_model_text(m) for m in mb if str(m.get("kind")) == kind)
+        if side_a != side_b:
+            differ.append({"kind": kind, "a": side_a, "b": side_b})
+    if not differ:
+        return None
+    return {"what": "models", "a": "; ".join(x for d in differ for x in d["a"]) or None,
+            "b": "; ".join(x for d in differ for x in d["b"]) or None, "models": differ,
+            "effect": memory_effect(a, b)}
+
+
 def compare_runs(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    """``{a, b, metric, changes, stages, outcome}``: every difference in what the two runs did,
-    and per stage the peak of the memory ComfyUI computed on, time, and the other peaks."""
+    """``{a, b, metric, changes, stages, outcome, memory}``: every difference in what the two runs
+    did (a different model, or the same model in another precision, is one change that carries
+    its ``effect`` on each memory), per stage the peak of the memory ComfyUI computed on, time
+    and the other peaks, and per memory the two runs' peaks."""
     pa, pb = workflow_parameters(a.get("prompt")), workflow_parameters(b.get("prompt"))
     changes: list[dict[str, Any]] = []
+    model_change = _model_change(a, b, pa, pb)
+    if model_change is not None:
+        changes.append(model_change)
     for key in _PARAMETERS:
-        if pa.get(key) != pb.get(key):
+        if pa.get(key) != pb.get(key) and not (key == "models" and model_change is not None):
             changes.append({"what": key, "a": pa.get(key), "b": pb.get(key)})
     da, db = pa.get("decode") or {}, pb.get("decode") or {}
     if da.get("class_type") != db.get("class_type"):  # a swapped decoder is one change, settings included
@@ -70,7 +126,8 @@ def compare_runs(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         if ca.get(key) != cb.get(key):
             changes.append({"what": key.replace("_", " "), "a": ca.get(key), "b": cb.get(key)})
 
-    metric = compute_memory(a)
+    bound = compute_limit(a)
+    metric = bound.metric
     sa, sb = stage_summary(a), stage_summary(b)
     cached_a, cached_b = _cached_stages(a) - set(sa), _cached_stages(b) - set(sb)
     stages = []
@@ -90,12 +147,14 @@ def compare_runs(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         "a": {"id": a.get("id"), "started_at": a.get("started_at"), "parameters": pa},
         "b": {"id": b.get("id"), "started_at": b.get("started_at"), "parameters": pb},
         "metric": metric,
-        "limit_bytes": limit_of(a, metric),
+        "limit_bytes": bound.limit_bytes,
+        "limit_name": bound.name,
         "changes": changes,
         "one_change": len(changes) == 1,
         "stages": stages,
         "peak": {"a": run_peaks(a).get(metric), "b": run_peaks(b).get(metric)},
         "outcome": {"a": _outcome(a), "b": _outcome(b)},
+        "memory": memory_effect(a, b),
     }
 
 
@@ -115,7 +174,8 @@ def _delta(value: int | None) -> str:
 
 def render_comparison_md(cmp: dict[str, Any]) -> str:
     """The comparison as Markdown (what the CLI prints and the panel shows)."""
-    metric_name = {"gpu0_used_bytes": "VRAM", "ram_used_bytes": "RAM"}.get(cmp["metric"], cmp["metric"])
+    metric_name = {"gpu0_used_bytes": "VRAM", "ram_used_bytes": "RAM", "commit_bytes": "commit",
+                   "cgroup_used_bytes": "container memory"}.get(cmp["metric"], cmp["metric"])
     lines = [f"# Run {cmp['a']['id']} vs {cmp['b']['id']}", ""]
     if not cmp["changes"]:
         lines.append("No difference in the workflow's settings, launch options or versions.")
@@ -125,6 +185,11 @@ def render_comparison_md(cmp: dict[str, Any]) -> str:
             lines.append("")
         lines += ["| changed | A | B |", "| --- | --- | --- |"]
         lines += [f"| {c['what']} | {_fmt(c['a'])} | {_fmt(c['b'])} |" for c in cmp["changes"]]
+    model_change = next((c for c in cmp["changes"] if c.get("effect") is not None), None)
+    if model_change is not None:
+        lines += ["", "What the model change did to each memory:" if cmp["one_change"]
+                  else "Each memory, A and B (all the changes together):", ""]
+        lines += _memory_rows(model_change["effect"])
     lines += ["", f"| stage | peak {metric_name} A | peak {metric_name} B | time A | time B |",
               "| --- | --- | --- | --- | --- |"]
     for s in cmp["stages"]:
@@ -148,5 +213,15 @@ def render_comparison_md(cmp: dict[str, Any]) -> str:
 
     lines += ["", f"Outcome: A {outcome(oa)} → B {outcome(ob)}.",
               f"Run peak {metric_name}: {fmt_bytes(cmp['peak']['a'])} → {fmt_bytes(cmp['peak']['b'])}"
-              + (f" of {fmt_bytes(cmp['limit_bytes'])}" if cmp["limit_bytes"] else "") + "."]
+              + (f" of {fmt_bytes(cmp['limit_bytes'])} {cmp.get('limit_name') or ''}".rstrip() if cmp["limit_bytes"] else "")
+              + "."]
+    if model_change is None and cmp.get("memory"):
+        lines += ["", *_memory_rows(cmp["memory"])]
     return "\n".join(lines) + "\n"
+
+
+def _memory_rows(effect: dict[str, dict[str, Any]]) -> list[str]:
+    rows = ["| memory | A | B |", "| --- | --- | --- |"]
+    for entry in effect.values():
+        rows.append(f"| {entry['label']} | {fmt_bytes(entry['a'])} | {fmt_bytes(entry['b'])}{_delta(entry['delta'])} |")
+    return rows

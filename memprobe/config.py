@@ -24,12 +24,22 @@ class ConfigError(ValueError):
 class Config:
     tracing: bool = True
     """Trace every node (the probe nodes work either way)."""
-    sample_hz: float = 50.0
-    """Sampler rate while a run executes (it reads at 1 Hz when idle)."""
+    sample_hz: float = 0.0
+    """Sampler rate while a run executes, 1–200 Hz; 0 chooses it by the device ComfyUI computes
+    on (10 Hz on the CPU, 20 Hz with a GPU; see ``memprobe.sampler.auto_rate``). It reads at 1 Hz
+    when idle."""
+    exact_rss_peaks: bool = True
+    """Linux: restart the process's peak-RSS counter (``VmHWM``) at each node, so each node's RSS
+    peak is exact. Off leaves the counter to other tools (``ru_maxrss``, ``/usr/bin/time -v``)
+    and RSS peaks are sampled."""
     retention_runs: int = 200
     """How many runs the ledger keeps."""
     retention_mb: int = 512
     """The ledger's size cap."""
+    metrics: bool = True
+    """Serve ``GET /memprobe/metrics`` (Prometheus); off, it answers 404."""
+    metrics_workflow_label: bool = False
+    """Add a bounded ``workflow`` label to the per-run metrics (opt-in: it multiplies their series)."""
 
     _LIMITS = {"sample_hz": (1.0, 200.0), "retention_runs": (1, 10_000), "retention_mb": (16, 65_536)}
 
@@ -42,16 +52,17 @@ class Config:
         for name, value in changes.items():
             if name not in known:
                 raise ConfigError(f"unknown setting {name!r}; known: {', '.join(sorted(known))}")
-            if name == "tracing":
+            if isinstance(getattr(self, name), bool):
                 if not isinstance(value, bool):
-                    raise ConfigError("tracing must be true or false")
+                    raise ConfigError(f"{name} must be true or false")
                 clean[name] = value
                 continue
             low, high = self._LIMITS[name]
+            allowed = f"between {low:g} and {high:g}" + (" (0: automatic)" if name == "sample_hz" else "")
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ConfigError(f"{name} must be a number between {low:g} and {high:g}")
-            if not low <= value <= high:
-                raise ConfigError(f"{name} must be between {low:g} and {high:g}, got {value}")
+                raise ConfigError(f"{name} must be a number {allowed}")
+            if not (low <= value <= high or (name == "sample_hz" and value == 0)):
+                raise ConfigError(f"{name} must be {allowed}, got {value}")
             clean[name] = float(value) if name == "sample_hz" else int(value)
         return replace(self, **clean)
 

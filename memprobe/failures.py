@@ -10,11 +10,12 @@ out-of-memory fallbacks ComfyUI takes silently (it logs them, then carries on).
 from __future__ import annotations
 
 from ._log import logger
+from .limits import AT_LIMIT
 from .snapshot import SystemMemory
 
 __all__ = ["FAILURE_KINDS", "MEMORY_KINDS", "classify_failure", "is_memory_failure", "detect_fallback", "FALLBACKS"]
 
-MEMORY_KINDS = ("vram", "system-ram", "commit-limit", "disk")
+MEMORY_KINDS = ("vram", "system-ram", "commit-limit", "cgroup-limit", "disk")
 FAILURE_KINDS = (*MEMORY_KINDS, "other")
 
 # Texts are matched lower-cased. Order matters: the CPU allocator's message wins over the type
@@ -47,6 +48,7 @@ _VRAM_TEXTS = (
     "cudnn_status_alloc_failed",
     "cublas_status_alloc_failed",
     "out of memory on device",
+    "not enough gpu video memory",  # DirectML: "Could not allocate tensor with N bytes. There is not enough GPU video memory available!"
 )
 
 
@@ -57,11 +59,11 @@ def classify_failure(
     system: SystemMemory | None = None,
     compute_device: str = "cuda",
 ) -> str:
-    """``vram``, ``system-ram``, ``commit-limit``, ``disk`` or ``other``.
+    """``vram``, ``system-ram``, ``commit-limit``, ``cgroup-limit``, ``disk`` or ``other``.
 
     ``exception_type`` is ComfyUI's ``module.QualName`` (bare for builtins). ``system`` is the
     snapshot at the failure: on Linux with strict overcommit (mode 2) an ``ENOMEM`` next to the
-    commit limit is the commit limit. ``compute_device="cpu"`` (ComfyUI ``--cpu``) makes a bare
+    commit limit is the commit limit; one next to the limit of ComfyUI's cgroup is that limit. ``compute_device="cpu"`` (ComfyUI ``--cpu``) makes a bare
     ``OutOfMemoryError`` a RAM failure.
     """
     type_name = (exception_type or "").rsplit(".", 1)[-1]
@@ -73,6 +75,8 @@ def classify_failure(
     if any(t in text for t in _SYSTEM_RAM_TEXTS) or type_name in ("MemoryError", "ArrayMemoryError"):
         if _near_strict_commit_limit(system):
             return "commit-limit"
+        if _near_cgroup_limit(system):
+            return "cgroup-limit"
         return "system-ram"
     if any(t in text for t in _VRAM_TEXTS):
         return "vram"
@@ -90,7 +94,13 @@ def _near_strict_commit_limit(system: SystemMemory | None) -> bool:
         return False
     if system.commit_bytes is None or not system.commit_limit_bytes:
         return False
-    return system.commit_bytes >= 0.95 * system.commit_limit_bytes
+    return system.commit_bytes >= AT_LIMIT * system.commit_limit_bytes
+
+
+def _near_cgroup_limit(system: SystemMemory | None) -> bool:
+    if system is None or system.cgroup_used_bytes is None or not system.cgroup_limit_bytes:
+        return False
+    return system.cgroup_used_bytes >= AT_LIMIT * system.cgroup_limit_bytes
 
 
 # ComfyUI's own recoveries from an OOM: a wasted attempt, invisible unless one reads the log.

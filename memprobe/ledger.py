@@ -7,13 +7,20 @@ such a run still ``running`` and marks it ``ended_abruptly`` with the node that 
 
 Readers (the HTTP routes, the CLI) open their own connections; WAL lets them read while the
 writer writes.
+
+When the file cannot be written (its disk is full, its folder read-only) tracing goes on: the runs
+that could not be saved are kept in memory (:class:`~memprobe.unsaved.KeptRuns`) and served from
+there, :meth:`Ledger.state` says why nothing is being saved (with the free space of that volume),
+and the writer tries again every few seconds, saving the kept runs as soon as it can.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import queue
+import shutil
 import sqlite3
 import threading
 import time
@@ -24,9 +31,12 @@ from pathlib import Path
 from typing import Any
 
 from ._log import logger, warn_once
+from .format import MIB, fmt_bytes
+from .listener import TrackerListener
 from .records import Mark, NodeRun, RunEvent, RunRecord
+from .runfacts import memory_limits
 from .timeline import downsample, merge_timelines, window
-from .tracker import TrackerListener
+from .unsaved import KeptRuns
 
 __all__ = ["Ledger", "LedgerError", "SCHEMA_VERSION"]
 
@@ -84,6 +94,16 @@ class LedgerError(RuntimeError):
     """The ledger cannot be used (e.g. a newer release wrote it); tracing goes on without it."""
 
 
+class _Job:
+    """One queued write: ``op(conn, *args)``, for ``run`` (whose record is kept if it is lost)."""
+
+    __slots__ = ("op", "args", "commit", "run", "done")
+
+    def __init__(self, op: Callable[..., None] | None, args: tuple[Any, ...], commit: bool,
+                 run: RunRecord | None = None, done: threading.Event | None = None) -> None:
+        self.op, self.args, self.commit, self.run, self.done = op, args, commit, run, done
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), default=str)
 
@@ -95,17 +115,28 @@ def _chunk(blob: bytes) -> dict[str, Any]:
 
 class Ledger:
     COMMIT_EVERY_S = 1.0
+    RETRY_S = 5.0
+    """While the file cannot be written, how often the writer tries again."""
 
     def __init__(self, path: str | os.PathLike[str], *, max_runs: int = 200, max_bytes: int = 512 * 1024**2,
-                 max_samples_per_run: int = 20_000) -> None:
+                 max_samples_per_run: int = 20_000, keep_unsaved: int = 20) -> None:
         self.path = Path(path)
         self.max_runs = max_runs
         self.max_bytes = max_bytes
         self.max_samples_per_run = max_samples_per_run
-        self._queue: queue.SimpleQueue[tuple[Callable[..., None], tuple[Any, ...], bool] | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
-        self._write: sqlite3.Connection | None = None
         self.listener = _LedgerListener(self)
+        self.kept = KeptRuns(keep_unsaved)
+        """Finished runs the file lacks, served from memory until they are saved."""
+        self.error: str | None = None
+        """Why runs are not being saved now (``None`` while saving works)."""
+        self._opened = False
+        self._pid: int | None = None
+        self._kills_now: dict[str, Any] | None = None
+        self._txn_runs: dict[str, RunRecord] = {}
+        self._dirty: set[str] = set()
+        self._retry_at = 0.0
         self.cpu_s = 0.0
         """CPU time the writer thread has used."""
 
@@ -118,15 +149,29 @@ class Ledger:
             conn.execute("PRAGMA query_only = 1")
         return conn
 
-    def open(self, *, pid: int | None = None) -> list[str]:
+    def open(self, *, pid: int | None = None, kills_now: dict[str, Any] | None = None) -> list[str]:
         """Create or migrate the file, then mark runs left ``running`` by a dead process as
-        ``ended_abruptly``. Returns their ids."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        ``ended_abruptly``. Returns their ids. ``kills_now`` are the kernel's OOM-kill counters now
+        (:meth:`memprobe.sensors.Sensors.oom_kills`): compared with those a dead run recorded at
+        its start, they tell whether the OOM killer ended it.
+
+        A file from a newer release or a damaged one raises :class:`LedgerError`. A file that
+        cannot be written now (a full disk, a read-only folder) does not: the ledger keeps runs in
+        memory, says why in :meth:`state`, and opens the file when it can."""
+        self._pid, self._kills_now = pid, kills_now
         try:
-            return self._open(pid)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            ids = self._open(pid)
+        except LedgerError:
+            raise
+        except (sqlite3.OperationalError, OSError) as exc:
+            self._storage_failed(exc)
+            return []
         except sqlite3.DatabaseError as exc:
             raise LedgerError(f"{self.path} cannot be used ({exc}); it was left as it is — move it away to start "
                               "a new ledger") from exc
+        self._opened = True
+        return ids
 
     def _open(self, pid: int | None) -> list[str]:
         conn = self._connect()
@@ -166,7 +211,7 @@ class Ledger:
                 chunk = _chunk(last[0])
                 ended_s = last[1]
                 last_metrics = {k: v[-1] for k, v in chunk["series"].items() if v and v[-1] is not None}
-            failure = _abrupt_failure(node, last_metrics, ended_s)
+            failure = _abrupt_failure(node, last_metrics, ended_s, header, self._kills_now)
             header.update(status="ended_abruptly", failure=failure, end_metrics=last_metrics or None,
                           abrupt={"node": node, "last_metrics": last_metrics, "last_sample_s": ended_s})
             ended_at = header["started_at"] + ended_s if ended_s is not None else None
@@ -176,6 +221,8 @@ class Ledger:
                              (ended_at, _dumps(header), run_id))
                 if node is not None:
                     node["status"] = "failed"
+                    node["end_s"] = ended_s
+                    self._peaks_from_samples(conn, run_id, node)
                     conn.execute("UPDATE nodes SET status = 'failed', doc = ? WHERE run_id = ? AND seq = ?",
                                  (_dumps(node), run_id, node["seq"]))
                 conn.execute("INSERT OR REPLACE INTO failures VALUES (?, 0, ?, ?, ?)",
@@ -183,6 +230,18 @@ class Ledger:
             logger.warning("Memory Probe: run %s ended abruptly (ComfyUI stopped during node %s)", run_id,
                            node.get("node_id") if node else "?")
         return [r[0] for r in rows]
+
+    def _peaks_from_samples(self, conn: sqlite3.Connection, run_id: str, node: dict[str, Any]) -> None:
+        """A node that never ended stored only its readings at its start: its peaks are what the
+        sampler recorded from then on (up to the last committed second)."""
+        if node.get("start_s") is None:
+            return
+        timeline = window(self._timeline(conn, run_id, node["start_s"]), node["start_s"], None)
+        peaks = node.setdefault("peaks", {})
+        for key, column in timeline["series"].items():
+            values = [v for v in column if v is not None]
+            if values and max(values) > peaks.get(key, -1):
+                peaks[key] = max(values)
 
     # ------------------------------------------------------------------ the writer thread
     def start(self) -> None:
@@ -199,54 +258,152 @@ class Ledger:
         self._thread = None
 
     def flush(self, timeout: float = 10.0) -> bool:
-        """Wait until everything queued so far is committed (tests, shutdown)."""
+        """Wait until everything queued so far was written or given up (tests, shutdown)."""
         if self._thread is None:
             return True
         done = threading.Event()
-        self.submit(lambda conn: done.set(), commit=True)
+        self._queue.put(_Job(None, (), True, done=done))
         return done.wait(timeout)
 
-    def submit(self, op: Callable[..., None], *args: Any, commit: bool = False) -> None:
-        """Queue ``op(conn, *args)`` for the writer thread; never blocks."""
-        self._queue.put((op, args, commit))
+    def submit(self, op: Callable[..., None], *args: Any, commit: bool = False, run: RunRecord | None = None) -> None:
+        """Queue ``op(conn, *args)`` for the writer thread; never blocks. ``run`` is the run the
+        write belongs to: if the write is lost, the run is kept in memory when it ends."""
+        self._queue.put(_Job(op, args, commit, run))
+
+    def state(self) -> dict[str, Any]:
+        """Whether runs are being saved, why not, and the free space of the ledger's volume."""
+        volume = _volume(self.path.parent)
+        return {"saving": self.error is None, "reason": self.error, "path": str(self.path),
+                "unsaved_runs": len(self.kept), "dropped_runs": self.kept.dropped, "volume": volume}
 
     def _writer(self) -> None:
-        conn = self._connect()
-        self._write = conn
+        conn = self._connect() if self._opened else None
         dirty_since: float | None = None
         while True:
-            timeout = None if dirty_since is None else max(0.0, dirty_since + self.COMMIT_EVERY_S - time.monotonic())
+            if dirty_since is not None:
+                timeout: float | None = max(0.0, dirty_since + self.COMMIT_EVERY_S - time.monotonic())
+            else:
+                timeout = self.RETRY_S if (self.error is not None or len(self.kept)) else None
             try:
-                item = self._queue.get(timeout=timeout)
+                job = self._queue.get(timeout=timeout)
             except queue.Empty:
-                item = ("commit",)  # type: ignore[assignment]
-            if item is None:
+                job = _Job(None, (), False)
+            if job is None:
                 break
-            commit_now = True
-            if item != ("commit",):
-                op, args, commit_now = item
-                try:
-                    if not conn.in_transaction:
-                        conn.execute("BEGIN")
-                    op(conn, *args)
-                except Exception:  # a bad write must not stop the writer
-                    warn_once("ledger-write", "Memory Probe: a ledger write failed (%s)", getattr(op, "__name__", op),
-                              exc_info=True)
-                dirty_since = dirty_since or time.monotonic()
-            if commit_now or (dirty_since is not None and time.monotonic() - dirty_since >= self.COMMIT_EVERY_S):
-                self._commit(conn)
+            if job.op is not None:
+                if job.run is not None:
+                    self._txn_runs[job.run.id] = job.run
+                if conn is None:  # the file is not open (yet): this write is lost, its run kept
+                    self._dirty.update(self._txn_runs)
+                    self._txn_runs.clear()
+                    self._keep_finished(job)
+                else:
+                    self._write_one(conn, job)
+                    dirty_since = dirty_since or time.monotonic()
+            now = time.monotonic()
+            due = dirty_since is not None and now - dirty_since >= self.COMMIT_EVERY_S
+            if conn is not None and (job.commit or due):
+                if self._commit(conn):
+                    self._saved(job)
+                else:
+                    self._keep_finished(job)  # a run whose end was in the lost transaction
                 dirty_since = None
+            if (self.error is not None or len(self.kept)) and now >= self._retry_at and dirty_since is None:
+                self._retry_at = now + self.RETRY_S  # at most every few seconds: try the file again
+                conn = self._retry(conn)
+            if job.done is not None:
+                job.done.set()
             self.cpu_s = time.thread_time()
-        self._commit(conn)
-        conn.close()
+        if conn is not None:
+            if self._commit(conn):
+                self._saved(_Job(None, (), True))
+            conn.close()
 
-    @staticmethod
-    def _commit(conn: sqlite3.Connection) -> None:
+    def _write_one(self, conn: sqlite3.Connection, job: _Job) -> None:
+        assert job.op is not None
+        try:
+            if not conn.in_transaction:
+                conn.execute("BEGIN")
+            job.op(conn, *job.args)
+        except (sqlite3.OperationalError, OSError) as exc:  # the file cannot be written: keep the runs
+            self._lose_transaction(conn, exc)
+            self._keep_finished(job)
+        except Exception:  # a bad write must not stop the writer
+            warn_once("ledger-write", "Memory Probe: a ledger write failed (%s)", getattr(job.op, "__name__", job.op),
+                      exc_info=True)
+
+    def _commit(self, conn: sqlite3.Connection) -> bool:
+        """Commit what is pending; ``True`` only when something was committed."""
+        if not conn.in_transaction:
+            return False
+        try:
+            conn.commit()
+            return True
+        except (sqlite3.Error, OSError) as exc:
+            self._lose_transaction(conn, exc)
+            return False
+
+    def _lose_transaction(self, conn: sqlite3.Connection, exc: BaseException) -> None:
+        """A write or commit failed: roll back; every run with a write in it is now incomplete."""
         try:
             if conn.in_transaction:
-                conn.commit()
+                conn.rollback()
         except sqlite3.Error:
-            warn_once("ledger-commit", "Memory Probe: ledger commit failed", exc_info=True)
+            pass
+        self._dirty.update(self._txn_runs)
+        self._txn_runs.clear()
+        self._storage_failed(exc)
+
+    def _saved(self, job: _Job) -> None:
+        """A commit went through: the file takes writes again. Runs that lost a write earlier are
+        saved whole once they end; until then, and until the kept ones are saved, it is not
+        "saving" yet."""
+        self._txn_runs.clear()
+        self._keep_finished(job)
+        if len(self.kept):
+            self._retry_at = 0.0  # there is room again: save the kept runs now
+        elif self.error is not None and not self._dirty:
+            self.error = None
+            logger.warning("Memory Probe: runs are being saved again (%s)", self.path)
+
+    def _keep_finished(self, job: _Job) -> None:
+        """A run that ended with a lost write goes into memory, to be saved later."""
+        if job.op == self._finish_run and job.run is not None and job.run.id in self._dirty:
+            self._dirty.discard(job.run.id)
+            self.kept.keep(job.run)
+
+    def _retry(self, conn: sqlite3.Connection | None) -> sqlite3.Connection | None:
+        """Open the file if it is not open, then save the kept runs, oldest first."""
+        if conn is None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._open(self._pid)
+                conn = self._connect()
+                self._opened = True
+            except (sqlite3.Error, OSError, LedgerError) as exc:
+                self._storage_failed(exc)
+                return None
+        for doc in self.kept.documents():
+            try:
+                conn.execute("BEGIN")
+                self._import_run(conn, doc, 1000)
+                self._retain(conn)
+                conn.commit()
+            except (sqlite3.Error, OSError) as exc:
+                self._lose_transaction(conn, exc)
+                return conn
+            self.kept.discard(doc["id"])
+        if self.error is not None and not self._dirty:
+            self.error = None
+            logger.warning("Memory Probe: runs are being saved again (%s)", self.path)
+        return conn
+
+    def _storage_failed(self, exc: BaseException) -> None:
+        reason = _why_not_saving(self.path, exc)
+        if self.error is None:
+            logger.warning("Memory Probe: %s", reason)
+        self.error = reason
+        self._retry_at = time.monotonic() + self.RETRY_S
 
     # ------------------------------------------------------------------ writes (writer thread)
     def _insert_run(self, conn: sqlite3.Connection, header: dict[str, Any], prompt: Any, pid: int) -> None:
@@ -349,21 +506,46 @@ class Ledger:
             conn.close()
 
     def list_runs(self, *, limit: int = 50, offset: int = 0) -> dict[str, Any]:
-        """Newest first: each run's header, with its node count and its first failure."""
-        with self.reader() as conn:
-            total = conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
-            rows = conn.execute(
-                "SELECT header, (SELECT COUNT(*) FROM nodes WHERE run_id = runs.id) FROM runs "
-                "ORDER BY started_at DESC LIMIT ? OFFSET ?", (limit, offset)).fetchall()
+        """Newest first: each run's header, with its node count and its first failure. Runs kept
+        in memory (not saved) are listed too, marked ``"saved": false``; when the file cannot be
+        read, only those, with ``error`` saying why."""
+        kept = self.kept.headers()
+        error = None
+        try:
+            with self.reader() as conn:
+                total = conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+                rows = conn.execute(
+                    "SELECT header, (SELECT COUNT(*) FROM nodes WHERE run_id = runs.id) FROM runs "
+                    "ORDER BY started_at DESC LIMIT ? OFFSET ?",
+                    (limit + offset + len(kept), 0) if kept else (limit, offset)).fetchall()
+        except sqlite3.Error as exc:
+            total, rows, error = 0, [], f"the run ledger cannot be read now ({exc})"
         runs = []
         for header_text, node_count in rows:
             header = json.loads(header_text)
             header["node_count"] = node_count
             runs.append(header)
-        return {"runs": runs, "total": total, "limit": limit, "offset": offset}
+        if kept:
+            ids = {h["id"] for h in kept}
+            total += sum(1 for h in kept if h["id"] not in {r["id"] for r in runs})
+            runs = sorted([r for r in runs if r["id"] not in ids] + kept, key=lambda r: -(r.get("started_at") or 0))
+            runs = runs[offset:offset + limit]
+        out = {"runs": runs, "total": total, "limit": limit, "offset": offset}
+        if error:
+            out["error"] = error
+        return out
 
     def get_run(self, run_id: str, *, max_points: int | None = 2000) -> dict[str, Any] | None:
         """The whole run document (see ``docs/run-format.md``); ``None`` for an unknown id."""
+        kept = self.kept.get(run_id, max_points)
+        if kept is not None:
+            return kept
+        try:
+            return self._get_run(run_id, max_points)
+        except sqlite3.Error as exc:
+            raise LedgerError(f"the run ledger cannot be read now ({exc})") from exc
+
+    def _get_run(self, run_id: str, max_points: int | None) -> dict[str, Any] | None:
         with self.reader() as conn:
             row = conn.execute("SELECT header, prompt FROM runs WHERE id = ?", (run_id,)).fetchone()
             if row is None:
@@ -386,10 +568,15 @@ class Ledger:
     def samples(self, run_id: str, *, start: float | None = None, end: float | None = None,
                 max_points: int = 2000) -> dict[str, Any] | None:
         """A time window of a run's samples, downsampled to at most ``max_points`` rows."""
-        with self.reader() as conn:
-            if conn.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone() is None:
-                return None
-            timeline = self._timeline(conn, run_id, start, end)
+        if run_id in self.kept:
+            return self.kept.samples(run_id, start, end, max_points)
+        try:
+            with self.reader() as conn:
+                if conn.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone() is None:
+                    return None
+                timeline = self._timeline(conn, run_id, start, end)
+        except sqlite3.Error as exc:
+            raise LedgerError(f"the run ledger cannot be read now ({exc})") from exc
         return downsample(window(timeline, start, end), max_points)
 
     def _timeline(self, conn: sqlite3.Connection, run_id: str, start: float | None = None,
@@ -400,12 +587,18 @@ class Ledger:
         return merge_timelines(_chunk(r[0]) for r in rows)
 
     def delete_run(self, run_id: str) -> bool:
-        conn = self._connect()
+        forgotten = self.kept.discard(run_id)
         try:
-            with conn:
-                return self._delete(conn, run_id) > 0
-        finally:
-            conn.close()
+            conn = self._connect()
+            try:
+                with conn:
+                    return self._delete(conn, run_id) > 0 or forgotten
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            if forgotten:
+                return True
+            raise LedgerError(f"the run ledger cannot be changed now ({exc})") from exc
 
     def size_bytes(self) -> int:
         return sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file())
@@ -420,16 +613,26 @@ def _pid_alive(pid: int) -> bool:
         return False
 
 
-def _abrupt_failure(node: dict[str, Any] | None, last: dict[str, int], t_s: float | None) -> dict[str, Any]:
-    """What is known of a run whose process vanished: the running node, and whether the last
-    readings show system memory at its end (the OS kills a process when RAM + pagefile run out)."""
-    kind, evidence = "other", "no memory reading near a limit"
-    commit, limit = last.get("commit_bytes"), last.get("commit_limit_bytes")
-    ram_used, ram_total = last.get("ram_used_bytes"), last.get("ram_total_bytes")
-    if commit is not None and limit and commit >= 0.9 * limit:
-        kind, evidence = "commit-limit", f"commit was at {100 * commit / limit:.0f}% of the limit"
-    elif ram_used is not None and ram_total and ram_used >= 0.95 * ram_total:
-        kind, evidence = "system-ram", f"RAM was {100 * ram_used / ram_total:.0f}% used"
+def _abrupt_failure(node: dict[str, Any] | None, last: dict[str, int], t_s: float | None,
+                    header: dict[str, Any] | None = None, kills_now: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What is known of a run whose process vanished: the running node, and what ended it.
+
+    The kernel's OOM-kill counters (read at the run's start and at this start, same boot) are the
+    strongest evidence: ComfyUI's cgroup's ``oom_kill`` rising means its container limit ended
+    it; the machine's (``/proc/vmstat``) rising means RAM + swap ran out. Otherwise the last
+    readings (up to a second before the end) are judged against the limit the OS enforces."""
+    context = (header or {}).get("context") or {}
+    kind, evidence = _kill_evidence(context, kills_now or {})
+    if kind == "other":
+        doc = {"context": context, "end_metrics": last}
+        for limit in memory_limits(doc):
+            if limit.near(last):
+                kind = ("cgroup-limit" if limit.metric == "cgroup_used_bytes" else
+                        "commit-limit" if limit.metric == "commit_bytes" else "system-ram")
+                evidence = f"its last readings had {limit.name} at {100 * (limit.share(last) or 0):.0f}% of its limit"
+                break
+        else:
+            evidence = "its last readings were not near a memory limit (sampled up to one second before the end)"
     return {
         "node_id": node.get("node_id") if node else None,
         "class_type": node.get("class_type") if node else None,
@@ -437,9 +640,53 @@ def _abrupt_failure(node: dict[str, Any] | None, last: dict[str, int], t_s: floa
         "kind": kind,
         "exception_type": None,
         "message": f"ComfyUI ended during this run without reporting an error (killed by the OS, "
-                   f"crashed or closed); last readings: {evidence}",
+                   f"crashed or closed): {evidence}",
+        "evidence": evidence,
         "t_s": t_s, "snapshot": None, "consequence": False, "abrupt": True,
     }
+
+
+def _kill_evidence(context: dict[str, Any], now: dict[str, Any]) -> tuple[str, str]:
+    """``(kind, evidence)`` from the OOM-kill counters at the run's start and now."""
+    start = context.get("oom_kills") or {}
+    if not start or not now or not start.get("boot_id") or start.get("boot_id") != now.get("boot_id"):
+        return "other", ""
+    before, after = start.get("cgroup"), now.get("cgroup")
+    if (before is not None and after is not None and after > before
+            and start.get("cgroup_path") == now.get("cgroup_path")):
+        limit = (context.get("cgroup") or {}).get("limit_bytes")
+        return "cgroup-limit", (f"the kernel's OOM killer ended {after - before} process(es) in ComfyUI's cgroup "
+                                f"{now.get('cgroup_path')} while this run executed (oom_kill {before} -> {after}); its "
+                                f"memory limit is {fmt_bytes(limit)}")
+    before, after = start.get("system"), now.get("system")
+    if before is not None and after is not None and after > before:
+        return "system-ram", (f"the kernel's OOM killer ended {after - before} process(es) on this machine while "
+                              f"this run executed (/proc/vmstat oom_kill {before} -> {after}): RAM + swap ran out")
+    return "other", ""
+
+
+def _volume(folder: Path) -> dict[str, Any]:
+    """Free space of the volume holding ``folder`` (or its nearest existing parent)."""
+    probe = folder
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent
+    try:
+        usage = shutil.disk_usage(probe)
+        return {"path": str(probe), "free_bytes": usage.free, "total_bytes": usage.total}
+    except OSError:
+        return {"path": str(probe), "free_bytes": None, "total_bytes": None}
+
+
+def _why_not_saving(path: Path, exc: BaseException) -> str:
+    """The reason runs are not being saved, in words: a full volume names its free space."""
+    volume = _volume(path.parent)
+    free, total = volume["free_bytes"], volume["total_bytes"]
+    text = str(exc) or type(exc).__name__
+    if getattr(exc, "errno", None) == errno.ENOSPC or (free is not None and free < MIB):
+        return (f"runs are not being saved: the volume of {path.parent} is full ({fmt_bytes(free)} free of "
+                f"{fmt_bytes(total)}; {text}). They are kept in memory and saved when space returns.")
+    return (f"runs are not being saved: {path} cannot be written ({text}; {fmt_bytes(free)} free of "
+            f"{fmt_bytes(total)} on its volume). They are kept in memory and saved when it can be written again.")
 
 
 class _LedgerListener(TrackerListener):
@@ -449,27 +696,29 @@ class _LedgerListener(TrackerListener):
         self.ledger = ledger
 
     def run_started(self, run: RunRecord) -> None:
-        self.ledger.submit(self.ledger._insert_run, run.header(), run.prompt, os.getpid(), commit=True)
+        self.ledger.submit(self.ledger._insert_run, run.header(), run.prompt, os.getpid(), commit=True, run=run)
 
     def node_started(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None:
-        self.ledger.submit(self.ledger._put_node, run.id, doc)
+        # committed at once: if the OS kills ComfyUI inside this node, the next start must know which
+        self.ledger.submit(self.ledger._put_node, run.id, doc, commit=True, run=run)
 
     def node_finished(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None:
-        self.ledger.submit(self.ledger._put_node, run.id, doc, commit=True)
+        self.ledger.submit(self.ledger._put_node, run.id, doc, commit=True, run=run)
 
     def samples_added(self, run: RunRecord, timeline: dict[str, Any]) -> None:
         if timeline["t"]:
-            self.ledger.submit(self.ledger._put_samples, run.id, timeline)
+            self.ledger.submit(self.ledger._put_samples, run.id, timeline, run=run)
 
     def mark_added(self, run: RunRecord | None, mark: Mark) -> None:
         if run is not None:
-            self.ledger.submit(self.ledger._put_mark, run.id, mark.to_dict())
+            self.ledger.submit(self.ledger._put_mark, run.id, mark.to_dict(), run=run)
 
     def event_added(self, run: RunRecord, event: RunEvent) -> None:
-        self.ledger.submit(self.ledger._put_event, run.id, event.to_dict())
+        self.ledger.submit(self.ledger._put_event, run.id, event.to_dict(), run=run)
 
     def run_finished(self, run: RunRecord) -> None:
         for node in run.nodes:  # final state of every node (cached ones, and ones closed at the end)
             if node.status != "ran":
-                self.ledger.submit(self.ledger._put_node, run.id, node.to_dict())
-        self.ledger.submit(self.ledger._finish_run, run.header(), [f.to_dict() for f in run.failures], commit=True)
+                self.ledger.submit(self.ledger._put_node, run.id, node.to_dict(), run=run)
+        self.ledger.submit(self.ledger._finish_run, run.header(), [f.to_dict() for f in run.failures], commit=True,
+                           run=run)

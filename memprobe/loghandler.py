@@ -1,31 +1,41 @@
-"""A ``logging.Handler`` that spots ComfyUI's silent OOM recoveries in its log."""
+"""A ``logging.Handler`` on ComfyUI's root logger that reads two kinds of ComfyUI log lines as they
+are written: its silent out-of-memory recoveries (WARNING) and its model manager's loads and
+unloads (INFO: ``loaded partially …``, ``Unloaded partially …``; see ``memprobe.modellog``)."""
 
 from __future__ import annotations
 
 import logging
 
 from .failures import detect_fallback
+from .modellog import ModelLogReader
 from .tracker import Tracker
 
-__all__ = ["FallbackLogHandler"]
+__all__ = ["ComfyLogHandler"]
 
 
-class FallbackLogHandler(logging.Handler):
-    """Sees every WARNING+ record of the process; only a substring test per record, no formatting
-    unless the message mentions memory."""
+class ComfyLogHandler(logging.Handler):
+    """Sees every INFO+ record of the process; a substring test per record, no formatting unless
+    the message can be one of ours."""
 
     def __init__(self, tracker: Tracker) -> None:
-        super().__init__(level=logging.WARNING)
+        super().__init__(level=logging.INFO)
         self.tracker = tracker
+        self.models = ModelLogReader()
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
             raw = record.msg if isinstance(record.msg, str) else str(record.msg)
-            if "memory" not in raw.lower():
-                return
-            message = record.getMessage()
-            kind = detect_fallback(message)
-            if kind is not None:
-                self.tracker.on_fallback(kind, message)
+            if record.levelno >= logging.WARNING:
+                if "memory" in raw.lower():
+                    message = record.getMessage()
+                    kind = detect_fallback(message)
+                    if kind is not None:
+                        self.tracker.on_fallback(kind, message)
+            elif "load" in raw:
+                line = self.models.feed(record.getMessage())
+                if line is not None:
+                    self.tracker.on_model_log(line)
+            elif raw == "got prompt":
+                self.models.reset()
         except Exception:  # logging must never raise
             self.handleError(record)

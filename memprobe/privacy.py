@@ -21,7 +21,10 @@ TEXT_MARK = "[text removed]"
 PATH_MARK = "[path]"
 
 _FILE = r"[^\s\"'<>|*?\\/]+"
-_WINDOWS_PATH = re.compile(r"(?:\b[A-Za-z]:|\\\\[^\s\\/]+)[\\/](?:[^\s\"'<>|*?\\/:]+[\\/])*(" + _FILE + ")?")
+# folders may hold spaces ("D:\\Stable Diffusion\\ComfyUI"): a run of text is a folder when a separator follows it
+_WINDOWS_PATH = re.compile(r"(?:\b[A-Za-z]:|\\\\[^\s\\/]+)[\\/]+(?:[^\"'<>|*?\\/:\r\n]+[\\/]+)*(" + _FILE + ")?")
+# a quoted path is a path up to its closing quote, spaces and doubled backslashes included
+_QUOTED_PATH = re.compile(r"""(["'<])((?:[A-Za-z]:|\\\\|/|~/)[^"'<>\r\n]*?)(["'>])""")
 _POSIX_PATH = re.compile(
     r"(?<![\w.:/~])(?:~/|/)(?:[^\s\"'<>/]+/)+(" + _FILE + r")?"  # /a/b/file.ext, ~/x/
     r"|(?<![\w.:/])/(?:home|Users|root|mnt|media|data|opt|srv|tmp|var)\b[^\s\"'<>]*"  # /home/name
@@ -52,9 +55,18 @@ def _keep_file_name(match: re.Match[str]) -> str:
     return name if _HAS_EXTENSION.match(name) else PATH_MARK
 
 
+def _quoted_file_name(match: re.Match[str]) -> str:
+    inner = match.group(2)
+    if not re.search(r"[\\/]", inner.lstrip("/~")) and not re.match(r"[A-Za-z]:", inner):
+        return match.group(0)  # "/", "'/x'": not a path with folders
+    name = re.split(r"[\\/]+", inner)[-1]
+    return match.group(1) + (name if _HAS_EXTENSION.match(name) else PATH_MARK) + match.group(3)
+
+
 def scrub_text(text: str) -> str:
     """Remove paths (a file keeps its name) and the user's name from free text."""
     text = _FILE_URL.sub(PATH_MARK, text)
+    text = _QUOTED_PATH.sub(_quoted_file_name, text)
     text = _WINDOWS_PATH.sub(_keep_file_name, text)
     text = _POSIX_PATH.sub(lambda m: _keep_file_name(m) if m.lastindex else PATH_MARK, text)
     for name in _who():

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .residency import same_residency
 from .snapshot import Metrics
 from .timeline import SampleBuffer
 
@@ -38,7 +39,7 @@ class Failure:
     class_type: str | None
     stage: str | None
     kind: str
-    """``vram``, ``system-ram``, ``commit-limit``, ``disk`` or ``other``."""
+    """``vram``, ``system-ram``, ``commit-limit``, ``cgroup-limit``, ``disk`` or ``other``."""
     exception_type: str | None
     message: str | None
     t_s: float | None
@@ -71,8 +72,22 @@ class NodeRun:
     before: Metrics | None = None
     after: Metrics | None = None
     peaks: dict[str, int] = field(default_factory=dict)
+    exact_peaks: set[str] = field(default_factory=set)
+    """The metrics whose peak came from a peak counter of the OS or torch, so it is exact; every
+    other peak is the highest of the sampler's readings and the before/after readings, which a
+    spike between two readings can exceed."""
     error: dict[str, Any] | None = None
     fallbacks: list[str] = field(default_factory=list)
+    models_before: list[dict[str, Any]] | None = None
+    """The models ComfyUI's model manager held when the node began (``None``: unknown)."""
+    models: list[dict[str, Any]] | None = None
+    """... and when it ended (see ``memprobe.residency`` for the keys)."""
+    model_changes: list[dict[str, Any]] = field(default_factory=list)
+    """What the node did to them: loaded, partially loaded, offloaded, unloaded."""
+    counters_start: Metrics = field(default_factory=dict, repr=False)
+    """The peak counters when the node began (the tracker's working state, not stored)."""
+    counters_reset: frozenset[str] = field(default=frozenset(), repr=False)
+    """The metrics whose peak counters were restarted when the node began (not stored)."""
 
     @property
     def duration_s(self) -> float | None:
@@ -87,7 +102,12 @@ class NodeRun:
             "title": self.title, "stage": self.stage, "status": self.status,
             "start_s": self.start_s, "end_s": self.end_s, "duration_s": self.duration_s,
             "before": self.before, "after": self.after, "peaks": dict(self.peaks),
-            "deltas": deltas(self.before, self.after), "error": self.error, "fallbacks": list(self.fallbacks),
+            "exact_peaks": sorted(self.exact_peaks), "deltas": deltas(self.before, self.after),
+            "error": self.error, "fallbacks": list(self.fallbacks),
+            "models": self.models_before if self.status in ("running", "pending") else self.models,
+            "model_changes": list(self.model_changes),
+            **({} if self.status in ("running", "pending") or self.models_before is self.models
+               or same_residency(self.models_before, self.models) else {"models_before": self.models_before}),
         }
 
 
@@ -101,23 +121,29 @@ class Mark:
     t_s: float | None
     metrics: Metrics
     summary: str
+    models: list[dict[str, Any]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"seq": self.seq, "label": self.label, "node_id": self.node_id, "t_s": self.t_s,
-                "metrics": self.metrics, "summary": self.summary}
+                "metrics": self.metrics, "summary": self.summary, "models": self.models}
 
 
 @dataclass(slots=True)
 class RunEvent:
-    """Something worth a marker on the timeline: an OOM fallback, a VRAM spill."""
+    """Something worth a marker on the timeline: an OOM fallback, a VRAM spill, a line of
+    ComfyUI's model manager (``model-*`` kinds, with the parsed figures in ``data``)."""
 
     t_s: float
     kind: str
     node_id: str | None
     message: str
+    data: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"t_s": self.t_s, "kind": self.kind, "node_id": self.node_id, "message": self.message}
+        doc = {"t_s": self.t_s, "kind": self.kind, "node_id": self.node_id, "message": self.message}
+        if self.data is not None:
+            doc["data"] = self.data
+        return doc
 
 
 @dataclass(slots=True)
@@ -144,6 +170,9 @@ class RunRecord:
     workflow: dict[str, Any] | None = None
     """Where the run came from: ``{"id": the frontend's workflow id or None, "graph": a signature
     of the prompt's graph}`` (``workflow.workflow_identity``); ``None`` when unknown."""
+    models_start: list[dict[str, Any]] | None = None
+    models_end: list[dict[str, Any]] | None = None
+    """The models ComfyUI's model manager held when the run began and ended."""
 
     @property
     def failure(self) -> Failure | None:
@@ -158,6 +187,7 @@ class RunRecord:
             "end_metrics": self.end_metrics, "error": self.error,
             "failure": self.failure.to_dict() if self.failure else None, "overhead": self.overhead,
             "workflow": self.workflow,
+            "models_start": self.models_start, "models_end": self.models_end,
         }
 
     def to_dict(self, *, timeline: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The shareable report of one run: what a good bug report needs (domain.md) — the exact error,
+"""The shareable report of one run: what a good bug report needs — the exact error,
 GPU and driver, install type, versions, launch options, peaks by stage, the first failure, the
 suggestions and the smallest failing workflow — with prompts, paths and ids removed."""
 
@@ -9,12 +9,13 @@ from typing import Any
 
 from . import __version__
 from .advice import suggest
+from .format import fmt_bytes, fmt_pair
 from .privacy import sanitize_prompt, scrub_all
-from .runfacts import compute_memory, limit_of, run_peaks, stage_summary
-from .units import fmt_bytes, fmt_pair
+from .residency import describe_change, describe_model, partial_loads, stage_models
+from .runfacts import compute_limit, run_peaks, stage_summary, system_limit
 from .workflow import upstream, workflow_parameters
 
-__all__ = ["build_report", "render_report_md", "report"]
+__all__ = ["build_report", "render_report_md", "report", "suggestions_md"]
 
 
 def build_report(doc: dict[str, Any], machine: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -25,7 +26,8 @@ def build_report(doc: dict[str, Any], machine: dict[str, Any] | None = None) -> 
     prompt = doc.get("prompt")
     failing_node = (failure or {}).get("node_id") or error.get("node_id")
     smallest = upstream(prompt, failing_node) if prompt and failing_node else prompt
-    metric = compute_memory(doc)
+    compute, system_bound = compute_limit(doc), system_limit(doc)
+    metric = compute.metric
     peaks = run_peaks(doc)
     params = workflow_parameters(prompt)
     report = {
@@ -49,22 +51,54 @@ def build_report(doc: dict[str, Any], machine: dict[str, Any] | None = None) -> 
             "ram_total_bytes": context.get("ram_total_bytes"),
             "commit_limit_bytes": context.get("commit_limit_bytes"),
             "swap_total_bytes": context.get("swap_total_bytes"),
+            "memory_limit": {"name": system_bound.name, "bytes": system_bound.limit_bytes,
+                             "enforced": system_bound.enforced},
         },
         "versions": {k: context.get(f"{k}_version") for k in ("comfyui", "frontend", "torch", "python")},
         "launch_options": context.get("argv") or [],
         "parameters": params,
         "memory": {
             "metric": metric,
-            "limit_bytes": limit_of(doc, metric),
+            "limit_bytes": compute.limit_bytes,
+            "limit_name": compute.name,
             "run_peaks": {k: v for k, v in peaks.items() if not k.endswith(("total_bytes", "limit_bytes"))},
-            "by_stage": {stage: {"time_s": s["time_s"], "peaks": s["peaks"], "failed": s["failed"]}
+            "by_stage": {stage: {"time_s": s["time_s"], "peaks": s["peaks"], "exact_peaks": sorted(s["exact"]),
+                                 "failed": s["failed"]}
                          for stage, s in stage_summary(doc).items()},
         },
-        "fallbacks": [{k: e.get(k) for k in ("kind", "node_id", "message")} for e in doc.get("events") or []],
+        "models": _models(doc),
+        "fallbacks": [{k: e.get(k) for k in ("kind", "node_id", "message")} for e in doc.get("events") or []
+                      if not str(e.get("kind")).startswith("model-")],
+        "model_log": [{k: e.get(k) for k in ("kind", "node_id", "message")} for e in doc.get("events") or []
+                      if str(e.get("kind")).startswith("model-")],
         "suggestions": [s.to_dict() for s in suggest(doc, machine)],
         "smallest_failing_workflow" if failing_node else "workflow": sanitize_prompt(smallest),
     }
     return scrub_all(report)
+
+
+_MODEL_KEYS = ("name", "class", "kind", "file", "device", "size_bytes", "loaded_bytes", "offloaded_bytes", "dtype",
+               "dynamic")
+
+
+def _models(doc: dict[str, Any]) -> dict[str, Any] | None:
+    """The per-stage model picture: what ComfyUI's model manager held at the end of each stage,
+    what each stage changed, and the partial loads; ``None`` when the run has no readings."""
+    stages = stage_models(doc)
+    if doc.get("models_end") is None and all(s["models"] is None for s in stages.values()):
+        return None
+
+    def brief(models: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+        return None if models is None else [{k: m.get(k) for k in _MODEL_KEYS} for m in models]
+
+    return {
+        "by_stage": {stage: {"models": brief(s["models"]),
+                             "changes": [{"node_id": c["node_id"], "change": c["change"], "name": c["name"],
+                                          "text": describe_change(c)} for c in s["changes"]]}
+                     for stage, s in stages.items()},
+        "at_end": brief(doc.get("models_end")),
+        "partial_loads": partial_loads(doc),
+    }
 
 
 def render_report_md(report: dict[str, Any]) -> str:
@@ -81,7 +115,9 @@ def render_report_md(report: dict[str, Any]) -> str:
     gpus = "; ".join(f"{g['name']} ({fmt_bytes(g['vram_total_bytes'])}, driver {g['driver_version'] or '?'})"
                      for g in system["gpus"]) or f"none (ComfyUI runs on {system['compute_device'] or 'the CPU'})"
     lines += [f"- GPU: {gpus}", f"- RAM: {fmt_bytes(system['ram_total_bytes'])}; commit limit "
-              f"{fmt_bytes(system['commit_limit_bytes'])}; swap/pagefile {fmt_bytes(system['swap_total_bytes'])}",
+              f"{fmt_bytes(system['commit_limit_bytes'])}; swap/pagefile {fmt_bytes(system['swap_total_bytes'])}; "
+              f"the limit that ends ComfyUI: {system['memory_limit']['name']} "
+              f"({fmt_bytes(system['memory_limit']['bytes'])})",
               f"- OS: {system['os']}; install: {system['install']}",
               f"- Versions: ComfyUI {versions['comfyui']}, frontend {versions['frontend']}, torch {versions['torch']}, "
               f"Python {versions['python']}, Memory Probe {report['memprobe_version']}",
@@ -93,22 +129,43 @@ def render_report_md(report: dict[str, Any]) -> str:
     lines += ["", "## Workflow settings", ""] + [f"- {k}: {v if not isinstance(v, list) else ', '.join(map(str, v))}"
                                                 for k, v in shown.items()]
     memory = report["memory"]
-    name = {"gpu0_used_bytes": "VRAM", "ram_used_bytes": "RAM"}.get(memory["metric"], memory["metric"])
+    name = {"gpu0_used_bytes": "VRAM", "ram_used_bytes": "RAM", "commit_bytes": "commit",
+            "cgroup_used_bytes": "container memory"}.get(memory["metric"], memory["metric"])
     lines += ["", "## Peaks by stage", "", f"| stage | time | peak {name} | peak process RSS | peak commit |",
               "| --- | --- | --- | --- | --- |"]
     for stage, s in memory["by_stage"].items():
         mark = " ✗" if s["failed"] else ""
-        lines.append(f"| {stage}{mark} | {s['time_s']:.2f} s | {fmt_pair(s['peaks'].get(memory['metric']), memory['limit_bytes'])}"
-                     f" | {fmt_bytes(s['peaks'].get('process_rss_bytes'))} | {fmt_bytes(s['peaks'].get('commit_bytes'))} |")
+
+        def peak(metric: str, text: str, s: dict[str, Any] = s) -> str:
+            sampled = s["peaks"].get(metric) is not None and metric not in s.get("exact_peaks", ())
+            return f"≥ {text}" if sampled else text
+
+        lines.append(f"| {stage}{mark} | {s['time_s']:.2f} s "
+                     f"| {peak(memory['metric'], fmt_pair(s['peaks'].get(memory['metric']), memory['limit_bytes']))}"
+                     f" | {peak('process_rss_bytes', fmt_bytes(s['peaks'].get('process_rss_bytes')))}"
+                     f" | {peak('commit_bytes', fmt_bytes(s['peaks'].get('commit_bytes')))} |")
+    lines += ["", "≥: a sampled peak, the highest reading (a short spike between two readings can go higher); the "
+              "others are exact, from the operating system's or torch's own peak counters."]
+    models = report.get("models")
+    if models:
+        lines += ["", "## Models by stage", "", "What ComfyUI's model manager held when each stage ended, and what "
+                  "the stage changed.", "", "| stage | models held | changes |", "| --- | --- | --- |"]
+        for stage, entry in models["by_stage"].items():
+            held = "<br>".join(describe_model(m) for m in entry["models"]) if entry["models"] else (
+                "none" if entry["models"] == [] else "unknown")
+            changed = "<br>".join(f"node {c['node_id']}: {c['text']}" for c in entry["changes"]) or "—"
+            lines.append(f"| {stage} | {held} | {changed} |")
+        if models["partial_loads"]:
+            lines += ["", "Partial loads (the rest of the model stayed in RAM because VRAM was short):", ""]
+            lines += [f"- node {p['node_id']}: {p['name']}: {fmt_bytes(p['loaded_bytes'])} on {p['device'] or 'the GPU'}, "
+                      f"{fmt_bytes(p['offloaded_bytes'])} in RAM" for p in models["partial_loads"]]
+    if report.get("model_log"):
+        lines += ["", "ComfyUI's model log lines:", "", "```text"]
+        lines += [e["message"] for e in report["model_log"][:50]] + ["```"]
     if report["fallbacks"]:
         lines += ["", "## Silent out-of-memory events", ""]
         lines += [f"- {e['kind']} at node {e['node_id']}: {e['message']}" for e in report["fallbacks"]]
-    lines += ["", "## Suggestions", ""]
-    if report["suggestions"]:
-        for i, s in enumerate(report["suggestions"], 1):
-            lines += [f"{i}. **{s['title']}** ({s['severity']})", f"   - Why: {s['why']}", f"   - Try: {s['try']}"]
-    else:
-        lines.append("None: nothing in this run points to a memory limit.")
+    lines += suggestions_md(report["suggestions"], "None: nothing in this run points to a memory limit.")
     key = "smallest_failing_workflow" if "smallest_failing_workflow" in report else "workflow"
     title = "Smallest failing workflow (API format)" if key == "smallest_failing_workflow" else "Workflow (API format)"
     lines += ["", f"## {title}", "", "Prompt text, paths and ids removed.", "", "```json",
@@ -124,3 +181,11 @@ def report(doc: dict[str, Any], fmt: str = "md", machine: dict[str, Any] | None 
     if fmt == "md":
         return render_report_md(built)
     raise ValueError(f"format must be md or json, not {fmt!r}")
+
+
+def suggestions_md(suggestions: list[dict[str, Any]], when_none: str) -> list[str]:
+    """The report's "Suggestions" section in Markdown (run reports and ``memprobe explain``)."""
+    lines = ["", "## Suggestions", ""]
+    for i, s in enumerate(suggestions, 1):
+        lines += [f"{i}. **{s['title']}** ({s['severity']})", f"   - Why: {s['why']}", f"   - Try: {s['try']}"]
+    return lines if suggestions else [*lines, when_none]

@@ -1,14 +1,17 @@
 """Facts read off a run document (the JSON the ledger stores): which memory the run computed
-on, its peaks by stage and overall, how close they came to their limits."""
+on, its peaks by stage and overall, how close they came to the limits the OS enforces."""
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["compute_memory", "stage_summary", "run_peaks", "limit_of", "executed_nodes", "SUMMARY_METRICS"]
+from .limits import MemoryLimit, system_limits, vram_limit
+
+__all__ = ["compute_memory", "compute_limit", "system_limit", "memory_limits", "stage_summary", "run_peaks",
+           "limit_of", "executed_nodes", "SUMMARY_METRICS"]
 
 SUMMARY_METRICS = ("gpu0_used_bytes", "gpu0_reserved_bytes", "gpu0_allocated_bytes", "gpu0_shared_bytes",
-                   "process_rss_bytes", "process_private_bytes", "ram_used_bytes", "commit_bytes")
+                   "process_rss_bytes", "process_private_bytes", "ram_used_bytes", "commit_bytes", "cgroup_used_bytes")
 
 
 def executed_nodes(doc: dict[str, Any]) -> list[dict[str, Any]]:
@@ -53,30 +56,59 @@ def limit_of(doc: dict[str, Any], metric: str) -> int | None:
         return known.get("commit_limit_bytes") or context.get("commit_limit_bytes")
     if metric in ("ram_used_bytes", "process_rss_bytes", "process_private_bytes"):
         return known.get("ram_total_bytes") or context.get("ram_total_bytes")
+    if metric == "cgroup_used_bytes":
+        return known.get("cgroup_limit_bytes") or (context.get("cgroup") or {}).get("limit_bytes")
     return None
 
 
-def compute_memory(doc: dict[str, Any]) -> str:
-    """The metric for the memory ComfyUI computes on: the first GPU's device use, or RAM in use
-    when ComfyUI runs on the CPU."""
+def memory_limits(doc: dict[str, Any]) -> list[MemoryLimit]:
+    """The limits of system memory for this run's machine, the enforced one first (see
+    :mod:`memprobe.limits`): from the run's OS, overcommit mode, RAM, swap and cgroup."""
     context = doc.get("context") or {}
-    if context.get("compute_device") == "cpu":
-        return "ram_used_bytes"
-    peaks = run_peaks(doc)
-    return "gpu0_used_bytes" if "gpu0_used_bytes" in peaks else "ram_used_bytes"
+    return system_limits(
+        str(context.get("os") or ""), overcommit_mode=context.get("overcommit_mode"),
+        ram_total=limit_of(doc, "ram_used_bytes"), swap_total=context.get("swap_total_bytes"),
+        commit_limit=limit_of(doc, "commit_bytes"), cgroup_limit=limit_of(doc, "cgroup_used_bytes"))
+
+
+def system_limit(doc: dict[str, Any]) -> MemoryLimit:
+    """The limit the OS enforces on system memory for this run."""
+    return memory_limits(doc)[0]
+
+
+def compute_limit(doc: dict[str, Any]) -> MemoryLimit:
+    """The memory ComfyUI computes on and its limit: the first GPU's VRAM, or the enforced system
+    limit when ComfyUI runs on the CPU (RAM, RAM + swap, the commit limit or a container's)."""
+    context = doc.get("context") or {}
+    if context.get("compute_device") != "cpu" and "gpu0_used_bytes" in run_peaks(doc):
+        return vram_limit(0, limit_of(doc, "gpu0_used_bytes"))
+    return system_limit(doc)
+
+
+def compute_memory(doc: dict[str, Any]) -> str:
+    """The metric of :func:`compute_limit`."""
+    return compute_limit(doc).metric
 
 
 def stage_summary(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Per stage, in the order stages first ran: time spent, nodes, and the peak of each metric."""
+    """Per stage, in the order stages first ran: time spent, nodes, the peak of each metric, and
+    which of those peaks are exact (``exact``: the node that set it had it from a peak counter;
+    the others are sampled)."""
     out: dict[str, dict[str, Any]] = {}
     for node in executed_nodes(doc):
         stage = node.get("stage") or "other"
-        entry = out.setdefault(stage, {"time_s": 0.0, "nodes": [], "peaks": {}, "failed": False})
+        entry = out.setdefault(stage, {"time_s": 0.0, "nodes": [], "peaks": {}, "exact": [], "failed": False})
         entry["time_s"] = round(entry["time_s"] + (node.get("duration_s") or 0.0), 4)
         entry["nodes"].append(node.get("node_id"))
         entry["failed"] = entry["failed"] or node.get("status") == "failed"
+        exact = node.get("exact_peaks") or ()
         for key in SUMMARY_METRICS:
             value = (node.get("peaks") or {}).get(key)
-            if value is not None and value > entry["peaks"].get(key, -1):
-                entry["peaks"][key] = value
+            if value is None or value < entry["peaks"].get(key, -1):
+                continue
+            if value > entry["peaks"].get(key, -1) and key in entry["exact"]:
+                entry["exact"].remove(key)
+            entry["peaks"][key] = value
+            if key in exact and key not in entry["exact"]:
+                entry["exact"].append(key)
     return out

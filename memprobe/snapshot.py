@@ -13,9 +13,18 @@ tracker and the ledger carry around. Metric names say what they measure and end 
 ``commit_bytes``                  system commit charge (Windows) / ``Committed_AS`` (Linux)
 ``commit_limit_bytes``            RAM + pagefile (Windows) / ``CommitLimit`` (Linux)
 ``swap_used_bytes``               pagefile / swap in use
+``cgroup_used_bytes``             memory charged to ComfyUI's cgroup, without reclaimable file
+                                  cache (Linux in a container; see :mod:`.sensors.cgroup`)
+``cgroup_limit_bytes``            that cgroup's memory limit (only when one is set)
 ``process_rss_bytes``             this process's resident memory
 ``process_private_bytes``         this process's private memory (see ``SystemMemory``)
 ================================  ===========================================================
+
+Some of these have a *peak counter* kept by the operating system or torch, which a node's peak
+is read from instead of the sampler (see :meth:`Snapshot.peak_counters`): torch's allocated and
+reserved peaks per device; Linux's ``VmHWM`` for ``process_rss_bytes``; Windows' peak working
+set, peak private bytes and system commit peak. NVML keeps no peak of device memory in use, and
+Linux none of machine RAM, commit or swap: those peaks are the sampler's.
 """
 
 from __future__ import annotations
@@ -23,7 +32,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["GpuMemory", "SystemMemory", "DiskSpace", "Snapshot", "Metrics", "metrics_of", "snapshot_from_dict"]
+__all__ = ["GpuMemory", "SystemMemory", "DiskSpace", "Snapshot", "Metrics", "metrics_of", "snapshot_from_dict",
+           "PEAK_COUNTERS"]
 
 Metrics = dict[str, int]
 
@@ -40,6 +50,8 @@ class GpuMemory:
     torch_allocated_bytes: int | None = None
     torch_reserved_bytes: int | None = None
     torch_peak_allocated_bytes: int | None = None
+    """torch's peak of allocated memory since its peak counters were last reset."""
+    torch_peak_reserved_bytes: int | None = None
     device_used_bytes: int | None = None
     device_total_bytes: int | None = None
     shared_used_bytes: int | None = None
@@ -67,6 +79,16 @@ class SystemMemory:
     swap_used_bytes: int | None = None
     process_rss_bytes: int | None = None
     process_private_bytes: int | None = None
+    process_peak_rss_bytes: int | None = None
+    """The OS's own peak of ``process_rss_bytes``: Linux ``VmHWM`` (since the last reset, see
+    :class:`~memprobe.sensors.linux.RssPeakReset`), Windows ``PeakWorkingSetSize`` (since the
+    process started)."""
+    process_peak_private_bytes: int | None = None
+    """Windows ``PeakPagefileUsage``: the peak of the process's private commit since it started."""
+    cgroup_limit_bytes: int | None = None
+    """The memory limit of ComfyUI's Linux cgroup (a container's limit); ``None`` when none is set."""
+    cgroup_used_bytes: int | None = None
+    """Memory charged to that cgroup, without the file cache the kernel drops before killing."""
 
     @property
     def ram_used_bytes(self) -> int | None:
@@ -99,15 +121,33 @@ class Snapshot:
     def metrics(self, *, totals: bool = True) -> Metrics:
         """The flat metric mapping (see the module docstring); missing readings are left out.
         ``totals=False`` leaves out the sizes that do not change (RAM and VRAM totals), as the
-        sampler's rows do; the commit limit stays, since a growing pagefile moves it."""
+        sampler's rows do; the commit limit stays, since a growing pagefile moves it. A cgroup's
+        limit is a total: it changes only when an administrator changes it."""
         s = self.system
         return metrics_of(self.gpus, ram_total_bytes=s.ram_total_bytes, ram_available_bytes=s.ram_available_bytes,
                           commit_bytes=s.commit_bytes, commit_limit_bytes=s.commit_limit_bytes,
                           swap_used_bytes=s.swap_used_bytes, process_rss_bytes=s.process_rss_bytes,
-                          process_private_bytes=s.process_private_bytes, totals=totals)
+                          process_private_bytes=s.process_private_bytes, cgroup_used_bytes=s.cgroup_used_bytes,
+                          cgroup_limit_bytes=s.cgroup_limit_bytes, totals=totals)
+
+    def peak_counters(self) -> Metrics:
+        """The peak counters this snapshot carries, keyed by the metric each is the peak of
+        (``{"process_rss_bytes": VmHWM, "gpu0_allocated_bytes": torch's peak, ...}``)."""
+        out: Metrics = {}
+        for field_name, metric in PEAK_COUNTERS.items():
+            _put(out, metric, getattr(self.system, field_name))
+        for gpu in self.gpus:
+            _put(out, f"gpu{gpu.index}_allocated_bytes", gpu.torch_peak_allocated_bytes)
+            _put(out, f"gpu{gpu.index}_reserved_bytes", gpu.torch_peak_reserved_bytes)
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+PEAK_COUNTERS = {"process_peak_rss_bytes": "process_rss_bytes", "process_peak_private_bytes": "process_private_bytes",
+                 "commit_peak_bytes": "commit_bytes"}
+""":class:`SystemMemory` peak fields -> the metric each is the peak of."""
 
 
 def metrics_of(gpus: tuple[GpuMemory, ...], *, totals: bool = True, **system: Any) -> Metrics:
@@ -126,7 +166,9 @@ def metrics_of(gpus: tuple[GpuMemory, ...], *, totals: bool = True, **system: An
     _put(out, "ram_used_bytes", total - available if total is not None and available is not None else None)
     if totals:
         _put(out, "ram_total_bytes", total)
-    for key in ("commit_bytes", "commit_limit_bytes", "swap_used_bytes", "process_rss_bytes", "process_private_bytes"):
+        _put(out, "cgroup_limit_bytes", system.get("cgroup_limit_bytes"))
+    for key in ("commit_bytes", "commit_limit_bytes", "swap_used_bytes", "process_rss_bytes", "process_private_bytes",
+                "cgroup_used_bytes"):
         _put(out, key, system.get(key))
     return out
 

@@ -16,13 +16,17 @@ from typing import Any, TypeVar
 
 from ._log import warn_once
 from .failures import classify_failure
+from .format import probe_summary
+from .limits import NEAR_LIMIT
+from .listener import TrackerListener
+from .modellog import ModelLogLine
 from .records import Failure, Mark, NodeRun, RunEvent, RunRecord, max_merge
+from .residency import ModelState, describe_model, diff_models
 from .sensors import Sensors
 from .snapshot import Metrics, Snapshot
 from .stages import StageCache
-from .summary import probe_summary
 
-__all__ = ["Tracker", "TrackerListener", "exception_type_name"]
+__all__ = ["Tracker", "exception_type_name"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -52,21 +56,10 @@ def exception_type_name(exc: BaseException) -> str:
     return cls.__qualname__ if module == "builtins" else f"{module}.{cls.__qualname__}"
 
 
-class TrackerListener:
-    """Receives the tracker's news. Called on the thread that made it: keep it quick. Node news
-    comes with the node's document (``node.to_dict()``), made once for all listeners."""
-
-    def run_started(self, run: RunRecord) -> None: ...
-    def node_started(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None: ...
-    def node_finished(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None: ...
-    def samples_added(self, run: RunRecord, timeline: dict[str, Any]) -> None: ...
-    def mark_added(self, run: RunRecord | None, mark: Mark) -> None: ...
-    def event_added(self, run: RunRecord, event: RunEvent) -> None: ...
-    def run_finished(self, run: RunRecord) -> None: ...
-
-
 class Tracker:
     SAMPLE_FLUSH_S = 0.25
+    MIN_CPU_FOR_SHARE_S = 0.5
+    """Memory Probe's share of the process's CPU is given for runs that used at least this much."""
 
     def __init__(self, sensors: Sensors, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.sensors = sensors
@@ -76,6 +69,12 @@ class Tracker:
         self.current: RunRecord | None = None
         self.last: RunRecord | None = None
         self.compute_device = "cuda"
+        self.exact_rss_peaks = True
+        """Restart Linux's peak-RSS counter at each node for exact RSS peaks (see
+        :meth:`~memprobe.sensors.Sensors.reset_peaks`); ``False`` leaves the counter alone."""
+        self.residency: Callable[[], list[ModelState] | None] | None = None
+        """Reads ComfyUI's model manager (``glue/models.py``); ``None`` outside ComfyUI."""
+        self._last_models: tuple[list[ModelState], list[dict[str, Any]]] = ([], [])
         self.cost_probe: Callable[[], dict[str, float]] | None = None
         """Memory Probe's own CPU counters (hook, sampler, ledger, whole process); each run
         records how much of them it used (``overhead`` in its header)."""
@@ -108,21 +107,24 @@ class Tracker:
     def begin_run(self, run_id: str, prompt: dict[str, Any] | None = None,
                   context: dict[str, Any] | None = None, workflow: dict[str, Any] | None = None) -> RunRecord:
         """Open a run. ``workflow`` is where it came from (see ``workflow.workflow_identity``)."""
+        unfinished = None
         with self._lock:
             if self.current is not None:
                 if self.current.id == str(run_id):
                     return self.current
-                self._finish(self.current, "interrupted")  # its end was never reported
+                unfinished = self._finish(self.current, "interrupted")  # its end was never reported
             snap = self.sensors.snapshot()
             run = RunRecord(id=str(run_id), started_at=snap.wall_time_s, started_mono=snap.monotonic_s,
                             context=dict(context or {}), prompt=prompt, start_metrics=snap.metrics(),
-                            workflow=dict(workflow) if workflow else None)
+                            models_start=self.read_models(), workflow=dict(workflow) if workflow else None)
             self.current = run
             self._cost_at_start = self._cost()
             self._open = []
             self._seq = 0
             self._sent = 0
             self._flushed_at = snap.monotonic_s
+        if unfinished is not None:
+            self._notify("run_finished", unfinished)
         self._notify("run_started", run)
         return run
 
@@ -144,22 +146,25 @@ class Tracker:
                 if not run.failures:  # failed where the hook could not see it (e.g. an async task)
                     run.failures.append(self._failure_from_error(run, error))
             self._finish(run, status)
+        self._notify("run_finished", run)  # outside the lock: listeners never hold up the sampler
         return run
 
-    def _finish(self, run: RunRecord, status: str) -> None:
+    def _finish(self, run: RunRecord, status: str) -> RunRecord:
+        """Close ``run`` (under the lock); the caller tells the listeners once the lock is released."""
         for node in self._open:  # nodes still open now never finished (e.g. pending async work)
             node.status = "failed" if status == "error" else "interrupted" if status == "interrupted" else node.status
             node.end_s = node.end_s or self._t(run)
         self._open = []
         snap = self.sensors.snapshot()
         run.end_metrics = snap.metrics()
+        run.models_end = self.read_models()
         run.ended_at = snap.wall_time_s
         run.status = status
         run.overhead = self._overhead()
         self._flush_samples(run, force=True)
         self.current = None
         self.last = run
-        self._notify("run_finished", run)
+        return run
 
     def _cost(self) -> dict[str, float]:
         if self.cost_probe is None:
@@ -175,7 +180,11 @@ class Tracker:
             return None
         used = {k: round(end[k] - start.get(k, 0.0), 4) for k in end}
         own = sum(v for k, v in used.items() if k != "process_cpu_s")
-        if used.get("process_cpu_s"):
+        # The ledger's clock is read when it last wrote, so a write before the run can count in it,
+        # and the process's clock counts another thread's running time slice only once it ends (a
+        # sampler tick under way is in the sampler's clock already): a share is only honest over a
+        # run long enough for those milliseconds to vanish.
+        if used.get("process_cpu_s", 0.0) >= self.MIN_CPU_FOR_SHARE_S:
             used["share_of_process_cpu_pct"] = round(100 * own / used["process_cpu_s"], 3)
         return used
 
@@ -213,7 +222,9 @@ class Tracker:
                    display_node_id: str | None = None, real_node_id: str | None = None) -> NodeRun:
         with self._lock:
             run = self._run_for(run_id)
-            self.sensors.reset_gpu_peaks()
+            if self._open:  # nodes overlap (async work): bank their peaks before the counters restart
+                self._bank_counters(self.sensors.snapshot(disks=False).peak_counters())
+            reset = self.sensors.reset_peaks(rss=self.exact_rss_peaks)
             snap = self.sensors.snapshot(disks=False)
             self._seq += 1
             node = NodeRun(
@@ -221,7 +232,8 @@ class Tracker:
                 stage=self.stages.stage(class_type, node_cls), display_node_id=display_node_id,
                 real_node_id=real_node_id,
                 title=_prompt_title(run.prompt, real_node_id or display_node_id or str(node_id)),
-                start_s=self._t(run, snap.monotonic_s), before=snap.metrics(),
+                start_s=self._t(run, snap.monotonic_s), before=snap.metrics(), models_before=self.read_models(),
+                counters_start=snap.peak_counters(), counters_reset=reset,
             )
             node.peaks.update(node.before)
             run.nodes.append(node)
@@ -269,18 +281,43 @@ class Tracker:
     def _close(self, node: NodeRun, snap: Snapshot, status: str) -> None:
         run = self.current
         node.after = snap.metrics()
+        node.models = self.read_models()
+        node.model_changes = diff_models(node.models_before, node.models)
         max_merge(node.peaks, node.after)
-        # torch's own peak since the node began (reset in node_begin); with several nodes open at
-        # once (async nodes) it cannot be told whose it was, so it goes to none of them
-        for gpu in snap.gpus:
-            if gpu.torch_peak_allocated_bytes is not None and len(self._open) == 1:
-                max_merge(node.peaks, {f"gpu{gpu.index}_allocated_bytes": gpu.torch_peak_allocated_bytes})
+        self._apply_counters(node, snap.peak_counters())
         node.end_s = self._t(run, snap.monotonic_s) if run is not None else None
         node.status = status
         if node in self._open:
             self._open.remove(node)
         if run is not None:
             self._check_spill(run, node)
+
+    def _bank_counters(self, counters: Metrics) -> None:
+        """Before the counters restart for a new node, fold what they hold into the nodes still
+        open: each open node's peak then covers its whole time, piece by piece."""
+        for node in self._open:
+            max_merge(node.peaks, {k: v for k, v in counters.items() if k in node.counters_reset})
+
+    @staticmethod
+    def _apply_counters(node: NodeRun, counters: Metrics) -> None:
+        """The node's peaks from the OS's and torch's own peak counters, where they tell it exactly.
+
+        A counter restarted at the node's start (Linux ``VmHWM``, torch) holds the node's peak.
+        One that counts since the process or the system started (Windows) holds it when the
+        node set a new high (the counter rose), or when the node's readings reached the old high
+        (nothing above it is possible); otherwise the node's peak stays the sampled one.
+        """
+        for metric, value in counters.items():
+            if metric in node.counters_reset:
+                exact = True
+            else:
+                start = node.counters_start.get(metric)
+                if start is None:
+                    continue
+                exact = value > start or node.peaks.get(metric, -1) >= start
+            if exact:
+                max_merge(node.peaks, {metric: value})
+                node.exact_peaks.add(metric)
 
     def _check_spill(self, run: RunRecord, node: NodeRun) -> None:
         """A VRAM spill into shared memory (Windows "system memory fallback"): nothing fails,
@@ -292,7 +329,7 @@ class Tracker:
             gpu = key.removesuffix("_shared_bytes")
             grew = peak - before.get(key, peak)
             used, total = peaks.get(f"{gpu}_used_bytes"), peaks.get(f"{gpu}_total_bytes")
-            if grew >= SPILL_MIN_BYTES and used is not None and total and used >= 0.9 * total:
+            if grew >= SPILL_MIN_BYTES and used is not None and total and used >= NEAR_LIMIT * total:
                 message = f"{gpu}: shared GPU memory grew by {grew // 1024**2} MiB while VRAM was full"
                 self._event(run, "vram-spill", node, message)
 
@@ -310,9 +347,13 @@ class Tracker:
         with self._lock:
             run = self.current
             self._mark_seq += 1
+            models = self.read_models()
+            summary = probe_summary(snap)
+            if models:
+                summary += "\n" + "\n".join(describe_model(m) for m in models)
             mark = Mark(seq=self._mark_seq, label=label, node_id=node_id,
                         t_s=self._t(run, snap.monotonic_s) if run else None,
-                        metrics=snap.metrics(), summary=probe_summary(snap))
+                        metrics=snap.metrics(), summary=summary, models=models)
             if run is not None:
                 run.marks.append(mark)
         self._notify("mark_added", run, mark)
@@ -328,8 +369,43 @@ class Tracker:
             node = self._open[-1] if self._open else None
             self._event(run, kind, node, message)
 
+    @_guarded
+    def on_model_log(self, line: ModelLogLine) -> None:
+        """A model-manager line of ComfyUI's log (``memprobe.modellog``): an event of the node
+        that was running, so a run without readable model objects still shows the offload."""
+        if line.kind == "requested" or (line.kind == "models-unloaded" and not line.count):
+            return
+        with self._lock:
+            run = self.current
+            if run is None:
+                return
+            node = self._open[-1] if self._open else None
+            data = {k: v for k, v in line.to_dict().items() if v is not None and k not in ("kind", "text")}
+            event = RunEvent(t_s=self._t(run), kind=f"model-{line.kind}", node_id=node.node_id if node else None,
+                             message=line.text, data=data)
+            run.events.append(event)
+        self._notify("event_added", run, event)
+
+    def read_models(self) -> list[dict[str, Any]] | None:
+        """What ComfyUI's model manager holds now, as documents; ``None`` when unknown."""
+        if self.residency is None:
+            return None
+        try:
+            states = self.residency()
+        except Exception:  # one failing reading costs that reading only
+            warn_once("residency", "Memory Probe: could not read ComfyUI's loaded models", exc_info=True)
+            return None
+        if states is None:
+            return None
+        last_states, last_docs = self._last_models
+        if len(states) == len(last_states) and all(a is b for a, b in zip(states, last_states, strict=True)):
+            return last_docs  # nothing changed since the last reading (the reader reuses its states)
+        docs = [s.to_dict() for s in states]
+        self._last_models = (states, docs)
+        return docs
+
     def on_sample(self, mono: float, metrics: Metrics) -> None:
-        """One sampler reading. Hot (50 Hz): no snapshot, no allocation beyond the row itself."""
+        """One sampler reading. Hot (every tick): no snapshot, no allocation beyond the row itself."""
         with self._lock:
             run = self.current
             if run is None:

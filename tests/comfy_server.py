@@ -82,6 +82,8 @@ class ComfyServer:
     args: list[str] = field(default_factory=list)
     user_dir: Path | None = None
     preexec: Any = None
+    ready_path: str = "/memprobe/live"
+    """What answers once the server is up (``/system_stats`` for a server without Memory Probe)."""
     port: int = 0
     process: subprocess.Popen[bytes] | None = None
 
@@ -122,7 +124,7 @@ class ComfyServer:
         while time.monotonic() < deadline:
             self._check_alive("during start-up")
             try:
-                self.get("/memprobe/live", timeout=2)
+                self.get(self.ready_path, timeout=2)
                 return self
             except (urllib.error.URLError, OSError):
                 time.sleep(0.5)

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 from helpers import FIXTURES, ROOT, FakeClock, ScriptedSensors, load_pack
@@ -265,7 +266,11 @@ def boot(browser, server: FrontendServer, *, ready: str = "window.app && window.
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
-    page.on("console", lambda msg: errors.append(f"console.{msg.type}: {msg.text}") if msg.type == "error" else None)
+    page.on("console", lambda msg: errors.append(f"console.{msg.type}: {msg.text}")
+            if msg.type == "error" and not msg.text.startswith("Failed to load resource") else None)
+    # a failed request is named by its path (the console's "Failed to load resource" does not say which)
+    page.on("response", lambda resp: errors.append(f"http {resp.status}: {urlsplit(resp.url).path}")
+            if resp.status >= 400 else None)
     try:
         page.goto(url)
         page.wait_for_function(ready, timeout=60_000)

@@ -35,9 +35,11 @@ class ScriptedSensors:
     """Sensors that answer from a script instead of the machine: ``metrics(t)`` gives the system
     and GPU readings at clock time ``t`` (for deterministic tracker tests and trace replays)."""
 
-    def __init__(self, clock, metrics=None, gpus=None, fail: bool = False) -> None:
+    def __init__(self, clock, metrics=None, gpus=None, fail: bool = False, resettable: frozenset[str] = frozenset()
+                 ) -> None:
         from memprobe.snapshot import SystemMemory
 
+        self.resettable = resettable
         self.clock = clock
         self.metrics = metrics or (lambda t: {})
         self.gpus_fn = gpus or (lambda t: ())
@@ -54,8 +56,18 @@ class ScriptedSensors:
         return Snapshot(monotonic_s=t, wall_time_s=1_800_000_000 + t, gpus=tuple(self.gpus_fn(t)),
                         system=self._system(**self.metrics(t)))
 
-    def reset_gpu_peaks(self) -> None:
+    def reset_peaks(self, *, rss: bool = True) -> frozenset[str]:
+        """Counts the resets; the metrics in ``resettable`` (and their ``process_rss_bytes`` only
+        with ``rss``) are reported as restarted, like Linux's ``VmHWM`` and torch's counters."""
         self.resets += 1
+        return frozenset(m for m in self.resettable if rss or m != "process_rss_bytes")
+
+    def cgroup(self):
+        """No memory cgroup (the script's machine is not in a container)."""
+        return None
+
+    def oom_kills(self) -> dict:
+        return {}
 
 
 class FakeClock:
@@ -123,11 +135,15 @@ def node_windows(events: list[dict]) -> list[tuple[float, float, str]]:
 
 def gpu_scenario(trace: str, workflow: str, *, vram_gib: dict, total_gib: float = 12.0, shared_gib: dict | None = None,
                  reserved_gib: dict | None = None, fail_with: BaseException | None = None, context: dict | None = None,
-                 log_lines: dict | None = None, end_gib: float | None = None):
+                 log_lines: dict | None = None, end_gib: float | None = None, models: dict | None = None,
+                 model_log: dict | None = None, system: dict | None = None):
     """A run on an NVIDIA card, built by driving the real tracker through a recorded ComfyUI trace
     while the GPU reads ``vram_gib[node_id]`` (GiB in use during that node). Used for the GPU
     situations a CPU machine cannot produce; the figures come from the issue reports cited in
-    the tests."""
+    the tests. ``models[node_id]``: what ComfyUI's model manager holds from that node on (a list
+    of ``ModelState``); ``model_log[node_id]``: model-manager log lines written while it runs;
+    ``system[node_id]``: system readings replacing the defaults during that node."""
+    from memprobe.modellog import ModelLogReader
     from memprobe.snapshot import GpuMemory
     from memprobe.tracker import Tracker
 
@@ -153,11 +169,24 @@ def gpu_scenario(trace: str, workflow: str, *, vram_gib: dict, total_gib: float 
                           torch_allocated_bytes=int(reserved * 0.8 * GIB),
                           shared_used_bytes=int((shared_gib or {}).get(node, 0) * GIB), driver_version="560.94"),)
 
-    def system(t: float):
+    def system_at(t: float):
         return {"ram_total_bytes": 32 * GIB, "ram_available_bytes": 20 * GIB, "commit_bytes": 14 * GIB,
-                "commit_limit_bytes": 40 * GIB, "process_rss_bytes": 6 * GIB}
+                "commit_limit_bytes": 40 * GIB, "process_rss_bytes": 6 * GIB, **(system or {}).get(running(t), {})}
 
-    tracker = Tracker(ScriptedSensors(clock, system, gpus), clock=clock)
+    tracker = Tracker(ScriptedSensors(clock, system_at, gpus), clock=clock)
+    if models is not None:
+        order = [node for _, _, node in windows]
+
+        def resident():
+            node, held = running(clock()), []
+            if node is None and clock() <= windows[0][0]:
+                return held  # the run has not begun: nothing loaded
+            for candidate in order[: order.index(node) + 1] if node in order else order:
+                held = models.get(candidate, held)
+            return held
+
+        tracker.residency = resident
+    reader = ModelLogReader()
     original_begin = tracker.node_begin
 
     def node_begin(*args, **kwargs):
@@ -167,6 +196,10 @@ def gpu_scenario(trace: str, workflow: str, *, vram_gib: dict, total_gib: float 
                 from memprobe.failures import detect_fallback
 
                 tracker.on_fallback(detect_fallback(line), line)
+        for line in (model_log or {}).get(node.node_id if node is not None else None, []):
+            parsed = reader.feed(line)
+            if parsed is not None:
+                tracker.on_model_log(parsed)
         return node
 
     tracker.node_begin = node_begin

@@ -6,9 +6,17 @@
                                    (``?max_points=10..50000``, default 2000)
 ``GET /memprobe/runs/{id}/samples`` ``?start=S&end=S&max_points=N``: a window of the timeline
 ``DELETE /memprobe/runs/{id}``     forget a run
-``GET /memprobe/live``             the run executing now (``run: null`` between runs), tracing status
+``GET /memprobe/runs/{id}/report`` the shareable report (``?format=md|json``)
+``GET /memprobe/runs/{id}/export`` the whole run as a file, for ``memprobe report`` / ``compare``
+``GET /memprobe/compare``          ``?a={id}&b={id}``: what changed between two runs and what it did
+``GET /memprobe/live``             the run executing now (``run: null`` between runs), tracing status,
+                                   the ``models`` ComfyUI's model manager holds now
 ``GET /memprobe/system``           the doctor's data for this machine (with ComfyUI's folders)
 ``GET /memprobe/config``           the server-side settings; ``POST`` changes them
+``GET /memprobe/metrics``          Prometheus metrics (``web/metrics.py``)
+``POST /memprobe/explain``         body: the text of a ComfyUI log (at most 32 MiB); the
+                                   explanation (``?format=md``: the shareable report)
+``GET /memprobe/static/...``       the vendored chart library (uPlot)
 =================================  ==============================================================
 
 Bad parameters answer 400 with a message, unknown ids 404; no route reads a user-given path.
@@ -25,22 +33,29 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from ..memprobe.analysis import enrich
 from ..memprobe.compare import compare_runs, render_comparison_md
 from ..memprobe.config import Config, ConfigError
-from ..memprobe.ledger import Ledger
+from ..memprobe.explain import explain_log, render_report_md
+from ..memprobe.ledger import Ledger, LedgerError
 from ..memprobe.report import report
+from ..memprobe.run_view import enrich
 from ..memprobe.timeline import downsample
 from ..memprobe.tracker import Tracker
+from .metrics import MetricsRoute
 
-__all__ = ["Services", "MemProbeRoutes", "BadRequest"]
+if TYPE_CHECKING:
+    from ..memprobe.prometheus import MetricsExporter
+
+__all__ = ["Services", "MemProbeRoutes", "BadRequest", "EXPLAIN_MAX_BYTES"]
 
 logger = logging.getLogger("memprobe")
 
+EXPLAIN_MAX_BYTES = 32 * 1024**2
+"""The largest log ``POST /memprobe/explain`` reads (the end of a log holds the failure)."""
 _RUN_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,200}$")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -61,6 +76,11 @@ class Services:
     status: Callable[[], dict[str, Any]] = field(default=lambda: {})
     advice_machine: Callable[[], dict[str, Any] | None] = field(default=lambda: None)
     """The doctor's machine document the advice reads disks and the pagefile from (may be cached)."""
+    metrics: MetricsExporter | None = None
+    """What ``GET /memprobe/metrics`` serves; ``None`` when it could not be set up."""
+    metrics_unavailable: str | None = "not set up"
+    models: Callable[[], list[dict[str, Any]] | None] = field(default=lambda: None)
+    """The models ComfyUI's model manager holds now (``None``: unknown)."""
 
 
 def _dumps(value: Any) -> str:
@@ -124,6 +144,8 @@ class MemProbeRoutes:
         routes.get("/memprobe/system")(self._guard(self.system))
         routes.get("/memprobe/config")(self._guard(self.get_config))
         routes.post("/memprobe/config")(self._guard(self.post_config))
+        MetricsRoute(self.s.metrics, self.s.config, self.s.metrics_unavailable).add_routes(routes)
+        routes.post("/memprobe/explain")(self._guard(self.explain))
         if static_dir is not None and static_dir.is_dir():  # aiohttp fails at start-up on a missing folder
             routes.static("/memprobe/static", static_dir)
 
@@ -133,6 +155,9 @@ class MemProbeRoutes:
                 return await handler(request)
             except BadRequest as exc:
                 return _error(400, str(exc))
+            except LedgerError as exc:  # the ledger's own words say it all: no traceback
+                logger.warning("Memory Probe: %s %s: %s", request.method, request.path, exc)
+                return _error(503, str(exc))
             except web.HTTPException:
                 raise
             except Exception as exc:  # the panel gets a reason, ComfyUI stays up
@@ -144,7 +169,7 @@ class MemProbeRoutes:
 
     def _ledger(self) -> Ledger:
         if self.s.ledger is None:
-            raise RuntimeError("the run ledger is not available (see the ComfyUI log)")
+            raise LedgerError("the run ledger is not available (see the ComfyUI log)")
         return self.s.ledger
 
     async def _run_doc(self, run_id: str, max_points: int) -> dict[str, Any] | None:
@@ -153,15 +178,35 @@ class MemProbeRoutes:
             doc = self.s.tracker.live() or {}
             doc["timeline"] = downsample(doc.get("timeline") or {"t": [], "series": {}}, max_points)
             return doc
-        ledger = self._ledger()
-        return await asyncio.to_thread(ledger.get_run, run_id, max_points=max_points)
+        try:
+            return await asyncio.to_thread(self._ledger().get_run, run_id, max_points=max_points)
+        except LedgerError:
+            last = self.s.tracker.last  # the ledger cannot answer: the last run is still in memory
+            if last is not None and last.id == run_id:
+                return last.to_dict(timeline=downsample(last.samples.to_timeline(), max_points))
+            raise
 
     # ------------------------------------------------------------------ handlers
     async def list_runs(self, request: web.Request) -> web.Response:
+        """The ledger's runs (with those it keeps in memory when it cannot write), and the run
+        executing now and the last one even when the ledger has neither."""
         limit = _int(request, "limit", 50, 1, 500)
         offset = _int(request, "offset", 0, 0, 10**9)
-        ledger = self._ledger()
-        return _json(await asyncio.to_thread(ledger.list_runs, limit=limit, offset=offset))
+        if self.s.ledger is not None:
+            data = await asyncio.to_thread(self.s.ledger.list_runs, limit=limit, offset=offset)
+        else:
+            data = {"runs": [], "total": 0, "limit": limit, "offset": offset,
+                    "error": "the run ledger is not available (see the ComfyUI log)"}
+        if offset == 0:
+            known = {r["id"] for r in data["runs"]}
+            for run in (self.s.tracker.last, self.s.tracker.current):
+                if run is not None and run.id not in known:
+                    data["runs"].insert(0, {**run.header(), "node_count": len(run.nodes), "saved": False})
+                    data["total"] += 1
+                    known.add(run.id)
+            data["runs"].sort(key=lambda r: -(r.get("started_at") or 0))
+            del data["runs"][limit:]
+        return _json(data)
 
     async def get_run(self, request: web.Request) -> web.Response:
         run_id = _run_id(request)
@@ -237,7 +282,8 @@ class MemProbeRoutes:
         if doc is not None:
             doc["timeline"] = downsample(doc["timeline"], _int(request, "max_points", 2000, 10, 50_000))
         last = self.s.tracker.last
-        return _json({"run": doc, "last_run_id": last.id if last else None, "status": self.s.status()})
+        return _json({"run": doc, "last_run_id": last.id if last else None, "status": self.s.status(),
+                      "models": self.s.models()})
 
     async def system(self, request: web.Request) -> web.Response:
         return _json(await asyncio.to_thread(self.s.machine))
@@ -256,3 +302,27 @@ class MemProbeRoutes:
             raise BadRequest(str(exc)) from None
         self.s.set_config(config)
         return _json(config.to_dict())
+
+    async def explain(self, request: web.Request) -> web.Response:
+        """Explain a failure from the text of a ComfyUI log (no run of this server needed)."""
+        fmt = request.query.get("format", "json")
+        if fmt not in ("json", "md"):
+            raise BadRequest("format must be json or md")
+        too_big = _error(413, f"the log is larger than {EXPLAIN_MAX_BYTES // 1024**2} MiB: send its last part "
+                              "(the end of a log holds the failure)")
+        if (request.content_length or 0) > EXPLAIN_MAX_BYTES:
+            return too_big
+        body = bytearray()
+        while chunk := await request.content.read(1 << 20):
+            body += chunk
+            if len(body) > EXPLAIN_MAX_BYTES:
+                return too_big
+        data = bytes(body)
+        del body
+        if not data.strip():
+            raise BadRequest("the body must be the text of a ComfyUI log (console output, comfyui.log or an error report)")
+        doc = await asyncio.to_thread(explain_log, data)
+        if fmt == "md":
+            text = await asyncio.to_thread(render_report_md, doc)
+            return web.Response(text=text, content_type="text/markdown", charset="utf-8")
+        return _json(doc)

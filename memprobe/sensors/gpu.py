@@ -134,6 +134,8 @@ class GpuSensor:
         self._pairs: dict[int, NvmlDevice] = {}
         self._shared: dict[int, int] = {}
         self._shared_read_at = 0.0
+        self.shared_error: str | None = None
+        """Why shared GPU memory could not be read (Windows performance counters), or ``None``."""
 
     # ------------------------------------------------------------------ discovery
     def _torch(self) -> ModuleType | None:
@@ -240,25 +242,38 @@ class GpuSensor:
                     for d in devices if d.index in self._pairs and self._nvml is not None}
             matched = windows.match_adapters(used, windows.query_gpu_adapter_memory())
             self._shared = {index: adapter.shared_bytes for index, adapter in matched.items()}
+            self.shared_error = None
         except Exception as exc:
             warn_once("gpu-shared", "Memory Probe: shared GPU memory is unavailable (%s)", exc)
             self._shared = {}
+            self.shared_error = str(exc)
         return self._shared
 
-    def reset_peaks(self) -> None:
-        """Restart torch's peak counters (called at each node start)."""
+    @property
+    def none_found(self) -> bool:
+        """Discovery is done and found no GPU (a CPU-only ComfyUI): readings can skip the GPUs."""
+        return self._torch_devices == []
+
+    def reset_peaks(self) -> list[str]:
+        """Restart torch's peak counters (called at each node start); the metrics whose
+        counters were restarted (``gpu0_allocated_bytes``, ``gpu0_reserved_bytes`` ...)."""
         torch = self._torch()
         devices = self._torch_devices
         if torch is None or not devices:
-            return
+            return []
+        reset: list[str] = []
         for dev in devices:
             try:
                 if dev.backend in ("cuda", "rocm") and torch.cuda.is_initialized():
                     torch.cuda.reset_peak_memory_stats(dev.index)
                 elif dev.backend == "xpu":
                     torch.xpu.reset_peak_memory_stats(dev.index)
+                else:
+                    continue
+                reset += [f"gpu{dev.index}_allocated_bytes", f"gpu{dev.index}_reserved_bytes"]
             except Exception as exc:
                 warn_once(f"reset-peak-{dev.backend}", "Memory Probe: could not reset torch peak counters (%s)", exc)
+        return reset
 
 
 def _torch_devices(torch: ModuleType, allow_init: bool) -> list[TorchDevice]:
@@ -290,16 +305,15 @@ def _torch_devices(torch: ModuleType, allow_init: bool) -> list[TorchDevice]:
 
 
 def _torch_counters(torch: ModuleType, dev: TorchDevice) -> dict[str, int | None]:
-    """Allocator counters for one device: a single ``memory_stats`` call on CUDA/ROCm/XPU."""
+    """Allocator counters for one device: a single statistics call on CUDA/ROCm/XPU."""
     if dev.backend in ("cuda", "rocm"):
-        stats = torch.cuda.memory_stats(dev.index)
-        out: dict[str, int | None] = _from_stats(stats)
+        out: dict[str, int | None] = _allocator_stats(torch.cuda, dev.index)
         if dev.backend == "rocm":  # no NVML: the device-wide view comes from the driver via torch
             free, total = torch.cuda.mem_get_info(dev.index)
             out.update(device_used_bytes=int(total - free), device_total_bytes=int(total))
         return out
     if dev.backend == "xpu":
-        out = _from_stats(torch.xpu.memory_stats(dev.index))
+        out = _allocator_stats(torch.xpu, dev.index)
         if hasattr(torch.xpu, "mem_get_info"):
             free, total = torch.xpu.mem_get_info(dev.index)
             out.update(device_used_bytes=int(total - free), device_total_bytes=int(total))
@@ -314,6 +328,24 @@ def _torch_counters(torch: ModuleType, dev: TorchDevice) -> dict[str, int | None
     return {}
 
 
+def _allocator_stats(backend: Any, index: int) -> dict[str, int | None]:
+    """torch's allocator counters from ``memory_stats_as_nested_dict`` (what ``memory_stats``
+    flattens and sorts in Python first: ~120 keys, ~60 µs per call and device, on every sampler
+    tick), or from ``memory_stats`` where the nested form is missing."""
+    nested = getattr(backend, "memory_stats_as_nested_dict", None)
+    if nested is None:
+        return _from_stats(backend.memory_stats(index))
+    stats = nested(index)
+
+    def get(stat: str, kind: str) -> int | None:
+        value = (stats.get(stat) or {}).get("all", {}).get(kind)
+        return int(value) if value is not None else None
+
+    return {"torch_allocated_bytes": get("allocated_bytes", "current"), "torch_reserved_bytes": get("reserved_bytes", "current"),
+            "torch_peak_allocated_bytes": get("allocated_bytes", "peak"),
+            "torch_peak_reserved_bytes": get("reserved_bytes", "peak")}
+
+
 def _from_stats(stats: dict[str, Any]) -> dict[str, int | None]:
     def get(key: str) -> int | None:
         value = stats.get(key)
@@ -323,4 +355,5 @@ def _from_stats(stats: dict[str, Any]) -> dict[str, int | None]:
         "torch_allocated_bytes": get("allocated_bytes.all.current"),
         "torch_reserved_bytes": get("reserved_bytes.all.current"),
         "torch_peak_allocated_bytes": get("allocated_bytes.all.peak"),
+        "torch_peak_reserved_bytes": get("reserved_bytes.all.peak"),
     }

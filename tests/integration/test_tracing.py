@@ -38,7 +38,7 @@ def test_an_execution_error_names_the_failing_node(server):
 
 
 def test_a_cached_rerun_records_every_node_as_cached(server):
-    prompt = load_workflow("txt2img", **SMALL, **{"3.seed": 7})
+    prompt = load_workflow("txt2img", **{**SMALL, "3.seed": 7})
     first, _ = server.run(prompt)
     second, history = server.run(prompt)
     assert history["status"]["status_str"] == "success"

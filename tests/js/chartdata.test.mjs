@@ -4,13 +4,19 @@ import test from "node:test";
 
 import { appendSamples, bandAt, chartData, dataMax, gpuIndices, limitLines, markers, nearestIndex, nodeBands, peakMarker, seriesSpecs, yRange } from "../../js/chartdata.js";
 import { fmtBytes, fmtPair, fmtPct, fmtSeconds, fmtShortTime, fmtValue } from "../../js/format.js";
-import { detailLines, heaviestNodes, memoryColumns, sortRows, tableRows } from "../../js/tabledata.js";
+import { heaviestNodes, memoryColumns, sortRows, tableRows } from "../../js/tabledata.js";
 import { fixture } from "./templates.mjs";
 
 const txt2img = fixture("runs/txt2img.json");
 const probes = fixture("runs/txt2img_probes.json");
 const oom = fixture("runs/decode_oom_cpu.json");
 const GIB = 1024 ** 3;
+
+test("series: container memory and the model weights offloaded to RAM when the run has them", () => {
+  const specs = seriesSpecs({ t: [0], series: { ram_used_bytes: [1], cgroup_used_bytes: [1], model_offloaded_bytes: [0] } });
+  assert.deepEqual(specs.map((s) => s.label), ["RAM in use", "container memory", "model weights offloaded to RAM"]);
+  assert.ok(specs[2].dash);
+});
 
 test("series for a CPU run: ComfyUI RAM, machine RAM and commit, each its own colour", () => {
   const specs = seriesSpecs(txt2img.timeline);
@@ -36,11 +42,23 @@ test("the limit line: drawn only when the OS enforces it, labelled with its name
   assert.deepEqual(limitLines(enforced, specs).map((l) => [l.key, l.label, l.value, l.headline]), [["commit_bytes", "commit limit", 12 * GIB, true]]);
   const notEnforced = { ...txt2img, memory: { metric: "commit_bytes", limit_bytes: 12 * GIB, limit_name: "CommitLimit", limit_enforced: false } };
   assert.deepEqual(limitLines(notEnforced, specs), []);
-  const cgroup = { ...txt2img, memory: { metric: "ram_used_bytes", limit_bytes: 4 * GIB, limit_name: "cgroup memory.max", limit_enforced: true } };
-  assert.equal(limitLines(cgroup, specs)[0].label, "cgroup memory.max");
+  const cgroup = { ...txt2img, memory: { metric: "ram_used_bytes", limit_bytes: 4 * GIB, limit_name: "container limit (cgroup)", limit_enforced: true } };
+  assert.equal(limitLines(cgroup, specs)[0].label, "container limit (cgroup)");
+  // a GPU run is judged by VRAM; the limit the OS enforces on system memory is drawn too
+  const gpuRun = {
+    timeline: { t: [0], series: { gpu0_used_bytes: [GIB], ram_used_bytes: [2 * GIB], commit_bytes: [3 * GIB], commit_limit_bytes: [5 * GIB] } },
+    start_metrics: { gpu0_total_bytes: 8 * GIB },
+    context: { os: "Linux 6.8" },
+    memory: { metric: "gpu0_used_bytes", limit_bytes: 8 * GIB, limit_name: "VRAM", limit_enforced: true, commit_limit_enforced: false,
+              system: { metric: "ram_used_bytes", limit_bytes: 24 * GIB, limit_name: "RAM + swap", limit_enforced: true, peak_bytes: 2 * GIB } },
+  };
+  const gpuSpecs = seriesSpecs(gpuRun.timeline);
+  assert.ok(!gpuSpecs.some((s) => s.key === "commit_limit_bytes"), "the commit limit is never a series");
+  assert.deepEqual(limitLines(gpuRun, gpuSpecs).map((l) => [l.key, l.label, l.value]), [["gpu0_used_bytes", "VRAM", 8 * GIB], ["ram_used_bytes", "RAM + swap", 24 * GIB]]);
   // an older server without limit_name / limit_enforced: RAM is enforced; commit only on Windows
   assert.equal(limitLines({ ...txt2img, memory: { metric: "ram_used_bytes", limit_bytes: 24 * GIB } }, specs)[0].label, "RAM");
   assert.deepEqual(limitLines({ ...txt2img, memory: { metric: "commit_bytes", limit_bytes: 12 * GIB } }, specs), []);
+  assert.equal(limitLines({ ...txt2img, memory: { metric: "commit_bytes", limit_bytes: 12 * GIB, commit_limit_enforced: true } }, specs)[0].label, "commit limit");
   const windows = { ...txt2img, context: { ...txt2img.context, os: "Windows 11" }, memory: { metric: "commit_bytes", limit_bytes: 12 * GIB } };
   assert.equal(limitLines(windows, specs)[0].label, "commit limit");
   // a GPU's VRAM is a ceiling too
@@ -75,6 +93,8 @@ test("node bands, the running node's growing band, hover lookup and markers", ()
   assert.equal(nodeBands(running, 4.25)[0].running, true);
   assert.deepEqual(markers(probes).filter((m) => m.kind === "probe").map((m) => m.label), ["after load", "after sampling", "after decode"]);
   assert.equal(markers(oom).at(-1).kind, "failure");
+  const models = { events: [{ t_s: 1, kind: "model-loaded" }, { t_s: 2, kind: "model-partially-loaded" }, { t_s: 3, kind: "oom-fallback" }] };
+  assert.deepEqual(markers(models).map((m) => m.kind), ["model-partially-loaded", "oom-fallback"], "of the model log lines only partial loads");
   assert.equal(nearestIndex([0, 1, 2, 3], 1.4), 1);
   assert.equal(nearestIndex([], 1), -1);
 });
@@ -105,12 +125,20 @@ test("table rows: what each node added while it ran (peak − before), peaks, ca
   assert.equal(sortRows(tiled, "process_rss_bytes:peak").at(-1)["process_rss_bytes:peak"], null, "nulls last");
 });
 
-test("a node can carry detail lines: the models it holds", () => {
-  assert.deepEqual(detailLines({}), []);
-  const node = { models: [{ name: "sd15.safetensors", class: "BaseModel", device: "cuda:0", dtype: "fp16", size_bytes: 2 * GIB, loaded_bytes: 1.5 * GIB, offloaded_bytes: 0.5 * GIB }] };
-  assert.deepEqual(detailLines(node), ["sd15.safetensors · cuda:0 · fp16 · 1.5 GiB · 512 MiB offloaded"]);
-  const row = tableRows({ nodes: [{ ...txt2img.nodes[0], ...node }] })[0];
-  assert.equal(row.details.length, 1);
+test("table rows say which peaks are exact (from a peak counter) and which sampled", () => {
+  const exact = tableRows(fixture("runs/txt2img_exact_peaks.json"));
+  const loader = exact.find((r) => r.nodeId === "4");
+  assert.equal(loader["process_rss_bytes:exact"], true);
+  assert.equal(loader["commit_bytes:exact"], false, "Linux keeps no commit peak");
+  assert.ok(tableRows(txt2img).every((r) => r["process_rss_bytes:exact"] === false), "recorded before the counters");
+});
+
+test("a node row carries its model line", () => {
+  const models = fixture("runs/txt2img_models.json");
+  const sampler = tableRows(models).find((r) => r.nodeId === "3");
+  assert.equal(sampler.models.changed, true);
+  assert.match(sampler.models.text, /^loaded BaseModel/);
+  assert.equal(tableRows(txt2img)[0].models.changed, false);
 });
 
 test("badges go to the heaviest nodes that raised memory themselves, and to a failed node", () => {

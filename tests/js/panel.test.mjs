@@ -23,6 +23,13 @@ test("the headline of a healthy run: which memory peaked, against which limit, a
   assert.ok(head.pct > 0.1 && head.pct < 0.12);
 });
 
+test("RAM + swap: what counted against the limit at the peak is the share shown", () => {
+  const system = { metric: "ram_used_bytes", limit_bytes: 4 * GIB, limit_name: "RAM + swap", limit_enforced: true, peak_bytes: 3.8 * GIB };
+  const head = headline({ ...txt2img, memory: { metric: "ram_used_bytes", limit_bytes: 4 * GIB, limit_name: "RAM + swap", limit_enforced: true, system } });
+  assert.match(head.title, /^Peak: RAM in use 2\.7 GiB \(95 % of RAM \+ swap\)/);
+  assert.equal(head.tone, "near");
+});
+
 test("near the limit the tone says so; a limit the OS does not enforce gives no percentage", () => {
   const near = headline({ ...txt2img, memory: { metric: "ram_used_bytes", limit_bytes: 3 * GIB, limit_name: "cgroup memory.max", limit_enforced: true } });
   assert.equal(near.tone, "near");
@@ -55,7 +62,7 @@ test("while a run executes the headline names the running node and the memory no
 });
 
 test("the metric and its limit without the server's memory object (older servers, live runs)", () => {
-  assert.deepEqual(memoryOf(txt2img), { metric: "ram_used_bytes", label: "RAM in use", limitBytes: txt2img.start_metrics.ram_total_bytes, limitName: "RAM", enforced: true });
+  assert.deepEqual(memoryOf(txt2img), { metric: "ram_used_bytes", label: "RAM in use", limitBytes: txt2img.start_metrics.ram_total_bytes, limitName: "RAM", enforced: true, countedPeak: null, system: null });
   const gpu = { context: {}, nodes: [{ status: "ran", peaks: { gpu0_used_bytes: GIB } }], start_metrics: { gpu0_total_bytes: 8 * GIB } };
   assert.equal(memoryOf(gpu).metric, "gpu0_used_bytes");
   assert.equal(memoryOf(gpu).limitBytes, 8 * GIB);

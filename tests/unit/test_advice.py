@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import copy
 
+import pytest
 from helpers import gpu_scenario, load_json
 
 from memprobe.advice import TILED_DEFAULTS, suggest
+from memprobe.runfacts import run_peaks
 
 GIB = 1024**3
 torch_oom = type("OutOfMemoryError", (RuntimeError,), {"__module__": "torch"})
@@ -52,9 +54,77 @@ def test_recorded_non_memory_error_gets_no_memory_advice():
 
 
 def test_recorded_successful_txt2img_where_the_decode_is_the_ram_peak():
+    # GIVEN no pressure: the decode is the run's peak at 12 % of RAM
     (found,) = suggest(run("txt2img"))
+    # THEN a neutral note of the headroom, with the one-click swap still at hand, no warning
     assert found.id == "tiled-decode" and found.severity == "info" and found.action["type"] == "swap_vae_decode"
-    assert "run's RAM peak" in found.why
+    assert found.title == "Headroom: the VAE decode is this run's peak" and found.try_.startswith("Nothing to change")
+    assert "run's RAM peak at 2.7 GiB of 23.5 GiB RAM (12%)" in found.why and "nothing ran short" in found.why
+
+
+# ---------------------------------------------------------------- both sides of pressure, recorded runs
+NO_PRESSURE = ("txt2img", "txt2img_probes", "txt2img_tiled", "decode_big_tiled_cpu", "txt2img_commit_overcommitted",
+               "error_runtime")
+
+
+@pytest.mark.parametrize("name", NO_PRESSURE)
+def test_without_pressure_evidence_there_is_no_warning_only_a_headroom_note_ranked_last(name):
+    found = suggest(run(name))
+    assert all(s.severity == "info" for s in found), [(s.id, s.severity) for s in found]
+    notes = [s for s in found if s.title.startswith("Headroom")]
+    assert found == [] or found[-1] in notes  # a note never outranks anything
+    for note in notes:
+        assert note.action is None or note.action["type"] == "swap_vae_decode"
+
+
+def test_linux_commit_above_its_limit_in_overcommit_mode_0_is_no_pressure():
+    # GIVEN txt2img recorded while Committed_AS stood at 128 % of CommitLimit (mode 0), RAM at 28 %
+    doc = run("txt2img_commit_overcommitted")
+    peaks = run_peaks(doc)
+    assert peaks["commit_bytes"] > 1.25 * peaks["commit_limit_bytes"] and doc["context"]["overcommit_mode"] == 0
+    # THEN no "add swap": the commit limit is not enforced there; only the neutral decode note
+    (note,) = suggest(doc)
+    assert (note.id, note.severity, note.effect) == ("tiled-decode", "info", 1)
+    assert "6.5 GiB of 23.5 GiB RAM (28%)" in note.why
+    # WHEN the same figures come from a machine with strict overcommit, THEN the commit limit binds
+    strict = copy.deepcopy(doc)
+    strict["context"]["overcommit_mode"] = 2
+    found = {s.id: s for s in suggest(strict)}
+    assert (found["pagefile"].severity, found["pagefile"].title) == ("warning", "Raise Linux's commit limit")
+    assert "commit peaked at 15.1 GiB of the 11.8 GiB commit limit (128%)" in found["pagefile"].why
+    assert found["tiled-decode"].severity == "warning"  # on the CPU the commit is the compute memory there
+
+
+def test_a_run_near_its_containers_limit_gets_the_tiled_decode_and_the_container_limit_with_evidence():
+    # GIVEN txt2img recorded inside a 2.2 GiB memory cgroup, its memory at 98 % of it in the decode
+    found = suggest(run("txt2img_near_cgroup_limit"))
+    assert [(s.id, s.severity) for s in found] == [("tiled-decode", "warning"), ("container-limit", "warning")]
+    assert "reached 2.1 GiB of the 2.2 GiB container limit (98%) during it" in found[0].why
+    assert "Raise the memory limit of ComfyUI's container to 3 GB or more" in found[1].try_
+    assert "Swap or RAM on the host does not help" in found[1].try_
+
+
+def test_a_run_killed_by_its_containers_limit_names_the_kill_and_never_host_swap():
+    found = suggest(run("killed_by_cgroup_limit"))
+    assert [(s.id, s.severity) for s in found] == [("tiled-decode", "critical"), ("container-limit", "critical")]
+    assert "oom_kill 0 -> 1" in found[1].why and "99%" in found[1].why
+    assert not any("swap" in s.title.lower() for s in found)
+
+
+def test_ram_and_swap_near_full_on_linux_is_pressure_with_its_evidence():
+    # GIVEN the recorded txt2img, judged as on a machine whose RAM + swap is 3 GiB (2 GiB RAM, 1 GiB swap)
+    doc = copy.deepcopy(run("txt2img"))
+    doc["context"].update(ram_total_bytes=2 * GIB, swap_total_bytes=GIB, overcommit_mode=0)
+    for source in [doc["start_metrics"], doc["end_metrics"], *(n.get("before") or {} for n in doc["nodes"])]:
+        source.pop("ram_total_bytes", None)
+    found = {s.id: s for s in suggest(doc)}
+    swap = found["pagefile"]
+    assert swap.title == "Add swap so RAM can overflow" and swap.severity == "warning"
+    assert "RAM + swap in use peaked at" in swap.why and "of 3.0 GiB RAM + swap" in swap.why
+    assert found["tiled-decode"].severity == "warning"
+    # macOS: the same pressure, phrased for it
+    doc["context"]["os"] = "Darwin 23.1"
+    assert next(s for s in suggest(doc) if s.id == "pagefile").title == "Free RAM for ComfyUI"
 
 
 def test_an_already_tiled_decode_that_did_not_run_short_is_left_alone():
@@ -94,7 +164,7 @@ def test_comfyuis_own_tiled_retry_at_decode_is_flagged():
 def test_vram_near_the_limit_at_decode_without_a_failure():
     doc = gpu_scenario("txt2img", "txt2img", vram_gib={"3": 8.0, "8": 11.5})
     found = suggest(doc)[0]
-    assert found.id == "tiled-decode" and found.severity == "warning" and "11.5 GiB / 12.0 GiB" in found.why
+    assert found.id == "tiled-decode" and found.severity == "warning" and "11.5 GiB of 12.0 GiB VRAM (96%)" in found.why
 
 
 def test_vram_spill_during_decode_and_during_sampling():
@@ -150,10 +220,14 @@ def test_pagefile_advice_sized_from_the_runs_peak_commit_windows_and_linux():
         if node["node_id"] == "4":
             node["peaks"]["commit_bytes"] = 38 * GIB  # 95% of the 40 GiB limit while loading
     found = next(s for s in suggest(doc) if s.id == "pagefile")
-    assert found.severity == "warning" and "38.0 GiB / 40.0 GiB" in found.why
+    assert found.severity == "warning" and "38.0 GiB of the 40.0 GiB commit limit (95%)" in found.why
     assert "fixed pagefile of 32 GB" in found.try_ and "never an HDD" in found.try_ and "compression" in found.try_
-    doc["context"]["os"] = "Linux 6.8"
-    assert "OOM killer" in next(s for s in suggest(doc) if s.id == "pagefile").try_
+    # GIVEN the same figures on Linux: the commit limit binds only with strict overcommit (mode 2)
+    doc["context"].update(os="Linux 6.8", overcommit_mode=2)
+    strict = next(s for s in suggest(doc) if s.id == "pagefile")
+    assert strict.title == "Raise Linux's commit limit" and "vm.overcommit_ratio" in strict.try_
+    doc["context"]["overcommit_mode"] = 0  # the default: Committed_AS may pass CommitLimit freely
+    assert "pagefile" not in ids(doc)
 
 
 def test_a_paging_file_failure_comfyui_issue_8065_is_critical_and_mentions_lowvram_pressure():

@@ -46,3 +46,32 @@ def test_several_changes_at_once_are_called_out():
 def test_identical_runs_have_no_changes():
     a = load_json("runs/txt2img.json")
     assert compare_runs(a, a)["changes"] == []
+
+
+def test_a_precision_change_is_one_change_with_its_effect_on_each_memory():
+    # GIVEN the same workflow run with UNETLoader at its default (float32 on a CPU) and at fp8
+    a, b = load_json("runs/unet_default.json"), load_json("runs/unet_fp8.json")
+    cmp = compare_runs(a, b)
+    # THEN the model is the one change, with both precisions and sizes
+    assert cmp["one_change"]
+    (change,) = cmp["changes"]
+    assert (change["what"], change["a"], change["b"]) == (
+        "models", "BaseModel float32 169.0 MiB (tiny_sd15.safetensors)",
+        "BaseModel float8_e4m3fn 42.2 MiB (tiny_sd15.safetensors)")
+    assert [m["kind"] for m in change["models"]] == ["diffusion_model"]
+    # AND its effect on each memory the runs measured, B - A
+    effect = change["effect"]
+    assert set(effect) == {"comfyui_ram", "commit"}
+    for entry in effect.values():
+        assert entry["delta"] == entry["b"] - entry["a"]
+    assert cmp["memory"] == effect
+    md = render_comparison_md(cmp)
+    assert "What the model change did to each memory:" in md and "| peak commit |" in md
+
+
+def test_runs_without_model_readings_compare_their_model_files_as_before():
+    old, new = load_json("runs/txt2img.json"), load_json("runs/txt2img_models.json")
+    assert "models" not in {c["what"] for c in compare_runs(old, new)["changes"]}
+    other = load_json("runs/two_checkpoints.json")
+    (models,) = [c for c in compare_runs(new, other)["changes"] if c["what"] == "models"]
+    assert "tiny_sd15_taesd.safetensors" in models["b"] and "tiny_sd15_taesd.safetensors" not in models["a"]

@@ -5,16 +5,18 @@ from __future__ import annotations
 import pytest
 
 from memprobe.config import Config, ConfigError, load_config, save_config
+from memprobe.format import probe_summary
 from memprobe.snapshot import GpuMemory, Snapshot, SystemMemory
-from memprobe.summary import probe_summary
 
 GIB = 1024**3
 
 
 def test_settings_are_validated_with_a_clear_message():
-    config = Config().updated({"sample_hz": 20, "tracing": False, "retention_runs": 50})
-    assert (config.sample_hz, config.tracing, config.retention_runs) == (20.0, False, 50)
-    for bad, message in [({"sample_hz": 0}, "between 1 and 200"), ({"sample_hz": "fast"}, "must be a number"),
+    config = Config().updated({"sample_hz": 20, "tracing": False, "retention_runs": 50, "exact_rss_peaks": False})
+    assert (config.sample_hz, config.tracing, config.retention_runs, config.exact_rss_peaks) == (20.0, False, 50, False)
+    assert Config().sample_hz == 0.0 and config.updated({"sample_hz": 0}).sample_hz == 0.0  # 0: automatic
+    for bad, message in [({"sample_hz": 0.5}, r"between 1 and 200 \(0: automatic\)"),
+                         ({"sample_hz": "fast"}, "must be a number"), ({"exact_rss_peaks": 1}, "true or false"),
                          ({"tracing": "yes"}, "true or false"), ({"colour": 1}, "unknown setting"),
                          ({"retention_runs": True}, "must be a number"), ([], "JSON object")]:
         with pytest.raises(ConfigError, match=message):

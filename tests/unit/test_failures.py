@@ -61,3 +61,15 @@ def test_no_fallback_appears_in_the_recorded_logs():
 
     for log in (FIXTURES / "comfyui-0.3.64" / "logs").glob("*.log"):
         assert not [line for line in log.read_text().splitlines() if detect_fallback(line)], log.name
+
+
+def test_enomem_next_to_the_cgroup_limit_is_the_cgroup_limit():
+    from memprobe.snapshot import SystemMemory
+
+    gib = 1024**3
+    inside = SystemMemory(ram_total_bytes=24 * gib, ram_available_bytes=20 * gib, overcommit_mode=0,
+                          cgroup_limit_bytes=3 * gib, cgroup_used_bytes=int(2.9 * gib))
+    message = "[enforce fail at alloc_cpu.cpp:127] DefaultCPUAllocator: can't allocate memory"
+    assert classify_failure("RuntimeError", message, system=inside) == "cgroup-limit"
+    roomy = SystemMemory(ram_total_bytes=24 * gib, cgroup_limit_bytes=3 * gib, cgroup_used_bytes=gib)
+    assert classify_failure("RuntimeError", message, system=roomy) == "system-ram"

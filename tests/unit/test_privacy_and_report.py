@@ -144,3 +144,24 @@ def test_cli_rejects_what_is_not_an_exported_run(tmp_path, capsys):
         with pytest.raises(SystemExit) as info:
             main(["report", str(tmp_path / name)])
         assert "memprobe:" in str(info.value)
+
+
+def test_the_report_carries_the_per_stage_model_picture():
+    built = build_report(load_json("runs/txt2img_models.json"))
+    models = built["models"]
+    assert list(models["by_stage"]) == ["load", "other", "text-encode", "sampling", "vae-decode", "output"]
+    (change,) = models["by_stage"]["sampling"]["changes"]
+    assert change == {"node_id": "3", "change": "loaded", "name": "BaseModel (tiny_sd15.safetensors)",
+                      "text": "loaded BaseModel (tiny_sd15.safetensors): 169.0 MiB in RAM (cpu)"}
+    assert sorted(m["class"] for m in models["at_end"]) == ["AutoencoderKL", "BaseModel", "SD1ClipModel"]
+    assert all("key" not in m and "loaded_by" not in m for m in models["at_end"])
+    assert models["partial_loads"] == [] and len(built["model_log"]) == 3
+    md = report(load_json("runs/txt2img_models.json"), "md")
+    assert "## Models by stage" in md
+    assert "| sampling | " in md and "node 3: loaded BaseModel (tiny_sd15.safetensors): 169.0 MiB in RAM (cpu)" in md
+    assert "loaded completely 9.5367431640625e+25 168.95997619628906 True" in md
+
+
+def test_a_report_of_a_run_without_model_readings_says_nothing_about_models():
+    built = build_report(load_json("runs/txt2img.json"))
+    assert built["models"] is None and "## Models by stage" not in report(load_json("runs/txt2img.json"), "md")

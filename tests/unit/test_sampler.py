@@ -79,3 +79,35 @@ def test_stop_is_prompt_even_at_the_idle_rate():
     sampler.stop()
     assert time.monotonic() - started < 1.0
     assert not [t for t in threading.enumerate() if t.name == "memprobe-sampler"]
+
+
+def test_the_rate_is_chosen_by_the_device_unless_one_is_set():
+    sensors = Sensors()
+    tracker = Tracker(sensors)
+    sampler = Sampler(sensors, tracker)
+    tracker.compute_device = "cpu"  # torch keeps every core busy: the timeline's 10 Hz, no more
+    assert sampler.active_hz == 10 and sampler.status()["rate"] == "auto"
+    tracker.compute_device = "cuda"  # cores mostly free, and NVML keeps no peak of device memory
+    assert sampler.active_hz == 20
+    sampler.set_rate(35)
+    assert sampler.active_hz == 35 and sampler.status()["rate"] == "fixed"
+    sampler.set_rate(0)
+    assert sampler.active_hz == 20
+
+
+def test_its_own_cpu_time_is_counted_and_a_run_wakes_it_at_once():
+    sensors = Sensors()
+    tracker = Tracker(sensors)
+    sampler = Sampler(sensors, tracker, active_hz=50, idle_hz=0.2)
+    sampler.start()
+    try:
+        assert wait_for(lambda: sampler.ticks >= 1)
+        tracker.begin_run("r")  # idle rate: the next tick would be 5 s away
+        assert wait_for(lambda: len(tracker.current.samples) >= 3, timeout=1.0)
+        if hasattr(time, "pthread_getcpuclockid"):  # read from outside the thread, to the nanosecond
+            assert sampler.cpu_s > 0
+        tracker.end_run("r", "success")
+    finally:
+        sampler.stop()
+    stopped = sampler.cpu_s  # Windows counts thread time in 15.6 ms steps: a few ticks can read 0
+    assert stopped >= 0 and sampler.cpu_s == stopped  # kept once the thread has ended

@@ -103,8 +103,37 @@ def test_cuda_readings_combine_torch_counters_with_nvml_device_use(fake_gpu_mach
 def test_peaks_are_reset_on_every_device(fake_gpu_machine):
     sensor = GpuSensor()
     sensor.read()
-    sensor.reset_peaks()
+    assert sensor.reset_peaks() == ["gpu0_allocated_bytes", "gpu0_reserved_bytes",
+                                    "gpu1_allocated_bytes", "gpu1_reserved_bytes"]
     assert fake_gpu_machine.reset_calls == [0, 1]
+
+
+def test_the_nested_statistics_are_read_without_flattening(fake_gpu_machine):
+    # GIVEN a torch with memory_stats_as_nested_dict (what memory_stats flattens in Python)
+    def nested(i):
+        stat = lambda current, peak: {"all": {"current": current, "peak": peak, "allocated": 0, "freed": 0},  # noqa: E731
+                                      "small_pool": {}, "large_pool": {}}
+        return {"allocated_bytes": stat((i + 1) * GIB, (i + 3) * GIB), "reserved_bytes": stat((i + 2) * GIB, 5 * GIB),
+                "num_ooms": 0}
+
+    def flattened(i):
+        raise AssertionError("memory_stats must not be called when the nested form exists")
+
+    fake_gpu_machine.memory_stats_as_nested_dict = nested
+    fake_gpu_machine.memory_stats = flattened
+    rtx4090 = GpuSensor().read()[0]
+    assert (rtx4090.torch_allocated_bytes, rtx4090.torch_reserved_bytes) == (GIB, 2 * GIB)
+    assert (rtx4090.torch_peak_allocated_bytes, rtx4090.torch_peak_reserved_bytes) == (3 * GIB, 5 * GIB)
+
+
+def test_a_cpu_only_torch_leaves_the_gpus_out_of_the_sampler(monkeypatch):
+    torch = SimpleNamespace(cuda=SimpleNamespace(is_available=lambda: False),
+                            backends=SimpleNamespace(mps=SimpleNamespace(is_available=lambda: False)))
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    monkeypatch.setitem(sys.modules, "pynvml", None)
+    sensor = GpuSensor()
+    assert not sensor.none_found  # not looked yet
+    assert sensor.read() == () and sensor.none_found and sensor.reset_peaks() == []
 
 
 def test_an_uninitialised_cuda_is_left_alone(fake_gpu_machine):

@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import mmap
 import sys
 
 import pytest
 from helpers import FIXTURES
 
 from memprobe.sensors import Sensors
-from memprobe.sensors.linux import is_rotational, parse_kb_fields, parse_swaps, system_fields
+from memprobe.sensors.linux import (
+    RssPeakReset,
+    is_rotational,
+    parse_kb_fields,
+    parse_swaps,
+    sample_fields,
+    system_fields,
+)
+from memprobe.snapshot import metrics_of
 
 LINUX = FIXTURES / "linux"
 KIB = 1024
+MIB = 1024**2
 
 
 def text(name: str) -> str:
@@ -114,3 +124,65 @@ def test_the_samplers_reading_has_the_snapshots_moving_metrics():
     sample, snapshot = sensors.sample(), sensors.snapshot().metrics(totals=False)
     assert set(sample) == set(snapshot) and "ram_total_bytes" not in sample
     assert set(sensors.snapshot().metrics()) - set(sample) == {"ram_total_bytes"}
+
+
+@pytest.mark.parametrize(("meminfo", "status"), [
+    ("meminfo_idle_24g_noswap.txt", "status_python_idle.txt"),
+    ("meminfo_comfyui_sampling.txt", "status_comfyui_sampling.txt"),
+    ("meminfo_4g_swap_overcommitted.txt", None),
+    ("meminfo_kernel_2.6.10_no_memavailable.txt", None),
+])
+def test_the_samplers_fast_parser_gives_the_same_figures_as_the_snapshots(meminfo, status):
+    # GIVEN recorded /proc texts WHEN the sampler's row is parsed from the raw bytes
+    raw_status = text(status).encode() if status else None
+    row = sample_fields(text(meminfo).encode(), raw_status)
+    # THEN it holds the same figures as the snapshot's metrics (totals aside)
+    fields = system_fields(text(meminfo), text(status) if status else None, 0)
+    expected = metrics_of((), totals=False, **fields)
+    assert row == expected and row
+
+
+def test_the_process_peak_rss_is_vmhwm():
+    fields = system_fields(text("meminfo_comfyui_sampling.txt"), text("status_comfyui_sampling.txt"), 0)
+    status = parse_kb_fields(text("status_comfyui_sampling.txt"))
+    assert fields["process_peak_rss_bytes"] == status["VmHWM"] >= fields["process_rss_bytes"]
+
+
+def _allocate(size: int) -> mmap.mmap:
+    block = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    page = b"\x01" * mmap.PAGESIZE
+    for _ in range(size // mmap.PAGESIZE):  # touch every page (no temporary of the whole size)
+        block.write(page)
+    return block
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="this Linux kernel's /proc/self/clear_refs")
+def test_restarting_the_peak_rss_counter_catches_a_spike_between_two_readings():
+    sensors = Sensors()
+    # GIVEN a spike of 200 MiB that came and went
+    _allocate(200 * MIB).close()
+    assert sensors.system().process_peak_rss_bytes >= sensors.system().process_rss_bytes + 190 * MIB
+    # WHEN the counter is restarted THEN it starts from the RSS of now
+    assert sensors.reset_peaks() == {"process_rss_bytes"}
+    restarted = sensors.system()
+    assert restarted.process_peak_rss_bytes < restarted.process_rss_bytes + 10 * MIB
+    # AND a 160 MiB spike after it, freed before anyone looked, is in the counter (the kernel's
+    # per-CPU RSS counters make both figures approximate by a few dozen pages)
+    block = _allocate(160 * MIB)
+    top = sensors.system().process_rss_bytes
+    block.close()
+    after = sensors.system()
+    assert after.process_rss_bytes < top - 150 * MIB
+    assert abs(after.process_peak_rss_bytes - top) < MIB
+    # AND with rss=False the counter is left alone
+    assert sensors.reset_peaks(rss=False) == frozenset()
+    assert sensors.system().process_peak_rss_bytes > top - MIB
+
+
+def test_a_system_that_refuses_the_reset_falls_back_once_with_one_warning(tmp_path, caplog):
+    from memprobe._log import reset_warnings
+
+    reset_warnings()
+    reset = RssPeakReset(str(tmp_path / "no-such-dir" / "clear_refs"))
+    assert reset.reset() is False and reset.reset() is False and not reset.available
+    assert sum("cannot restart the peak RSS counter" in r.message for r in caplog.records) == 1

@@ -6,9 +6,10 @@ import pytest
 from helpers import FakeClock, ScriptedSensors, load_json, read_trace, replay_trace
 
 from memprobe._log import reset_warnings
+from memprobe.listener import TrackerListener
 from memprobe.records import RunRecord
 from memprobe.snapshot import GpuMemory
-from memprobe.tracker import Tracker, TrackerListener
+from memprobe.tracker import Tracker
 
 GIB = 1024**3
 PROMPT = load_json("comfyui-0.3.64/api-workflows/txt2img.json")
@@ -212,3 +213,136 @@ def test_replay_of_the_recorded_error_names_the_failing_node(tracker, clock):
     assert run.status == "error"
     assert (run.failure.node_id, run.failure.class_type, run.failure.kind) == ("11", "LatentBlend", "other")
     assert run.nodes[-1].status == "failed" and run.nodes[-1].title.startswith("LatentBlend")
+
+
+class Process:
+    """A process's RSS over time, with the peak counters an OS keeps of it: ``since="node"``
+    restarts at each node start (Linux ``VmHWM`` via clear_refs), ``since="start"`` counts since the
+    process started (Windows ``PeakWorkingSetSize``). ``rss`` maps times to RSS; between two
+    times the RSS stays; every point counts for the counter, readings only see the times read."""
+
+    def __init__(self, clock, rss: dict[float, int], since: str) -> None:
+        self.clock, self.rss, self.since = clock, sorted(rss.items()), since
+        self.counted_from = -1.0
+        self.counter = 0
+
+    def at(self, t: float) -> int:
+        return [v for when, v in self.rss if when <= t][-1]
+
+    def read(self, t: float) -> dict:
+        self.counter = max([self.counter] + [v for when, v in self.rss if self.counted_from < when <= t])
+        self.counted_from = t
+        return {"process_rss_bytes": self.at(t), "process_peak_rss_bytes": max(self.counter, self.at(t)),
+                "ram_total_bytes": 32 * GIB, "ram_available_bytes": 32 * GIB - self.at(t)}
+
+    def sensors(self, **kwargs) -> ScriptedSensors:
+        process = self
+
+        class Sensors(ScriptedSensors):
+            def reset_peaks(self, *, rss: bool = True):
+                if process.since == "node" and rss:
+                    process.read(process.clock())
+                    process.counter = process.at(process.clock())
+                return super().reset_peaks(rss=rss)
+
+        resettable = frozenset({"process_rss_bytes"}) if self.since == "node" else frozenset()
+        return Sensors(self.clock, self.read, resettable=resettable, **kwargs)
+
+
+def sample(tracker, clock, t):
+    clock.t = t
+    tracker.on_sample(t, tracker.sensors.snapshot().metrics(totals=False))
+
+
+def test_a_spike_between_two_readings_is_the_nodes_exact_peak_when_the_counter_restarts_per_node(clock):
+    # GIVEN a node whose RSS jumps from 1 to 3 GiB for a moment between two sampler readings
+    process = Process(clock, {0: GIB, 1.5: 3 * GIB, 1.6: GIB, 5: 2 * GIB}, since="node")
+    tracker = Tracker(process.sensors(), clock=clock)
+    tracker.begin_run("r")
+    clock.t = 0.5
+    decode = tracker.node_begin("r", "8", "VAEDecode")
+    for t in (1.0, 2.0):
+        sample(tracker, clock, t)
+    clock.t = 3.0
+    tracker.node_end(decode)
+    node = tracker.node_begin("r", "9", "SaveImage")
+    # THEN the spike the sampler never saw is the node's peak, recorded as exact
+    assert decode.peaks["process_rss_bytes"] == 3 * GIB and "process_rss_bytes" in decode.exact_peaks
+    # AND machine RAM, which no counter keeps, stays the sampled peak
+    assert decode.peaks["ram_used_bytes"] == GIB and "ram_used_bytes" not in decode.exact_peaks
+    clock.t = 6.0
+    tracker.node_end(node)
+    assert node.peaks["process_rss_bytes"] == 2 * GIB and node.to_dict()["exact_peaks"] == ["process_rss_bytes"]
+
+
+def test_with_the_reset_turned_off_the_counter_counts_since_the_process_started(clock):
+    # GIVEN a process that peaked at 5 GiB before the node, and the reset turned off
+    process = Process(clock, {0: 5 * GIB, 0.5: GIB, 1.5: 3 * GIB, 1.6: GIB}, since="node")
+    tracker = Tracker(process.sensors(), clock=clock)
+    tracker.exact_rss_peaks = False
+    tracker.begin_run("r")
+    clock.t = 1.0
+    node = tracker.node_begin("r", "8", "VAEDecode")
+    sample(tracker, clock, 1.2)
+    clock.t = 2.0
+    tracker.node_end(node)
+    # THEN the counter still says 5 GiB: the node's spike is not in it, its peak is the sampled one
+    assert process.counter == 5 * GIB
+    assert node.peaks["process_rss_bytes"] == GIB and node.exact_peaks == set()
+
+
+def test_overlapping_nodes_keep_exact_peaks_across_a_restart_of_the_counter(clock):
+    # GIVEN an async node left pending at 1 s, a spike at 2 s, and a second node starting at 3 s
+    process = Process(clock, {0: GIB, 2.0: 4 * GIB, 2.1: GIB, 4.0: 2 * GIB}, since="node")
+    tracker = Tracker(process.sensors(), clock=clock)
+    tracker.begin_run("r")
+    pending = tracker.node_begin("r", "12", "AsyncNode")
+    clock.t = 1.0
+    tracker.node_end(pending, pending=True)
+    clock.t = 3.0
+    second = tracker.node_begin("r", "13", "KSampler")  # restarts the counter: the spike is banked first
+    clock.t = 5.0
+    tracker.node_end(second)
+    clock.t = 6.0
+    tracker.node_end(pending)
+    # THEN each has the exact peak of its own time: the pending one the spike, the second its 2 GiB
+    assert pending.peaks["process_rss_bytes"] == 4 * GIB and "process_rss_bytes" in pending.exact_peaks
+    assert second.peaks["process_rss_bytes"] == 2 * GIB and "process_rss_bytes" in second.exact_peaks
+
+
+@pytest.mark.parametrize(("rss", "peak", "exact"), [
+    # the process's peak so far is 5 GiB (from an earlier node)
+    ({0: 5 * GIB, 0.5: 2 * GIB, 2.5: 6 * GIB, 2.6: 2 * GIB}, 6 * GIB, True),   # the node sets a new high
+    ({0: 5 * GIB, 0.5: 2 * GIB, 2.5: 3 * GIB, 2.6: 2 * GIB}, 2 * GIB, False),  # below the old high: sampled
+    ({0: 5 * GIB, 0.5: 2 * GIB, 2.0: 5 * GIB, 2.2: 2 * GIB}, 5 * GIB, True),   # reads the old high: nothing above
+])
+def test_a_counter_kept_since_the_process_started_is_exact_only_when_it_can_tell(clock, rss, peak, exact):
+    # GIVEN Windows-like peak counters that cannot be restarted, and a node from 1 s to 3 s
+    process = Process(clock, rss, since="start")
+    tracker = Tracker(process.sensors(), clock=clock)
+    tracker.begin_run("r")
+    clock.t = 1.0
+    node = tracker.node_begin("r", "8", "VAEDecode")
+    for t in (1.5, 2.0):
+        sample(tracker, clock, t)
+    clock.t = 3.0
+    tracker.node_end(node)
+    assert node.peaks["process_rss_bytes"] == peak and ("process_rss_bytes" in node.exact_peaks) is exact
+
+
+def test_torchs_peak_counters_give_exact_gpu_peaks(clock):
+    def gpus(t):
+        return (GpuMemory(index=0, backend="cuda", torch_allocated_bytes=2 * GIB, torch_reserved_bytes=3 * GIB,
+                          torch_peak_allocated_bytes=7 * GIB, torch_peak_reserved_bytes=8 * GIB,
+                          device_used_bytes=4 * GIB, device_total_bytes=12 * GIB),)
+
+    sensors = ScriptedSensors(clock, ram_profile, gpus,
+                              resettable=frozenset({"gpu0_allocated_bytes", "gpu0_reserved_bytes"}))
+    tracker = Tracker(sensors, clock=clock)
+    tracker.begin_run("r")
+    node = tracker.node_begin("r", "3", "KSampler")
+    clock.t = 2.0
+    tracker.node_end(node)
+    assert (node.peaks["gpu0_allocated_bytes"], node.peaks["gpu0_reserved_bytes"]) == (7 * GIB, 8 * GIB)
+    # NVML's device memory in use has no peak counter: its peak is sampled
+    assert node.exact_peaks == {"gpu0_allocated_bytes", "gpu0_reserved_bytes"} and sensors.resets == 1

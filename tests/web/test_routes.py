@@ -30,9 +30,14 @@ def app_parts(pack, tmp_path):
     tracker.subscribe(ledger.listener)
     Config = importlib.import_module("memory_probe_pack.memprobe.config").Config
     state = {"config": Config()}
+    stats = importlib.import_module("memory_probe_pack.memprobe.runstats").RunStats()
+    tracker.subscribe(stats)
+    prometheus = importlib.import_module("memory_probe_pack.memprobe.prometheus")
+    exporter = prometheus.MetricsExporter(stats, latest=lambda: (1_800_000_000.0, {"process_rss_bytes": 2 * GIB}),
+                                          facts=lambda: prometheus.MachineFacts("linux"))
     services = routes_mod.Services(tracker=tracker, ledger=ledger, machine=lambda: {"memory": {"ram_total_bytes": 1}},
                                    config=lambda: state["config"], set_config=lambda c: state.update(config=c),
-                                   status=lambda: {"tracing": {"available": True}})
+                                   status=lambda: {"tracing": {"available": True}}, metrics=exporter)
     app = web.Application()
     table = web.RouteTableDef()
     (tmp_path / "vendor").mkdir()
@@ -112,7 +117,7 @@ async def test_live_shows_the_executing_run_and_status(aiohttp_client, app_parts
 async def test_config_round_trip_and_validation(aiohttp_client, app_parts):
     app, *_, state = app_parts
     client = await aiohttp_client(app)
-    assert (await (await client.get("/memprobe/config")).json())["sample_hz"] == 50.0
+    assert (await (await client.get("/memprobe/config")).json())["sample_hz"] == 0.0  # automatic
     ok = await client.post("/memprobe/config", json={"sample_hz": 25})
     assert ok.status == 200 and state["config"].sample_hz == 25.0
     for body in ({"sample_hz": 1000}, {"nope": 1}, [1, 2]):
@@ -141,8 +146,24 @@ async def test_without_a_ledger_the_routes_say_why(aiohttp_client, pack):
     routes_mod.MemProbeRoutes(services).add_routes(table, static_dir=None)
     app.add_routes(table)
     client = await aiohttp_client(app)
+    # GIVEN no ledger and no run yet: the list is empty and says why
     response = await client.get("/memprobe/runs")
-    assert response.status == 503 and "ledger" in (await response.json())["error"]
+    body = await response.json()
+    assert response.status == 200 and body["runs"] == [] and "ledger is not available" in body["error"]
+    # WHEN a run executes and ends, THEN it is listed and served from memory
+    tracker = services.tracker
+    tracker.begin_run("r-mem", prompt={"3": {"class_type": "KSampler", "inputs": {}}})
+    listed = await (await client.get("/memprobe/runs")).json()
+    assert [(r["id"], r["status"], r["saved"]) for r in listed["runs"]] == [("r-mem", "running", False)]
+    tracker.node_end(tracker.node_begin("r-mem", "3", "KSampler"))
+    tracker.end_run("r-mem", "success")
+    listed = await (await client.get("/memprobe/runs")).json()
+    assert [(r["id"], r["status"], r["node_count"]) for r in listed["runs"]] == [("r-mem", "success", 1)]
+    doc = await (await client.get("/memprobe/runs/r-mem")).json()
+    assert doc["status"] == "success" and doc["nodes"][0]["class_type"] == "KSampler" and "suggestions" in doc
+    # AND an older run, which only the ledger could have, is a 503 with the reason (no traceback)
+    response = await client.get("/memprobe/runs/older")
+    assert response.status == 503 and "ledger is not available" in (await response.json())["error"]
 
 
 def test_a_missing_static_folder_is_skipped_rather_than_breaking_comfyuis_start(pack, tmp_path):
@@ -183,3 +204,54 @@ async def test_a_run_is_served_with_its_suggestions_and_stage_summary(aiohttp_cl
     doc = await (await client.get("/memprobe/runs/run-s")).json()
     assert isinstance(doc["suggestions"], list) and doc["stages"]["sampling"]["nodes"] == ["3"]
     assert doc["memory"]["metric"] == "ram_used_bytes"
+
+
+async def test_metrics_are_served_read_only_and_the_setting_turns_them_off(aiohttp_client, app_parts):
+    app, tracker, ledger, clock, state = app_parts
+    record_run(tracker, ledger, clock, "run-m")
+    client = await aiohttp_client(app)
+    response = await client.get("/memprobe/metrics")
+    assert response.status == 200 and response.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+    text = await response.text()
+    assert 'memprobe_runs_total{status="success"} 1.0' in text and "memprobe_process_resident_bytes 2.147483648e+09" in text
+    assert "run-m" not in text
+    openmetrics = await client.get("/memprobe/metrics", headers={"Accept": "application/openmetrics-text;version=1.0.0"})
+    assert openmetrics.headers["Content-Type"].startswith("application/openmetrics-text")
+    assert (await client.post("/memprobe/metrics")).status == 405
+    assert (await client.post("/memprobe/config", json={"metrics": False})).status == 200
+    off = await client.get("/memprobe/metrics")
+    assert off.status == 404 and "turned off" in await off.text()
+    assert (await client.post("/memprobe/config", json={"metrics": True})).status == 200
+    assert (await client.get("/memprobe/metrics")).status == 200
+
+
+async def test_without_prometheus_client_only_the_metrics_route_says_why(aiohttp_client, pack):
+    routes_mod = importlib.import_module("memory_probe_pack.web.routes")
+    tracker_mod = importlib.import_module("memory_probe_pack.memprobe.tracker")
+    Config = importlib.import_module("memory_probe_pack.memprobe.config").Config
+    clock = FakeClock()
+    services = routes_mod.Services(tracker=tracker_mod.Tracker(ScriptedSensors(clock, profile), clock=clock),
+                                   ledger=None, machine=dict, config=Config, set_config=lambda c: None,
+                                   metrics=None, metrics_unavailable="prometheus-client is not installed")
+    app = web.Application()
+    table = web.RouteTableDef()
+    routes_mod.MemProbeRoutes(services).add_routes(table, static_dir=None)
+    app.add_routes(table)
+    client = await aiohttp_client(app)
+    response = await client.get("/memprobe/metrics")
+    assert response.status == 503 and "prometheus-client is not installed" in await response.text()
+    assert (await client.get("/memprobe/config")).status == 200
+
+
+def test_the_route_table_in_the_docstring_lists_every_route(app_parts):
+    """``web/routes.py`` documents its routes in a table; a route added without a line there fails."""
+    routes_mod = importlib.import_module("memory_probe_pack.web.routes")
+    app = app_parts[0]
+    documented = routes_mod.__doc__
+    for resource in app.router.resources():
+        path = resource.canonical.replace("{run_id}", "{id}")
+        methods = {route.method for route in resource if route.method != "HEAD"}
+        for method in methods:
+            line = f"``{method} {path}" if not path.startswith("/memprobe/static") else "``GET /memprobe/static/"
+            assert line in documented or (method == "POST" and "``POST`` changes them" in documented
+                                          and path == "/memprobe/config"), f"{method} {path} is not in the table"

@@ -1,0 +1,608 @@
+"""Explain a failure that already happened, from ComfyUI's own log alone: which memory ran out, at
+which node, in which stage, the first failure versus its consequences, and one change to try first.
+
+The judgement is the one traced runs get: the log's failure is classified by
+:func:`memprobe.failures.classify_failure`, its node's stage by :func:`memprobe.stages.stage_of`
+(with ComfyUI's own categories for built-in nodes), and the suggestions come from
+:func:`memprobe.advice.suggest` run on the same record types a traced run is made of. What a log
+cannot tell (peaks, node ids it does not print) is listed under ``unknown``, never guessed.
+
+>>> doc = explain_log("got prompt\\n!!! Exception during processing !!! Allocation on device\\n")
+>>> doc["failure"]["kind"], doc["failure"]["node"]["class_type"]
+('vram', None)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from . import __version__
+from .advice import suggest
+from .failures import classify_failure
+from .format import fmt_bytes
+from .install_type import detect_install_type
+from .logread import MAX_LINE_CHARS, Ending, Frame, LogFacts, LogFailure, LogLine, PromptLog, read_log
+from .privacy import scrub_all, scrub_text
+from .records import Failure, NodeRun, RunEvent, RunRecord
+from .report import suggestions_md
+from .stages import NodeClass, stage_of
+
+__all__ = ["explain_log", "explain_facts", "render_text", "render_report_md", "BUILTIN_SOURCE"]
+
+_DATA = Path(__file__).resolve().parent / "data" / "comfyui_nodes.json"
+MESSAGE_CHARS = 600
+
+# What a node function in ComfyUI's own files is, where the traceback shows no class:
+# (file, function) -> [(a hint in the source line, class)], the first that matches wins ("" always).
+_BUILTIN_FUNCTIONS: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
+    ("nodes.py", "sample"): (("start_step", "KSamplerAdvanced"), ("noise_seed", "KSamplerAdvanced"), ("", "KSampler")),
+    ("nodes.py", "decode"): (("tiled", "VAEDecodeTiled"), ("", "VAEDecode")),
+    ("nodes.py", "encode"): (("tiled", "VAEEncodeTiled"), ("vae.encode", "VAEEncode"), ("clip_vision", "CLIPVisionEncode"),
+                             ("token", "CLIPTextEncode"), ("clip.", "CLIPTextEncode")),
+    ("nodes.py", "load_checkpoint"): (("config_path", "CheckpointLoader"), ("clipvision", "unCLIPCheckpointLoader"),
+                                      ("", "CheckpointLoaderSimple")),
+    ("nodes.py", "load_clip"): (("clip_name2", "DualCLIPLoader"), ("clip_path2", "DualCLIPLoader"),
+                                ("clip_vision", "CLIPVisionLoader"), ("", "CLIPLoader")),
+    ("nodes.py", "load_unet"): (("", "UNETLoader"),),
+    ("nodes.py", "load_vae"): (("", "VAELoader"),),
+    ("nodes.py", "load_lora"): (("", "LoraLoader"),),
+    ("nodes.py", "load_lora_model_only"): (("", "LoraLoaderModelOnly"),),
+    ("nodes.py", "load_controlnet"): (("diff", "DiffControlNetLoader"), ("", "ControlNetLoader")),
+    ("nodes.py", "load_style_model"): (("", "StyleModelLoader"),),
+    ("nodes.py", "load_image"): (("mask", "LoadImageMask"), ("", "LoadImage")),
+    ("nodes.py", "save_images"): (("", "SaveImage"),),
+    ("nodes.py", "blend"): (("", "LatentBlend"),),
+    ("nodes.py", "composite"): (("", "LatentComposite"),),
+    ("nodes.py", "generate"): (("latent", "EmptyLatentImage"), ("batch_size", "EmptyLatentImage")),
+    ("nodes_upscale_model.py", "upscale"): (("", "ImageUpscaleWithModel"),),
+    ("nodes_upscale_model.py", "load_model"): (("", "UpscaleModelLoader"),),
+    ("nodes_custom_sampler.py", "sample"): (("guider", "SamplerCustomAdvanced"), ("", "SamplerCustom")),
+}
+_EXECUTOR = {"execute", "recursive_execute", "get_output_data", "_map_node_over_list", "map_node_over_list",
+             "process_inputs", "_async_map_node_over_list", "async_map_node_over_list"}
+# comfy_extras modules whose nodes all belong to one stage
+_MODULE_STAGES = (("nodes_upscale_model", "upscale"), ("nodes_custom_sampler", "sampling"), ("nodes_video", "video"),
+                  ("nodes_wan", "video"), ("nodes_hunyuan", "video"), ("nodes_ltxv", "video"), ("nodes_mochi", "video"),
+                  ("nodes_cosmos", "video"))
+# ComfyUI's own code a traceback passes through, and the stage that code is
+_CODE_STAGES = (("comfy/sd.py", ("decode", "decode_tiled", "decode_tiled_", "decode_tiled_3d", "decode_tiled_1d"), "vae-decode"),
+                ("comfy/sd.py", ("encode", "encode_tiled", "encode_tiled_"), "vae-encode"),
+                ("comfy/sd.py", ("encode_from_tokens", "encode_from_tokens_scheduled", "tokenize"), "text-encode"),
+                ("comfy/sd.py", ("load_checkpoint_guess_config", "load_state_dict_guess_config", "load_diffusion_model",
+                                 "load_clip", "load_unet"), "load"),
+                ("comfy/utils.py", ("load_torch_file",), "load"),
+                ("comfy/samplers.py", (), "sampling"), ("comfy/sample.py", (), "sampling"),
+                ("comfy/k_diffusion/", (), "sampling"))
+_ENDINGS = {
+    "pause": "the console window's \"press any key\" prompt: ComfyUI's process ended with no error",
+    "killed": "\"Killed\": the process was sent SIGKILL (on Linux this is most often the kernel's OOM killer, but a "
+              "manual kill looks the same)",
+    "crash": "a crash of the process (segmentation fault or access violation), not an exception",
+    "memory-kill": "the system's out-of-memory killer ended the process: RAM + swap were exhausted",
+    "commit-exhausted": "Windows reported low virtual memory: RAM + pagefile (the commit limit) were exhausted",
+}
+
+
+@cache
+def builtin_nodes() -> dict[str, tuple[str, bool]]:
+    """ComfyUI's built-in node classes (from 0.3.64's ``/object_info``): class -> (category, output node)."""
+    try:
+        data = json.loads(_DATA.read_text(encoding="utf-8"))
+        return {k: (str(v[0]), bool(v[1])) for k, v in data["nodes"].items()}
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return {}
+
+
+BUILTIN_SOURCE = "ComfyUI 0.3.64"
+
+
+# ---------------------------------------------------------------------------- identifying the node
+@dataclass(slots=True)
+class _Node:
+    class_type: str | None = None
+    node_id: str | None = None
+    pack: str | None = None
+    stage: str | None = None
+    stage_evidence: str | None = None
+    stage_line: LogLine | None = None
+    not_builtin: bool = False
+
+
+def _path(frame: Frame) -> str:
+    return frame.path.replace("\\", "/")
+
+
+def _pack_of(frame: Frame) -> str | None:
+    path = _path(frame)
+    if "/custom_nodes/" not in path:
+        return None
+    return path.split("/custom_nodes/", 1)[1].split("/", 1)[0] or None
+
+
+def _is_executor(frame: Frame) -> bool:
+    path = _path(frame)
+    if "/custom_nodes/" in path:
+        return False
+    name = path.rsplit("/", 1)[-1]
+    return ((name in ("execution.py", "main.py") and frame.function in _EXECUTOR)
+            or "/comfy_api/" in path or "/comfy_execution/" in path)
+
+
+def _node_frame(frames: list[Frame]) -> Frame | None:
+    """The node's own function: the frame right below ComfyUI's executor."""
+    last = max((i for i, f in enumerate(frames) if _is_executor(f)), default=None)
+    if last is not None and last + 1 < len(frames):
+        return frames[last + 1]
+    return None
+
+
+def _class_from_frame(frame: Frame) -> str | None:
+    name = _path(frame).rsplit("/", 1)[-1]
+    if _pack_of(frame) is not None:
+        return None
+    code = (frame.code or "").lower()
+    for hint, class_type in _BUILTIN_FUNCTIONS.get((name, frame.function), ()):
+        if hint in code:
+            return class_type
+    return None
+
+
+def _identify(failure: LogFailure) -> _Node:
+    node = _Node(class_type=failure.class_type, node_id=failure.node_id)
+    frames = failure.frames or (failure.causes[0].frames if failure.causes else [])
+    own = _node_frame(frames)
+    if own is not None:
+        node.pack = _pack_of(own)
+        if node.class_type is None:
+            node.class_type = _class_from_frame(own)
+    elif frames and not any(_is_executor(f) for f in frames):  # a paste that starts below the executor
+        node.pack = next((p for f in frames if (p := _pack_of(f))), None)
+    builtins = builtin_nodes()
+    if node.class_type:
+        entry = builtins.get(node.class_type)
+        if entry is not None and node.pack is None:
+            node.stage = stage_of(NodeClass(node.class_type, category=entry[0], python_module="nodes", output_node=entry[1]))
+            node.stage_evidence = f"{node.class_type} is a built-in node ({entry[0] or 'no category'})"
+        else:
+            node.stage = "custom"
+            node.not_builtin = node.pack is None
+            node.stage_evidence = (f"its code is in custom_nodes/{node.pack}" if node.pack
+                                   else f"{node.class_type} is not one of {BUILTIN_SOURCE}'s built-in nodes")
+        return node
+    if node.pack:
+        node.stage, node.stage_evidence = "custom", f"the failing code is in custom_nodes/{node.pack}"
+        return node
+    if own is not None and "/comfy_extras/" in _path(own):
+        module = _path(own).rsplit("/", 1)[-1]
+        for needle, stage in _MODULE_STAGES:
+            if needle in module:
+                node.stage, node.stage_evidence = stage, f"the failing node is in ComfyUI's {module}"
+                return node
+    for frame in frames:
+        path = _path(frame)
+        for where, functions, stage in _CODE_STAGES:
+            if where in path and (not functions or frame.function in functions):
+                node.stage = stage
+                node.stage_evidence = f"the traceback runs through ComfyUI's {where.rstrip('/')} ({frame.function})"
+                return node
+    if failure.before_hint and failure.before is not None:
+        node.stage, node.stage_line = failure.before_hint, failure.before
+        node.stage_evidence = {"sampling": "a sampler's progress bar was running when it failed",
+                               "load": "a checkpoint was being loaded when it failed",
+                               "vae-decode": "ComfyUI had just retried the VAE decode in tiles",
+                               "vae-encode": "ComfyUI had just retried the VAE encode in tiles"}.get(failure.before_hint)
+    return node
+
+
+# ---------------------------------------------------------------------------- choosing what to explain
+@dataclass(slots=True)
+class _Focus:
+    prompt: PromptLog | None
+    failures: list[LogFailure]
+    ending: Ending | None = None
+    cut_short: bool = False
+    """The last prompt shows no end (the log may just have been cut when copied)."""
+
+
+def _focus(facts: LogFacts) -> _Focus:
+    with_failures = [p for p in facts.prompts if p.failures]
+    last_failure_line = max((f.line for p in with_failures for f in p.failures), default=-1)
+    endings = [e for e in facts.endings if e.line.number > last_failure_line]
+    strong = next((e for e in reversed(endings) if e.kind in ("memory-kill", "commit-exhausted")), None) or (
+        endings[-1] if endings else None)
+    ran = [p for p in facts.prompts if p.started is not None]
+    if strong is not None and (strong.during_prompt is not None or not ran or strong.kind in ("memory-kill", "commit-exhausted")):
+        prompt = next((p for p in facts.prompts if p.index == strong.during_prompt), None)
+        return _Focus(prompt, [], strong)
+    if with_failures:
+        return _Focus(with_failures[-1], with_failures[-1].failures)
+    last = facts.prompts[-1] if facts.prompts else None
+    if last is not None and last.started is not None and last.ended is None:
+        return _Focus(last, [], cut_short=True)
+    return _Focus(last, [])
+
+
+# ---------------------------------------------------------------------------- the explanation
+def _os_name(facts: LogFacts) -> str | None:
+    machine = facts.machine
+    if machine.get("os") and machine["os"] != "Linux/macOS":
+        return {"windows": "Windows", "linux": "Linux", "darwin": "macOS"}.get(machine["os"].lower(), machine["os"])
+    build = machine.get("python_build", "")
+    if "[MSC" in build:
+        return "Windows"
+    paths = " ".join(str(v) for v in (machine.get("python_executable"), machine.get("comfyui_path")) if v)
+    paths += " " + " ".join(fr.path for f in facts.failures for fr in f.frames[:3])
+    paths += " " + " ".join(e.line.text for e in facts.endings)
+    if re.search(r"\b[A-Za-z]:[\\/]", paths) or "python_embeded" in paths:
+        return "Windows"
+    if "/Applications/" in paths or "/Users/" in paths or machine.get("device") == "mps":
+        return "macOS"
+    if re.search(r"/(?:home|root|usr|opt|workspace|teamspace|srv|mnt)/", paths) or "[GCC" in build:
+        return "Linux"
+    return "Linux/macOS" if machine.get("os") == "Linux/macOS" else None
+
+
+def _install(facts: LogFacts, os_name: str | None) -> str:
+    machine = facts.machine
+    executable = str(machine.get("python_executable") or "")
+    root = str(machine.get("comfyui_path") or "")
+    if not root:
+        root = next((fr.path for f in facts.failures for fr in f.frames if fr.path.replace("\\", "/").endswith(
+            ("/execution.py", "/main.py"))), "")
+    if machine.get("install_hint") == "portable":
+        executable = executable or "python_embeded"
+    if not (executable or root or facts.args):
+        return "unknown"
+    if not executable and ("python_embeded" in root.lower() or "_windows_portable" in root.lower()):
+        executable = "python_embeded"  # the portable package's folder names
+    found = detect_install_type(executable, facts.args, root)["type"]
+    if found == "manual" and not executable:
+        return "unknown"  # "manual" is detect_install_type's default: without Python's path, no evidence
+    return found
+
+
+def _failure_doc(kind: str, stage: str | None, node: _Node | None, message: str, exc_type: str | None,
+                 evidence: list[LogLine], **extra: Any) -> dict[str, Any]:
+    return {"kind": kind, "stage": stage,
+            "node": {"class_type": node.class_type if node else None, "id": node.node_id if node else None,
+                     "pack": node.pack if node else None},
+            "message": _short_message(message), "exception_type": exc_type,
+            "evidence": [{"line": e.number, "text": e.text} for e in evidence[:8]], **extra}
+
+
+def _short_message(message: str) -> str:
+    lines = [line.rstrip() for line in message.strip().splitlines() if line.strip()]
+    text = "\n".join(lines[:6])
+    return text if len(text) <= MESSAGE_CHARS else text[:MESSAGE_CHARS - 1] + "…"
+
+
+def explain_log(source: str | bytes | BinaryIO) -> dict[str, Any]:
+    """The explanation of a ComfyUI log (the stable JSON document the CLI prints, see the README)."""
+    return explain_facts(read_log(source))
+
+
+@dataclass
+class _Judgement:
+    """What the log says failed, as the document's ``failure``/``consequences`` and as the record
+    types a traced run is made of (for the advice)."""
+
+    failure: dict[str, Any] | None = None
+    consequences: list[dict[str, Any]] = field(default_factory=list)
+    record: Failure | None = None
+    node: NodeRun | None = None
+    evidence: list[LogLine] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+    abrupt: bool = False
+
+
+def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgement:
+    """The first failure of the prompt; the rest, and the end of a chained traceback, are its consequences."""
+    first = failures[0]
+    node = _identify(first)
+    exc_type, message = first.exception_type, first.message
+    j = _Judgement()
+    if first.causes:  # a chained traceback: the oldest exception is the cause, the last a consequence
+        cause = first.causes[0]
+        j.consequences.append(_failure_doc(classify_failure(exc_type, message, compute_device=compute_device),
+                                           node.stage, node, message, exc_type, first.evidence[-1:], source=first.source))
+        exc_type, message = cause.type or exc_type, cause.message or message
+    kind = classify_failure(exc_type, message, compute_device=compute_device)
+    j.evidence = first.evidence + ([node.stage_line] if node.stage_line is not None else [])
+    j.failure = _failure_doc(kind, node.stage, node, message, exc_type, j.evidence, source=first.source,
+                             stage_evidence=node.stage_evidence, oom_unload=first.oom_unload, abrupt=False)
+    for later in failures[1:]:
+        later_node = _identify(later)
+        j.consequences.append(_failure_doc(
+            classify_failure(later.exception_type, later.message, compute_device=compute_device), later_node.stage,
+            later_node, later.message, later.exception_type, later.evidence, source=later.source))
+    j.record = Failure(node_id=node.node_id or "", class_type=node.class_type, stage=node.stage, kind=kind,
+                       exception_type=exc_type, message=message, t_s=None)
+    if node.class_type:
+        j.node = NodeRun(seq=1, node_id=node.node_id or "", class_type=node.class_type, stage=node.stage or "other",
+                         status="failed")
+    if not node.node_id:
+        j.unknown.append("the failing node's id (the log does not print it)")
+    if not node.class_type:
+        j.unknown.append(f"which node of custom_nodes/{node.pack} failed (the log does not name its class)" if node.pack
+                         else "the failing node's class (the log does not name it)")
+    if node.stage is None:
+        j.unknown.append("the stage it failed in (nothing in the log places it)")
+    if node.not_builtin:
+        j.unknown.append(f"whether {node.class_type} comes from a custom node pack: it is not one of "
+                         f"{BUILTIN_SOURCE}'s built-in nodes, so it is taken for one")
+    if not message and not exc_type:
+        j.unknown.append("the error message (the log shows only the traceback)")
+    return j
+
+
+def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bool) -> _Judgement:
+    """ComfyUI stopped without an error: how the log ends and the last thing it did."""
+    hint = prompt.last_hint if prompt is not None else None
+    last = prompt.last_activity if prompt is not None else None
+    memory = {"memory-kill": "system-ram", "commit-exhausted": "commit-limit"}.get(ending.kind if ending else "")
+    how = _ENDINGS.get(ending.kind, "") if ending else "the log stops mid-run"
+    doing = f"; the last thing it logged was line {last.number}: {last.text[:160]}" if last else ""
+    message = f"ComfyUI stopped without reporting an error ({how}){doing}"
+    j = _Judgement(abrupt=True, evidence=[e for e in (ending.line if ending else None, last) if e is not None])
+    j.failure = _failure_doc(memory or "abrupt", hint, _Node(stage=hint), message, None, j.evidence, source="ending",
+                             ending=ending.kind if ending else "log-stops", oom_unload=False, abrupt=True,
+                             stage_evidence=f"the last line it logged (line {last.number}) belongs to that stage"
+                             if hint and last else None)
+    j.record = Failure(node_id=None, class_type=None, stage=hint, kind=memory or "other", exception_type=None,
+                       message=message, t_s=None)
+    j.unknown.append("what ended ComfyUI: the log stops without an error"
+                     + ("" if memory else " (the system's own logs say whether it was out of memory)"))
+    if cut_short:
+        j.unknown.append("whether ComfyUI really stopped, or the log was only cut when it was copied")
+    if hint is None:
+        j.unknown.append("the stage it was in")
+    j.unknown.append("the node it was running (a log names no node until one fails)")
+    return j
+
+
+def _suggestions(facts: LogFacts, focus: _Focus, j: _Judgement, os_name: str | None, compute_device: str,
+                 fallbacks: list[tuple[str, LogLine]]) -> list[dict[str, Any]]:
+    """The advice's rules, run on the record types of a traced run built from what the log says."""
+    ended = focus.prompt.ended if focus.prompt is not None else None
+    status = "ended_abruptly" if j.abrupt else "error" if j.failure else "success" if ended == "executed" else "unknown"
+    run = RunRecord(id="log", started_at=0.0, started_mono=0.0, status=status,
+                    context=_context(facts, os_name, compute_device))
+    if j.node is not None:
+        run.nodes.append(j.node)
+    if j.record is not None:
+        run.failures.append(j.record)
+    for kind, line in fallbacks:
+        run.events.append(RunEvent(t_s=0.0, kind=kind, node_id=None, message=line.text))
+    for model in focus.prompt.models if focus.prompt is not None else []:
+        if model.partial:  # ComfyUI kept part of it in RAM: the advice weighs that (memprobe.residency)
+            run.events.append(RunEvent(t_s=0.0, kind="model-partially-loaded", node_id=None,
+                                       message=f"line {model.line}",
+                                       data={"model_class": model.name, "loaded_bytes": model.loaded_bytes,
+                                             "offloaded_bytes": model.offloaded_bytes}))
+    doc = run.to_dict(timeline={"t": [], "series": {}})
+    if doc["failure"] is not None:
+        doc["failure"]["abrupt"] = j.abrupt
+    evidence = [{"line": e.number, "text": e.text} for e in j.evidence[:6]]
+    return [{"id": s.id, "title": s.title, "why": s.why, "try": s.try_, "severity": s.severity, "evidence": evidence}
+            for s in suggest(doc)]
+
+
+def _loaded_words(model: dict[str, Any]) -> str:
+    """What a model line says was loaded; dynamic VRAM stages weights instead of loading them."""
+    if model["loaded_bytes"] is None and model.get("staged_bytes"):
+        return f"dynamic VRAM, {fmt_bytes(model['staged_bytes'])} staged"
+    return fmt_bytes(model["loaded_bytes"])
+
+
+def explain_facts(facts: LogFacts) -> dict[str, Any]:
+    """The explanation of what :func:`memprobe.logread.read_log` read."""
+    machine = facts.machine
+    compute_device = "cpu" if machine.get("device") == "cpu" or "--cpu" in facts.args else "cuda"
+    os_name = _os_name(facts)
+    focus = _focus(facts)
+    if focus.failures:
+        j = _judge_failures(focus.failures, compute_device)
+    elif focus.ending is not None or focus.cut_short:
+        j = _judge_ending(focus.prompt, focus.ending, focus.cut_short)
+    else:
+        j = _Judgement()
+    prompt = focus.prompt
+    fallbacks = list(prompt.fallbacks) if prompt is not None and prompt.fallbacks else [
+        fb for p in facts.prompts for fb in p.fallbacks][-8:]
+    unknown = ["memory readings: a log has no peaks and no per-node figures (with Memory Probe installed, the next "
+               "run records them)", *j.unknown]
+    if "vram_total_bytes" not in machine and "ram_total_bytes" not in machine:
+        unknown.append("the machine's VRAM and RAM (the start-up banner is not in the log)")
+    if not facts.versions.get("comfyui"):
+        unknown.append("ComfyUI's version")
+    if facts.cut_lines:
+        unknown.append(f"the rest of {facts.cut_lines} over-long line(s), cut at {MAX_LINE_CHARS} characters")
+    result = {
+        "memprobe_version": __version__,
+        "failure": j.failure,
+        "consequences": j.consequences,
+        "machine": {
+            "gpu_name": machine.get("gpu_name"),
+            "vram_total_bytes": None if compute_device == "cpu" else (
+                machine.get("vram_total_bytes") or machine.get("vram_total_from_error_bytes")),
+            "ram_total_bytes": machine.get("ram_total_bytes"),
+            "ram_limit_bytes": machine.get("ram_limit_bytes"),
+            "os": os_name,
+            "device": machine.get("device"),
+            "allocator": machine.get("allocator"),
+            "vram_state": machine.get("vram_state"),
+            "attention": machine.get("attention"),
+            "install": _install(facts, os_name),
+        },
+        "versions": dict(facts.versions),
+        "launch_args": list(facts.args),
+        "models": [{"name": m.name, "loaded_bytes": m.loaded_bytes, "offloaded_bytes": m.offloaded_bytes,
+                    "partial": m.partial, "line": m.line, **({"staged_bytes": m.staged_bytes} if m.staged_bytes else {})}
+                   for m in (prompt.models if prompt is not None else [])],
+        "fallbacks": [{"kind": k, "line": line.number, "text": line.text} for k, line in fallbacks],
+        "prompts": {"seen": facts.prompt_count,
+                    "failed": sum(1 for p in facts.prompts if p.index and p.failures),
+                    "completed": sum(1 for p in facts.prompts if p.ended == "executed" and not p.failures)},
+        "suggestions": _suggestions(facts, focus, j, os_name, compute_device, fallbacks),
+        "unknown": unknown,
+        "log": {"lines": facts.lines, "cut_lines": facts.cut_lines},
+    }
+    return _scrub(result, facts.user_names)
+
+
+def _context(facts: LogFacts, os_name: str | None, compute_device: str) -> dict[str, Any]:
+    machine = facts.machine
+    gpus = []
+    vram = machine.get("vram_total_bytes") or machine.get("vram_total_from_error_bytes")
+    if machine.get("gpu_name") or (vram and compute_device != "cpu"):
+        gpus.append({"index": 0, "name": machine.get("gpu_name"), "vram_total_bytes": vram})
+    return {"os": os_name or "", "argv": list(facts.args), "compute_device": compute_device, "gpus": gpus,
+            "ram_total_bytes": machine.get("ram_total_bytes"),
+            "install": {"type": _install(facts, os_name)},
+            "comfyui_version": facts.versions.get("comfyui"), "torch_version": facts.versions.get("torch"),
+            "python_version": facts.versions.get("python"), "frontend_version": facts.versions.get("frontend")}
+
+
+def _scrub(doc: dict[str, Any], names: set[str]) -> dict[str, Any]:
+    """No paths beyond file names, no user names (this machine's, or any the log's paths show)."""
+    cleaned = scrub_all(doc)
+    if not names:
+        return cleaned
+    pattern = re.compile("|".join(rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in sorted(names, key=len, reverse=True)))
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return pattern.sub("[user]", value)
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        return value
+
+    return walk(cleaned)
+
+
+# ---------------------------------------------------------------------------- rendering
+_KIND_WORDS = {"vram": "GPU memory (VRAM) ran out", "system-ram": "system RAM ran out",
+               "commit-limit": "system memory (RAM + pagefile, the commit limit) ran out",
+               "cgroup-limit": "the container's memory limit (cgroup) was reached", "disk": "the disk was full",
+               "other": "not a memory failure", "abrupt": "ComfyUI stopped without an error"}
+
+
+def _node_words(failure: dict[str, Any]) -> str:
+    node = failure["node"]
+    parts = []
+    if node["class_type"]:
+        parts.append(node["class_type"] + (f" (node {node['id']})" if node["id"] else ""))
+    elif node["pack"]:
+        parts.append(f"a node of custom_nodes/{node['pack']}")
+    if failure["stage"]:
+        parts.append(f"stage {failure['stage']}")
+    return ", ".join(parts) if parts else "node and stage not in the log"
+
+
+def _machine_words(doc: dict[str, Any]) -> str:
+    m = doc["machine"]
+    parts = []
+    if m["gpu_name"] or m["vram_total_bytes"]:
+        parts.append(f"{m['gpu_name'] or 'GPU'} ({fmt_bytes(m['vram_total_bytes'])} VRAM)")
+    if m["device"] and not m["gpu_name"]:
+        parts.append(f"device {m['device']}")
+    if m["ram_total_bytes"]:
+        parts.append(f"{fmt_bytes(m['ram_total_bytes'])} RAM")
+    if m["ram_limit_bytes"]:
+        parts.append(f"RAM limited by cgroup to {fmt_bytes(m['ram_limit_bytes'])}")
+    parts += [p for p in (m["os"], m["install"] if m["install"] != "unknown" else None) if p]
+    return ", ".join(parts) or "not in the log"
+
+
+def _versions_words(doc: dict[str, Any]) -> str:
+    names = (("comfyui", "ComfyUI"), ("frontend", "frontend"), ("torch", "torch"), ("python", "Python"))
+    return ", ".join(f"{label} {doc['versions'][key]}" for key, label in names if doc["versions"].get(key)) or "not in the log"
+
+
+def render_text(doc: dict[str, Any]) -> str:
+    """The explanation for a terminal."""
+    lines = [f"Memory Probe: explanation of a ComfyUI log ({doc['log']['lines']} lines)", ""]
+    failure = doc["failure"]
+    if failure is None:
+        lines.append("No failure in this log: no error, and no sign that ComfyUI stopped mid-run.")
+    else:
+        lines.append(f"First failure: {_KIND_WORDS.get(failure['kind'], failure['kind'])} [{failure['kind']}] — "
+                     f"{_node_words(failure)}")
+        head = f"{failure['exception_type']}: " if failure["exception_type"] else ""
+        lines += ["  " + line for line in (head + (failure["message"] or "")).splitlines()[:6]]
+        if failure.get("stage_evidence"):
+            lines.append(f"  stage: {failure['stage_evidence']}")
+        for e in failure["evidence"][:4]:
+            lines.append(f"  line {e['line']}: {e['text'][:160]}")
+        for c in doc["consequences"]:
+            what = " ".join(p for p in (c["exception_type"], (c["message"] or "").splitlines()[0][:120] if c["message"] else "") if p)
+            lines.append(f"Then (a consequence): [{c['kind']}] {what} — {_node_words(c)}")
+    lines += ["", f"Machine: {_machine_words(doc)}", f"Versions: {_versions_words(doc)}"]
+    if doc["launch_args"]:
+        lines.append(f"Launch options: {' '.join(doc['launch_args'])}")
+    if doc["models"]:
+        lines.append("Models loaded in that prompt: " + ", ".join(
+            f"{m['name'] or '?'} ({_loaded_words(m)}" + (
+                f", {fmt_bytes(m['offloaded_bytes'])} offloaded" if m["offloaded_bytes"] else "") + ")"
+            for m in doc["models"][:12]))
+    for fb in doc["fallbacks"]:
+        lines.append(f"ComfyUI's silent fallback ({fb['kind']}), line {fb['line']}: {fb['text'][:140]}")
+    lines += ["", "Try first:" if doc["suggestions"] else f"Suggestions: none. {_no_suggestion(doc)}"]
+    for i, s in enumerate(doc["suggestions"], 1):
+        lines += [f"{i}. {s['title']} ({s['severity']})", f"   Why: {s['why']}", f"   Try: {s['try']}"]
+    lines += ["", "What the log cannot tell:"] + [f"- {u}" for u in doc["unknown"]]
+    return "\n".join(lines) + "\n"
+
+
+def render_report_md(doc: dict[str, Any]) -> str:
+    """The shareable Markdown report (no prompts, no user names, no paths beyond file names)."""
+    doc = scrub_all(doc)
+    lines = ["# Memory Probe: explanation of a ComfyUI log", "",
+             f"Read from ComfyUI's own log ({doc['log']['lines']} lines) by Memory Probe {doc['memprobe_version']}.", ""]
+    failure = doc["failure"]
+    lines += ["## First failure", ""]
+    if failure is None:
+        lines.append("None: no error in the log, and no sign that ComfyUI stopped mid-run.")
+    else:
+        lines += [f"**{_KIND_WORDS.get(failure['kind'], failure['kind'])}** (`{failure['kind']}`) — {_node_words(failure)}", ""]
+        if failure["message"]:
+            lines += ["```text", (f"{failure['exception_type']}: " if failure["exception_type"] else "")
+                      + failure["message"], "```", ""]
+        if failure.get("stage_evidence"):
+            lines.append(f"- Stage: {failure['stage_evidence']}")
+        lines += [f"- Line {e['line']}: `{_md_code(e['text'])}`" for e in failure["evidence"][:6]]
+        if doc["consequences"]:
+            lines += ["", "Later errors (consequences of the first):", ""]
+            lines += [f"- `{c['kind']}` {c['exception_type'] or ''}: {_md_code((c['message'] or '').splitlines()[0][:160] if c['message'] else '')}"
+                      f" — {_node_words(c)}" for c in doc["consequences"]]
+    lines += ["", "## System", "", f"- Machine: {_machine_words(doc)}", f"- Versions: {_versions_words(doc)}",
+              f"- Launch options: `{' '.join(doc['launch_args']) or '(not in the log)'}`"]
+    if doc["models"]:
+        lines += ["", "## Models loaded", "", "| model | loaded | offloaded |", "| --- | --- | --- |"]
+        lines += [f"| {m['name'] or '?'} | {_loaded_words(m)} | {fmt_bytes(m['offloaded_bytes'])} |"
+                  for m in doc["models"][:24]]
+    if doc["fallbacks"]:
+        lines += ["", "## ComfyUI's silent out-of-memory fallbacks", ""]
+        lines += [f"- {fb['kind']} (line {fb['line']})" for fb in doc["fallbacks"]]
+    lines += suggestions_md(doc["suggestions"], f"None. {_no_suggestion(doc)}")
+    lines += ["", "## What the log cannot tell", ""] + [f"- {u}" for u in doc["unknown"]]
+    return "\n".join(lines) + "\n"
+
+
+def _no_suggestion(doc: dict[str, Any]) -> str:
+    failure = doc["failure"]
+    if failure is not None and failure["kind"] in ("vram", "system-ram", "commit-limit", "cgroup-limit", "disk", "abrupt"):
+        return ("The log does not show enough for Memory Probe's rules (which node, which stage): see what it "
+                "cannot tell below.")
+    return "Nothing in this log points to a memory limit."
+
+
+def _md_code(text: str) -> str:
+    return scrub_text(text).replace("`", "'")[:200]

@@ -1,0 +1,23 @@
+"""What the tracker tells about a run as it happens, and to whom: the ledger writer, the sampler,
+the websocket events and the metrics subscribe with a :class:`TrackerListener`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .records import Mark, NodeRun, RunEvent, RunRecord
+
+__all__ = ["TrackerListener"]
+
+
+class TrackerListener:
+    """Receives the tracker's news. Called on the thread that made it: keep it quick. Node news
+    comes with the node's document (``node.to_dict()``), made once for all listeners."""
+
+    def run_started(self, run: RunRecord) -> None: ...
+    def node_started(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None: ...
+    def node_finished(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None: ...
+    def samples_added(self, run: RunRecord, timeline: dict[str, Any]) -> None: ...
+    def mark_added(self, run: RunRecord | None, mark: Mark) -> None: ...
+    def event_added(self, run: RunRecord, event: RunEvent) -> None: ...
+    def run_finished(self, run: RunRecord) -> None: ...

@@ -1,0 +1,88 @@
+"""The Memory panel's "Explain a log" in the real ComfyUI frontend (1.27.10 and 1.58.1), in headless
+Chromium: a pasted log, a chosen file and a dropped file are explained by the real route, and the
+result reads like a run's failure and suggestions."""
+
+from __future__ import annotations
+
+from helpers import FIXTURES
+
+TAB = ".memprobe-tab-button, [data-testid='memprobe-tab-button']"
+DIALOG = "[data-testid=memprobe-explain]"
+RESULT = "[data-testid=memprobe-explain-result]"
+
+
+def ours(errors: list[str]) -> list[str]:
+    return [e for e in errors if e.startswith("pageerror") or "memprobe" in e.lower() or "explain" in e.lower()]
+
+
+def open_dialog(page):
+    page.locator(TAB).first.click()
+    page.wait_for_selector("[data-testid=memprobe-panel]")
+    page.click("[data-action=explain-log]")
+    page.wait_for_selector(DIALOG)
+
+
+def wait_explained(page):
+    page.wait_for_function("document.querySelector('[data-testid=memprobe-explain]').dataset.state === 'explained'")
+
+
+def test_a_pasted_log_is_explained_like_a_run(comfy):
+    page, server, version, errors = comfy
+    open_dialog(page)
+    # GIVEN the real ComfyUI 0.3.64 log of the error_runtime workflow, pasted
+    log = (FIXTURES / "comfyui-0.3.64" / "logs" / "error_runtime.log").read_text(encoding="utf-8")
+    page.fill("[data-testid=memprobe-explain-text]", log)
+    # WHEN explained
+    page.click(f"{DIALOG} [data-action=explain]")
+    wait_explained(page)
+    # THEN the failure is named with its node and stage, as a traced run's would be
+    kind = page.locator(f"{RESULT} .mp-explain-kind")
+    assert kind.get_attribute("data-kind") == "other"
+    assert "LatentBlend, stage other" in kind.inner_text()
+    assert "The size of tensor a (4)" in page.locator(f"{RESULT} .mp-explain-message").inner_text()
+    assert page.locator(f"{RESULT} [data-suggestion]").count() == 0
+    assert "memory readings" in page.locator(f"{RESULT} .mp-explain-unknown").inner_text()
+    page.keyboard.press("Escape")
+    assert page.locator(DIALOG).count() == 0
+    assert not ours(errors), errors
+
+
+def test_a_chosen_file_and_a_dropped_file(comfy):
+    page, server, version, errors = comfy
+    open_dialog(page)
+    # a log file chosen with the file picker: a VRAM OOM at VAE Decode
+    page.set_input_files("[data-testid=memprobe-explain-input]", str(FIXTURES / "logs" / "cuda_vaedecode_control_lora_6gb.log"))
+    wait_explained(page)
+    assert page.locator(f"{RESULT} .mp-explain-kind").get_attribute("data-kind") == "vram"
+    first = page.locator(f"{RESULT} [data-suggestion]").first
+    assert first.get_attribute("data-suggestion") == "tiled-decode" and "VAE Decode (Tiled)" in first.inner_text()
+    assert "cuda_vaedecode_control_lora_6gb.log" in page.locator("[data-testid=memprobe-explain-file]").inner_text()
+
+    # a UTF-16 log (what PowerShell writes) dropped onto the dialog: the server reads its encoding
+    data = "\ufeff" + (FIXTURES / "logs" / "commit1455_portable_chinese.log").read_text(encoding="utf-8")
+    page.evaluate(
+        """([bytes, name]) => {
+            const file = new File([new Uint8Array(bytes)], name, {type: "text/plain"});
+            const transfer = new DataTransfer();
+            transfer.items.add(file);
+            const dialog = document.querySelector('[data-testid=memprobe-explain]');
+            dialog.dataset.state = "";
+            dialog.dispatchEvent(new DragEvent("drop", {dataTransfer: transfer, bubbles: true, cancelable: true}));
+        }""",
+        [list(data.encode("utf-16-le")), "comfyui.log"],
+    )
+    wait_explained(page)
+    assert page.locator(f"{RESULT} .mp-explain-kind").get_attribute("data-kind") == "commit-limit"
+    assert page.locator(f"{RESULT} [data-suggestion]").first.get_attribute("data-suggestion") == "pagefile"
+    assert "页面文件太小" in page.locator(f"{RESULT} .mp-explain-message").inner_text()
+    assert not ours(errors), errors
+
+
+def test_an_empty_paste_says_what_to_do(comfy):
+    page, server, version, errors = comfy
+    open_dialog(page)
+    page.fill("[data-testid=memprobe-explain-text]", "   \n  ")
+    page.click(f"{DIALOG} [data-action=explain]")
+    assert "Paste a log or choose a file first" in page.locator(RESULT).inner_text()
+    assert page.locator(f"{DIALOG} [data-action=explain-report]").is_disabled()
+    assert not ours(errors), errors

@@ -1,0 +1,73 @@
+"""POST /memprobe/explain on a fresh aiohttp app: a log in, its explanation out; an empty body is a
+clear 400, a log over the limit a clear 413 (declared or streamed), and it never answers 500."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from aiohttp import web
+from helpers import FIXTURES, FakeClock, ScriptedSensors
+
+LOG = FIXTURES / "logs" / "cuda_vaedecode_control_lora_6gb.log"
+
+
+@pytest.fixture
+def app(pack, tmp_path):
+    routes_mod = importlib.import_module("memory_probe_pack.web.routes")
+    tracker_mod = importlib.import_module("memory_probe_pack.memprobe.tracker")
+    config_mod = importlib.import_module("memory_probe_pack.memprobe.config")
+    clock = FakeClock(0.0)
+    services = routes_mod.Services(tracker=tracker_mod.Tracker(ScriptedSensors(clock), clock=clock), ledger=None,
+                                   machine=dict, config=config_mod.Config, set_config=lambda c: None)
+    table = web.RouteTableDef()
+    routes_mod.MemProbeRoutes(services).add_routes(table)
+    application = web.Application()
+    application.add_routes(table)
+    return application, routes_mod
+
+
+async def test_a_log_is_explained(aiohttp_client, app):
+    client = await aiohttp_client(app[0])
+    response = await client.post("/memprobe/explain", data=LOG.read_bytes(), headers={"Content-Type": "text/plain"})
+    assert response.status == 200
+    doc = await response.json()
+    assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"], doc["failure"]["stage"]) == (
+        "vram", "VAEDecode", "vae-decode")
+    assert doc["suggestions"][0]["id"] == "tiled-decode" and "action" not in doc["suggestions"][0]
+
+
+async def test_the_shareable_report_and_a_utf16_body(aiohttp_client, app):
+    client = await aiohttp_client(app[0])
+    body = "\ufeff" + (FIXTURES / "logs" / "commit1455_portable_chinese.log").read_text(encoding="utf-8")
+    response = await client.post("/memprobe/explain?format=md", data=body.encode("utf-16-le"))
+    assert response.status == 200 and response.content_type == "text/markdown"
+    report = await response.text()
+    assert report.startswith("# Memory Probe: explanation of a ComfyUI log") and "commit-limit" in report
+    assert "ComfyUI_windows_portable" not in report
+
+
+@pytest.mark.parametrize("body, query, reason", [
+    (b"", "", "the text of a ComfyUI log"), (b"  \n\t\n", "", "the text of a ComfyUI log"),
+    (b"got prompt\n", "?format=pdf", "format must be json or md")])
+async def test_bad_requests_say_why(aiohttp_client, app, body, query, reason):
+    client = await aiohttp_client(app[0])
+    response = await client.post(f"/memprobe/explain{query}", data=body)
+    assert response.status == 400 and reason in (await response.json())["error"]
+
+
+async def test_a_log_over_the_limit_is_refused_declared_or_streamed(aiohttp_client, app, monkeypatch):
+    application, routes_mod = app
+    monkeypatch.setattr(routes_mod, "EXPLAIN_MAX_BYTES", 4096)
+    client = await aiohttp_client(application)
+    declared = await client.post("/memprobe/explain", data=b"x" * 5000)
+    assert declared.status == 413 and "last part" in (await declared.json())["error"]
+
+    async def chunks():  # no Content-Length: the limit holds while reading
+        for _ in range(10):
+            yield b"y" * 1000
+
+    streamed = await client.post("/memprobe/explain", data=chunks())
+    assert streamed.status == 413
+    fits = await client.post("/memprobe/explain", data=b"got prompt\n" * 300)
+    assert fits.status == 200 and (await fits.json())["failure"]["kind"] == "abrupt"
