@@ -100,23 +100,35 @@ def selected_ids(page) -> list[str]:
     return page.evaluate("() => [...(window.app.canvas.selectedItems ?? [])].map(n => String(n.id))")
 
 
-def press_shortcut(page, key: str, until: str) -> None:
-    """Ctrl+<key> on the canvas the way a person presses it: Control goes down and stays down
-    while <key> is pressed and released, and comes up after the edit has happened.
+TRACKER_IDLE = """() => {
+  const tracker = window.app?.extensionManager?.workflow?.activeWorkflow?.changeTracker;
+  return !!tracker && !tracker._restoringState;
+}"""
 
-    The frontend's change tracker records a "state check" when a lone modifier is released, and
-    its key handler learns that a key *was* a modifier only in the next animation frame. With
-    Control released within the same frame as <key> (what keyboard.press("Control+y") does), a
-    frame boundary between the two key-downs made the check run *before* the redo; it found the
-    re-loaded graph serialised differently from the saved state (a VAE Decode's widgets_values
-    [] instead of absent), pushed a new undo step and emptied the redo queue, so Ctrl+Y did
-    nothing, about one run in seven on 1.27.10."""
+
+def press_shortcut(page, key: str, until: str) -> None:
+    """Ctrl+<key> on the canvas, with both keys held down until the edit has happened.
+
+    The race this avoids (frontend 1.27.10, about one Ctrl+Y in seven): the change tracker learns
+    that a key-down was a lone modifier only in the next animation frame, and on the next key-up it
+    then records a "state check". keyboard.press("Control+y") sends Control-down, y-down, y-up,
+    Control-up within a few milliseconds; when a frame fell between Control-down and y-down, the
+    y-up ran that check *before* the frame that performs the redo. Right after an undo the graph
+    can serialise differently from the state the tracker restored (a VAE Decode built from an API
+    prompt has no widgets_values, the reloaded one has []), so the check recorded a new step and
+    emptied the redo queue: Ctrl+Y did nothing. Measured on 1.27.10, a fresh graph per try: 2 of 25
+    with press("Control+y"), 22 of 25 with a frame forced between the key-downs, 0 of 25 holding
+    both keys until the edit happened. (1.58.1 flags modifiers at once and chains its restores.)"""
+    page.wait_for_function(TRACKER_IDLE, timeout=10_000)
     page.evaluate("() => document.querySelector('#graph-canvas, canvas.graph-canvas')?.focus()")
     page.keyboard.down("Control")
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    page.keyboard.press(key)
-    page.wait_for_function(until, timeout=10_000)
-    page.keyboard.up("Control")
+    page.keyboard.down(key)
+    try:
+        page.wait_for_function(until, timeout=10_000)
+    finally:
+        page.keyboard.up(key)
+        page.keyboard.up("Control")
+    page.wait_for_function(TRACKER_IDLE, timeout=10_000)
 
 
 OUR_BADGE_COLORS = ["#4a4f57", "#f59f00", "#c92a2a"]
