@@ -91,6 +91,16 @@ export class MemProbeStore extends EventTarget {
     this.live = { ...header, nodes: [], marks: [], events: [], failures: [], suggestions: [], timeline: emptyTimeline() };
     if (this.follow) this.show(this.live, true);
     this.emit("live");
+    this.#refreshStatusQuietly(); // the limits now (a live run's headline) and whether runs are saved
+  }
+
+  #refreshStatusQuietly() {
+    this.fetchJson("/memprobe/live")
+      .then((live) => {
+        this.status = live.status;
+        this.emit("status");
+      })
+      .catch(() => {});
   }
 
   #liveRun(runId) {
@@ -136,5 +146,6 @@ export class MemProbeStore extends EventTarget {
     this.emit("live");
     this.emit("run-end", { run, shown });
     this.refreshRuns().catch(() => {});
+    this.#refreshStatusQuietly();
   }
 }
