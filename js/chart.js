@@ -4,14 +4,27 @@
 // for probes / failures / fallbacks, the run's peak, and a floating tooltip. Drag to zoom, wheel
 // to zoom, shift-drag (or the middle button) to pan, double-click to reset.
 
-import { appendSamples, bandAt, chartData, limitLines, markers, nearestIndex, nodeBands, peakMarker, seriesSpecs, yRange } from "./chartdata.js";
+import {
+  appendSamples,
+  bandAt,
+  chartData,
+  limitLines,
+  markers,
+  nearestIndex,
+  nodeBands,
+  peakMarker,
+  seriesSpecs,
+  yRange,
+} from "./chartdata.js";
 import { PALETTES, themeFor, toHex } from "./colors.js";
 import { fmtBytes, fmtSeconds } from "./format.js";
 import { OFFLOADED_KEY, offloadedSeries } from "./models.js";
 
 const MIB = 1024 ** 2;
 // Tick steps in whole binary units: 64 MiB ... 512 MiB, 1 GiB, 2 GiB ... 1 TiB.
-const BYTE_STEPS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576].map((m) => m * MIB);
+const BYTE_STEPS = [
+  1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576,
+].map((m) => m * MIB);
 
 const UPLOT_BASE = new URL("../../memprobe/static/uplot/", import.meta.url);
 let uPlotModule = null;
@@ -160,33 +173,43 @@ function zoomPanPlugin() {
       ready: [
         (u) => {
           const over = u.over;
-          over.addEventListener("wheel", (e) => {
-            e.preventDefault();
-            const { left } = over.getBoundingClientRect();
-            const x = u.posToVal(e.clientX - left, "x");
-            const { min, max } = u.scales.x;
-            const factor = e.deltaY < 0 ? 0.8 : 1.25;
-            u.setScale("x", { min: x - (x - min) * factor, max: x + (max - x) * factor });
-          }, { passive: false });
-          over.addEventListener("mousedown", (e) => {
-            if (!(e.shiftKey || e.button === 1)) return;
-            e.preventDefault();
-            e.stopPropagation();
-            const startX = e.clientX;
-            const { min, max } = u.scales.x;
-            const perPx = (max - min) / (u.bbox.width / devicePixelRatio);
-            const move = (ev) => {
-              const dx = (ev.clientX - startX) * perPx;
-              u.setScale("x", { min: min - dx, max: max - dx });
-            };
-            const up = () => {
-              document.removeEventListener("mousemove", move);
-              document.removeEventListener("mouseup", up);
-            };
-            document.addEventListener("mousemove", move);
-            document.addEventListener("mouseup", up);
-          }, true);
-          over.addEventListener("dblclick", () => u.setScale("x", { min: u.data[0][0], max: u.data[0][u.data[0].length - 1] }));
+          over.addEventListener(
+            "wheel",
+            (e) => {
+              e.preventDefault();
+              const { left } = over.getBoundingClientRect();
+              const x = u.posToVal(e.clientX - left, "x");
+              const { min, max } = u.scales.x;
+              const factor = e.deltaY < 0 ? 0.8 : 1.25;
+              u.setScale("x", { min: x - (x - min) * factor, max: x + (max - x) * factor });
+            },
+            { passive: false },
+          );
+          over.addEventListener(
+            "mousedown",
+            (e) => {
+              if (!(e.shiftKey || e.button === 1)) return;
+              e.preventDefault();
+              e.stopPropagation();
+              const startX = e.clientX;
+              const { min, max } = u.scales.x;
+              const perPx = (max - min) / (u.bbox.width / devicePixelRatio);
+              const move = (ev) => {
+                const dx = (ev.clientX - startX) * perPx;
+                u.setScale("x", { min: min - dx, max: max - dx });
+              };
+              const up = () => {
+                document.removeEventListener("mousemove", move);
+                document.removeEventListener("mouseup", up);
+              };
+              document.addEventListener("mousemove", move);
+              document.addEventListener("mouseup", up);
+            },
+            true,
+          );
+          over.addEventListener("dblclick", () =>
+            u.setScale("x", { min: u.data[0][0], max: u.data[0][u.data[0].length - 1] }),
+          );
         },
       ],
     },
@@ -205,7 +228,10 @@ function el(tag, cls, text) {
  * clicked; `onChange()` when the series or limits change (to redraw a legend); `fallback()` the
  * live status's `memory` for a run that has none yet.
  */
-export async function createChart(host, { size = null, onBandClick = () => {}, onChange = () => {}, fallback = () => null } = {}) {
+export async function createChart(
+  host,
+  { size = null, onBandClick = () => {}, onChange = () => {}, fallback = () => null } = {},
+) {
   const uPlot = await loadUPlot();
   host.classList.add("mp-chart-host");
   const plotEl = el("div", "mp-plot");
@@ -213,7 +239,20 @@ export async function createChart(host, { size = null, onBandClick = () => {}, o
   tip.setAttribute("role", "tooltip");
   tip.hidden = true;
   host.replaceChildren(plotEl, tip);
-  const state = { doc: null, live: false, timeline: { t: [], series: {} }, specs: [], hidden: new Set(), bands: [], markers: [], limits: [], peak: null, plot: null, palette: PALETTES.dark, background: "#202020" };
+  const state = {
+    doc: null,
+    live: false,
+    timeline: { t: [], series: {} },
+    specs: [],
+    hidden: new Set(),
+    bands: [],
+    markers: [],
+    limits: [],
+    peak: null,
+    plot: null,
+    palette: PALETTES.dark,
+    background: "#202020",
+  };
 
   const measure = () => {
     const s = size ? size() : { width: host.clientWidth, height: 240 };
@@ -229,7 +268,8 @@ export async function createChart(host, { size = null, onBandClick = () => {}, o
     const t = u.data[0][idx];
     const band = bandAt(state.bands, t);
     const rows = [el("div", "mp-tip-head", `${fmtSeconds(t)}${band ? ` · ${band.label}` : ""}`)];
-    if (band) rows.push(el("div", "mp-tip-sub", `node ${band.nodeId} · ${band.stage}${band.running ? " · running" : ""}`));
+    if (band)
+      rows.push(el("div", "mp-tip-sub", `node ${band.nodeId} · ${band.stage}${band.running ? " · running" : ""}`));
     state.specs.forEach((s, i) => {
       const v = u.data[i + 1][idx];
       if (v == null || state.hidden.has(s.key)) return;
@@ -251,7 +291,12 @@ export async function createChart(host, { size = null, onBandClick = () => {}, o
 
   function options({ width, height }) {
     const p = state.palette;
-    const axis = { stroke: p.axis, grid: { stroke: p.grid, width: 1 }, ticks: { stroke: p.grid }, font: "12px sans-serif" };
+    const axis = {
+      stroke: p.axis,
+      grid: { stroke: p.grid, width: 1 },
+      ticks: { stroke: p.grid },
+      font: "12px sans-serif",
+    };
     return {
       width,
       height,
@@ -259,13 +304,29 @@ export async function createChart(host, { size = null, onBandClick = () => {}, o
       cursor: { drag: { x: true, y: false, setScale: true }, points: { show: false } },
       scales: {
         x: { time: false },
-        y: { range: (u) => yRange(u.data.filter((_, i) => i === 0 || !state.hidden.has(state.specs[i - 1]?.key)), state.limits) },
+        y: {
+          range: (u) =>
+            yRange(
+              u.data.filter((_, i) => i === 0 || !state.hidden.has(state.specs[i - 1]?.key)),
+              state.limits,
+            ),
+        },
       },
       axes: [
-        { ...axis, space: 70, values: (u, ticks) => ticks.map((v) => `${+v.toFixed(1)} s`) },
-        { ...axis, size: 70, space: 36, incrs: BYTE_STEPS, values: (u, ticks) => ticks.map((v) => fmtBytes(v)) },
+        { ...axis, space: 70, values: (_u, ticks) => ticks.map((v) => `${+v.toFixed(1)} s`) },
+        { ...axis, size: 70, space: 36, incrs: BYTE_STEPS, values: (_u, ticks) => ticks.map((v) => fmtBytes(v)) },
       ],
-      series: [{}, ...state.specs.map((s) => ({ label: s.label, stroke: s.color, width: s.width, dash: s.dash, show: !state.hidden.has(s.key), points: { show: false } }))],
+      series: [
+        {},
+        ...state.specs.map((s) => ({
+          label: s.label,
+          stroke: s.color,
+          width: s.width,
+          dash: s.dash,
+          show: !state.hidden.has(s.key),
+          points: { show: false },
+        })),
+      ],
       plugins: [overlaysPlugin(state), zoomPanPlugin()],
       hooks: { setCursor: [showTip] },
     };
@@ -293,7 +354,7 @@ export async function createChart(host, { size = null, onBandClick = () => {}, o
   const updateOffloaded = () => {
     const had = OFFLOADED_KEY in state.timeline.series;
     const column = offloadedSeries(state.doc?.nodes, state.timeline.t);
-    if (column && column.some((v) => v)) state.timeline.series[OFFLOADED_KEY] = column;
+    if (column?.some((v) => v)) state.timeline.series[OFFLOADED_KEY] = column;
     else delete state.timeline.series[OFFLOADED_KEY];
     return had !== OFFLOADED_KEY in state.timeline.series;
   };
@@ -320,7 +381,12 @@ export async function createChart(host, { size = null, onBandClick = () => {}, o
     setDoc(doc, { live = false } = {}) {
       state.doc = doc;
       state.live = live;
-      state.timeline = doc?.timeline ? { t: [...doc.timeline.t], series: Object.fromEntries(Object.entries(doc.timeline.series).map(([k, v]) => [k, [...v]])) } : { t: [], series: {} };
+      state.timeline = doc?.timeline
+        ? {
+            t: [...doc.timeline.t],
+            series: Object.fromEntries(Object.entries(doc.timeline.series).map(([k, v]) => [k, [...v]])),
+          }
+        : { t: [], series: {} };
       updateOffloaded();
       overlays();
       rebuild();

@@ -37,11 +37,19 @@ export function seriesSpecs(timeline, { palette = PALETTES.dark } = {}) {
   for (const i of gpuIndices(series)) {
     for (const g of GPU_SERIES) {
       const key = `gpu${i}_${g.suffix}`;
-      if (key in series) specs.push({ key, label: metricLabel(key), color: palette.series[g.color], width: g.width, dash: g.dash });
+      if (key in series)
+        specs.push({ key, label: metricLabel(key), color: palette.series[g.color], width: g.width, dash: g.dash });
     }
   }
   for (const s of SYSTEM_SERIES) {
-    if (s.key in series) specs.push({ key: s.key, label: metricLabel(s.key), color: palette.series[s.color], width: s.width, dash: s.dash });
+    if (s.key in series)
+      specs.push({
+        key: s.key,
+        label: metricLabel(s.key),
+        color: palette.series[s.color],
+        width: s.width,
+        dash: s.dash,
+      });
   }
   return specs;
 }
@@ -69,7 +77,8 @@ export function appendSamples(timeline, batch) {
 }
 
 function knownValue(doc, key) {
-  for (const source of [doc?.start_metrics, doc?.end_metrics, ...(doc?.nodes || []).map((n) => n.before)]) if (source?.[key]) return source[key];
+  for (const source of [doc?.start_metrics, doc?.end_metrics, ...(doc?.nodes || []).map((n) => n.before)])
+    if (source?.[key]) return source[key];
   for (const column of [doc?.timeline?.series?.[key]]) if (column) for (const v of column) if (v) return v;
   return null;
 }
@@ -83,17 +92,35 @@ export function limitLines(doc, specs, { fallback = null, palette = PALETTES.dar
   const lines = [];
   const colorOf = (key) => specs.find((s) => s.key === key)?.color ?? palette.muted;
   if (memory.limitBytes && memory.enforced) {
-    lines.push({ key: memory.metric, label: memory.limitName, value: memory.limitBytes, color: colorOf(memory.metric), headline: true });
+    lines.push({
+      key: memory.metric,
+      label: memory.limitName,
+      value: memory.limitBytes,
+      color: colorOf(memory.metric),
+      headline: true,
+    });
   }
   // the limit the OS enforces on system memory, when the run is judged by another (VRAM)
   const system = memory.system;
-  if (system?.limit_enforced && system.limit_bytes && system.metric !== memory.metric && specs.some((s) => s.key === system.metric)) {
-    lines.push({ key: system.metric, label: system.limit_name, value: system.limit_bytes, color: colorOf(system.metric), headline: false });
+  if (
+    system?.limit_enforced &&
+    system.limit_bytes &&
+    system.metric !== memory.metric &&
+    specs.some((s) => s.key === system.metric)
+  ) {
+    lines.push({
+      key: system.metric,
+      label: system.limit_name,
+      value: system.limit_bytes,
+      color: colorOf(system.metric),
+      headline: false,
+    });
   }
   for (const i of gpuIndices(doc?.timeline?.series)) {
     const key = `gpu${i}_used_bytes`;
     const total = knownValue(doc, `gpu${i}_total_bytes`);
-    if (total && !lines.some((l) => l.key === key)) lines.push({ key, label: `${i ? `GPU${i} ` : ""}VRAM`, value: total, color: colorOf(key), headline: false });
+    if (total && !lines.some((l) => l.key === key))
+      lines.push({ key, label: `${i ? `GPU${i} ` : ""}VRAM`, value: total, color: colorOf(key), headline: false });
   }
   return lines;
 }
@@ -129,12 +156,18 @@ export function bandAt(bands, t) {
 /** Markers: probe readings, the first failure, silent fallbacks and spills. */
 export function markers(doc) {
   const out = [];
-  for (const m of doc?.marks || []) if (m.t_s != null) out.push({ t: m.t_s, kind: "probe", label: m.label, color: "#ffe066" });
+  for (const m of doc?.marks || [])
+    if (m.t_s != null) out.push({ t: m.t_s, kind: "probe", label: m.label, color: "#ffe066" });
   for (const e of doc?.events || []) {
     if (e.t_s == null) continue;
     // of ComfyUI's model log lines only the partial loads are worth a marker
     if (e.kind.startsWith("model-") && !e.kind.startsWith("model-partially")) continue;
-    out.push({ t: e.t_s, kind: e.kind, label: e.kind.replace(/[-_]/g, " "), color: e.kind.startsWith("model-") ? "#ced4da" : "#e599f7" });
+    out.push({
+      t: e.t_s,
+      kind: e.kind,
+      label: e.kind.replace(/[-_]/g, " "),
+      color: e.kind.startsWith("model-") ? "#ced4da" : "#e599f7",
+    });
   }
   const f = doc?.failure;
   if (f && f.t_s != null) out.push({ t: f.t_s, kind: "failure", label: `${f.kind} failure`, color: "#ff4d4f" });

@@ -19,8 +19,21 @@ export function h(tag, attrs = {}, ...children) {
 
 /** A button in ComfyUI's look (PrimeVue's button classes, which the frontend styles). */
 export function button(label, { primary = false, small = true, title, onclick, disabled = false, icon, ...rest } = {}) {
-  const cls = ["mp-btn", "p-button", "p-component", small ? "p-button-sm" : "", primary ? "mp-primary" : "p-button-secondary mp-secondary"].filter(Boolean).join(" ");
-  return h("button", { type: "button", class: cls, title, onclick, disabled, ...rest }, icon ? h("i", { class: `pi ${icon}`, "aria-hidden": "true" }) : null, h("span", { class: "p-button-label" }, label));
+  const cls = [
+    "mp-btn",
+    "p-button",
+    "p-component",
+    small ? "p-button-sm" : "",
+    primary ? "mp-primary" : "p-button-secondary mp-secondary",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  return h(
+    "button",
+    { type: "button", class: cls, title, onclick, disabled, ...rest },
+    icon ? h("i", { class: `pi ${icon}`, "aria-hidden": "true" }) : null,
+    h("span", { class: "p-button-label" }, label),
+  );
 }
 
 /** Calls `fn` at most once per `ms`, with the latest arguments. */

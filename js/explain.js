@@ -32,7 +32,11 @@ function el(tag, attrs = {}, ...children) {
 
 function fmtBytes(value) {
   if (value === null || value === undefined) return "n/a";
-  const units = [["GiB", 1024 ** 3], ["MiB", 1024 ** 2], ["KiB", 1024]];
+  const units = [
+    ["GiB", 1024 ** 3],
+    ["MiB", 1024 ** 2],
+    ["KiB", 1024],
+  ];
   for (const [unit, scale] of units) if (value >= scale) return `${(value / scale).toFixed(1)} ${unit}`;
   return `${value} B`;
 }
@@ -58,21 +62,49 @@ export function renderExplanation(doc) {
         el("b", {}, KIND_WORDS[failure.kind] || failure.kind),
         ` — ${nodeWords(failure)}`,
       )
-    : el("div", { class: "mp-explain-kind", "data-kind": "none" }, "No failure in this log: no error, and no sign that ComfyUI stopped mid-run.");
+    : el(
+        "div",
+        { class: "mp-explain-kind", "data-kind": "none" },
+        "No failure in this log: no error, and no sign that ComfyUI stopped mid-run.",
+      );
   const message = failure?.message
-    ? el("pre", { class: "mp-explain-message" }, (failure.exception_type ? `${failure.exception_type}: ` : "") + failure.message)
+    ? el(
+        "pre",
+        { class: "mp-explain-message" },
+        (failure.exception_type ? `${failure.exception_type}: ` : "") + failure.message,
+      )
     : null;
   const evidence = failure?.evidence?.length
-    ? el("ul", { class: "mp-explain-evidence" }, ...failure.evidence.slice(0, 4).map((e) => el("li", {}, `line ${e.line}: ${e.text}`)))
+    ? el(
+        "ul",
+        { class: "mp-explain-evidence" },
+        ...failure.evidence.slice(0, 4).map((e) => el("li", {}, `line ${e.line}: ${e.text}`)),
+      )
     : null;
   const consequences = (doc.consequences || []).length
-    ? el("div", { class: "mp-muted" }, `Then, as a consequence: ${doc.consequences.map((c) => `${c.kind} (${nodeWords(c)})`).join("; ")}`)
+    ? el(
+        "div",
+        { class: "mp-muted" },
+        `Then, as a consequence: ${doc.consequences.map((c) => `${c.kind} (${nodeWords(c)})`).join("; ")}`,
+      )
     : null;
-  const gpu = machine.gpu_name || machine.vram_total_bytes ? `${machine.gpu_name || "GPU"} (${fmtBytes(machine.vram_total_bytes)} VRAM)` : null;
-  const system = [gpu, machine.ram_total_bytes ? `${fmtBytes(machine.ram_total_bytes)} RAM` : null, machine.os, machine.install !== "unknown" ? machine.install : null]
+  const gpu =
+    machine.gpu_name || machine.vram_total_bytes
+      ? `${machine.gpu_name || "GPU"} (${fmtBytes(machine.vram_total_bytes)} VRAM)`
+      : null;
+  const system = [
+    gpu,
+    machine.ram_total_bytes ? `${fmtBytes(machine.ram_total_bytes)} RAM` : null,
+    machine.os,
+    machine.install !== "unknown" ? machine.install : null,
+  ]
     .filter(Boolean)
     .join(", ");
-  const versionText = [["comfyui", "ComfyUI"], ["frontend", "frontend"], ["torch", "torch"]]
+  const versionText = [
+    ["comfyui", "ComfyUI"],
+    ["frontend", "frontend"],
+    ["torch", "torch"],
+  ]
     .filter(([key]) => versions[key])
     .map(([key, label]) => `${label} ${versions[key]}`)
     .join(", ");
@@ -94,10 +126,24 @@ export function renderExplanation(doc) {
     failure?.stage_evidence ? el("div", { class: "mp-muted" }, `Stage: ${failure.stage_evidence}`) : null,
     evidence,
     consequences,
-    el("div", { class: "mp-muted" }, `Machine: ${system || "not in the log"} · Versions: ${versionText || "not in the log"}`),
-    ...(doc.fallbacks || []).map((f) => el("div", { class: "mp-note" }, `ComfyUI's silent fallback (${f.kind}), line ${f.line}`)),
+    el(
+      "div",
+      { class: "mp-muted" },
+      `Machine: ${system || "not in the log"} · Versions: ${versionText || "not in the log"}`,
+    ),
+    ...(doc.fallbacks || []).map((f) =>
+      el("div", { class: "mp-note" }, `ComfyUI's silent fallback (${f.kind}), line ${f.line}`),
+    ),
     el("h4", {}, "Try first"),
-    cards.length ? el("div", { class: "mp-suggestions" }, ...cards) : el("p", { class: "mp-muted" }, failure && failure.kind !== "other" ? "The log does not show enough for a suggestion (see below)." : "Nothing in this log points to a memory limit."),
+    cards.length
+      ? el("div", { class: "mp-suggestions" }, ...cards)
+      : el(
+          "p",
+          { class: "mp-muted" },
+          failure && failure.kind !== "other"
+            ? "The log does not show enough for a suggestion (see below)."
+            : "Nothing in this log points to a memory limit.",
+        ),
     el("h4", {}, "What the log cannot tell"),
     el("ul", { class: "mp-explain-unknown" }, ...(doc.unknown || []).map((u) => el("li", {}, u))),
   );
@@ -141,7 +187,8 @@ export function openExplainDialog(ctx) {
     class: "mp-explain-text",
     "data-testid": "memprobe-explain-text",
     "aria-label": "ComfyUI log",
-    placeholder: "Paste ComfyUI's console output, comfyui.log or an error report here, or drop the log file onto this window.",
+    placeholder:
+      "Paste ComfyUI's console output, comfyui.log or an error report here, or drop the log file onto this window.",
     spellcheck: "false",
     oninput: () => {
       file = null;
@@ -149,10 +196,28 @@ export function openExplainDialog(ctx) {
     },
   });
   const fileNote = el("span", { class: "mp-muted", "data-testid": "memprobe-explain-file" });
-  const input = el("input", { type: "file", accept: ".log,.txt,text/*", hidden: true, "data-testid": "memprobe-explain-input", onchange: () => input.files[0] && useFile(input.files[0]) });
-  const result = el("div", { class: "mp-explain-result", "data-testid": "memprobe-explain-result", "aria-live": "polite" });
-  const explainButton = el("button", { class: "mp-btn mp-apply", "data-action": "explain", onclick: () => run() }, "Explain");
-  const reportButton = el("button", { class: "mp-btn", "data-action": "explain-report", disabled: true, onclick: () => saveReport() }, "Save shareable report");
+  const input = el("input", {
+    type: "file",
+    accept: ".log,.txt,text/*",
+    hidden: true,
+    "data-testid": "memprobe-explain-input",
+    onchange: () => input.files[0] && useFile(input.files[0]),
+  });
+  const result = el("div", {
+    class: "mp-explain-result",
+    "data-testid": "memprobe-explain-result",
+    "aria-live": "polite",
+  });
+  const explainButton = el(
+    "button",
+    { class: "mp-btn mp-apply", "data-action": "explain", onclick: () => run() },
+    "Explain",
+  );
+  const reportButton = el(
+    "button",
+    { class: "mp-btn", "data-action": "explain-report", disabled: true, onclick: () => saveReport() },
+    "Save shareable report",
+  );
   const close = () => {
     overlay.remove();
     document.removeEventListener("keydown", onKey);
@@ -161,11 +226,34 @@ export function openExplainDialog(ctx) {
   const onKey = (e) => e.key === "Escape" && close();
   const dialog = el(
     "div",
-    { class: "mp-explain", role: "dialog", "aria-modal": "true", "aria-label": "Explain a ComfyUI log", "data-testid": "memprobe-explain" },
-    el("div", { class: "mp-explain-head" }, el("b", {}, "Explain a ComfyUI log"), el("button", { class: "mp-btn", "aria-label": "Close", onclick: close }, "×")),
-    el("p", { class: "mp-muted" }, "For a run that failed without Memory Probe tracing it. The log stays on this machine: it goes to your own ComfyUI server only."),
+    {
+      class: "mp-explain",
+      role: "dialog",
+      "aria-modal": "true",
+      "aria-label": "Explain a ComfyUI log",
+      "data-testid": "memprobe-explain",
+    },
+    el(
+      "div",
+      { class: "mp-explain-head" },
+      el("b", {}, "Explain a ComfyUI log"),
+      el("button", { class: "mp-btn", "aria-label": "Close", onclick: close }, "×"),
+    ),
+    el(
+      "p",
+      { class: "mp-muted" },
+      "For a run that failed without Memory Probe tracing it. The log stays on this machine: it goes to your own ComfyUI server only.",
+    ),
     text,
-    el("div", { class: "mp-actions" }, explainButton, el("button", { class: "mp-btn", onclick: () => input.click() }, "Choose a file…"), input, fileNote, reportButton),
+    el(
+      "div",
+      { class: "mp-actions" },
+      explainButton,
+      el("button", { class: "mp-btn", onclick: () => input.click() }, "Choose a file…"),
+      input,
+      fileNote,
+      reportButton,
+    ),
     result,
   );
   const overlay = el("div", { class: "mp-explain-overlay", onclick: (e) => e.target === overlay && close() }, dialog);
@@ -208,7 +296,13 @@ export function openExplainDialog(ctx) {
       reportButton.disabled = false;
       dialog.dataset.state = "explained";
     } catch (e) {
-      result.replaceChildren(el("p", { class: "mp-note", "data-testid": "memprobe-explain-error" }, `The log could not be explained: ${e.message}`));
+      result.replaceChildren(
+        el(
+          "p",
+          { class: "mp-note", "data-testid": "memprobe-explain-error" },
+          `The log could not be explained: ${e.message}`,
+        ),
+      );
       dialog.dataset.state = "error";
     } finally {
       explainButton.disabled = false;
@@ -218,11 +312,18 @@ export function openExplainDialog(ctx) {
   async function saveReport() {
     try {
       const markdown = await post(ctx.api, body(), "md");
-      const a = el("a", { href: URL.createObjectURL(new Blob([markdown], { type: "text/markdown" })), download: "memprobe-log-explanation.md" });
+      const a = el("a", {
+        href: URL.createObjectURL(new Blob([markdown], { type: "text/markdown" })),
+        download: "memprobe-log-explanation.md",
+      });
       document.body.append(a);
       a.click();
       a.remove();
-      ctx.toast?.("info", "Memory Probe", "Report saved: prompts, user names and paths are removed; check it before you share it.");
+      ctx.toast?.(
+        "info",
+        "Memory Probe",
+        "Report saved: prompts, user names and paths are removed; check it before you share it.",
+      );
     } catch (e) {
       ctx.toast?.("error", "Memory Probe", `The report failed: ${e.message}`);
     }

@@ -25,7 +25,9 @@ export function fmtValue(value) {
   if (value === null || value === undefined || value === "") return "—";
   if (Array.isArray(value)) return value.length ? value.map(fmtValue).join(", ") : "—";
   if (typeof value === "object") {
-    const parts = Object.entries(value).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => `${k} ${fmtValue(v)}`);
+    const parts = Object.entries(value)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => `${k} ${fmtValue(v)}`);
     return parts.length ? parts.join(", ") : "—";
   }
   if (typeof value === "number") return Number.isInteger(value) ? String(value) : String(+value.toFixed(3));
@@ -58,7 +60,13 @@ export function fmtShortTime(wallSeconds, now = Date.now()) {
 export function fmtTime(wallSeconds) {
   if (!wallSeconds) return "";
   const d = new Date(wallSeconds * 1000);
-  return d.toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  return d.toLocaleString([], {
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
 }
 
 // Stage colours live with the rest of the palette.

@@ -1,9 +1,9 @@
 // Everything that changes or moves the live LiteGraph graph, in one place: the tiled-decode swap
 // (one undo step), a widget change, focusing a node (inside subgraphs too) and node badges.
 
-import { SUBGRAPH_INPUT_ID, SUBGRAPH_OUTPUT_ID, resolveExecutionId, rootGraphOf } from "./graphlocate.js";
 import { BADGE } from "./colors.js";
-import { TILED_CLASS, planSwap, tiledSettings } from "./swap.js";
+import { resolveExecutionId, rootGraphOf, SUBGRAPH_INPUT_ID, SUBGRAPH_OUTPUT_ID } from "./graphlocate.js";
+import { planSwap, TILED_CLASS, tiledSettings } from "./swap.js";
 
 /** Run `edit` as a single undo step (Ctrl+Z undoes all of it). */
 function asOneChange(app, edit) {

@@ -58,8 +58,11 @@ export function inputLink(graph, node, index) {
  * from the deprecated `output.links`). */
 export function linksFrom(graph, nodeId, slot) {
   const links = graph?.links;
-  const all = links instanceof Map || typeof links?.values === "function" ? [...links.values()] : Object.values(links || {});
-  return all.map(linkRecord).filter((l) => l && String(l.origin_id) === String(nodeId) && Number(l.origin_slot) === Number(slot));
+  const all =
+    links instanceof Map || typeof links?.values === "function" ? [...links.values()] : Object.values(links || {});
+  return all
+    .map(linkRecord)
+    .filter((l) => l && String(l.origin_id) === String(nodeId) && Number(l.origin_slot) === Number(slot));
 }
 
 /** A read-only graph over a workflow's JSON with the LiteGraph lookups the planners use. */

@@ -18,7 +18,12 @@ export function realId(id) {
 }
 
 function isLink(value) {
-  return Array.isArray(value) && value.length === 2 && (typeof value[0] === "string" || typeof value[0] === "number") && Number.isInteger(value[1]);
+  return (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    (typeof value[0] === "string" || typeof value[0] === "number") &&
+    Number.isInteger(value[1])
+  );
 }
 
 /** A workflow's display name ("txt2img" for "workflows/txt2img.json"). */
@@ -65,7 +70,11 @@ export function nodeMatchesPrompt(root, prompt, executionId) {
   if (!found) return { ok: false, reason: `The open workflow has no node ${id}.` };
   const { node, graph } = found;
   const label = `${entry._meta?.title || entry.class_type} (node ${id})`;
-  if (node.type !== entry.class_type) return { ok: false, reason: `Node ${id} of the open workflow is a ${node.type}; in this run it was a ${entry.class_type}.` };
+  if (node.type !== entry.class_type)
+    return {
+      ok: false,
+      reason: `Node ${id} of the open workflow is a ${node.type}; in this run it was a ${entry.class_type}.`,
+    };
   const prefix = parentPrefix(id);
   for (const [name, value] of Object.entries(entry.inputs || {})) {
     if (!isLink(value)) continue;
@@ -89,7 +98,9 @@ export function nodeMatchesPrompt(root, prompt, executionId) {
 
 /** Every node of the run's prompt is in the open graph, as it ran. {ok, checked} or {ok: false, reason}. */
 export function graphMatchesPrompt(root, prompt) {
-  const ids = Object.keys(prompt || {}).filter((k) => prompt[k] && typeof prompt[k] === "object" && prompt[k].class_type);
+  const ids = Object.keys(prompt || {}).filter(
+    (k) => prompt[k] && typeof prompt[k] === "object" && prompt[k].class_type,
+  );
   if (!root) return { ok: false, reason: "No workflow is open." };
   if (!ids.length) return { ok: false, reason: "This run has no graph to compare with." };
   for (const id of ids) {
@@ -116,10 +127,14 @@ export function runTarget(doc, app, remembered = null) {
  */
 export function canActOn(target, doc, executionId) {
   if (!target?.open?.root) return { ok: false, reason: "No workflow is open." };
-  if (target.state === "other") return { ok: false, otherWorkflow: true, reason: "This run came from another workflow." };
-  if (target.state === "unknown" && !target.graph?.ok) return { ok: false, reason: target.graph?.reason || "The open workflow is not this run's graph." };
+  if (target.state === "other")
+    return { ok: false, otherWorkflow: true, reason: "This run came from another workflow." };
+  if (target.state === "unknown" && !target.graph?.ok)
+    return { ok: false, reason: target.graph?.reason || "The open workflow is not this run's graph." };
   if (doc?.prompt) return nodeMatchesPrompt(target.open.root, doc.prompt, executionId);
-  return resolveExecutionId(target.open.root, executionId) ? { ok: true } : { ok: false, reason: `The open workflow has no node ${executionId}.` };
+  return resolveExecutionId(target.open.root, executionId)
+    ? { ok: true }
+    : { ok: false, reason: `The open workflow has no node ${executionId}.` };
 }
 
 /** The frontend's workflow object whose graph has this id (an open tab first), or null. */
@@ -128,5 +143,7 @@ export function findWorkflow(app, id) {
   const store = app?.extensionManager?.workflow;
   if (!wanted || !store) return null;
   const candidates = [...(store.openWorkflows ?? []), ...(store.workflows ?? [])];
-  return candidates.find((wf) => realId(wf?.activeState?.id) === wanted || realId(wf?.initialState?.id) === wanted) ?? null;
+  return (
+    candidates.find((wf) => realId(wf?.activeState?.id) === wanted || realId(wf?.initialState?.id) === wanted) ?? null
+  );
 }

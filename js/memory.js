@@ -8,7 +8,13 @@ export const NEAR_LIMIT = 0.9;
 const EXECUTED = new Set(["ran", "failed", "running", "pending", "interrupted"]);
 const MEMORY_FAILURES = new Set(["vram", "system-ram", "commit-limit"]);
 
-const GPU_LABELS = { used_bytes: "VRAM", reserved_bytes: "torch reserved", allocated_bytes: "torch allocated", shared_bytes: "shared GPU memory", offloaded_bytes: "offloaded" };
+const GPU_LABELS = {
+  used_bytes: "VRAM",
+  reserved_bytes: "torch reserved",
+  allocated_bytes: "torch allocated",
+  shared_bytes: "shared GPU memory",
+  offloaded_bytes: "offloaded",
+};
 const LABELS = {
   ram_used_bytes: "RAM in use",
   process_rss_bytes: "ComfyUI RAM",
@@ -22,8 +28,14 @@ const LABELS = {
 /** A person's name for a metric key ("gpu0_used_bytes" -> "VRAM", "gpu1_used_bytes" -> "GPU1 VRAM"). */
 export function metricLabel(key) {
   const m = /^gpu(\d+)_(.+)$/.exec(key || "");
-  if (m) return `${m[1] === "0" ? "" : `GPU${m[1]} `}${GPU_LABELS[m[2]] || m[2].replace(/_bytes$/, "").replace(/_/g, " ")}`;
-  return LABELS[key] || String(key || "memory").replace(/_bytes$/, "").replace(/_/g, " ");
+  if (m)
+    return `${m[1] === "0" ? "" : `GPU${m[1]} `}${GPU_LABELS[m[2]] || m[2].replace(/_bytes$/, "").replace(/_/g, " ")}`;
+  return (
+    LABELS[key] ||
+    String(key || "memory")
+      .replace(/_bytes$/, "")
+      .replace(/_/g, " ")
+  );
 }
 
 function defaultLimitName(metric) {
@@ -44,7 +56,8 @@ function known(doc, key) {
  * use when ComfyUI computes on the CPU (the server's own rule, memprobe/runfacts.py). */
 function guessMetric(doc) {
   if (doc?.context?.compute_device === "cpu") return "ram_used_bytes";
-  const seen = (doc?.nodes || []).some((n) => n.peaks?.gpu0_used_bytes != null) || doc?.timeline?.series?.gpu0_used_bytes;
+  const seen =
+    (doc?.nodes || []).some((n) => n.peaks?.gpu0_used_bytes != null) || doc?.timeline?.series?.gpu0_used_bytes;
   return seen ? "gpu0_used_bytes" : "ram_used_bytes";
 }
 
@@ -65,13 +78,24 @@ export function memoryOf(doc, fallback = null) {
   }
   let enforced = memory.limit_enforced;
   if (enforced === undefined || enforced === null) {
-    const commit = typeof memory.commit_limit_enforced === "boolean" ? memory.commit_limit_enforced : /^windows/i.test(String(doc?.context?.os || ""));
+    const commit =
+      typeof memory.commit_limit_enforced === "boolean"
+        ? memory.commit_limit_enforced
+        : /^windows/i.test(String(doc?.context?.os || ""));
     enforced = metric === "commit_bytes" ? commit : true;
   }
   // what counts against the limit at the run's peak when it is more than the metric (RAM + swap)
   const system = memory.system;
   const countedPeak = system && system.metric === metric ? (system.peak_bytes ?? system.used_bytes ?? null) : null;
-  return { metric, label: metricLabel(metric), limitBytes: limitBytes || null, limitName: memory.limit_name || defaultLimitName(metric), enforced: !!enforced, countedPeak, system: system || null };
+  return {
+    metric,
+    label: metricLabel(metric),
+    limitBytes: limitBytes || null,
+    limitName: memory.limit_name || defaultLimitName(metric),
+    enforced: !!enforced,
+    countedPeak,
+    system: system || null,
+  };
 }
 
 export function executedNodes(doc) {
@@ -93,18 +117,21 @@ export function runPeak(doc, metric) {
   const t = doc?.timeline?.t || [];
   const column = doc?.timeline?.series?.[metric] || [];
   let sample = null;
-  for (let i = 0; i < column.length; i++) if (column[i] != null && (!sample || column[i] > sample.value)) sample = { value: column[i], t: t[i] };
+  for (let i = 0; i < column.length; i++)
+    if (column[i] != null && (!sample || column[i] > sample.value)) sample = { value: column[i], t: t[i] };
   let best = null;
   for (const n of executedNodes(doc)) {
     const v = n.peaks?.[metric];
     if (v != null && (!best || v > best.value)) best = { value: v, node: n };
   }
-  if (sample && (!best || sample.value >= best.value)) return { value: sample.value, t: sample.t, node: nodeAt(doc, sample.t) ?? best?.node ?? null };
+  if (sample && (!best || sample.value >= best.value))
+    return { value: sample.value, t: sample.t, node: nodeAt(doc, sample.t) ?? best?.node ?? null };
   if (!best) return null;
   const n = best.node;
   let at = n.start_s != null && n.end_s != null ? (n.start_s + n.end_s) / 2 : (n.start_s ?? null);
   let top = -Infinity;
-  for (let i = 0; i < column.length; i++) if (t[i] >= n.start_s && t[i] <= (n.end_s ?? Infinity) && column[i] > top) [top, at] = [column[i], t[i]];
+  for (let i = 0; i < column.length; i++)
+    if (t[i] >= n.start_s && t[i] <= (n.end_s ?? Infinity) && column[i] > top) [top, at] = [column[i], t[i]];
   return { value: best.value, t: at, node: n };
 }
 
@@ -116,11 +143,19 @@ export function nodeName(node) {
 }
 
 function firstLine(text, max = 140) {
-  const line = String(text || "").split("\n").find((l) => l.trim()) || "";
+  const line =
+    String(text || "")
+      .split("\n")
+      .find((l) => l.trim()) || "";
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-const FAILURE_NAMES = { vram: "Out of GPU memory (VRAM)", "system-ram": "Out of system RAM", "commit-limit": "Commit limit reached (RAM + pagefile)", disk: "Disk full" };
+const FAILURE_NAMES = {
+  vram: "Out of GPU memory (VRAM)",
+  "system-ram": "Out of system RAM",
+  "commit-limit": "Commit limit reached (RAM + pagefile)",
+  disk: "Disk full",
+};
 
 /**
  * The headline of a run: {tone: "empty"|"running"|"ok"|"near"|"failed"|"other-failure"|"ended",
@@ -128,12 +163,19 @@ const FAILURE_NAMES = { vram: "Out of GPU memory (VRAM)", "system-ram": "Out of 
  * reads first; `detail` a second one (or null).
  */
 export function headline(doc, { live = false, fallback = null } = {}) {
-  if (!doc) return { tone: "empty", title: "No run yet", detail: "Queue a workflow: its memory shows up here while it runs.", suggestion: null };
+  if (!doc)
+    return {
+      tone: "empty",
+      title: "No run yet",
+      detail: "Queue a workflow: its memory shows up here while it runs.",
+      suggestion: null,
+    };
   const memory = memoryOf(doc, fallback);
   const peak = runPeak(doc, memory.metric);
   const suggestion = (doc.suggestions || [])[0] || null;
   const base = { metric: memory, peak, suggestion, node: peak?.node ?? null };
-  const counted = peak && memory.countedPeak != null && memory.countedPeak > peak.value ? memory.countedPeak : peak?.value;
+  const counted =
+    peak && memory.countedPeak != null && memory.countedPeak > peak.value ? memory.countedPeak : peak?.value;
   const pct = peak && memory.enforced && memory.limitBytes ? counted / memory.limitBytes : null;
   const ofLimit = pct != null ? ` (${fmtPct(counted, memory.limitBytes)} of ${memory.limitName})` : "";
   const where = (n) => (n ? ` at ${nodeName(n)} (${n.stage})` : "");
@@ -142,18 +184,31 @@ export function headline(doc, { live = false, fallback = null } = {}) {
     const running = [...executedNodes(doc)].reverse().find((n) => n.status === "running" || n.status === "pending");
     const column = doc.timeline?.series?.[memory.metric] || [];
     const now = [...column].reverse().find((v) => v != null) ?? null;
-    const nowPct = now != null && memory.enforced && memory.limitBytes ? ` (${fmtPct(now, memory.limitBytes)} of ${memory.limitName})` : "";
+    const nowPct =
+      now != null && memory.enforced && memory.limitBytes
+        ? ` (${fmtPct(now, memory.limitBytes)} of ${memory.limitName})`
+        : "";
     return {
       ...base,
       tone: "running",
       pct,
       title: running ? `Running ${nodeName(running)} (${running.stage})` : "Running",
-      detail: now != null ? `${memory.label} now ${fmtBytes(now)}${nowPct}${peak ? `; peak so far ${fmtBytes(peak.value)}` : ""}` : null,
+      detail:
+        now != null
+          ? `${memory.label} now ${fmtBytes(now)}${nowPct}${peak ? `; peak so far ${fmtBytes(peak.value)}` : ""}`
+          : null,
     };
   }
 
   const failure = doc.failure;
-  const failedNode = failure ? executedNodes(doc).find((n) => String(n.node_id) === String(failure.node_id)) ?? { node_id: failure.node_id, class_type: failure.class_type, stage: failure.stage, title: null } : null;
+  const failedNode = failure
+    ? (executedNodes(doc).find((n) => String(n.node_id) === String(failure.node_id)) ?? {
+        node_id: failure.node_id,
+        class_type: failure.class_type,
+        stage: failure.stage,
+        title: null,
+      })
+    : null;
   if (doc.status === "ended_abruptly") {
     const memoryCause = failure && MEMORY_FAILURES.has(failure.kind);
     return {
@@ -162,14 +217,30 @@ export function headline(doc, { live = false, fallback = null } = {}) {
       pct,
       node: failedNode ?? base.node,
       title: `ComfyUI ended mid-run${where(failedNode)}`,
-      detail: memoryCause ? `${FAILURE_NAMES[failure.kind]}: ${firstLine(failure.message)}` : "No sign that memory ran out; the process stopped without an error.",
+      detail: memoryCause
+        ? `${FAILURE_NAMES[failure.kind]}: ${firstLine(failure.message)}`
+        : "No sign that memory ran out; the process stopped without an error.",
     };
   }
   if (failure && MEMORY_FAILURES.has(failure.kind)) {
-    return { ...base, tone: "failed", pct, node: failedNode, title: `${FAILURE_NAMES[failure.kind]}${where(failedNode)}`, detail: firstLine(failure.message) || null };
+    return {
+      ...base,
+      tone: "failed",
+      pct,
+      node: failedNode,
+      title: `${FAILURE_NAMES[failure.kind]}${where(failedNode)}`,
+      detail: firstLine(failure.message) || null,
+    };
   }
   if (failure && failure.kind === "disk") {
-    return { ...base, tone: "failed", pct, node: failedNode, title: `Disk full${where(failedNode)}`, detail: firstLine(failure.message) || null };
+    return {
+      ...base,
+      tone: "failed",
+      pct,
+      node: failedNode,
+      title: `Disk full${where(failedNode)}`,
+      detail: firstLine(failure.message) || null,
+    };
   }
   if (failure || doc.status === "error") {
     const name = nodeName(failedNode) || doc.error?.node_type || "A node";
@@ -184,7 +255,14 @@ export function headline(doc, { live = false, fallback = null } = {}) {
       detail: [type, message].filter(Boolean).join(": ") || null,
     };
   }
-  if (!peak) return { ...base, tone: "ok", pct, title: doc.status === "interrupted" ? "Interrupted" : "No memory readings in this run", detail: null };
+  if (!peak)
+    return {
+      ...base,
+      tone: "ok",
+      pct,
+      title: doc.status === "interrupted" ? "Interrupted" : "No memory readings in this run",
+      detail: null,
+    };
   const tone = pct != null && pct >= NEAR_LIMIT ? "near" : "ok";
   const lead = doc.status === "interrupted" ? "Interrupted · peak" : "Peak";
   return {
@@ -192,6 +270,9 @@ export function headline(doc, { live = false, fallback = null } = {}) {
     tone,
     pct,
     title: `${lead}: ${memory.label} ${fmtBytes(peak.value)}${ofLimit}${where(peak.node)}`,
-    detail: !memory.enforced && memory.limitBytes ? `The ${memory.limitName} is not enforced on this machine, so it is not a ceiling.` : null,
+    detail:
+      !memory.enforced && memory.limitBytes
+        ? `The ${memory.limitName} is not enforced on this machine, so it is not a ceiling.`
+        : null,
   };
 }

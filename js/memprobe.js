@@ -3,12 +3,13 @@
 // run fails off screen, and the probe node's on-canvas reading. Only documented frontend APIs:
 // registerExtension (settings, bottomPanelTabs, afterConfigureGraph), extensionManager
 // (registerSidebarTab, toast, setting, command, workflow), api events.
-import { app } from "../../scripts/app.js";
+
 import { api } from "../../scripts/api.js";
+import { app } from "../../scripts/app.js";
 import { fmtBytes } from "./format.js";
 import { setBadges } from "./graphedit.js";
 import { canActOn } from "./identity.js";
-import { NEAR_LIMIT, headline, memoryOf } from "./memory.js";
+import { headline, memoryOf, NEAR_LIMIT } from "./memory.js";
 import { MemoryPanel } from "./panel.js";
 import { MemProbeStore } from "./store.js";
 import { heaviestNodes } from "./tabledata.js";
@@ -34,7 +35,8 @@ function toast(severity, summary, detail, life = 6000) {
   if (toasts.length > 20) toasts.shift();
   const t = app.extensionManager?.toast;
   const method = { warn: "warning", error: "error", success: "success", info: "info" }[severity] || "info";
-  if (typeof t?.[method] === "function" && typeof t?.dismiss === "function") t[method](summary, { description: detail, duration: life });
+  if (typeof t?.[method] === "function" && typeof t?.dismiss === "function")
+    t[method](summary, { description: detail, duration: life });
   else if (t?.add) t.add({ severity, summary, detail, life });
   else console.info(`[Memory Probe] ${summary}: ${detail}`);
 }
@@ -58,7 +60,11 @@ const pushConfig = (() => {
       const body = pending;
       pending = {};
       try {
-        await fetchJson("/memprobe/config", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+        await fetchJson("/memprobe/config", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        });
       } catch (e) {
         toast("error", "Memory Probe settings", e.message);
       }
@@ -104,7 +110,11 @@ function updateBadges(doc = store.doc) {
     .filter((n) => canActOn(target, doc, n.id).ok)
     .map((n) => {
       const near = memory.enforced && memory.limitBytes && n.peak >= NEAR_LIMIT * memory.limitBytes;
-      return { id: n.id, text: `${memory.label} ${fmtBytes(n.peak)}`, tone: n.failed ? "failed" : near ? "near" : "neutral" };
+      return {
+        id: n.id,
+        text: `${memory.label} ${fmtBytes(n.peak)}`,
+        tone: n.failed ? "failed" : near ? "near" : "neutral",
+      };
     });
   return setBadges(app, LGraphBadge, badges);
 }
@@ -114,7 +124,12 @@ function announce({ run, shown }) {
   if (!["error", "ended_abruptly"].includes(run.status)) return;
   if (shown && panel.visible) return;
   const head = headline(run, { fallback: liveMemory() });
-  toast("error", `Run failed: ${head.title}`, `${head.detail ? `${head.detail} ` : ""}Open the Memory panel to see it.`, 10000);
+  toast(
+    "error",
+    `Run failed: ${head.title}`,
+    `${head.detail ? `${head.detail} ` : ""}Open the Memory panel to see it.`,
+    10000,
+  );
 }
 
 let graphTimer = null;
@@ -153,7 +168,8 @@ app.registerExtension({
       id: "MemProbe.SampleRate",
       category: ["Memory Probe", "Tracing", "Sampling rate"],
       name: "Sampling rate while a run executes (Hz; 0 = automatic: 10 on the CPU, 20 with a GPU)",
-      tooltip: "The timeline's resolution. Node peaks come from the OS's and torch's own peak counters where they exist, whatever the rate.",
+      tooltip:
+        "The timeline's resolution. Node peaks come from the OS's and torch's own peak counters where they exist, whatever the rate.",
       type: "slider",
       attrs: { min: 0, max: 200, step: 1 },
       defaultValue: 0,
@@ -278,8 +294,8 @@ app.registerExtension({
   async beforeRegisterNodeDef(nodeType, nodeData) {
     if (nodeData?.name !== PROBE_CLASS) return;
     const onExecuted = nodeType.prototype.onExecuted;
-    nodeType.prototype.onExecuted = function (output) {
-      onExecuted?.apply(this, arguments);
+    nodeType.prototype.onExecuted = function (output, ...rest) {
+      onExecuted?.apply(this, [output, ...rest]);
       const text = Array.isArray(output?.text) ? output.text.join("\n") : output?.text;
       if (text) showProbeText(this, String(text));
     };

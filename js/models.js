@@ -27,7 +27,12 @@ export function formatModel(m) {
 
 /** The longer form for a tooltip: file, precision, size. */
 export function describeModel(m) {
-  const details = [m.file, m.dtype, m.size_bytes != null ? `${fmtBytes(m.size_bytes)} in all` : null, m.dynamic ? "dynamic VRAM" : null];
+  const details = [
+    m.file,
+    m.dtype,
+    m.size_bytes != null ? `${fmtBytes(m.size_bytes)} in all` : null,
+    m.dynamic ? "dynamic VRAM" : null,
+  ];
   return `${formatModel(m)} (${details.filter(Boolean).join(", ")})`;
 }
 
@@ -98,6 +103,6 @@ export function offloadedSeries(nodes, t) {
 /** The timeline with the offloaded series added (a shallow copy; the original is untouched). */
 export function withOffloadedSeries(timeline, nodes) {
   const column = offloadedSeries(nodes, timeline?.t || []);
-  if (!column || !column.some((v) => v)) return timeline;
+  if (!column?.some((v) => v)) return timeline;
   return { t: timeline.t, series: { ...timeline.series, [OFFLOADED_KEY]: column } };
 }

@@ -3,18 +3,17 @@
 // enforces, at which node, the one change to try), the suggestions as cards, the top nodes and a
 // comparison. The wide timeline lives in the bottom panel (timeline.js).
 //
-// Everything that changes or moves the graph (Apply, row focus) acts only on the run's own
-// workflow: identity.js decides; a node id alone never does.
+// Everything that changes or moves the graph (Apply, row focus) goes through actions.js, which
+// acts only on the run's own workflow; the suggestion cards are drawn by cards.js.
 
-import { SEVERITY, STAGE_COLORS } from "./colors.js";
+import { GraphActions } from "./actions.js";
+import { actionArea, openWorkflowButton, suggestionCard } from "./cards.js";
+import { STAGE_COLORS } from "./colors.js";
 import { button, fill, h, throttle } from "./dom.js";
 import { openExplainDialog } from "./explain.js"; // "Explain a log" (js/explain.js)
-import { STATUS_LABELS, fmtBytes, fmtSeconds, fmtShortTime, fmtValue } from "./format.js";
-import { applyTiledSwap, applyWidgetValue, focusNode } from "./graphedit.js";
-import { resolveExecutionId } from "./graphlocate.js";
-import { canActOn, findWorkflow, nodeMatchesPrompt, realId, runTarget, workflowName } from "./identity.js";
+import { fmtBytes, fmtSeconds, fmtShortTime, fmtValue, STATUS_LABELS } from "./format.js";
+import { workflowName } from "./identity.js";
 import { headline, memoryOf, metricLabel } from "./memory.js";
-import { planSwap } from "./swap.js";
 import { memoryColumns, sortRows, tableRows } from "./tabledata.js";
 
 export { h } from "./dom.js";
@@ -22,8 +21,19 @@ export { h } from "./dom.js";
 const TOP_NODES = 8;
 const EXACT_PEAK = "exact: from the peak counter the operating system (or torch) keeps";
 const SAMPLED_PEAK = "sampled: the highest reading; a short spike between two readings can go higher";
-const PEAK_NOTE = "≥ marks a sampled peak (the highest reading); the others are exact, from the OS's or torch's own peak counters. VRAM in use (NVML) has no such counter.";
+const PEAK_NOTE =
+  "≥ marks a sampled peak (the highest reading); the others are exact, from the OS's or torch's own peak counters. VRAM in use (NVML) has no such counter.";
 const panels = new Set();
+
+/** A run in a picker: "04:19:07 PM · ok · 974c19" (with the failure's kind when asked). */
+function runLabel(r, { failure = false } = {}) {
+  const status = r.status === "success" ? "ok" : r.status;
+  const kind = failure && r.failure ? ` (${r.failure.kind})` : "";
+  return `${fmtShortTime(r.started_at)} · ${status}${kind} · ${r.id.slice(0, 6)}`;
+}
+
+/** “name”, or `otherwise` when there is no name. */
+const quoted = (name, otherwise) => (name ? `“${name}”` : otherwise);
 const extraActions = [];
 
 /**
@@ -50,8 +60,7 @@ export class MemoryPanel {
     this.metric = null; // the table's memory; null: the headline metric
     this.allNodes = false;
     this.compareWith = "";
-    this.applied = new Map(); // `${runId}|${suggestionId}` -> {executionId, tiledId}
-    this.rebuilt = new WeakMap(); // frontend workflow object -> the run workflow id it was rebuilt from
+    this.actions = new GraphActions(ctx, () => this.onGraphChanged());
     this.refreshLive = throttle(() => this.renderLive(), 400);
     panels.add(this);
   }
@@ -73,13 +82,26 @@ export class MemoryPanel {
     el.replaceChildren();
     this.els = {
       status: h("span", { class: "mp-status", role: "status" }),
-      follow: button("Follow live", { icon: "pi-play", title: "Show each new run as it starts", onclick: () => this.followLive(), "data-action": "follow" }),
-      runs: h("select", { class: "mp-select mp-runs", "aria-label": "Run", onchange: (e) => this.onPickRun(e.target.value) }),
+      follow: button("Follow live", {
+        icon: "pi-play",
+        title: "Show each new run as it starts",
+        onclick: () => this.followLive(),
+        "data-action": "follow",
+      }),
+      runs: h("select", {
+        class: "mp-select mp-runs",
+        "aria-label": "Run",
+        onchange: (e) => this.onPickRun(e.target.value),
+      }),
       news: h("div", { class: "mp-news", hidden: true }),
       banner: h("div", { class: "mp-banner", hidden: true, "data-testid": "memprobe-identity" }),
       headline: h("div", { class: "mp-headline", "data-testid": "memprobe-headline", "aria-live": "polite" }),
       actions: h("div", { class: "mp-actions", "data-slot": "actions" }),
-      comparePick: h("select", { class: "mp-select mp-compare-pick", "aria-label": "Compare with another run", onchange: (e) => this.onCompare(e.target.value) }),
+      comparePick: h("select", {
+        class: "mp-select mp-compare-pick",
+        "aria-label": "Compare with another run",
+        onchange: (e) => this.onCompare(e.target.value),
+      }),
       compare: h("div", { class: "mp-compare" }),
       suggestions: h("div", { class: "mp-suggestions", "data-testid": "memprobe-suggestions" }),
       nodesTitle: h("h4", { id: "mp-nodes-title" }, "Nodes"),
@@ -132,7 +154,7 @@ export class MemoryPanel {
   }
 
   target(doc) {
-    return runTarget(doc, this.app, this.rebuilt);
+    return this.actions.target(doc);
   }
 
   // ---------------------------------------------------------------- rendering
@@ -163,30 +185,50 @@ export class MemoryPanel {
     if (tracing && !tracing.available) text += " · tracing unavailable";
     else if (tracing && !tracing.enabled) text += " · tracing off";
     const ledger = store.status?.ledger;
-    const unsaved = ledger && ledger.available && ledger.saving === false;
+    const unsaved = ledger?.available && ledger.saving === false;
     if (unsaved) text += " · runs are not being saved";
     this.els.status.textContent = text;
     this.els.status.className = `mp-status${onScreenLive ? " mp-live" : ""}${store.pinned ? " mp-pinned" : ""}${unsaved ? " mp-warn" : ""}`;
-    this.els.status.title = unsaved ? `Runs are kept in memory only: ${ledger.reason || "the ledger cannot write"}` : tracing?.reason || "";
+    this.els.status.title = unsaved
+      ? `Runs are kept in memory only: ${ledger.reason || "the ledger cannot write"}`
+      : tracing?.reason || "";
     this.els.follow.hidden = !store.pinned;
 
     const current = store.doc?.id;
     const options = store.runs.map((r) =>
-      h("option", { value: r.id, selected: r.id === current }, `${fmtShortTime(r.started_at)} · ${r.status === "success" ? "ok" : r.status}${r.failure ? ` (${r.failure.kind})` : ""} · ${r.id.slice(0, 6)}`),
+      h("option", { value: r.id, selected: r.id === current }, runLabel(r, { failure: true })),
     );
     if (store.live && !store.runs.some((r) => r.id === store.live.id)) {
-      options.unshift(h("option", { value: store.live.id, selected: current === store.live.id }, `● running now · ${store.live.id.slice(0, 8)}`));
+      options.unshift(
+        h(
+          "option",
+          { value: store.live.id, selected: current === store.live.id },
+          `● running now · ${store.live.id.slice(0, 8)}`,
+        ),
+      );
     }
-    fill(this.els.runs, h("option", { value: "", selected: !current }, options.length ? "Newest run (follow live)" : "No runs yet"), ...options);
+    fill(
+      this.els.runs,
+      h("option", { value: "", selected: !current }, options.length ? "Newest run (follow live)" : "No runs yet"),
+      ...options,
+    );
     this.els.runs.disabled = !options.length;
 
     const news = store.pinned && store.live && !onScreenLive;
     this.els.news.hidden = !news;
-    if (news) fill(this.els.news, "● A new run is executing. ", button("Show it", { onclick: () => this.followLive(), "data-action": "show-live" }));
+    if (news)
+      fill(
+        this.els.news,
+        "● A new run is executing. ",
+        button("Show it", { onclick: () => this.followLive(), "data-action": "show-live" }),
+      );
 
-    fill(this.els.comparePick,
+    fill(
+      this.els.comparePick,
       h("option", { value: "" }, "Compare with…"),
-      ...store.runs.filter((r) => r.id !== current).map((r) => h("option", { value: r.id, selected: r.id === this.compareWith }, `${fmtShortTime(r.started_at)} · ${r.status === "success" ? "ok" : r.status} · ${r.id.slice(0, 6)}`)),
+      ...store.runs
+        .filter((r) => r.id !== current)
+        .map((r) => h("option", { value: r.id, selected: r.id === this.compareWith }, runLabel(r))),
     );
     this.els.comparePick.disabled = !current || store.runs.length < 2;
   }
@@ -195,24 +237,25 @@ export class MemoryPanel {
   renderBanner(doc) {
     const el = this.els.banner;
     const target = doc ? this.target(doc) : null;
-    if (!doc || !target || target.state === "same" || (target.state === "unknown" && target.graph?.ok) || !target.open.root) {
+    if (
+      !doc ||
+      !target ||
+      target.state === "same" ||
+      (target.state === "unknown" && target.graph?.ok) ||
+      !target.open.root
+    ) {
       el.hidden = true;
       el.replaceChildren();
       return;
     }
-    const own = findWorkflow(this.app, doc.workflow?.id);
+    const own = this.actions.ownWorkflow(doc);
     const text =
       target.state === "other"
-        ? `This run came from ${own ? `“${workflowName(own)}”` : "another workflow"}, not from ${target.open.name ? `“${target.open.name}”` : "the open one"}. Apply, badges and node selection act only on its own workflow.`
+        ? `This run came from ${quoted(workflowName(own), "another workflow")}, not from ` +
+          `${quoted(target.open.name, "the open one")}. Apply, badges and node selection act only on its own workflow.`
         : `The open workflow is not this run's graph (${target.graph?.reason || "it differs"}). Apply, badges and node selection are off.`;
     el.hidden = false;
-    fill(el, h("div", {}, text), this.openButton(doc, own));
-  }
-
-  openButton(doc, own = findWorkflow(this.app, doc.workflow?.id)) {
-    if (own) return button(`Open “${workflowName(own)}”`, { primary: true, icon: "pi-folder-open", onclick: () => this.openRunWorkflow(doc), "data-action": "open-workflow" });
-    if (doc.prompt) return button("Open this run's graph", { primary: true, icon: "pi-folder-open", title: "A new tab with the graph this run executed", onclick: () => this.openRunWorkflow(doc), "data-action": "open-workflow" });
-    return null;
+    fill(el, h("div", {}, text), openWorkflowButton(doc, this.actions, own));
   }
 
   renderHeadline(doc) {
@@ -224,22 +267,48 @@ export class MemoryPanel {
       head.pct != null && memory?.limitBytes
         ? h(
             "div",
-            { class: `mp-meter mp-tone-${head.tone}`, role: "meter", "aria-label": `${memory.label} peak against ${memory.limitName}`, "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(Math.round(head.pct * 100)) },
+            {
+              class: `mp-meter mp-tone-${head.tone}`,
+              role: "meter",
+              "aria-label": `${memory.label} peak against ${memory.limitName}`,
+              "aria-valuemin": "0",
+              "aria-valuemax": "100",
+              "aria-valuenow": String(Math.round(head.pct * 100)),
+            },
             h("span", { style: `width:${Math.min(100, head.pct * 100).toFixed(1)}%` }),
           )
         : null;
     const s = head.suggestion;
     this.els.headline.className = `mp-headline mp-tone-${head.tone}`;
-    fill(this.els.headline,
+    fill(
+      this.els.headline,
       h("div", { class: "mp-hl-title" }, head.title),
       meter,
       head.detail ? h("div", { class: "mp-hl-detail" }, head.detail) : null,
-      s && !live ? h("div", { class: "mp-hl-try" }, h("span", {}, h("span", { class: "mp-hl-arrow", "aria-hidden": "true" }, "→ "), s.title), this.actionFor(s, doc, { compact: true })) : null,
+      s && !live
+        ? h(
+            "div",
+            { class: "mp-hl-try" },
+            h("span", {}, h("span", { class: "mp-hl-arrow", "aria-hidden": "true" }, "→ "), s.title),
+            actionArea(s, doc, this.actions, { compact: true }),
+          )
+        : null,
       h(
         "div",
         { class: "mp-hl-meta" },
-        h("span", {}, doc ? `${doc.status || "running"}${doc.duration_s != null ? ` · ${fmtSeconds(doc.duration_s)}` : ""} · ${(doc.nodes || []).length} nodes` : ""),
-        button("Timeline", { icon: "pi-chart-line", title: "The whole run on a wide chart in the bottom panel", onclick: () => this.ctx.openTimeline?.(), "data-action": "timeline" }),
+        h(
+          "span",
+          {},
+          doc
+            ? `${doc.status || "running"}${doc.duration_s != null ? ` · ${fmtSeconds(doc.duration_s)}` : ""} · ${(doc.nodes || []).length} nodes`
+            : "",
+        ),
+        button("Timeline", {
+          icon: "pi-chart-line",
+          title: "The whole run on a wide chart in the bottom panel",
+          onclick: () => this.ctx.openTimeline?.(),
+          "data-action": "timeline",
+        }),
       ),
     );
   }
@@ -247,12 +316,28 @@ export class MemoryPanel {
   renderActions() {
     if (!this.root) return;
     const doc = this.store.doc;
-    fill(this.els.actions,
-      button("Free memory", { title: "Unload models and free cached memory (ComfyUI's /free)", onclick: () => this.freeMemory(), "data-action": "free" }),
-      button("Export report", { title: "A shareable report without prompts or paths", onclick: () => this.exportReport(), disabled: !doc?.id, "data-action": "export" }),
+    fill(
+      this.els.actions,
+      button("Free memory", {
+        title: "Unload models and free cached memory (ComfyUI's /free)",
+        onclick: () => this.actions.freeMemory(),
+        "data-action": "free",
+      }),
+      button("Export report", {
+        title: "A shareable report without prompts or paths",
+        onclick: () => this.actions.exportReport(this.store.doc),
+        disabled: !doc?.id,
+        "data-action": "export",
+      }),
       // "Explain a log" (js/explain.js): a failure from ComfyUI's own log, for runs Memory Probe did not trace
-      button("Explain a log", { title: "Paste or drop ComfyUI's log: which memory ran out, where, and what to try", onclick: () => openExplainDialog(this.ctx), "data-action": "explain-log" }),
-      ...extraActions.map((a) => button(a.label, { icon: a.icon, title: a.title, onclick: () => a.onClick?.(this), "data-action": a.id })),
+      button("Explain a log", {
+        title: "Paste or drop ComfyUI's log: which memory ran out, where, and what to try",
+        onclick: () => openExplainDialog(this.ctx),
+        "data-action": "explain-log",
+      }),
+      ...extraActions.map((a) =>
+        button(a.label, { icon: a.icon, title: a.title, onclick: () => a.onClick?.(this), "data-action": a.id }),
+      ),
       this.els.comparePick,
     );
   }
@@ -262,55 +347,19 @@ export class MemoryPanel {
     const list = doc?.suggestions || [];
     if (!doc) return fill(this.els.suggestions, h("p", { class: "mp-muted" }, "Suggestions appear when a run ends."));
     if (!list.length) {
-      fill(this.els.suggestions, h("p", { class: "mp-muted" }, this.store.isLive(doc) ? "Suggestions come when the run ends." : "Nothing in this run points to a memory limit."));
+      fill(
+        this.els.suggestions,
+        h(
+          "p",
+          { class: "mp-muted" },
+          this.store.isLive(doc)
+            ? "Suggestions come when the run ends."
+            : "Nothing in this run points to a memory limit.",
+        ),
+      );
       return;
     }
-    fill(this.els.suggestions, ...list.map((s) => this.card(s, doc)));
-  }
-
-  card(s, doc) {
-    const severity = SEVERITY[s.severity] || SEVERITY.info;
-    return h(
-      "article",
-      { class: `mp-card mp-${s.severity}`, "data-suggestion": s.id, "aria-label": `${severity.label}: ${s.title}` },
-      h("div", { class: "mp-card-title" }, h("span", { class: "mp-sev", style: `background:${severity.bg};color:${severity.fg}` }, severity.label), h("span", {}, s.title)),
-      h("div", { class: "mp-try" }, h("b", {}, "Try: "), s.try),
-      h("details", { class: "mp-why" }, h("summary", {}, "Why, and details"), h("p", {}, h("b", {}, "Why: "), s.why), h("p", {}, h("b", {}, "Try: "), s.try)),
-      this.actionFor(s, doc, {}),
-    );
-  }
-
-  /** The action area of a suggestion: Apply, "Applied — Undo", or why not and what to do. */
-  actionFor(s, doc, { compact = false } = {}) {
-    const action = s.action;
-    if (!action) return null;
-    const wrap = (...children) => h("div", { class: "mp-card-actions" }, ...children);
-    if (action.type === "free_memory") return wrap(button("Free memory now", { primary: true, onclick: () => this.freeMemory(), "data-action": "free" }));
-    if (action.type !== "swap_vae_decode" && action.type !== "set_widget") return null;
-    if (this.appliedState(doc, s)) {
-      return wrap(h("span", { class: "mp-applied", role: "status" }, "✓ Applied"), button("Undo", { icon: "pi-undo", onclick: () => this.undo(), "data-action": "undo" }));
-    }
-    const target = this.target(doc);
-    const check = canActOn(target, doc, action.node_id);
-    const label = action.type === "swap_vae_decode" ? (compact ? "Apply" : "Apply: use VAE Decode (Tiled)") : compact ? "Apply" : `Apply: ${action.widget} = ${action.value}`;
-    const kind = action.type === "swap_vae_decode" ? "swap" : "widget";
-    if (check.ok) {
-      if (kind === "swap") {
-        const plan = planSwap(target.open.root, action.node_id);
-        if (!plan.ok) return wrap(h("span", { class: "mp-note" }, plan.reason));
-      }
-      // a change the run needs is the primary action; one for headroom only (nothing ran short) is not
-      const needed = s.severity === "critical" || s.severity === "warning";
-      return wrap(button(label, { primary: needed, onclick: () => this.apply(s), "data-action": kind }));
-    }
-    if (compact) return null; // the banner says why
-    const own = findWorkflow(this.app, doc.workflow?.id);
-    const here = check.otherWorkflow && doc.prompt && nodeMatchesPrompt(target.open.root, doc.prompt, action.node_id).ok;
-    return wrap(
-      h("span", { class: "mp-note" }, check.otherWorkflow ? `This run came from ${own ? `“${workflowName(own)}”` : "another workflow"}; open it to apply this.` : check.reason),
-      this.openButton(doc, own),
-      here ? button(`Apply to “${target.open.name || "the open workflow"}” instead`, { title: "It has the same node with the same links", onclick: () => this.apply(s, { here: true }), "data-action": `${kind}-here` }) : null,
-    );
+    fill(this.els.suggestions, ...list.map((s) => suggestionCard(s, doc, this.actions)));
   }
 
   renderTable(doc) {
@@ -318,13 +367,27 @@ export class MemoryPanel {
     const memory = doc ? memoryOf(doc, this.ctx.fallback?.()) : null;
     const columns = memoryColumns(doc, memory?.metric);
     const metric = columns.find((c) => c.key === this.metric)?.key ?? columns[0]?.key ?? null;
-    fill(this.els.metrics,
+    fill(
+      this.els.metrics,
       ...(columns.length > 1 ? columns : []).map((c) =>
-        h("button", { type: "button", class: `mp-chip-btn${c.key === metric ? " mp-on" : ""}`, "aria-pressed": String(c.key === metric), "data-metric": c.key, onclick: () => this.setMetric(c.key) }, c.label),
+        h(
+          "button",
+          {
+            type: "button",
+            class: `mp-chip-btn${c.key === metric ? " mp-on" : ""}`,
+            "aria-pressed": String(c.key === metric),
+            "data-metric": c.key,
+            onclick: () => this.setMetric(c.key),
+          },
+          c.label,
+        ),
       ),
     );
     if (!doc || !(doc.nodes || []).length) {
-      fill(this.els.table, h("tbody", {}, h("tr", {}, h("td", { class: "mp-muted" }, doc ? "No node has run yet." : "No run yet."))));
+      fill(
+        this.els.table,
+        h("tbody", {}, h("tr", {}, h("td", { class: "mp-muted" }, doc ? "No node has run yet." : "No run yet."))),
+      );
       fill(this.els.more);
       return;
     }
@@ -333,7 +396,8 @@ export class MemoryPanel {
     const shown = this.allNodes ? rows : rows.slice(0, TOP_NODES);
     const head = [["title", "Node"], ["time", "Time"], ...(metric ? [[`${metric}:peak`, "Peak"]] : [])];
     const ariaSort = (key) => (sort.key === key ? (sort.direction === "asc" ? "ascending" : "descending") : "none");
-    fill(this.els.table,
+    fill(
+      this.els.table,
       h(
         "thead",
         {},
@@ -341,7 +405,25 @@ export class MemoryPanel {
           "tr",
           {},
           ...head.map(([key, label]) =>
-            h("th", { scope: "col", "aria-sort": ariaSort(key), "data-key": key, class: key.endsWith(":peak") || key === "time" ? "mp-num" : null }, h("button", { type: "button", class: "mp-sort", onclick: () => this.sortBy(key) }, label, h("span", { class: "mp-arrow", "aria-hidden": "true" }, sort.key === key ? (sort.direction === "asc" ? " ▲" : " ▼") : ""))),
+            h(
+              "th",
+              {
+                scope: "col",
+                "aria-sort": ariaSort(key),
+                "data-key": key,
+                class: key.endsWith(":peak") || key === "time" ? "mp-num" : null,
+              },
+              h(
+                "button",
+                { type: "button", class: "mp-sort", onclick: () => this.sortBy(key) },
+                label,
+                h(
+                  "span",
+                  { class: "mp-arrow", "aria-hidden": "true" },
+                  sort.key === key ? (sort.direction === "asc" ? " ▲" : " ▼") : "",
+                ),
+              ),
+            ),
           ),
         ),
       ),
@@ -350,8 +432,17 @@ export class MemoryPanel {
     if (metric && shown.some((r) => r[`${metric}:peak`] != null && !r[`${metric}:exact`])) {
       this.els.table.prepend(h("caption", { class: "mp-sub mp-peak-note" }, PEAK_NOTE));
     }
-    fill(this.els.more,
-      rows.length > TOP_NODES ? button(this.allNodes ? `Show the top ${TOP_NODES}` : `Show all ${rows.length} nodes`, { onclick: () => { this.allNodes = !this.allNodes; this.renderTable(this.store.doc); }, "data-action": "all-nodes" }) : null,
+    fill(
+      this.els.more,
+      rows.length > TOP_NODES
+        ? button(this.allNodes ? `Show the top ${TOP_NODES}` : `Show all ${rows.length} nodes`, {
+            onclick: () => {
+              this.allNodes = !this.allNodes;
+              this.renderTable(this.store.doc);
+            },
+            "data-action": "all-nodes",
+          })
+        : null,
     );
   }
 
@@ -367,7 +458,9 @@ export class MemoryPanel {
         "data-node": r.id,
         tabindex: "0",
         "aria-label": `${r.title}, ${r.stage}${peak != null ? `, peak ${fmtBytes(peak)}` : ""}: select it on the canvas`,
-        title: r.fallbacks.length ? `fallbacks: ${r.fallbacks.join(", ")}` : `node ${r.id}: click to select it on the canvas`,
+        title: r.fallbacks.length
+          ? `fallbacks: ${r.fallbacks.join(", ")}`
+          : `node ${r.id}: click to select it on the canvas`,
         onclick: focus,
         onkeydown: (e) => {
           if (e.key === "Enter" || e.key === " ") {
@@ -379,9 +472,23 @@ export class MemoryPanel {
       h(
         "td",
         { class: "mp-node", title: r.models.title || null },
-        h("div", { class: "mp-name" }, r.title, r.fallbacks.length ? h("span", { class: "mp-warn", title: `fallbacks: ${r.fallbacks.join(", ")}` }, " ⚠") : null),
-        h("div", { class: "mp-sub" }, h("span", { class: "mp-chip", style: `background:${STAGE_COLORS[r.stage] || STAGE_COLORS.other}` }, r.stage), r.title !== r.type ? ` ${r.type}` : ""),
-        r.models.changed ? h("div", { class: `mp-sub mp-models${r.models.partial ? " mp-partial" : ""}` }, r.models.text) : null,
+        h(
+          "div",
+          { class: "mp-name" },
+          r.title,
+          r.fallbacks.length
+            ? h("span", { class: "mp-warn", title: `fallbacks: ${r.fallbacks.join(", ")}` }, " ⚠")
+            : null,
+        ),
+        h(
+          "div",
+          { class: "mp-sub" },
+          h("span", { class: "mp-chip", style: `background:${STAGE_COLORS[r.stage] || STAGE_COLORS.other}` }, r.stage),
+          r.title !== r.type ? ` ${r.type}` : "",
+        ),
+        r.models.changed
+          ? h("div", { class: `mp-sub mp-models${r.models.partial ? " mp-partial" : ""}` }, r.models.text)
+          : null,
       ),
       h("td", { class: "mp-num" }, r.status === "ran" ? fmtSeconds(r.time) : STATUS_LABELS[r.status] || r.status),
       metric
@@ -389,7 +496,13 @@ export class MemoryPanel {
             "td",
             { class: "mp-num mp-peak", title: peak == null ? null : sampled ? SAMPLED_PEAK : EXACT_PEAK },
             (sampled ? "≥ " : "") + fmtBytes(peak),
-            added != null ? h("div", { class: "mp-sub", title: "added while it ran (peak − before)" }, fmtBytes(added, { signed: true })) : null,
+            added != null
+              ? h(
+                  "div",
+                  { class: "mp-sub", title: "added while it ran (peak − before)" },
+                  fmtBytes(added, { signed: true }),
+                )
+              : null,
           )
         : null,
     );
@@ -397,7 +510,12 @@ export class MemoryPanel {
 
   renderFooter(doc) {
     const o = doc?.overhead;
-    fill(this.els.footer, o?.share_of_process_cpu_pct != null ? h("span", {}, `Memory Probe's own CPU time: ${o.share_of_process_cpu_pct}% of ComfyUI's`) : "");
+    fill(
+      this.els.footer,
+      o?.share_of_process_cpu_pct != null
+        ? h("span", {}, `Memory Probe's own CPU time: ${o.share_of_process_cpu_pct}% of ComfyUI's`)
+        : "",
+    );
   }
 
   setMetric(key) {
@@ -418,16 +536,40 @@ export class MemoryPanel {
     const metric = metricLabel(cmp.metric);
     const other = cmp.b.id.slice(0, 8);
     const cell = (v) => h("td", {}, fmtValue(v));
-    fill(this.els.compare,
+    fill(
+      this.els.compare,
       h("h4", {}, `Compared with ${other}`),
       cmp.changes.length
-        ? h("table", { class: "mp-table mp-cmp" }, h("thead", {}, h("tr", {}, h("th", {}, "Changed"), h("th", {}, "This run"), h("th", {}, other))), h("tbody", {}, ...cmp.changes.map((c) => h("tr", {}, h("td", {}, c.what), cell(c.a), cell(c.b)))))
+        ? h(
+            "table",
+            { class: "mp-table mp-cmp" },
+            h("thead", {}, h("tr", {}, h("th", {}, "Changed"), h("th", {}, "This run"), h("th", {}, other))),
+            h("tbody", {}, ...cmp.changes.map((c) => h("tr", {}, h("td", {}, c.what), cell(c.a), cell(c.b)))),
+          )
         : h("p", { class: "mp-muted" }, "Same settings in both runs."),
-      cmp.changes.length > 1 ? h("p", { class: "mp-note" }, `${cmp.changes.length} things changed at once: their effects cannot be told apart.`) : null,
+      cmp.changes.length > 1
+        ? h(
+            "p",
+            { class: "mp-note" },
+            `${cmp.changes.length} things changed at once: their effects cannot be told apart.`,
+          )
+        : null,
       h(
         "table",
         { class: "mp-table mp-cmp" },
-        h("thead", {}, h("tr", {}, h("th", {}, "Stage"), h("th", {}, `${metric} peak`), h("th", {}, other), h("th", {}, "Time"), h("th", {}, other))),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", {}, "Stage"),
+            h("th", {}, `${metric} peak`),
+            h("th", {}, other),
+            h("th", {}, "Time"),
+            h("th", {}, other),
+          ),
+        ),
         h(
           "tbody",
           {},
@@ -469,7 +611,11 @@ export class MemoryPanel {
     this.compareWith = otherId;
     if (!otherId || !this.store.doc) return fill(this.els.compare);
     try {
-      this.renderComparison(await this.ctx.fetchJson(`/memprobe/compare?a=${encodeURIComponent(this.store.doc.id)}&b=${encodeURIComponent(otherId)}`));
+      this.renderComparison(
+        await this.ctx.fetchJson(
+          `/memprobe/compare?a=${encodeURIComponent(this.store.doc.id)}&b=${encodeURIComponent(otherId)}`,
+        ),
+      );
     } catch (e) {
       this.ctx.toast("error", "Memory Probe", `Comparison failed: ${e.message}`);
     }
@@ -477,115 +623,11 @@ export class MemoryPanel {
 
   /** Select a node of the run on the canvas, if the run's workflow is the open one. */
   focus(executionId) {
-    const doc = this.store.doc;
-    const check = doc ? canActOn(this.target(doc), doc, executionId) : { ok: false, reason: "Pick a run first." };
-    if (!check.ok) {
-      this.ctx.toast("warn", "Memory Probe", check.otherWorkflow ? `Node ${executionId} belongs to this run's own workflow, which is not the one open. Open it from the panel first.` : check.reason);
-      return false;
-    }
-    if (!focusNode(this.app, executionId)) {
-      this.ctx.toast("warn", "Memory Probe", `Node ${executionId} is not in the open workflow.`);
-      return false;
-    }
-    return true;
+    return this.actions.focus(this.store.doc, executionId);
   }
 
-  /** Apply a suggestion's change to the run's own workflow (`here`: to the open one, which has
-   * the same node with the same links). Returns {ok} or {ok: false, reason}. */
-  apply(s, { here = false } = {}) {
-    const doc = this.store.doc;
-    const action = s.action;
-    const target = this.target(doc);
-    const check = canActOn(target, doc, action.node_id);
-    const allowed = check.ok || (here && check.otherWorkflow && doc.prompt && nodeMatchesPrompt(target.open.root, doc.prompt, action.node_id).ok);
-    let result;
-    if (!allowed) result = { ok: false, reason: check.reason };
-    else if (action.type === "swap_vae_decode") result = this.applySwap(s, target);
-    else result = applyWidgetValue(this.app, action.node_id, action.widget, action.value);
-    if (!result.ok) this.ctx.toast("warn", "Memory Probe", result.reason);
-    else if (action.type === "set_widget") this.ctx.toast("success", "Memory Probe", `${action.widget} set to ${action.value} on node ${action.node_id}. Undo puts it back.`);
-    this.onGraphChanged();
-    return result;
-  }
-
-  applySwap(s, target) {
-    const action = s.action;
-    const plan = planSwap(target.open.root, action.node_id);
-    if (!plan.ok) return plan;
-    const result = applyTiledSwap(this.app, this.ctx.LiteGraph, action.node_id, action, plan);
-    if (result.ok) {
-      const prefix = String(action.node_id).includes(":") ? String(action.node_id).replace(/:[^:]*$/, ":") : "";
-      this.applied.set(`${this.store.doc.id}|${s.id}`, { executionId: String(action.node_id), tiledId: `${prefix}${result.node.id}` });
-      const t = result.settings;
-      this.ctx.toast("success", "VAE Decode (Tiled) in place", `Node ${action.node_id} now decodes in tiles (tile ${t.tile_size}, overlap ${t.overlap}). Undo puts the original back.`);
-    }
-    return result;
-  }
-
-  /** The change of suggestion `s` is in the graph now (not undone since). */
-  appliedState(doc, s) {
-    const key = `${doc?.id}|${s.id}`;
-    const entry = this.applied.get(key);
-    if (!entry) return null;
-    const root = this.target(doc).open.root;
-    const tiled = resolveExecutionId(root, entry.tiledId)?.node;
-    const original = resolveExecutionId(root, entry.executionId)?.node;
-    // kept after an undo: a redo brings the change (the same node) back
-    return tiled?.type === "VAEDecodeTiled" && original?.type !== "VAEDecode" ? entry : null;
-  }
-
-  undo() {
-    const command = this.app.extensionManager?.command;
-    if (command?.execute) command.execute("Comfy.Undo");
-    else this.ctx.toast("info", "Memory Probe", "Press Ctrl+Z on the canvas to undo.");
-  }
-
-  /** Bring the run's own workflow on screen: its open tab, or a new tab with the graph it ran. */
-  async openRunWorkflow(doc) {
-    const app = this.app;
-    const own = findWorkflow(app, doc.workflow?.id);
-    try {
-      if (own) {
-        if (!own.isLoaded && typeof own.load === "function") await own.load();
-        const state = JSON.parse(JSON.stringify(own.activeState ?? own.initialState));
-        await app.loadGraphData(state, true, true, own, { showMissingModelsDialog: false, showMissingNodesDialog: false });
-      } else if (doc.prompt) {
-        const store = app.extensionManager?.workflow;
-        const before = store?.activeWorkflow;
-        await app.loadApiJson(doc.prompt, `run ${doc.id.slice(0, 8)}`);
-        for (let i = 0; i < 50 && store?.activeWorkflow === before; i++) await new Promise((r) => setTimeout(r, 40));
-        const runId = realId(doc.workflow?.id);
-        if (runId && store?.activeWorkflow && store.activeWorkflow !== before) this.rebuilt.set(store.activeWorkflow, runId);
-      }
-    } catch (e) {
-      this.ctx.toast("error", "Memory Probe", `Could not open the run's workflow: ${e.message}`);
-    }
-    this.onGraphChanged();
-  }
-
-  async freeMemory() {
-    try {
-      await this.ctx.api.fetchApi("/free", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ unload_models: true, free_memory: true }) });
-      this.ctx.toast("success", "Memory Probe", "ComfyUI is unloading its models and freeing cached memory.");
-    } catch (e) {
-      this.ctx.toast("error", "Memory Probe", `Free memory failed: ${e.message}`);
-    }
-  }
-
-  async exportReport() {
-    const doc = this.store.doc;
-    if (!doc?.id) return this.ctx.toast("warn", "Memory Probe", "Pick a run first.");
-    try {
-      const response = await this.ctx.api.fetchApi(`/memprobe/runs/${encodeURIComponent(doc.id)}/report?format=md`);
-      if (!response.ok) throw new Error((await response.json()).error || response.statusText);
-      const blob = new Blob([await response.text()], { type: "text/markdown" });
-      const a = h("a", { href: URL.createObjectURL(blob), download: `memprobe-report-${doc.id.slice(0, 8)}.md` });
-      document.body.append(a);
-      a.click();
-      a.remove();
-      this.ctx.toast("info", "Memory Probe", "Report saved: prompts, paths and ids are removed; check it before you share it.");
-    } catch (e) {
-      this.ctx.toast("error", "Memory Probe", `Export failed: ${e.message}`);
-    }
+  /** Apply suggestion `s` of the run on screen (see GraphActions.apply). */
+  apply(s, options) {
+    return this.actions.apply(this.store.doc, s, options);
   }
 }

@@ -88,7 +88,15 @@ export class MemProbeStore extends EventTarget {
 
   // ---------------------------------------------------------------- websocket events
   onRunStart(header) {
-    this.live = { ...header, nodes: [], marks: [], events: [], failures: [], suggestions: [], timeline: emptyTimeline() };
+    this.live = {
+      ...header,
+      nodes: [],
+      marks: [],
+      events: [],
+      failures: [],
+      suggestions: [],
+      timeline: emptyTimeline(),
+    };
     if (this.follow) this.show(this.live, true);
     this.emit("live");
     this.#refreshStatusQuietly(); // the limits now (a live run's headline) and whether runs are saved
@@ -138,7 +146,14 @@ export class MemProbeStore extends EventTarget {
   }
 
   onRunEnd(data) {
-    const run = this.#liveRun(data.id) ?? { ...data, nodes: [], marks: [], events: [], failures: [], timeline: emptyTimeline() };
+    const run = this.#liveRun(data.id) ?? {
+      ...data,
+      nodes: [],
+      marks: [],
+      events: [],
+      failures: [],
+      timeline: emptyTimeline(),
+    };
     Object.assign(run, data);
     const shown = this.doc === run || this.doc?.id === run.id;
     if (this.live?.id === data.id) this.live = null;

@@ -35,7 +35,10 @@ export function planSwap(root, executionId, expectedType = "VAEDecode") {
     inputs[name] = { originId: link.origin_id, originSlot: link.origin_slot };
   }
   const imageIndex = imageOutputIndex(node);
-  const outputs = imageIndex < 0 ? [] : linksFrom(graph, node.id, imageIndex).map((l) => ({ targetId: l.target_id, targetSlot: l.target_slot }));
+  const outputs =
+    imageIndex < 0
+      ? []
+      : linksFrom(graph, node.id, imageIndex).map((l) => ({ targetId: l.target_id, targetSlot: l.target_slot }));
   const plan = {
     ok: true,
     executionId: String(executionId),
@@ -52,7 +55,10 @@ export function planSwap(root, executionId, expectedType = "VAEDecode") {
 /** What the plan depends on; a different signature at apply time means the graph changed. */
 export function signature(plan) {
   const i = plan.inputs;
-  const outs = plan.outputs.map((o) => `${o.targetId}.${o.targetSlot}`).sort().join(",");
+  const outs = plan.outputs
+    .map((o) => `${o.targetId}.${o.targetSlot}`)
+    .sort()
+    .join(",");
   return `${plan.nodeId}|${i.samples.originId}.${i.samples.originSlot}|${i.vae.originId}.${i.vae.originSlot}|${outs}`;
 }
 

@@ -8,7 +8,14 @@
 import { metricLabel } from "./memory.js";
 import { modelLine } from "./models.js";
 
-const COLUMN_ORDER = ["gpu0_used_bytes", "process_rss_bytes", "ram_used_bytes", "commit_bytes", "gpu0_reserved_bytes", "gpu0_offloaded_bytes"];
+const COLUMN_ORDER = [
+  "gpu0_used_bytes",
+  "process_rss_bytes",
+  "ram_used_bytes",
+  "commit_bytes",
+  "gpu0_reserved_bytes",
+  "gpu0_offloaded_bytes",
+];
 
 /** The memories this run has per-node readings for, `first` (the headline metric) first. */
 export function memoryColumns(doc, first = null) {
@@ -67,7 +74,12 @@ export function sortRows(rows, key, direction = "desc") {
 export function heaviestNodes(doc, metric, { count = 3, threshold = 0 } = {}) {
   return (doc?.nodes || [])
     .filter((n) => n.status !== "cached" && n.peaks?.[metric] != null)
-    .map((n) => ({ id: n.real_node_id || n.node_id, peak: n.peaks[metric], growth: n.peaks[metric] - (n.before?.[metric] ?? n.peaks[metric]), failed: n.status === "failed" }))
+    .map((n) => ({
+      id: n.real_node_id || n.node_id,
+      peak: n.peaks[metric],
+      growth: n.peaks[metric] - (n.before?.[metric] ?? n.peaks[metric]),
+      failed: n.status === "failed",
+    }))
     .filter((n) => n.growth >= threshold || n.failed)
     .sort((a, b) => b.peak - a.peak)
     .slice(0, count);

@@ -32,14 +32,33 @@ export class TimelineView {
       title: h("span", { class: "mp-tl-title" }),
       summary: h("span", { class: "mp-tl-summary" }),
       chart: h("div", { class: "mp-tl-chart", "data-testid": "memprobe-timeline-chart" }),
-      empty: h("div", { class: "mp-tl-empty", hidden: true }, "No run to show yet: queue a workflow and its memory is drawn here as it runs."),
+      empty: h(
+        "div",
+        { class: "mp-tl-empty", hidden: true },
+        "No run to show yet: queue a workflow and its memory is drawn here as it runs.",
+      ),
       legend: h("div", { class: "mp-legend", role: "group", "aria-label": "Series" }),
     };
     this.root = h(
       "div",
       { class: "memprobe-panel memprobe-timeline", "data-testid": "memprobe-timeline" },
-      h("div", { class: "mp-tl-head" }, this.els.title, this.els.summary, h("span", { class: "mp-tl-hint" }, "Drag to zoom · wheel zooms · shift-drag pans · double-click resets · click a band to select its node")),
-      h("div", { class: "mp-tl-body" }, h("div", { class: "mp-tl-plot" }, this.els.chart, this.els.empty), this.els.legend),
+      h(
+        "div",
+        { class: "mp-tl-head" },
+        this.els.title,
+        this.els.summary,
+        h(
+          "span",
+          { class: "mp-tl-hint" },
+          "Drag to zoom · wheel zooms · shift-drag pans · double-click resets · click a band to select its node",
+        ),
+      ),
+      h(
+        "div",
+        { class: "mp-tl-body" },
+        h("div", { class: "mp-tl-plot" }, this.els.chart, this.els.empty),
+        this.els.legend,
+      ),
     );
     el.append(this.root);
     this.chart?.destroy();
@@ -91,7 +110,9 @@ export class TimelineView {
       return;
     }
     const live = this.store.isLive(doc);
-    this.els.title.textContent = live ? `● Running · ${doc.id.slice(0, 8)}` : `${fmtTime(doc.started_at)} · ${doc.status} · ${doc.id.slice(0, 8)}`;
+    this.els.title.textContent = live
+      ? `● Running · ${doc.id.slice(0, 8)}`
+      : `${fmtTime(doc.started_at)} · ${doc.status} · ${doc.id.slice(0, 8)}`;
     const head = headline(doc, { live, fallback: this.ctx.fallback() });
     this.els.summary.textContent = head.title;
     this.els.summary.className = `mp-tl-summary mp-tone-${head.tone}`;
@@ -102,11 +123,18 @@ export class TimelineView {
     if (!chart) return;
     const stages = [...new Set(chart.state.bands.map((b) => b.stage))];
     const kinds = [...new Map(chart.state.markers.map((m) => [m.kind, m])).values()];
-    fill(this.els.legend, 
+    fill(
+      this.els.legend,
       ...chart.specs.map((s) => {
         const key = h(
           "button",
-          { type: "button", class: `mp-key mp-toggle${chart.isShown(s.key) ? "" : " mp-off"}`, "aria-pressed": String(chart.isShown(s.key)), "data-series": s.key, title: "Show or hide this series" },
+          {
+            type: "button",
+            class: `mp-key mp-toggle${chart.isShown(s.key) ? "" : " mp-off"}`,
+            "aria-pressed": String(chart.isShown(s.key)),
+            "data-series": s.key,
+            title: "Show or hide this series",
+          },
           h("i", { class: "mp-swatch", style: `background:${s.color}` }),
           s.label,
         );
@@ -117,10 +145,31 @@ export class TimelineView {
         });
         return key;
       }),
-      ...chart.limits.map((l) => h("span", { class: "mp-key", "data-limit": l.key }, h("i", { class: "mp-swatch mp-dashed", style: `border-color:${l.color}` }), `${l.label} limit`)),
+      ...chart.limits.map((l) =>
+        h(
+          "span",
+          { class: "mp-key", "data-limit": l.key },
+          h("i", { class: "mp-swatch mp-dashed", style: `border-color:${l.color}` }),
+          `${l.label} limit`,
+        ),
+      ),
       chart.state.peak ? h("span", { class: "mp-key" }, h("i", { class: "mp-swatch mp-dot" }), "peak") : null,
-      ...kinds.map((m) => h("span", { class: "mp-key" }, h("i", { class: "mp-swatch mp-vline", style: `background:${m.color}` }), m.kind === "probe" ? "probe reading" : m.label)),
-      ...stages.map((s) => h("span", { class: "mp-key" }, h("i", { class: "mp-swatch mp-band", style: `background:${STAGE_COLORS[s] || STAGE_COLORS.other}` }), s)),
+      ...kinds.map((m) =>
+        h(
+          "span",
+          { class: "mp-key" },
+          h("i", { class: "mp-swatch mp-vline", style: `background:${m.color}` }),
+          m.kind === "probe" ? "probe reading" : m.label,
+        ),
+      ),
+      ...stages.map((s) =>
+        h(
+          "span",
+          { class: "mp-key" },
+          h("i", { class: "mp-swatch mp-band", style: `background:${STAGE_COLORS[s] || STAGE_COLORS.other}` }),
+          s,
+        ),
+      ),
     );
   }
 }

@@ -279,3 +279,21 @@ def boot(browser, server: FrontendServer, *, ready: str = "window.app && window.
     finally:
         context.close()
         server.stop()
+
+
+# ---------------------------------------------------------------- the Memory panel, as a test drives it
+PANEL_TAB = ".memprobe-tab-button, [data-testid='memprobe-tab-button']"
+
+
+def wait_for_doc(page, run_id: str) -> None:
+    """Wait until the panel shows run `run_id`."""
+    page.wait_for_function("id => window.__memprobe.store.doc && window.__memprobe.store.doc.id === id", arg=run_id)
+
+
+def open_panel(page, run_id: str | None = None) -> None:
+    """Open the Memory sidebar tab (and pick run `run_id` in it)."""
+    page.locator(PANEL_TAB).first.click()
+    page.wait_for_selector("[data-testid=memprobe-panel]")
+    if run_id:
+        page.select_option(".mp-runs", run_id)
+        wait_for_doc(page, run_id)

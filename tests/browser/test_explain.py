@@ -4,9 +4,9 @@ result reads like a run's failure and suggestions."""
 
 from __future__ import annotations
 
+from frontend_server import open_panel
 from helpers import FIXTURES
 
-TAB = ".memprobe-tab-button, [data-testid='memprobe-tab-button']"
 DIALOG = "[data-testid=memprobe-explain]"
 RESULT = "[data-testid=memprobe-explain-result]"
 
@@ -16,8 +16,7 @@ def ours(errors: list[str]) -> list[str]:
 
 
 def open_dialog(page):
-    page.locator(TAB).first.click()
-    page.wait_for_selector("[data-testid=memprobe-panel]")
+    open_panel(page)
     page.click("[data-action=explain-log]")
     page.wait_for_selector(DIALOG)
 

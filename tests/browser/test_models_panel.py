@@ -5,18 +5,10 @@ from __future__ import annotations
 
 import time
 
+from frontend_server import open_panel
 from helpers import load_json
 
-TAB = ".memprobe-tab-button, [data-testid='memprobe-tab-button']"
 ROWS = "[data-testid=memprobe-table] tbody tr"
-
-
-def open_panel(page, run_id: str | None = None) -> None:
-    page.locator(TAB).first.click()
-    page.wait_for_selector("[data-testid=memprobe-panel]")
-    if run_id:
-        page.select_option(".mp-runs", run_id)
-        page.wait_for_function("id => window.__memprobe.store.doc && window.__memprobe.store.doc.id === id", arg=run_id)
 
 
 def open_timeline(page) -> None:

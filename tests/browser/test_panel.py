@@ -9,11 +9,11 @@ import json
 import time
 
 import pytest
+from frontend_server import open_panel, wait_for_doc
 from helpers import load_json
 
 from memprobe.workflow import graph_signature
 
-TAB = ".memprobe-tab-button, [data-testid='memprobe-tab-button']"
 GRAPH = "(window.app.rootGraph ?? window.app.graph)"
 OWN_ID = "4b1f0c2e-6a7d-4e1b-9c3a-2f5e8d7a9b01"  # the workflow a recorded run came from
 OTHER_ID = "9d3e2a1b-5c4f-4a8e-8b7d-6e0f1a2c3b04"  # another workflow with the same nodes and links
@@ -26,18 +26,6 @@ def ours(errors: list[str]) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------- helpers
-def open_panel(page, run_id: str | None = None) -> None:
-    page.locator(TAB).first.click()
-    page.wait_for_selector("[data-testid=memprobe-panel]")
-    if run_id:
-        page.select_option(".mp-runs", run_id)
-        wait_for_doc(page, run_id)
-
-
-def wait_for_doc(page, run_id: str) -> None:
-    page.wait_for_function("id => window.__memprobe.store.doc && window.__memprobe.store.doc.id === id", arg=run_id)
-
-
 def open_workflow(page, prompt: dict, workflow_id: str, name: str) -> None:
     """A new workflow tab holding the prompt's graph under `workflow_id`, as a saved workflow file
     carries its id (LiteGraph keeps the id of the JSON it loads)."""

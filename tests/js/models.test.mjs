@@ -15,17 +15,29 @@ const partialLoad = fixture("residency/partial_load_cpu.json");
 function onGpu(models) {
   return models.map((m) => ({ ...m, device: "cuda:0" }));
 }
-const [clipStep, partialStep, unloadStep] = ["start", "partial load", "partial unload"].map((name) => partialLoad.steps.find((s) => s.step === name));
+const [clipStep, partialStep, unloadStep] = ["start", "partial load", "partial unload"].map((name) =>
+  partialLoad.steps.find((s) => s.step === name),
+);
 
 test("devices read as the user's words: GPU, RAM", () => {
-  assert.deepEqual(["cuda:0", "cuda:1", "cpu", "mps", "privateuseone:0", null].map(where), ["on GPU", "on GPU 1", "in RAM", "on GPU", "on privateuseone:0", ""]);
+  assert.deepEqual(["cuda:0", "cuda:1", "cpu", "mps", "privateuseone:0", null].map(where), [
+    "on GPU",
+    "on GPU 1",
+    "in RAM",
+    "on GPU",
+    "on privateuseone:0",
+    "",
+  ]);
 });
 
 test("a partially loaded model reads 'X on GPU, Y offloaded to RAM'", () => {
   const unet = onGpu(partialStep.models).find((m) => m.class === "BaseModel");
   assert.equal(formatModel(unet), "BaseModel: 68 MiB on GPU, 101 MiB offloaded to RAM");
   const [change] = partialStep.changes;
-  assert.equal(formatChange({ ...change, device: "cuda:0" }), "loaded BaseModel partially: 68 MiB on GPU, 101 MiB offloaded to RAM");
+  assert.equal(
+    formatChange({ ...change, device: "cuda:0" }),
+    "loaded BaseModel partially: 68 MiB on GPU, 101 MiB offloaded to RAM",
+  );
   const [offload] = unloadStep.changes;
   assert.equal(formatChange(offload), "moved 26 MiB of BaseModel to RAM");
 });
@@ -53,19 +65,27 @@ test("the offloaded series steps at node boundaries and is left out when nothing
   assert.deepEqual(offloadedSeries(nodes, [4.9, 5]), [0, offloaded]);
   assert.ok(later > offloaded);
   const timeline = withOffloadedSeries({ t: [0, 3, 5.5], series: { process_rss_bytes: [1, 2, 3] } }, nodes);
-  assert.deepEqual(seriesSpecs(timeline).map((s) => s.key), ["process_rss_bytes", "model_offloaded_bytes"]);
+  assert.deepEqual(
+    seriesSpecs(timeline).map((s) => s.key),
+    ["process_rss_bytes", "model_offloaded_bytes"],
+  );
   // a recorded CPU run offloads nothing: no series
   assert.equal(withOffloadedSeries(txt2img.timeline, txt2img.nodes), txt2img.timeline);
   assert.equal(offloadedSeries([{ start_s: 0, end_s: 1, status: "ran", models: null }], [0, 1]), null);
 });
 
 test("model log lines are markers only for partial loads and unloads", () => {
-  const doc = { events: [
-    { t_s: 1, kind: "model-loaded", message: "loaded completely 9.5e+25 168.9 True" },
-    { t_s: 2, kind: "model-partially-loaded", message: "loaded partially 67.58 67.57 0" },
-    { t_s: 3, kind: "tiled-vae-decode", message: "retrying with tiled VAE decoding" },
-  ] };
-  assert.deepEqual(markers(doc).map((m) => m.kind), ["model-partially-loaded", "tiled-vae-decode"]);
+  const doc = {
+    events: [
+      { t_s: 1, kind: "model-loaded", message: "loaded completely 9.5e+25 168.9 True" },
+      { t_s: 2, kind: "model-partially-loaded", message: "loaded partially 67.58 67.57 0" },
+      { t_s: 3, kind: "tiled-vae-decode", message: "retrying with tiled VAE decoding" },
+    ],
+  };
+  assert.deepEqual(
+    markers(doc).map((m) => m.kind),
+    ["model-partially-loaded", "tiled-vae-decode"],
+  );
   assert.equal(markers(txt2img).filter((m) => m.kind.startsWith("model-")).length, 0);
 });
 

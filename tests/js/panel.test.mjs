@@ -3,9 +3,18 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { BADGE, PALETTES, SEVERITY, STAGE_COLORS, STAGE_TEXT, contrast, themeFor, toHex } from "../../js/colors.js";
+import { BADGE, contrast, PALETTES, SEVERITY, STAGE_COLORS, STAGE_TEXT, themeFor, toHex } from "../../js/colors.js";
 import { serializedGraph } from "../../js/graphlocate.js";
-import { NO_ID, canActOn, graphMatchesPrompt, identityState, nodeMatchesPrompt, openWorkflow, realId, runTarget } from "../../js/identity.js";
+import {
+  canActOn,
+  graphMatchesPrompt,
+  identityState,
+  NO_ID,
+  nodeMatchesPrompt,
+  openWorkflow,
+  realId,
+  runTarget,
+} from "../../js/identity.js";
 import { headline, memoryOf, metricLabel, runPeak } from "../../js/memory.js";
 import { fixture } from "./templates.mjs";
 
@@ -14,7 +23,11 @@ const txt2img = fixture("runs/txt2img.json");
 
 // ------------------------------------------------------------------------------- the headline
 test("the headline of a healthy run: which memory peaked, against which limit, at which node, the change to try", () => {
-  const doc = { ...txt2img, memory: { metric: "ram_used_bytes", limit_bytes: 24 * GIB, limit_name: "RAM", limit_enforced: true }, suggestions: [{ id: "tiled-decode", title: "Decode in tiles" }] };
+  const doc = {
+    ...txt2img,
+    memory: { metric: "ram_used_bytes", limit_bytes: 24 * GIB, limit_name: "RAM", limit_enforced: true },
+    suggestions: [{ id: "tiled-decode", title: "Decode in tiles" }],
+  };
   const head = headline(doc);
   assert.equal(head.tone, "ok");
   assert.equal(head.title, "Peak: RAM in use 2.7 GiB (11 % of RAM) at VAE Decode (vae-decode)");
@@ -24,17 +37,32 @@ test("the headline of a healthy run: which memory peaked, against which limit, a
 });
 
 test("RAM + swap: what counted against the limit at the peak is the share shown", () => {
-  const system = { metric: "ram_used_bytes", limit_bytes: 4 * GIB, limit_name: "RAM + swap", limit_enforced: true, peak_bytes: 3.8 * GIB };
-  const head = headline({ ...txt2img, memory: { metric: "ram_used_bytes", limit_bytes: 4 * GIB, limit_name: "RAM + swap", limit_enforced: true, system } });
+  const system = {
+    metric: "ram_used_bytes",
+    limit_bytes: 4 * GIB,
+    limit_name: "RAM + swap",
+    limit_enforced: true,
+    peak_bytes: 3.8 * GIB,
+  };
+  const head = headline({
+    ...txt2img,
+    memory: { metric: "ram_used_bytes", limit_bytes: 4 * GIB, limit_name: "RAM + swap", limit_enforced: true, system },
+  });
   assert.match(head.title, /^Peak: RAM in use 2\.7 GiB \(95 % of RAM \+ swap\)/);
   assert.equal(head.tone, "near");
 });
 
 test("near the limit the tone says so; a limit the OS does not enforce gives no percentage", () => {
-  const near = headline({ ...txt2img, memory: { metric: "ram_used_bytes", limit_bytes: 3 * GIB, limit_name: "cgroup memory.max", limit_enforced: true } });
+  const near = headline({
+    ...txt2img,
+    memory: { metric: "ram_used_bytes", limit_bytes: 3 * GIB, limit_name: "cgroup memory.max", limit_enforced: true },
+  });
   assert.equal(near.tone, "near");
   assert.match(near.title, /\(91 % of cgroup memory\.max\)/);
-  const loose = headline({ ...txt2img, memory: { metric: "commit_bytes", limit_bytes: 2.2 * GIB, limit_name: "CommitLimit", limit_enforced: false } });
+  const loose = headline({
+    ...txt2img,
+    memory: { metric: "commit_bytes", limit_bytes: 2.2 * GIB, limit_name: "CommitLimit", limit_enforced: false },
+  });
   assert.equal(loose.tone, "ok");
   assert.doesNotMatch(loose.title, /%/);
   assert.match(loose.detail, /not enforced/);
@@ -54,7 +82,24 @@ test("failed runs read plainly: the memory that ran out, or that it was not memo
 });
 
 test("while a run executes the headline names the running node and the memory now", () => {
-  const live = { id: "x", status: "running", context: { compute_device: "cpu", ram_total_bytes: 16 * GIB }, nodes: [{ node_id: "3", class_type: "KSampler", title: "KSampler", stage: "sampling", status: "running", start_s: 0, end_s: null, peaks: {} }], timeline: { t: [0, 1], series: { ram_used_bytes: [2 * GIB, 4 * GIB] } } };
+  const live = {
+    id: "x",
+    status: "running",
+    context: { compute_device: "cpu", ram_total_bytes: 16 * GIB },
+    nodes: [
+      {
+        node_id: "3",
+        class_type: "KSampler",
+        title: "KSampler",
+        stage: "sampling",
+        status: "running",
+        start_s: 0,
+        end_s: null,
+        peaks: {},
+      },
+    ],
+    timeline: { t: [0, 1], series: { ram_used_bytes: [2 * GIB, 4 * GIB] } },
+  };
   const head = headline(live, { live: true });
   assert.equal(head.title, "Running KSampler (sampling)");
   assert.equal(head.detail, "RAM in use now 4.0 GiB (25 % of RAM); peak so far 4.0 GiB");
@@ -62,11 +107,29 @@ test("while a run executes the headline names the running node and the memory no
 });
 
 test("the metric and its limit without the server's memory object (older servers, live runs)", () => {
-  assert.deepEqual(memoryOf(txt2img), { metric: "ram_used_bytes", label: "RAM in use", limitBytes: txt2img.start_metrics.ram_total_bytes, limitName: "RAM", enforced: true, countedPeak: null, system: null });
-  const gpu = { context: {}, nodes: [{ status: "ran", peaks: { gpu0_used_bytes: GIB } }], start_metrics: { gpu0_total_bytes: 8 * GIB } };
+  assert.deepEqual(memoryOf(txt2img), {
+    metric: "ram_used_bytes",
+    label: "RAM in use",
+    limitBytes: txt2img.start_metrics.ram_total_bytes,
+    limitName: "RAM",
+    enforced: true,
+    countedPeak: null,
+    system: null,
+  });
+  const gpu = {
+    context: {},
+    nodes: [{ status: "ran", peaks: { gpu0_used_bytes: GIB } }],
+    start_metrics: { gpu0_total_bytes: 8 * GIB },
+  };
   assert.equal(memoryOf(gpu).metric, "gpu0_used_bytes");
   assert.equal(memoryOf(gpu).limitBytes, 8 * GIB);
-  assert.deepEqual(memoryOf({ context: {} }, { metric: "commit_bytes", limit_bytes: 5, limit_name: "commit limit", limit_enforced: true }).limitName, "commit limit");
+  assert.deepEqual(
+    memoryOf(
+      { context: {} },
+      { metric: "commit_bytes", limit_bytes: 5, limit_name: "commit limit", limit_enforced: true },
+    ).limitName,
+    "commit limit",
+  );
   assert.equal(metricLabel("gpu1_reserved_bytes"), "GPU1 torch reserved");
   assert.equal(runPeak({ nodes: [], timeline: { t: [], series: {} } }, "ram_used_bytes"), null);
 });
@@ -81,7 +144,9 @@ function graphFromPrompt(prompt, id = "w-1") {
   let linkId = 1;
   const inputsOf = {};
   for (const [nodeId, n] of Object.entries(prompt)) {
-    inputsOf[nodeId] = Object.entries(n.inputs).filter(([, v]) => Array.isArray(v)).map(([name]) => ({ name, link: null }));
+    inputsOf[nodeId] = Object.entries(n.inputs)
+      .filter(([, v]) => Array.isArray(v))
+      .map(([name]) => ({ name, link: null }));
     nodes.push({ id: Number(nodeId), type: n.class_type, inputs: inputsOf[nodeId], outputs: [] });
   }
   for (const [nodeId, n] of Object.entries(prompt)) {
@@ -107,14 +172,20 @@ test("the same node with the same links matches; another class or another source
   assert.match(nodeMatchesPrompt(serializedGraph(rewired), PROMPT, "8").reason, /vae input comes from another node/);
   const unplugged = graphFromPrompt(PROMPT);
   unplugged.nodes.find((n) => n.id === 8).inputs[0].link = null;
-  assert.match(nodeMatchesPrompt(serializedGraph(unplugged), PROMPT, "8").reason, /samples input is no longer connected/);
+  assert.match(
+    nodeMatchesPrompt(serializedGraph(unplugged), PROMPT, "8").reason,
+    /samples input is no longer connected/,
+  );
   assert.match(nodeMatchesPrompt(root, PROMPT, "99").reason, /not part of this run's graph/);
   const missing = { ...PROMPT, 42: { class_type: "SaveImage", inputs: {} } };
   assert.match(graphMatchesPrompt(root, missing).reason, /has no node 42/);
 });
 
 test("workflow identity: a workflow id decides; without one the graph must match", () => {
-  const app = (id) => ({ rootGraph: { ...serializedGraph(graphFromPrompt(PROMPT)), id }, extensionManager: { workflow: { activeWorkflow: { filename: "other.json" } } } });
+  const app = (id) => ({
+    rootGraph: { ...serializedGraph(graphFromPrompt(PROMPT)), id },
+    extensionManager: { workflow: { activeWorkflow: { filename: "other.json" } } },
+  });
   const doc = { prompt: PROMPT, workflow: { id: "w-1", graph: "x" } };
   assert.equal(identityState(doc, openWorkflow(app("w-1"))), "same");
   assert.equal(identityState(doc, openWorkflow(app("w-2"))), "other");
@@ -123,7 +194,11 @@ test("workflow identity: a workflow id decides; without one the graph must match
   assert.equal(realId(NO_ID), null);
   // the same node 8, the same links, but another workflow: never by id alone
   const other = runTarget(doc, app("w-2"));
-  assert.deepEqual(canActOn(other, doc, "8"), { ok: false, otherWorkflow: true, reason: "This run came from another workflow." });
+  assert.deepEqual(canActOn(other, doc, "8"), {
+    ok: false,
+    otherWorkflow: true,
+    reason: "This run came from another workflow.",
+  });
   assert.equal(openWorkflow(app("w-2")).name, "other");
   assert.deepEqual(canActOn(runTarget(doc, app("w-1")), doc, "8"), { ok: true });
   // an API client's run: the graph decides
@@ -131,7 +206,10 @@ test("workflow identity: a workflow id decides; without one the graph must match
   assert.deepEqual(canActOn(runTarget(apiRun, app("w-2")), apiRun, "8"), { ok: true });
   const changed = structuredClone(PROMPT);
   changed["3"].class_type = "KSamplerAdvanced";
-  assert.equal(canActOn(runTarget({ prompt: changed, workflow: null }, app("w-2")), { prompt: changed }, "8").ok, false);
+  assert.equal(
+    canActOn(runTarget({ prompt: changed, workflow: null }, app("w-2")), { prompt: changed }, "8").ok,
+    false,
+  );
   // a workflow rebuilt from the run's graph is remembered as the run's
   const rebuiltApp = app(NO_ID);
   const remembered = new WeakMap([[rebuiltApp.extensionManager.workflow.activeWorkflow, "w-1"]]);
@@ -142,8 +220,14 @@ test("workflow identity: a workflow id decides; without one the graph must match
 /** CIE76 distance of two colours (over 20: clearly different). */
 function deltaE(a, b) {
   const lab = (hex) => {
-    const [r, g, bl] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
-    const xyz = [(r * 0.4124 + g * 0.3576 + bl * 0.1805) / 0.95047, r * 0.2126 + g * 0.7152 + bl * 0.0722, (r * 0.0193 + g * 0.1192 + bl * 0.9505) / 1.08883];
+    const [r, g, bl] = [1, 3, 5]
+      .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+      .map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    const xyz = [
+      (r * 0.4124 + g * 0.3576 + bl * 0.1805) / 0.95047,
+      r * 0.2126 + g * 0.7152 + bl * 0.0722,
+      (r * 0.0193 + g * 0.1192 + bl * 0.9505) / 1.08883,
+    ];
     const f = xyz.map((v) => (v > 0.008856 ? Math.cbrt(v) : 7.787 * v + 16 / 116));
     return [116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])];
   };
@@ -155,11 +239,16 @@ test("every series and line stands out from the background (3:1) and from the ot
   for (const [theme, p] of Object.entries(PALETTES)) {
     const colors = Object.entries(p.series);
     for (const bg of p.background) {
-      for (const [name, color] of colors) assert.ok(contrast(color, bg) >= 3, `${theme} ${name} on ${bg}: ${contrast(color, bg).toFixed(2)}`);
-      assert.ok(contrast(p.text, bg) >= 4.5 && contrast(p.muted, bg) >= 4.5 && contrast(p.axis, bg) >= 4.5, `${theme} text on ${bg}`);
+      for (const [name, color] of colors)
+        assert.ok(contrast(color, bg) >= 3, `${theme} ${name} on ${bg}: ${contrast(color, bg).toFixed(2)}`);
+      assert.ok(
+        contrast(p.text, bg) >= 4.5 && contrast(p.muted, bg) >= 4.5 && contrast(p.axis, bg) >= 4.5,
+        `${theme} text on ${bg}`,
+      );
     }
     for (let i = 0; i < colors.length; i++) {
-      for (let j = i + 1; j < colors.length; j++) assert.ok(deltaE(colors[i][1], colors[j][1]) >= 20, `${theme}: ${colors[i][0]} and ${colors[j][0]} look alike`);
+      for (let j = i + 1; j < colors.length; j++)
+        assert.ok(deltaE(colors[i][1], colors[j][1]) >= 20, `${theme}: ${colors[i][0]} and ${colors[j][0]} look alike`);
     }
   }
 });

@@ -18,7 +18,10 @@ function server(runs) {
 }
 
 test("the newest run is followed; picking an older one pins it; following again shows the newest", async () => {
-  const { fetchJson } = server([{ id: "new", status: "success" }, { id: "old", status: "success" }]);
+  const { fetchJson } = server([
+    { id: "new", status: "success" },
+    { id: "old", status: "success" },
+  ]);
   const store = new MemProbeStore(fetchJson);
   await store.refreshRuns();
   await store.followLive();

@@ -2,7 +2,13 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { allNodes, resolveExecutionId, serializedGraph, SUBGRAPH_INPUT_ID, SUBGRAPH_OUTPUT_ID } from "../../js/graphlocate.js";
+import {
+  allNodes,
+  resolveExecutionId,
+  SUBGRAPH_INPUT_ID,
+  SUBGRAPH_OUTPUT_ID,
+  serializedGraph,
+} from "../../js/graphlocate.js";
 import { planSwap, signature, tiledSettings } from "../../js/swap.js";
 import { templates } from "./templates.mjs";
 
@@ -15,7 +21,10 @@ const withDecode = all
 test("the template package has workflows with VAE Decode, some inside subgraphs", () => {
   assert.ok(all.length >= 150, `${all.length} templates`);
   assert.ok(withDecode.length >= 80, `${withDecode.length} with a VAE Decode`);
-  assert.ok(withDecode.some((t) => t.decodes.some((d) => d.id.includes(":"))), "some decode sits in a subgraph");
+  assert.ok(
+    withDecode.some((t) => t.decodes.some((d) => d.id.includes(":"))),
+    "some decode sits in a subgraph",
+  );
 });
 
 for (const t of withDecode) {
@@ -37,7 +46,8 @@ for (const t of withDecode) {
       const image = node.outputs.find((o) => o.name === "IMAGE");
       assert.equal(plan.outputs.length, (image.links || []).filter((l) => graph.getLink(l)).length);
       for (const out of plan.outputs) {
-        const target = Number(out.targetId) === SUBGRAPH_OUTPUT_ID ? "subgraph output" : graph.getNodeById(out.targetId);
+        const target =
+          Number(out.targetId) === SUBGRAPH_OUTPUT_ID ? "subgraph output" : graph.getNodeById(out.targetId);
         assert.ok(target, `${t.name} ${id}: IMAGE target ${out.targetId} exists`);
       }
       assert.deepEqual(plan.pos, node.pos);
@@ -68,5 +78,10 @@ test("a node that is gone, or no longer a VAE Decode, is refused with the reason
 
 test("tiled settings come from the action, with the node's own overlap rule", () => {
   assert.deepEqual(tiledSettings({}), { tile_size: 512, overlap: 64, temporal_size: 64, temporal_overlap: 8 });
-  assert.deepEqual(tiledSettings({ tile_size: 128, overlap: 64 }), { tile_size: 128, overlap: 32, temporal_size: 64, temporal_overlap: 8 });
+  assert.deepEqual(tiledSettings({ tile_size: 128, overlap: 64 }), {
+    tile_size: 128,
+    overlap: 32,
+    temporal_size: 64,
+    temporal_overlap: 8,
+  });
 });

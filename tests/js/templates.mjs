@@ -1,6 +1,6 @@
 // The UI-format workflows of the comfyui-workflow-templates package (ComfyUI's real templates).
 // The pytest wrapper passes their folder in MEMPROBE_TEMPLATES_DIR.
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const TEMPLATES_DIR = process.env.MEMPROBE_TEMPLATES_DIR;
