@@ -10,6 +10,7 @@ import asyncio
 import importlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -297,3 +298,29 @@ def open_panel(page, run_id: str | None = None) -> None:
     if run_id:
         page.select_option(".mp-runs", run_id)
         wait_for_doc(page, run_id)
+
+
+# ---------------------------------------------------------------- the browser
+def chromium_missing() -> str | None:
+    """Why Debian's Chromium under Playwright cannot run here (with the fix), or None."""
+    if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install -e '.[test]')"
+    return None
+
+
+@contextmanager
+def launch_chromium() -> Iterator[Any]:
+    """Headless Chromium (Debian's, never a Playwright download). Playwright's sync API holds an
+    event loop on the main thread while it is open: close it before asyncio-based tests run."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -6,11 +6,8 @@ with MEMPROBE_REQUIRE_BROWSER=1 (CI) it fails them instead."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
-from frontend_server import CHROMIUM, CHROMIUM_ARGS, FRONTENDS, REQUIRED, frontend_static
+from frontend_server import FRONTENDS, REQUIRED, chromium_missing, frontend_static, launch_chromium
 
 
 def unavailable(reason: str) -> None:
@@ -21,18 +18,11 @@ def unavailable(reason: str) -> None:
 
 @pytest.fixture(scope="module")
 def browser():
-    """One Chromium per test module. (Playwright's sync API holds an event loop on the main
-    thread while it is open, so it must be closed before the asyncio-based tests run.)"""
-    if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):
-        unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("playwright is not installed (pip install -e '.[test]')")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    """One Chromium per test module (closed before the asyncio-based tests run)."""
+    if reason := chromium_missing():
+        unavailable(reason)
+    with launch_chromium() as chromium:
+        yield chromium
 
 
 @pytest.fixture(params=FRONTENDS, scope="module")

@@ -5,13 +5,19 @@ panel treats the open workflow as the run's own."""
 from __future__ import annotations
 
 import json
-import shutil
 import time
-from pathlib import Path
 
 import pytest
 from comfy_server import load_workflow
-from frontend_server import CHROMIUM, CHROMIUM_ARGS, FRONTENDS, REQUIRED, SETTINGS, Unavailable, frontend_static
+from frontend_server import (
+    FRONTENDS,
+    REQUIRED,
+    SETTINGS,
+    Unavailable,
+    chromium_missing,
+    frontend_static,
+    launch_chromium,
+)
 
 from memprobe.workflow import graph_signature
 
@@ -26,16 +32,10 @@ def unavailable(reason: str) -> None:
 
 @pytest.fixture(scope="module")
 def chromium():
-    if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):
-        unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("playwright is not installed (pip install -e '.[test]')")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    if reason := chromium_missing():
+        unavailable(reason)
+    with launch_chromium() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.mark.parametrize("version", FRONTENDS)
