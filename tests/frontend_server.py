@@ -301,6 +301,15 @@ def open_panel(page, run_id: str | None = None) -> None:
 
 
 # ---------------------------------------------------------------- the browser
+def unavailable(reason: str) -> None:
+    """Skip the test with the reason; with MEMPROBE_REQUIRE_BROWSER=1 (CI), fail it instead."""
+    import pytest
+
+    if REQUIRED:
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
 def chromium_missing() -> str | None:
     """Why Debian's Chromium under Playwright cannot run here (with the fix), or None."""
     if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):

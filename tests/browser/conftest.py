@@ -7,13 +7,7 @@ with MEMPROBE_REQUIRE_BROWSER=1 (CI) it fails them instead."""
 from __future__ import annotations
 
 import pytest
-from frontend_server import FRONTENDS, REQUIRED, chromium_missing, frontend_static, launch_chromium
-
-
-def unavailable(reason: str) -> None:
-    if REQUIRED:
-        pytest.fail(reason)
-    pytest.skip(reason)
+from frontend_server import FRONTENDS, chromium_missing, frontend_static, launch_chromium, unavailable
 
 
 @pytest.fixture(scope="module")

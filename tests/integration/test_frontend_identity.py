@@ -11,23 +11,17 @@ import pytest
 from comfy_server import load_workflow
 from frontend_server import (
     FRONTENDS,
-    REQUIRED,
     SETTINGS,
     Unavailable,
     chromium_missing,
     frontend_static,
     launch_chromium,
+    unavailable,
 )
 
 from memprobe.workflow import graph_signature
 
 GRAPH = "(window.app.rootGraph ?? window.app.graph)"
-
-
-def unavailable(reason: str) -> None:
-    if REQUIRED:
-        pytest.fail(reason)
-    pytest.skip(reason)
 
 
 @pytest.fixture(scope="module")
