@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import Any
 
 __all__ = ["ModelLogLine", "ModelLogReader", "parse_model_line", "models_from_log", "LOAD_KINDS"]
@@ -100,40 +100,42 @@ def _bytes(mb: str | None) -> int | None:
     return None if value >= UNLIMITED_MB else round(value * MIB)
 
 
-def parse_model_line(line: str) -> ModelLogLine | None:
-    """The model-manager fact in ``line``, or ``None`` when it has none. Never raises on text."""
+def parse_model_line(line: str, *, load_name: str | None = None) -> ModelLogLine | None:
+    """The model-manager fact in ``line``, or ``None`` when it has none. Never raises on text.
+    ``load_name``: the model class a load line is named after (``ModelLogReader`` knows it)."""
     if "load" not in line:  # every line of interest says load/unloaded/loading: a cheap first test
         return None
-    text = _ANSI.sub("", line).strip()
-    match = _LOADED_NEW.search(text)
-    if match:
-        partial = match[1] == "partially"
-        full = match[7]
-        return ModelLogLine("partially-loaded" if partial else "loaded", usable_bytes=_bytes(match[2]),
-                            loaded_bytes=_bytes(match[3]), offloaded_bytes=_bytes(match[4]) if partial else 0,
-                            buffer_bytes=_bytes(match[5]), count=int(match[6]) if match[6] else None,
-                            full_load=None if full is None else full == "True", text=text)
-    match = _LOADED_OLD.search(text)
-    if match:
-        partial = match[1] == "partially"
-        last = match[4]
-        return ModelLogLine("partially-loaded" if partial else "loaded", usable_bytes=_bytes(match[2]),
-                            loaded_bytes=_bytes(match[3]), offloaded_bytes=None if partial else 0,
-                            count=int(last) if partial and last.isdigit() else None,
-                            full_load=(last == "True") if not partial else False, text=text)
-    match = _UNLOADED_PARTIALLY.search(text)
-    if match:
+    text = (_ANSI.sub("", line) if "\x1b" in line else line).strip()
+    # a substring test before each regex: most lines of a long log are none of these
+    if "Requested to load" in text:
+        match = _REQUESTED.search(text)
+        return ModelLogLine("requested", model_class=match[1], text=text) if match else None
+    if "loaded completely" in text or "loaded partially" in text:
+        match = _LOADED_NEW.search(text)
+        if match:
+            partial = match[1] == "partially"
+            full = match[7]
+            return ModelLogLine("partially-loaded" if partial else "loaded", model_class=load_name,
+                                usable_bytes=_bytes(match[2]), loaded_bytes=_bytes(match[3]),
+                                offloaded_bytes=_bytes(match[4]) if partial else 0, buffer_bytes=_bytes(match[5]),
+                                count=int(match[6]) if match[6] else None,
+                                full_load=None if full is None else full == "True", text=text)
+        match = _LOADED_OLD.search(text)
+        if match:
+            partial = match[1] == "partially"
+            last = match[4]
+            return ModelLogLine("partially-loaded" if partial else "loaded", model_class=load_name,
+                                usable_bytes=_bytes(match[2]), loaded_bytes=_bytes(match[3]),
+                                offloaded_bytes=None if partial else 0,
+                                count=int(last) if partial and last.isdigit() else None,
+                                full_load=(last == "True") if not partial else False, text=text)
+    if "Unloaded partially" in text and (match := _UNLOADED_PARTIALLY.search(text)):
         return ModelLogLine("partially-unloaded", freed_bytes=_bytes(match[1]), loaded_bytes=_bytes(match[2]),
                             buffer_bytes=_bytes(match[3]), count=int(match[4]) if match[4] else None, text=text)
-    match = _REQUESTED.search(text)
-    if match:
-        return ModelLogLine("requested", model_class=match[1], text=text)
-    match = _DYNAMIC.search(text)
-    if match:
+    if "dynamic VRAM" in text and (match := _DYNAMIC.search(text)):
         return ModelLogLine("dynamic-prepared", model_class=match[1], staged_bytes=int(match[2]) * MIB,
                             count=int(match[3]), text=text)
-    match = _MODELS_UNLOADED.search(text)
-    if match:
+    if "unloaded." in text and (match := _MODELS_UNLOADED.search(text)):
         return ModelLogLine("models-unloaded", count=int(match[1]), text=text)
     return None
 
@@ -153,13 +155,13 @@ class ModelLogReader:
         self._pending.clear()
 
     def feed(self, line: str) -> ModelLogLine | None:
-        parsed = parse_model_line(line)
+        parsed = parse_model_line(line, load_name=self._pending[0] if self._pending else None)
         if parsed is None:
             return None
         if parsed.kind == "requested" and parsed.model_class:
             self._pending.append(parsed.model_class)
         elif parsed.kind in ("loaded", "partially-loaded") and self._pending:
-            parsed = replace(parsed, model_class=self._pending.popleft())
+            self._pending.popleft()  # the load was named after it
         elif parsed.kind == "dynamic-prepared" and parsed.model_class in self._pending:
             self._pending.remove(parsed.model_class)
         return parsed
