@@ -243,9 +243,10 @@ class Runtime:
         return self._machine_cache[1]
 
     def _run_end_extras(self, run: Any) -> dict[str, Any]:
-        """What ``memprobe.run_end`` carries besides the header: the suggestions and stage summary."""
+        """What ``memprobe.run_end`` carries besides the header: the suggestions, stage summary and
+        the prompt (the panel matches a run without a workflow id to the open graph by it)."""
         doc = enrich(run.to_dict(timeline={"t": [], "series": {}}), self.advice_machine())
-        return {k: doc[k] for k in ("suggestions", "stages", "parameters", "memory")}
+        return {k: doc.get(k) for k in ("suggestions", "stages", "parameters", "memory", "prompt")}
 
     # ------------------------------------------------------------------ probe nodes
     def mark(self, label: str, node_id: str | None) -> Mark | None:

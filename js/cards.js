@@ -50,15 +50,14 @@ export function suggestionCard(s, doc, actions) {
   );
 }
 
+/** The button says what it changes: the headline's short form, the card's "Apply: …". */
 function applyLabel(action, compact) {
-  if (compact) return "Apply";
-  return action.type === "swap_vae_decode"
-    ? "Apply: use VAE Decode (Tiled)"
-    : `Apply: ${action.widget} = ${action.value}`;
+  if (action.type === "swap_vae_decode") return compact ? "Use VAE Decode (Tiled)" : "Apply: use VAE Decode (Tiled)";
+  return compact ? `Set ${action.widget} to ${action.value}` : `Apply: ${action.widget} = ${action.value}`;
 }
 
 /** The action area of a suggestion: Apply, "Applied — Undo", or why not and what to do.
- * `compact`: the headline's, a bare "Apply" and nothing when it cannot apply (the banner says why). */
+ * `compact`: the headline's, a short button and nothing when it cannot apply (the banner says why). */
 export function actionArea(s, doc, actions, { compact = false } = {}) {
   const action = s.action;
   if (!action) return null;

@@ -77,6 +77,7 @@ function overlaysPlugin(state) {
             if (x1 - x0 > px(46)) {
               ctx.fillStyle = state.palette.muted;
               ctx.font = `${px(11)}px sans-serif`;
+              ctx.textAlign = "left"; // uPlot leaves its axes' alignment on the shared context
               ctx.textBaseline = "top";
               const text = b.label.length > 24 ? `${b.label.slice(0, 23)}…` : b.label;
               ctx.fillText(text, x0 + px(4), top + px(7), x1 - x0 - px(8));
@@ -92,6 +93,7 @@ function overlaysPlugin(state) {
           ctx.save();
           ctx.font = `${px(11)}px sans-serif`;
           let above = 0;
+          const taken = []; // the off-scale limits' labels: the peak's label keeps clear of them
           for (const l of state.limits) {
             const y = u.valToPos(l.value, "y", true);
             if (y < top - 1) {
@@ -100,8 +102,11 @@ function overlaysPlugin(state) {
               ctx.fillStyle = l.color;
               ctx.textAlign = "right";
               ctx.textBaseline = "top";
-              ctx.fillText(text, left + width - px(5), top + px(8) + above * px(14));
+              const ly = top + px(8) + above * px(14);
+              ctx.fillText(text, left + width - px(5), ly);
               ctx.textAlign = "left";
+              const lw = ctx.measureText(text).width;
+              taken.push({ x0: left + width - px(5) - lw, x1: left + width - px(5), y0: ly, y1: ly + px(13) });
               above++;
               continue;
             }
@@ -152,10 +157,17 @@ function overlaysPlugin(state) {
               const w = ctx.measureText(text).width;
               // beside the dot, on the side with room (the top right holds the off-scale limits)
               const tx = x - left > width * 0.6 ? x - w - px(10) : x + px(10);
-              const ty = y - px(4) < top + px(30) ? y + px(16) : y - px(4);
+              let ty = y - px(4) < top + px(30) ? y + px(16) : y - px(4);
+              const clashes = (ty) =>
+                taken.some(
+                  (r) => tx - px(3) < r.x1 && tx + w + px(3) > r.x0 && ty - px(12) < r.y1 && ty + px(3) > r.y0,
+                );
+              if (clashes(ty)) ty = y + px(16);
+              if (clashes(ty)) ty = Math.max(...taken.map((r) => r.y1)) + px(15);
               ctx.fillStyle = state.background;
               ctx.fillRect(tx - px(3), ty - px(12), w + px(6), px(15));
               ctx.fillStyle = spec.color;
+              ctx.textAlign = "left";
               ctx.textBaseline = "bottom";
               ctx.fillText(text, tx, ty + px(2));
             }

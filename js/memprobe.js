@@ -119,6 +119,9 @@ function updateBadges(doc = store.doc) {
   return setBadges(app, LGraphBadge, badges);
 }
 
+/** `text` ending in a full stop (an exception's message often has none). */
+const sentence = (text) => (/[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
+
 /** A run that failed while another one is on screen (or the panel is closed) is announced. */
 function announce({ run, shown }) {
   if (!["error", "ended_abruptly"].includes(run.status)) return;
@@ -127,7 +130,7 @@ function announce({ run, shown }) {
   toast(
     "error",
     `Run failed: ${head.title}`,
-    `${head.detail ? `${head.detail} ` : ""}Open the Memory panel to see it.`,
+    `${head.detail ? `${sentence(head.detail)} ` : ""}Open the Memory panel to see it.`,
     10000,
   );
 }

@@ -57,6 +57,7 @@ export class MemoryPanel {
     this.ctx = ctx;
     this.root = null;
     this.sort = null; // {key, direction}; null: by the headline metric's peak
+    this.shownSort = null; // the order on screen (this.sort, or the default)
     this.metric = null; // the table's memory; null: the headline metric
     this.allNodes = false;
     this.compareWith = "";
@@ -253,7 +254,8 @@ export class MemoryPanel {
       target.state === "other"
         ? `This run came from ${quoted(workflowName(own), "another workflow")}, not from ` +
           `${quoted(target.open.name, "the open one")}. Apply, badges and node selection act only on its own workflow.`
-        : `The open workflow is not this run's graph (${target.graph?.reason || "it differs"}). Apply, badges and node selection are off.`;
+        : `The open workflow is not this run's graph: ${target.graph?.reason || "it differs."} ` +
+          "Apply, badges and node selection are off.";
     el.hidden = false;
     fill(el, h("div", {}, text), openWorkflowButton(doc, this.actions, own));
   }
@@ -392,6 +394,7 @@ export class MemoryPanel {
       return;
     }
     const sort = this.sort ?? { key: metric ? `${metric}:peak` : "seq", direction: metric ? "desc" : "asc" };
+    this.shownSort = sort; // what a click on a header turns round
     const rows = sortRows(tableRows(doc), sort.key, sort.direction);
     const shown = this.allNodes ? rows : rows.slice(0, TOP_NODES);
     const head = [["title", "Node"], ["time", "Time"], ...(metric ? [[`${metric}:peak`, "Peak"]] : [])];
@@ -411,7 +414,7 @@ export class MemoryPanel {
                 scope: "col",
                 "aria-sort": ariaSort(key),
                 "data-key": key,
-                class: key.endsWith(":peak") || key === "time" ? "mp-num" : null,
+                class: key === "time" ? "mp-num mp-col-time" : key.endsWith(":peak") ? "mp-num" : null,
               },
               h(
                 "button",
@@ -450,6 +453,7 @@ export class MemoryPanel {
     const peak = metric ? r[`${metric}:peak`] : null;
     const added = metric ? r[`${metric}:added`] : null;
     const sampled = peak != null && !r[`${metric}:exact`];
+    const time = r.status === "ran" ? fmtSeconds(r.time) : STATUS_LABELS[r.status] || r.status;
     const focus = () => this.focus(r.id);
     return h(
       "tr",
@@ -485,12 +489,13 @@ export class MemoryPanel {
           { class: "mp-sub" },
           h("span", { class: "mp-chip", style: `background:${STAGE_COLORS[r.stage] || STAGE_COLORS.other}` }, r.stage),
           r.title !== r.type ? ` ${r.type}` : "",
+          h("span", { class: "mp-time-inline" }, ` · ${time}`), // where the sidebar is too narrow for a Time column
         ),
         r.models.changed
           ? h("div", { class: `mp-sub mp-models${r.models.partial ? " mp-partial" : ""}` }, r.models.text)
           : null,
       ),
-      h("td", { class: "mp-num" }, r.status === "ran" ? fmtSeconds(r.time) : STATUS_LABELS[r.status] || r.status),
+      h("td", { class: "mp-num mp-col-time" }, time),
       metric
         ? h(
             "td",
@@ -525,8 +530,11 @@ export class MemoryPanel {
   }
 
   sortBy(key) {
-    const current = this.sort ?? { key: null };
-    this.sort = { key, direction: current.key === key && current.direction === "desc" ? "asc" : "desc" };
+    const current = this.sort ?? this.shownSort ?? { key: null };
+    // names start A to Z, numbers largest first; a second click turns the order round
+    const first = key === "title" ? "asc" : "desc";
+    const direction = current.key === key ? (current.direction === "asc" ? "desc" : "asc") : first;
+    this.sort = { key, direction };
     this.renderTable(this.store.doc);
     this.els.table.querySelector(`th[data-key="${CSS.escape(key)}"] button`)?.focus();
   }

@@ -178,13 +178,18 @@ class MemProbeRoutes:
             doc = self.s.tracker.live() or {}
             doc["timeline"] = downsample(doc.get("timeline") or {"t": [], "series": {}}, max_points)
             return doc
+        last = self.s.tracker.last
+        in_memory = last is not None and last.id == run_id
         try:
-            return await asyncio.to_thread(self._ledger().get_run, run_id, max_points=max_points)
+            doc = await asyncio.to_thread(self._ledger().get_run, run_id, max_points=max_points)
         except LedgerError:
-            last = self.s.tracker.last  # the ledger cannot answer: the last run is still in memory
-            if last is not None and last.id == run_id:
-                return last.to_dict(timeline=downsample(last.samples.to_timeline(), max_points))
-            raise
+            if not in_memory:  # the ledger cannot answer, but the last run is still in memory
+                raise
+            doc = None
+        if in_memory and (doc is None or doc.get("status") == "running"):
+            # not saved yet, or saved as it started and the writer has not caught up with its end
+            return last.to_dict(timeline=downsample(last.samples.to_timeline(), max_points))
+        return doc
 
     # ------------------------------------------------------------------ handlers
     async def list_runs(self, request: web.Request) -> web.Response:
@@ -198,12 +203,17 @@ class MemProbeRoutes:
             data = {"runs": [], "total": 0, "limit": limit, "offset": offset,
                     "error": "the run ledger is not available (see the ComfyUI log)"}
         if offset == 0:
-            known = {r["id"] for r in data["runs"]}
-            for run in (self.s.tracker.last, self.s.tracker.current):
+            known = {r["id"]: i for i, r in enumerate(data["runs"])}
+            last = self.s.tracker.last
+            if last is not None and last.id in known and data["runs"][known[last.id]].get("status") == "running":
+                # the run has ended but the ledger's writer has not caught up yet: the tracker knows better
+                entry = data["runs"][known[last.id]]
+                data["runs"][known[last.id]] = {**entry, **last.header(), "node_count": len(last.nodes)}
+            for run in (last, self.s.tracker.current):
                 if run is not None and run.id not in known:
                     data["runs"].insert(0, {**run.header(), "node_count": len(run.nodes), "saved": False})
                     data["total"] += 1
-                    known.add(run.id)
+                    known[run.id] = -1
             data["runs"].sort(key=lambda r: -(r.get("started_at") or 0))
             del data["runs"][limit:]
         return _json(data)

@@ -312,3 +312,32 @@ def test_a_run_records_the_workflow_it_came_from_by_position_or_by_name(runtime,
     with rt.ledger.reader() as conn:
         stored = " ".join(str(v) for row in conn.execute("SELECT header, prompt FROM runs") for v in row)
     assert "secret-token" not in stored and "last_link_id" not in stored
+
+
+def test_the_run_end_event_carries_the_judgement_and_the_prompt(runtime, monkeypatch):
+    """The panel shows a live run from the events alone; the prompt lets it match a run queued
+    without a workflow id (an API client) to the open graph."""
+    import threading
+    import types
+
+    execution = make_execution_module()
+    install_modules(monkeypatch, execution)
+    sent: list[tuple[str, dict]] = []
+    ended = threading.Event()
+
+    def send_sync(event, data, sid=None):
+        sent.append((event, data))
+        if event == "memprobe.run_end":
+            ended.set()
+
+    server = types.ModuleType("server")
+    server.PromptServer = types.SimpleNamespace(instance=types.SimpleNamespace(send_sync=send_sync))
+    monkeypatch.setitem(sys.modules, "server", server)
+    rt = runtime()
+    rt.start()
+    execution.PromptExecutor({"3": Node(lambda: ("x",)), "8": Node(lambda: ("y",))}).execute(PROMPT, "api-run")
+    assert ended.wait(10), [event for event, _ in sent]
+    data = next(d for event, d in sent if event == "memprobe.run_end")
+    assert data["id"] == "api-run" and data["status"] == "success"
+    assert data["prompt"] == PROMPT and data["workflow"]["id"] is None
+    assert isinstance(data["suggestions"], list) and data["memory"]["metric"]

@@ -255,3 +255,21 @@ def test_the_route_table_in_the_docstring_lists_every_route(app_parts):
             line = f"``{method} {path}" if not path.startswith("/memprobe/static") else "``GET /memprobe/static/"
             assert line in documented or (method == "POST" and "``POST`` changes them" in documented
                                           and path == "/memprobe/config"), f"{method} {path} is not in the table"
+
+
+async def test_a_run_that_ended_before_the_ledger_caught_up_is_served_as_ended(aiohttp_client, app_parts):
+    """The run-end event can reach the panel before the ledger's writer has saved the run's end:
+    the list and the run then come from the tracker's last run, not the ledger's "running" row."""
+    app, tracker, ledger, clock, _ = app_parts
+    tracker.begin_run("lagging", prompt={"3": {"class_type": "KSampler", "inputs": {}}})
+    ledger.flush()  # the ledger holds the run as it started
+    tracker.listeners.remove(ledger.listener)  # GIVEN a writer that has not caught up with the end
+    node = tracker.node_begin("lagging", "3", "KSampler")
+    tracker.node_end(node)
+    tracker.end_run("lagging", "error", error={"exception_type": "RuntimeError", "exception_message": "boom"})
+    client = await aiohttp_client(app)
+    assert ledger.get_run("lagging")["status"] == "running"
+    listed = {r["id"]: r for r in (await (await client.get("/memprobe/runs")).json())["runs"]}
+    assert listed["lagging"]["status"] == "error" and listed["lagging"]["node_count"] == 1
+    doc = await (await client.get("/memprobe/runs/lagging")).json()
+    assert doc["status"] == "error" and doc["prompt"] == {"3": {"class_type": "KSampler", "inputs": {}}}
