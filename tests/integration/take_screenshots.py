@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from comfy_server import ComfyServer, find_comfyui, load_workflow  # noqa: E402
-from frontend_server import CHROMIUM, CHROMIUM_ARGS, SETTINGS, frontend_static  # noqa: E402
+from frontend_server import SETTINGS, frontend_static, launch_chromium  # noqa: E402
 
 GRAPH = "(window.app.rootGraph ?? window.app.graph)"
 SIZES = [(1600, 1000), (1280, 720)]
@@ -64,8 +64,6 @@ def main() -> int:
     install = find_comfyui()
     if isinstance(install, str):
         sys.exit(install)
-    from playwright.sync_api import sync_playwright
-
     base = Path(tempfile.mkdtemp(prefix="memprobe-shots-"))
     settings = base / "user" / "default" / "comfy.settings.json"
     settings.parent.mkdir(parents=True)
@@ -73,8 +71,7 @@ def main() -> int:
     extra = ["--front-end-root", str(frontend_static(args.frontend))] if args.frontend else []
     server = ComfyServer(install, base, args=extra).start()
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        with launch_chromium() as browser:
             page = boot(browser, server.url, *SIZES[0])
             prompt = load_workflow("txt2img")
             page.evaluate("([p]) => window.app.loadApiJson(p, 'txt2img-api')", [prompt])
@@ -98,7 +95,6 @@ def main() -> int:
                 small.wait_for_function("() => window.__memprobe.store.doc?.status === 'success'")
                 show_panel(small)
                 small.screenshot(path=str(args.out / f"panel-{width}x{height}.png"))
-            browser.close()
     finally:
         server.stop()
     sys.stderr.write(f"screenshots in {args.out}\n")
