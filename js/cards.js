@@ -10,13 +10,14 @@ import { planSwap } from "./swap.js";
 /** "Open <the run's workflow>" (its tab, or a new tab with the graph the run executed), or null. */
 export function openWorkflowButton(doc, actions, own = actions.ownWorkflow(doc)) {
   const open = () => actions.openRunWorkflow(doc);
-  if (own)
+  if (own) {
     return button(`Open “${workflowName(own)}”`, {
       primary: true,
       icon: "pi-folder-open",
       onclick: open,
       "data-action": "open-workflow",
     });
+  }
   if (!doc.prompt) return null;
   return button("Open this run's graph", {
     primary: true,
