@@ -146,6 +146,7 @@ def test_the_headline_names_the_peak_its_limit_the_node_and_the_change_to_try(co
     first_suggestion = page.evaluate("() => window.__memprobe.store.doc.suggestions[0]")
     assert first_suggestion["id"] == "tiled-decode" and first_suggestion["title"] in headline.inner_text()
     assert headline.locator("button[data-action=swap]").is_enabled()
+    assert headline.locator("button[data-action=swap]").inner_text().strip() == "Use VAE Decode (Tiled)"  # says what it changes
     # the same memory drives the table's default sort and the badges
     first = page.locator("[data-testid=memprobe-table] tbody tr").first
     assert first.get_attribute("data-node") == "8"
@@ -418,6 +419,7 @@ def test_a_pinned_run_stays_and_a_new_failure_is_announced(comfy):
     page.wait_for_function("() => window.__memprobe.toasts.some(t => t.summary.startsWith('Run failed'))")
     toast = next(t for t in toasts(page) if t["summary"].startswith("Run failed"))
     assert toast["summary"].startswith("Run failed: Not a memory error:") and toast["severity"] == "error"
+    assert toast["detail"].endswith("Open the Memory panel to see it.") and ". Open the Memory panel" in toast["detail"]
     page.get_by_text("Run failed: Not a memory error", exact=False).first.wait_for()
     assert page.evaluate("() => window.__memprobe.store.doc.id") == old["id"]
     # WHEN the user follows live again, the newest run (the failure) is on screen
