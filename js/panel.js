@@ -1,28 +1,22 @@
 // The Memory sidebar tab: the run on screen (following the newest by default, pinned when the
 // user picks an older one), its headline (which memory peaked, how close to the limit the OS
-// enforces, at which node, the one change to try), the suggestions as cards, the top nodes and a
-// comparison. The wide timeline lives in the bottom panel (timeline.js).
+// enforces, at which node, the one change to try), the suggestions as cards, the top nodes (in
+// nodetable.js) and a comparison. The wide timeline lives in the bottom panel (timeline.js).
 //
 // Everything that changes or moves the graph (Apply, row focus) goes through actions.js, which
 // acts only on the run's own workflow; the suggestion cards are drawn by cards.js.
 
 import { GraphActions } from "./actions.js";
 import { actionArea, openWorkflowButton, suggestionCard } from "./cards.js";
-import { STAGE_COLORS } from "./colors.js";
 import { button, fill, h, throttle } from "./dom.js";
 import { openExplainDialog } from "./explain.js"; // "Explain a log" (js/explain.js)
-import { fmtBytes, fmtSeconds, fmtShortTime, fmtValue, STATUS_LABELS } from "./format.js";
+import { fmtBytes, fmtSeconds, fmtShortTime, fmtValue } from "./format.js";
 import { workflowName } from "./identity.js";
 import { headline, memoryOf, metricLabel } from "./memory.js";
-import { memoryColumns, sortRows, tableRows } from "./tabledata.js";
+import { NodeTable } from "./nodetable.js";
 
 export { h } from "./dom.js";
 
-const TOP_NODES = 8;
-const EXACT_PEAK = "exact: from the peak counter the operating system (or torch) keeps";
-const SAMPLED_PEAK = "sampled: the highest reading; a short spike between two readings can go higher";
-const PEAK_NOTE =
-  "≥ marks a sampled peak (the highest reading); the others are exact, from the OS's or torch's own peak counters. VRAM in use (NVML) has no such counter.";
 const panels = new Set();
 
 /** A run in a picker: "04:19:07 PM · ok · 974c19" (with the failure's kind when asked). */
@@ -56,10 +50,7 @@ export class MemoryPanel {
   constructor(ctx) {
     this.ctx = ctx;
     this.root = null;
-    this.sort = null; // {key, direction}; null: by the headline metric's peak
-    this.shownSort = null; // the order on screen (this.sort, or the default)
-    this.metric = null; // the table's memory; null: the headline metric
-    this.allNodes = false;
+    this.nodes = new NodeTable({ fallback: () => this.ctx.fallback?.(), onFocus: (id) => this.focus(id) });
     this.compareWith = "";
     this.actions = new GraphActions(ctx, () => this.onGraphChanged());
     this.refreshLive = throttle(() => this.renderLive(), 400);
@@ -105,10 +96,6 @@ export class MemoryPanel {
       }),
       compare: h("div", { class: "mp-compare" }),
       suggestions: h("div", { class: "mp-suggestions", "data-testid": "memprobe-suggestions" }),
-      nodesTitle: h("h4", { id: "mp-nodes-title" }, "Nodes"),
-      metrics: h("div", { class: "mp-metrics", role: "group", "aria-label": "Memory shown in the table" }),
-      table: h("table", { class: "mp-table", "data-testid": "memprobe-table", "aria-labelledby": "mp-nodes-title" }),
-      more: h("div", { class: "mp-more" }),
       footer: h("div", { class: "mp-footer" }),
     };
     this.root = h(
@@ -121,9 +108,7 @@ export class MemoryPanel {
       this.els.headline,
       h("h4", {}, "Suggestions"),
       this.els.suggestions,
-      h("div", { class: "mp-nodes-head" }, this.els.nodesTitle, this.els.metrics),
-      this.els.table,
-      this.els.more,
+      ...this.nodes.mount(),
       h("h4", {}, "Actions"),
       this.els.actions,
       this.els.compare,
@@ -365,152 +350,7 @@ export class MemoryPanel {
   }
 
   renderTable(doc) {
-    if (!this.root) return;
-    const memory = doc ? memoryOf(doc, this.ctx.fallback?.()) : null;
-    const columns = memoryColumns(doc, memory?.metric);
-    const metric = columns.find((c) => c.key === this.metric)?.key ?? columns[0]?.key ?? null;
-    fill(
-      this.els.metrics,
-      ...(columns.length > 1 ? columns : []).map((c) =>
-        h(
-          "button",
-          {
-            type: "button",
-            class: `mp-chip-btn${c.key === metric ? " mp-on" : ""}`,
-            "aria-pressed": String(c.key === metric),
-            "data-metric": c.key,
-            onclick: () => this.setMetric(c.key),
-          },
-          c.label,
-        ),
-      ),
-    );
-    if (!doc || !(doc.nodes || []).length) {
-      fill(
-        this.els.table,
-        h("tbody", {}, h("tr", {}, h("td", { class: "mp-muted" }, doc ? "No node has run yet." : "No run yet."))),
-      );
-      fill(this.els.more);
-      return;
-    }
-    const sort = this.sort ?? { key: metric ? `${metric}:peak` : "seq", direction: metric ? "desc" : "asc" };
-    this.shownSort = sort; // what a click on a header turns round
-    const rows = sortRows(tableRows(doc), sort.key, sort.direction);
-    const shown = this.allNodes ? rows : rows.slice(0, TOP_NODES);
-    const head = [["title", "Node"], ["time", "Time"], ...(metric ? [[`${metric}:peak`, "Peak"]] : [])];
-    const ariaSort = (key) => (sort.key === key ? (sort.direction === "asc" ? "ascending" : "descending") : "none");
-    fill(
-      this.els.table,
-      h(
-        "thead",
-        {},
-        h(
-          "tr",
-          {},
-          ...head.map(([key, label]) =>
-            h(
-              "th",
-              {
-                scope: "col",
-                "aria-sort": ariaSort(key),
-                "data-key": key,
-                class: key === "time" ? "mp-num mp-col-time" : key.endsWith(":peak") ? "mp-num" : null,
-              },
-              h(
-                "button",
-                { type: "button", class: "mp-sort", onclick: () => this.sortBy(key) },
-                label,
-                h(
-                  "span",
-                  { class: "mp-arrow", "aria-hidden": "true" },
-                  sort.key === key ? (sort.direction === "asc" ? " ▲" : " ▼") : "",
-                ),
-              ),
-            ),
-          ),
-        ),
-      ),
-      h("tbody", {}, ...shown.map((r) => this.row(r, metric))),
-    );
-    if (metric && shown.some((r) => r[`${metric}:peak`] != null && !r[`${metric}:exact`])) {
-      this.els.table.prepend(h("caption", { class: "mp-sub mp-peak-note" }, PEAK_NOTE));
-    }
-    fill(
-      this.els.more,
-      rows.length > TOP_NODES
-        ? button(this.allNodes ? `Show the top ${TOP_NODES}` : `Show all ${rows.length} nodes`, {
-            onclick: () => {
-              this.allNodes = !this.allNodes;
-              this.renderTable(this.store.doc);
-            },
-            "data-action": "all-nodes",
-          })
-        : null,
-    );
-  }
-
-  row(r, metric) {
-    const peak = metric ? r[`${metric}:peak`] : null;
-    const added = metric ? r[`${metric}:added`] : null;
-    const sampled = peak != null && !r[`${metric}:exact`];
-    const time = r.status === "ran" ? fmtSeconds(r.time) : STATUS_LABELS[r.status] || r.status;
-    const focus = () => this.focus(r.id);
-    return h(
-      "tr",
-      {
-        class: `mp-row mp-${r.status}`,
-        "data-node": r.id,
-        tabindex: "0",
-        "aria-label": `${r.title}, ${r.stage}${peak != null ? `, peak ${fmtBytes(peak)}` : ""}: select it on the canvas`,
-        title: r.fallbacks.length
-          ? `fallbacks: ${r.fallbacks.join(", ")}`
-          : `node ${r.id}: click to select it on the canvas`,
-        onclick: focus,
-        onkeydown: (e) => {
-          if (e.key === "Enter" || e.key === " ") {
-            e.preventDefault();
-            focus();
-          }
-        },
-      },
-      h(
-        "td",
-        { class: "mp-node", title: r.models.title || null },
-        h(
-          "div",
-          { class: "mp-name" },
-          r.title,
-          r.fallbacks.length
-            ? h("span", { class: "mp-warn", title: `fallbacks: ${r.fallbacks.join(", ")}` }, " ⚠")
-            : null,
-        ),
-        h(
-          "div",
-          { class: "mp-sub" },
-          h("span", { class: "mp-chip", style: `background:${STAGE_COLORS[r.stage] || STAGE_COLORS.other}` }, r.stage),
-          r.title !== r.type ? ` ${r.type}` : "",
-          h("span", { class: "mp-time-inline" }, ` · ${time}`), // where the sidebar is too narrow for a Time column
-        ),
-        r.models.changed
-          ? h("div", { class: `mp-sub mp-models${r.models.partial ? " mp-partial" : ""}` }, r.models.text)
-          : null,
-      ),
-      h("td", { class: "mp-num mp-col-time" }, time),
-      metric
-        ? h(
-            "td",
-            { class: "mp-num mp-peak", title: peak == null ? null : sampled ? SAMPLED_PEAK : EXACT_PEAK },
-            (sampled ? "≥ " : "") + fmtBytes(peak),
-            added != null
-              ? h(
-                  "div",
-                  { class: "mp-sub", title: "added while it ran (peak − before)" },
-                  fmtBytes(added, { signed: true }),
-                )
-              : null,
-          )
-        : null,
-    );
+    if (this.root) this.nodes.render(doc);
   }
 
   renderFooter(doc) {
@@ -521,22 +361,6 @@ export class MemoryPanel {
         ? h("span", {}, `Memory Probe's own CPU time: ${o.share_of_process_cpu_pct}% of ComfyUI's`)
         : "",
     );
-  }
-
-  setMetric(key) {
-    this.metric = key;
-    this.sort = null;
-    this.renderTable(this.store.doc);
-  }
-
-  sortBy(key) {
-    const current = this.sort ?? this.shownSort ?? { key: null };
-    // names start A to Z, numbers largest first; a second click turns the order round
-    const first = key === "title" ? "asc" : "desc";
-    const direction = current.key === key ? (current.direction === "asc" ? "desc" : "asc") : first;
-    this.sort = { key, direction };
-    this.renderTable(this.store.doc);
-    this.els.table.querySelector(`th[data-key="${CSS.escape(key)}"] button`)?.focus();
   }
 
   renderComparison(result) {
