@@ -26,7 +26,8 @@ from .advice import suggest
 from .failures import classify_failure
 from .format import fmt_bytes
 from .install_type import detect_install_type
-from .logread import MAX_LINE_CHARS, Ending, Frame, LogFacts, LogFailure, LogLine, PromptLog, read_log
+from .logread import Ending, Frame, LogFacts, LogFailure, LogLine, PromptLog, read_log
+from .logtext import MAX_LINE_CHARS
 from .privacy import scrub_all, scrub_text
 from .records import Failure, NodeRun, RunEvent, RunRecord
 from .report import suggestions_md

@@ -10,7 +10,8 @@ import codecs
 import pytest
 from helpers import FIXTURES
 
-from memprobe.logread import MAX_LINE_CHARS, clean, iter_lines, read_log
+from memprobe.logread import read_log
+from memprobe.logtext import MAX_LINE_CHARS, clean, iter_lines
 
 MIB = 1024**2
 RECORDED = FIXTURES / "comfyui-0.3.64" / "logs"
