@@ -222,23 +222,13 @@ export function headline(doc, { live = false, fallback = null } = {}) {
         : "No sign that memory ran out; the process stopped without an error.",
     };
   }
-  if (failure && MEMORY_FAILURES.has(failure.kind)) {
+  if (failure && (MEMORY_FAILURES.has(failure.kind) || failure.kind === "disk")) {
     return {
       ...base,
       tone: "failed",
       pct,
       node: failedNode,
       title: `${FAILURE_NAMES[failure.kind]}${where(failedNode)}`,
-      detail: firstLine(failure.message) || null,
-    };
-  }
-  if (failure && failure.kind === "disk") {
-    return {
-      ...base,
-      tone: "failed",
-      pct,
-      node: failedNode,
-      title: `Disk full${where(failedNode)}`,
       detail: firstLine(failure.message) || null,
     };
   }

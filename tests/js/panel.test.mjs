@@ -76,6 +76,10 @@ test("failed runs read plainly: the memory that ran out, or that it was not memo
   assert.equal(other.tone, "other-failure");
   assert.equal(other.title, "Not a memory error: LatentBlend failed");
   assert.match(other.detail, /^RuntimeError: The size of tensor a \(4\) must match/);
+  const oom = fixture("runs/decode_oom_cpu.json");
+  const full = { ...oom, failure: { ...oom.failure, kind: "disk", message: "[Errno 28] No space left on device" } };
+  assert.equal(headline(full).title, "Disk full at VAE Decode (vae-decode)");
+  assert.equal(headline(full).detail, "[Errno 28] No space left on device");
   const killed = headline(fixture("runs/killed_mid_sampling.json"));
   assert.equal(killed.title, "ComfyUI ended mid-run at KSampler (sampling)");
   assert.match(killed.detail, /No sign that memory ran out/);
