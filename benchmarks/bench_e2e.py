@@ -13,8 +13,8 @@ from typing import Any
 
 from stack import traced_stack
 
-from memprobe.hook import wrap
-from memprobe.sampler import Sampler
+from memprobe.recording.hook import wrap
+from memprobe.sensing.sampler import Sampler
 
 
 def _workflow(torch: Any) -> list[tuple[str, str, Any]]:

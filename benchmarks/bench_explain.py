@@ -25,7 +25,7 @@ FIXTURES = ROOT / "tests" / "fixtures"
 _CHILD = r"""
 import json, resource, sys, time, tracemalloc
 sys.path.insert(0, {root!r})
-from memprobe.explain import explain_log
+from memprobe.logs.explain import explain_log
 path, traced = sys.argv[1], sys.argv[2] == "traced"
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 if traced:

@@ -11,9 +11,9 @@ from typing import Any
 
 from stack import traced_stack
 
-from memprobe.hook import wrap
-from memprobe.listener import TrackerListener
-from memprobe.records import NodeRun
+from memprobe.recording.hook import wrap
+from memprobe.recording.listener import TrackerListener
+from memprobe.recording.records import NodeRun
 
 
 class _EventsLike(TrackerListener):

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memprobe.ledger import Ledger
+from memprobe.recording.ledger import Ledger
 
 GIB = 1024**3
 METRICS = ("process_rss_bytes", "process_private_bytes", "ram_used_bytes", "commit_bytes", "commit_limit_bytes",

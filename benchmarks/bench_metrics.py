@@ -9,11 +9,11 @@ from typing import Any
 
 from bench_snapshot import percentile
 
-from memprobe.prometheus import MachineFacts, MetricsExporter
-from memprobe.records import NodeRun, RunRecord
-from memprobe.runstats import RunStats
-from memprobe.sensors import Sensors
-from memprobe.stages import STAGES
+from memprobe.judging.stages import STAGES
+from memprobe.output.prometheus import MachineFacts, MetricsExporter
+from memprobe.recording.records import NodeRun, RunRecord
+from memprobe.recording.runstats import RunStats
+from memprobe.sensing.sensors import Sensors
 
 GIB = 1024**3
 OPENMETRICS = "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5"  # Prometheus' Accept

@@ -131,7 +131,7 @@ def _per_node(reader: Any, nodes: int) -> dict[str, Any]:
     from bench_hook import _EventsLike, _trivial_node
     from stack import traced_stack
 
-    from memprobe.hook import wrap
+    from memprobe.recording.hook import wrap
 
     with tempfile.TemporaryDirectory() as tmp, traced_stack(tmp) as (_sensors, tracker, _ledger):
         tracker.subscribe(_EventsLike())

@@ -18,10 +18,10 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from memprobe.sampler import CPU_HZ, Sampler
-from memprobe.sensors import Sensors
-from memprobe.snapshot import Snapshot
-from memprobe.tracker import Tracker
+from memprobe.recording.tracker import Tracker
+from memprobe.sensing.sampler import CPU_HZ, Sampler
+from memprobe.sensing.sensors import Sensors
+from memprobe.sensing.snapshot import Snapshot
 
 MIB = 1024**2
 

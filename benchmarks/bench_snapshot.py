@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from memprobe.sensors import Sensors
+from memprobe.sensing.sensors import Sensors
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from memprobe.ledger import Ledger
-from memprobe.sensors import Sensors
-from memprobe.tracker import Tracker
+from memprobe.recording.ledger import Ledger
+from memprobe.recording.tracker import Tracker
+from memprobe.sensing.sensors import Sensors
 
 
 @contextmanager

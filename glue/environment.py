@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ..memprobe import __version__
-from ..memprobe.install_type import detect_install_type
-from ..memprobe.sensors import Sensors
+from ..memprobe.sensing.install_type import detect_install_type
+from ..memprobe.sensing.sensors import Sensors
 
 __all__ = ["import_optional", "comfy_folders", "user_data_dir", "compute_device", "static_context",
            "model_management_state"]

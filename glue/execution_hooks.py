@@ -1,6 +1,6 @@
 """ComfyUI's calling convention for running prompts and nodes, turned into tracker calls.
 
-Two functions of ComfyUI's ``execution`` module are wrapped (``memprobe.hook`` does the generic,
+Two functions of ComfyUI's ``execution`` module are wrapped (``memprobe.recording.hook`` does the generic,
 removable wrapping): ``get_output_data(prompt_id, unique_id, obj, ...)`` around every node, and
 ``PromptExecutor.execute_async`` (``execute`` before 0.3.4x) around every prompt. Arguments are read
 by name or position, so a new keyword or a reordered tail does not break tracing. All callbacks run
@@ -15,10 +15,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..memprobe._log import warn_once
-from ..memprobe.hook import Hook, install
-from ..memprobe.records import NodeRun
-from ..memprobe.tracker import Tracker, exception_type_name
-from ..memprobe.workflow import model_files, workflow_identity
+from ..memprobe.judging.workflow import model_files, workflow_identity
+from ..memprobe.recording.hook import Hook, install
+from ..memprobe.recording.records import NodeRun
+from ..memprobe.recording.tracker import Tracker, exception_type_name
 from .environment import import_optional
 from .models import ModelReader
 

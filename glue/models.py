@@ -1,5 +1,5 @@
 """Reading ComfyUI's model manager: ``comfy.model_management.current_loaded_models`` — one
-``LoadedModel`` per model it holds — into :class:`~memprobe.residency.ModelState` values.
+``LoadedModel`` per model it holds — into :class:`~memprobe.judging.residency.ModelState` values.
 
 What is read, per ``LoadedModel`` and its ``ModelPatcher`` (``lm.model``):
 
@@ -26,7 +26,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from ..memprobe.residency import ModelState
+from ..memprobe.judging.residency import ModelState
 
 __all__ = ["ModelReader"]
 

@@ -19,24 +19,24 @@ from typing import TYPE_CHECKING, Any
 from ..memprobe import __version__
 from ..memprobe._log import warn_once
 from ..memprobe.config import Config, load_config, save_config
-from ..memprobe.doctor import examine
-from ..memprobe.hook import Hook
-from ..memprobe.ledger import Ledger, LedgerError
-from ..memprobe.loghandler import ComfyLogHandler
-from ..memprobe.machine import gather_machine
-from ..memprobe.records import Mark
-from ..memprobe.run_view import enrich, live_limits
-from ..memprobe.runstats import RunStats
-from ..memprobe.sampler import Sampler
-from ..memprobe.sensors import Sensors
-from ..memprobe.tracker import Tracker
+from ..memprobe.judging.doctor import examine
+from ..memprobe.judging.run_view import enrich, live_limits
+from ..memprobe.recording.hook import Hook
+from ..memprobe.recording.ledger import Ledger, LedgerError
+from ..memprobe.recording.loghandler import ComfyLogHandler
+from ..memprobe.recording.records import Mark
+from ..memprobe.recording.runstats import RunStats
+from ..memprobe.recording.tracker import Tracker
+from ..memprobe.sensing.machine import gather_machine
+from ..memprobe.sensing.sampler import Sampler
+from ..memprobe.sensing.sensors import Sensors
 from . import environment
 from .environment import import_optional
 from .execution_hooks import ExecutionHooks
 from .models import ModelReader
 
 if TYPE_CHECKING:  # it needs prometheus-client, imported when the metrics are set up
-    from ..memprobe.prometheus import MetricsExporter
+    from ..memprobe.output.prometheus import MetricsExporter
 
 __all__ = ["Runtime", "get_runtime"]
 
@@ -156,7 +156,7 @@ class Runtime:
 
     def _setup_metrics(self) -> None:
         try:
-            from ..memprobe.prometheus import MetricsExporter
+            from ..memprobe.output.prometheus import MetricsExporter
         except ImportError as exc:  # the other features work without it
             self.metrics_reason = f"prometheus-client is not installed ({exc}); install requirements.txt"
             logger.warning("Memory Probe: /memprobe/metrics is unavailable: %s", self.metrics_reason)

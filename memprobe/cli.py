@@ -17,8 +17,8 @@ __all__ = ["main"]
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from .doctor import examine, render_text
-    from .machine import default_disk_paths, gather_machine
+    from .judging.doctor import examine, render_text
+    from .sensing.machine import default_disk_paths, gather_machine
 
     paths: dict[str, str] = default_disk_paths()
     for item in args.path or []:
@@ -49,14 +49,14 @@ def _load_run(path: str) -> dict[str, Any]:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .report import report
+    from .output.report import report
 
     print(report(_load_run(args.run), args.format), end="")
     return 0
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from .compare import compare_runs, render_comparison_md
+    from .judging.compare import compare_runs, render_comparison_md
 
     comparison = compare_runs(_load_run(args.a), _load_run(args.b))
     print(json.dumps(comparison, indent=2) if args.format == "json" else render_comparison_md(comparison), end="")
@@ -64,7 +64,7 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from .explain import explain_log, render_report_md, render_text
+    from .logs.explain import explain_log, render_report_md, render_text
 
     if args.log == "-":
         doc = explain_log(sys.stdin.buffer)

@@ -26,7 +26,7 @@ class Config:
     """Trace every node (the probe nodes work either way)."""
     sample_hz: float = 0.0
     """Sampler rate while a run executes, 1–200 Hz; 0 chooses it by the device ComfyUI computes
-    on (10 Hz on the CPU, 20 Hz with a GPU; see ``memprobe.sampler.auto_rate``). It reads at 1 Hz
+    on (10 Hz on the CPU, 20 Hz with a GPU; see ``memprobe.sensing.sampler.auto_rate``). It reads at 1 Hz
     when idle."""
     exact_rss_peaks: bool = True
     """Linux: restart the process's peak-RSS counter (``VmHWM``) at each node, so each node's RSS

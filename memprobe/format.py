@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .snapshot import Snapshot
+    from .sensing.snapshot import Snapshot
 
 __all__ = ["GIB", "MIB", "KIB", "fmt_bytes", "fmt_pair", "probe_summary"]
 
@@ -41,7 +41,7 @@ def fmt_pair(used: int | None, total: int | None) -> str:
 def probe_summary(snap: Snapshot) -> str:
     """One line per memory: each GPU's VRAM, then RAM, then commit against its limit.
 
-    >>> from memprobe.snapshot import Snapshot, SystemMemory
+    >>> from memprobe.sensing.snapshot import Snapshot, SystemMemory
     >>> print(probe_summary(Snapshot(0, 0, system=SystemMemory(ram_total_bytes=8 * 2**30, ram_available_bytes=6 * 2**30))))
     RAM 2.0 GiB / 8.0 GiB (25%)
     Commit n/a

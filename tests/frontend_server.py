@@ -88,12 +88,12 @@ class FrontendServer:
     def __init__(self, static_dir: Path, data_dir: Path, *, with_extension: bool = True) -> None:
         load_pack()
         mp = {name: importlib.import_module(f"memory_probe_pack.{name}") for name in
-              ("memprobe.tracker", "memprobe.ledger", "memprobe.config", "web.routes")}
+              ("memprobe.recording.tracker", "memprobe.recording.ledger", "memprobe.config", "web.routes")}
         self.static_dir = static_dir
         self.with_extension = with_extension
         self.clock = FakeClock(0.0)
-        self.tracker = mp["memprobe.tracker"].Tracker(ScriptedSensors(self.clock, lambda t: {}), clock=self.clock)
-        self.ledger = mp["memprobe.ledger"].Ledger(data_dir / "ledger.sqlite3")
+        self.tracker = mp["memprobe.recording.tracker"].Tracker(ScriptedSensors(self.clock, lambda t: {}), clock=self.clock)
+        self.ledger = mp["memprobe.recording.ledger"].Ledger(data_dir / "ledger.sqlite3")
         self.ledger.open()
         self.ledger.start()
         self.config = mp["memprobe.config"].Config()

@@ -37,7 +37,7 @@ class ScriptedSensors:
 
     def __init__(self, clock, metrics=None, gpus=None, fail: bool = False, resettable: frozenset[str] = frozenset()
                  ) -> None:
-        from memprobe.snapshot import SystemMemory
+        from memprobe.sensing.snapshot import SystemMemory
 
         self.resettable = resettable
         self.clock = clock
@@ -48,7 +48,7 @@ class ScriptedSensors:
         self._system = SystemMemory
 
     def snapshot(self, *, disks: bool = True):
-        from memprobe.snapshot import Snapshot
+        from memprobe.sensing.snapshot import Snapshot
 
         if self.fail:
             raise OSError("sensor exploded")
@@ -143,9 +143,9 @@ def gpu_scenario(trace: str, workflow: str, *, vram_gib: dict, total_gib: float 
     the tests. ``models[node_id]``: what ComfyUI's model manager holds from that node on (a list
     of ``ModelState``); ``model_log[node_id]``: model-manager log lines written while it runs;
     ``system[node_id]``: system readings replacing the defaults during that node."""
-    from memprobe.modellog import ModelLogReader
-    from memprobe.snapshot import GpuMemory
-    from memprobe.tracker import Tracker
+    from memprobe.logs.modellog import ModelLogReader
+    from memprobe.recording.tracker import Tracker
+    from memprobe.sensing.snapshot import GpuMemory
 
     GIB = 1024**3
     events = read_trace(trace)
@@ -193,7 +193,7 @@ def gpu_scenario(trace: str, workflow: str, *, vram_gib: dict, total_gib: float 
         node = original_begin(*args, **kwargs)
         for line_node, line in (log_lines or {}).items():
             if node is not None and node.node_id == line_node:
-                from memprobe.failures import detect_fallback
+                from memprobe.judging.failures import detect_fallback
 
                 tracker.on_fallback(detect_fallback(line), line)
         for line in (model_log or {}).get(node.node_id if node is not None else None, []):

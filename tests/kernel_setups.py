@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from memprobe.sensors.cgroup import locate
+from memprobe.sensing.system.cgroup import locate
 
 REQUIRED = os.environ.get("MEMPROBE_REQUIRE_COMFYUI") == "1"
 

@@ -7,7 +7,7 @@ import copy
 
 from helpers import load_json
 
-from memprobe.workflow import graph_signature
+from memprobe.judging.workflow import graph_signature
 
 GRAPH = "(window.app.rootGraph ?? window.app.graph)"
 OWN_ID = "4b1f0c2e-6a7d-4e1b-9c3a-2f5e8d7a9b01"  # the workflow a recorded run came from

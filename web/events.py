@@ -29,8 +29,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from ..memprobe.listener import TrackerListener
-from ..memprobe.records import Mark, NodeRun, RunEvent, RunRecord
+from ..memprobe.recording.listener import TrackerListener
+from ..memprobe.recording.records import Mark, NodeRun, RunEvent, RunRecord
 
 __all__ = ["EventBroadcaster", "EVENTS"]
 

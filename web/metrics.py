@@ -17,7 +17,7 @@ from aiohttp import web
 from ..memprobe.config import Config
 
 if TYPE_CHECKING:  # the exporter needs prometheus-client; the other routes must work without it
-    from ..memprobe.prometheus import MetricsExporter
+    from ..memprobe.output.prometheus import MetricsExporter
 
 __all__ = ["MetricsRoute"]
 

@@ -37,18 +37,18 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from ..memprobe.compare import compare_runs, render_comparison_md
 from ..memprobe.config import Config, ConfigError
-from ..memprobe.explain import explain_log, render_report_md
-from ..memprobe.ledger import Ledger, LedgerError
-from ..memprobe.report import report
-from ..memprobe.run_view import enrich
-from ..memprobe.timeline import downsample
-from ..memprobe.tracker import Tracker
+from ..memprobe.judging.compare import compare_runs, render_comparison_md
+from ..memprobe.judging.run_view import enrich
+from ..memprobe.logs.explain import explain_log, render_report_md
+from ..memprobe.output.report import report
+from ..memprobe.recording.ledger import Ledger, LedgerError
+from ..memprobe.recording.timeline import downsample
+from ..memprobe.recording.tracker import Tracker
 from .metrics import MetricsRoute
 
 if TYPE_CHECKING:
-    from ..memprobe.prometheus import MetricsExporter
+    from ..memprobe.output.prometheus import MetricsExporter
 
 __all__ = ["Services", "MemProbeRoutes", "BadRequest", "EXPLAIN_MAX_BYTES"]
 

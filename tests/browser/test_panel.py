@@ -27,7 +27,7 @@ from panel_page import (
     toasts,
 )
 
-from memprobe.workflow import graph_signature
+from memprobe.judging.workflow import graph_signature
 
 
 # ---------------------------------------------------------------------------------- the sidebar

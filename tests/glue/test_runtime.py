@@ -255,9 +255,9 @@ def test_a_run_left_by_a_dead_comfyui_is_counted_at_the_next_start(runtime, tmp_
     import sqlite3
     import subprocess
 
-    from memprobe.ledger import Ledger
-    from memprobe.sensors import Sensors
-    from memprobe.tracker import Tracker
+    from memprobe.recording.ledger import Ledger
+    from memprobe.recording.tracker import Tracker
+    from memprobe.sensing.sensors import Sensors
 
     # GIVEN a run whose ComfyUI died during its KSampler (its owner process is gone)
     path = tmp_path / "memprobe" / "ledger.sqlite3"
@@ -285,7 +285,7 @@ def test_a_run_left_by_a_dead_comfyui_is_counted_at_the_next_start(runtime, tmp_
 def test_a_run_records_the_workflow_it_came_from_by_position_or_by_name(runtime, monkeypatch):
     from helpers import load_json
 
-    from memprobe.workflow import graph_signature
+    from memprobe.judging.workflow import graph_signature
 
     execution = make_execution_module()
     install_modules(monkeypatch, execution)

@@ -34,8 +34,8 @@ from helpers import load_pack  # noqa: E402
 
 load_pack()
 from memory_probe_pack.glue.models import ModelReader  # noqa: E402
-from memory_probe_pack.memprobe.loghandler import ComfyLogHandler  # noqa: E402
-from memory_probe_pack.memprobe.residency import diff_models  # noqa: E402
+from memory_probe_pack.memprobe.judging.residency import diff_models  # noqa: E402
+from memory_probe_pack.memprobe.recording.loghandler import ComfyLogHandler  # noqa: E402
 
 
 class LogLines:

@@ -8,8 +8,8 @@ import resource
 
 from comfy_server import load_workflow
 
-from memprobe.advice import suggest
-from memprobe.explain import explain_log
+from memprobe.judging.advice import suggest
+from memprobe.logs.explain import explain_log
 
 SMALL = {"5.width": 256, "5.height": 256}
 

@@ -19,7 +19,7 @@ from frontend_server import (
     unavailable,
 )
 
-from memprobe.workflow import graph_signature
+from memprobe.judging.workflow import graph_signature
 
 GRAPH = "(window.app.rootGraph ?? window.app.graph)"
 

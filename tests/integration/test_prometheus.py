@@ -19,8 +19,8 @@ import pytest
 from comfy_server import REPO, ComfyServer, load_workflow
 from prometheus_server import PrometheusServer, find_prometheus
 
-from memprobe.failures import FAILURE_KINDS
-from memprobe.runstats import STAGE_LABELS
+from memprobe.judging.failures import FAILURE_KINDS
+from memprobe.recording.runstats import STAGE_LABELS
 
 SERIES_PER_INSTANCE = len(FAILURE_KINDS) * len(STAGE_LABELS)  # every kind x stage, from zero
 

@@ -11,8 +11,8 @@ import copy
 import pytest
 from helpers import gpu_scenario, load_json
 
-from memprobe.advice import TILED_DEFAULTS, suggest
-from memprobe.runfacts import run_peaks
+from memprobe.judging.advice import TILED_DEFAULTS, suggest
+from memprobe.judging.runfacts import run_peaks
 
 GIB = 1024**3
 torch_oom = type("OutOfMemoryError", (RuntimeError,), {"__module__": "torch"})

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from helpers import FIXTURES, gpu_scenario, load_json
 
-from memprobe.advice import suggest
-from memprobe.residency import ModelState
+from memprobe.judging.advice import suggest
+from memprobe.judging.residency import ModelState
 
 GIB = 1024**3
 
@@ -141,7 +141,7 @@ def test_a_log_that_shows_a_partial_load_then_a_commit_failure_is_explained_with
     """``memprobe explain`` on a log put together from two real logs: the WAN text encoder's
     partial load (fixtures/modellog/pr11096_te_offload.log) and a Desktop install's os error 1455
     block (fixtures/logs/commit1455_desktop_english.log, from its second prompt on)."""
-    from memprobe.explain import explain_log
+    from memprobe.logs.explain import explain_log
 
     offload = (FIXTURES / "modellog" / "pr11096_te_offload.log").read_text(encoding="utf-8").splitlines()[2:4]
     commit = (FIXTURES / "logs" / "commit1455_desktop_english.log").read_text(encoding="utf-8").splitlines()

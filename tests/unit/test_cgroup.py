@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES
 
-from memprobe.sensors import Sensors
-from memprobe.sensors.cgroup import (
+from memprobe.sensing.sensors import Sensors
+from memprobe.sensing.system.cgroup import (
     V1_FILES,
     V2_FILES,
     CgroupReader,

@@ -6,7 +6,7 @@ import pytest
 
 from memprobe.config import Config, ConfigError, load_config, save_config
 from memprobe.format import probe_summary
-from memprobe.snapshot import GpuMemory, Snapshot, SystemMemory
+from memprobe.sensing.snapshot import GpuMemory, Snapshot, SystemMemory
 
 GIB = 1024**3
 

@@ -8,10 +8,10 @@ import pytest
 from helpers import FIXTURES
 
 from memprobe.cli import main
-from memprobe.doctor import diagnose, render_text, suggest_pagefile
-from memprobe.machine import gather_machine, machine_from_snapshot
-from memprobe.sensors import linux, windows
-from memprobe.snapshot import GpuMemory, Snapshot, SystemMemory
+from memprobe.judging.doctor import diagnose, render_text, suggest_pagefile
+from memprobe.sensing.machine import gather_machine, machine_from_snapshot
+from memprobe.sensing.sensors import linux, windows
+from memprobe.sensing.snapshot import GpuMemory, Snapshot, SystemMemory
 
 GIB = 1024**3
 MIB = 1024**2
@@ -254,7 +254,7 @@ def test_the_pagefile_basis_names_the_real_ram_and_the_table_rows():
 
 
 def cgroup_machine(after: bool, *, ram_gb: float = 24):
-    from memprobe.sensors.cgroup import V1_FILES, memory_from_files
+    from memprobe.sensing.system.cgroup import V1_FILES, memory_from_files
 
     folder = FIXTURES / "linux" / "cgroup" / "v1_killed" / ("after" if after else "before")
     memory = memory_from_files(1, "/ci/session/memprobe-rec", {n: (folder / n).read_text() for n in V1_FILES})
@@ -298,7 +298,7 @@ def test_linux_mode_0_names_ram_as_the_limit_and_the_commit_line_as_not_enforced
 
 
 def test_without_path_the_doctor_reports_home_current_folder_and_comfyuis_folders(tmp_path):
-    from memprobe.machine import default_disk_paths
+    from memprobe.sensing.machine import default_disk_paths
 
     comfy = tmp_path / "ComfyUI"
     for folder in ("comfy", "models", "output", "custom_nodes/memory-probe/memprobe"):

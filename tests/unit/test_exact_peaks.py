@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from helpers import load_json
 
-from memprobe.report import build_report, render_report_md
-from memprobe.runfacts import stage_summary
+from memprobe.judging.runfacts import stage_summary
+from memprobe.output.report import build_report, render_report_md
 
 MIB = 1024**2
 

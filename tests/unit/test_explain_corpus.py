@@ -11,7 +11,7 @@ import re
 import pytest
 from helpers import FIXTURES
 
-from memprobe.explain import explain_log, render_report_md, render_text
+from memprobe.logs.explain import explain_log, render_report_md, render_text
 
 LOGS = FIXTURES / "logs"
 LABELS = json.loads((LOGS / "labels.json").read_text(encoding="utf-8"))["logs"]
@@ -164,7 +164,7 @@ def test_text_output_reads_like_the_panel():
 
 def test_the_built_in_node_table_is_comfyuis_own_object_info():
     # memprobe/data/comfyui_nodes.json is derived from the recorded /object_info of ComfyUI 0.3.64
-    from memprobe.explain import builtin_nodes
+    from memprobe.logs.explain import builtin_nodes
 
     info = json.loads((FIXTURES / "comfyui-0.3.64" / "object_info.json").read_text(encoding="utf-8"))
     expected = {name: (entry.get("category") or "", bool(entry.get("output_node"))) for name, entry in info.items()

@@ -10,7 +10,7 @@ import random
 import pytest
 from helpers import FIXTURES
 
-from memprobe.explain import explain_log, render_report_md, render_text
+from memprobe.logs.explain import explain_log, render_report_md, render_text
 
 LOGS = sorted((FIXTURES / "logs").glob("*.log")) + sorted((FIXTURES / "comfyui-0.3.64" / "logs").glob("*.log"))
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from helpers import FIXTURES, load_json
 
-from memprobe.advice import suggest
-from memprobe.explain import explain_log
+from memprobe.judging.advice import suggest
+from memprobe.logs.explain import explain_log
 from memprobe.privacy import scrub_text
 
 LOGS = FIXTURES / "comfyui-0.3.64" / "logs"

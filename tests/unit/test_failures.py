@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from helpers import load_json
 
-from memprobe.failures import classify_failure, detect_fallback, is_memory_failure
-from memprobe.snapshot import SystemMemory
+from memprobe.judging.failures import classify_failure, detect_fallback, is_memory_failure
+from memprobe.sensing.snapshot import SystemMemory
 
 CASES = load_json("error_texts.json")["cases"]
 
@@ -64,7 +64,7 @@ def test_no_fallback_appears_in_the_recorded_logs():
 
 
 def test_enomem_next_to_the_cgroup_limit_is_the_cgroup_limit():
-    from memprobe.snapshot import SystemMemory
+    from memprobe.sensing.snapshot import SystemMemory
 
     gib = 1024**3
     inside = SystemMemory(ram_total_bytes=24 * gib, ram_available_bytes=20 * gib, overcommit_mode=0,

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from memprobe._log import reset_warnings
-from memprobe.hook import ORIGINAL_ATTR, install
+from memprobe.recording.hook import ORIGINAL_ATTR, install
 
 
 def make_module():

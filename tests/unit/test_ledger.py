@@ -16,8 +16,8 @@ import time
 import pytest
 from helpers import FakeClock, ScriptedSensors
 
-from memprobe.ledger import SCHEMA_VERSION, Ledger, LedgerError
-from memprobe.tracker import Tracker
+from memprobe.recording.ledger import SCHEMA_VERSION, Ledger, LedgerError
+from memprobe.recording.tracker import Tracker
 
 GIB = 1024**3
 
@@ -187,9 +187,9 @@ def test_a_new_ledger_is_created_at_the_current_schema_in_wal_mode(tmp_path):
 
 CRASHING_WRITER = textwrap.dedent("""
     import os, signal, sys, time
-    from memprobe.ledger import Ledger
-    from memprobe.sensors import Sensors
-    from memprobe.tracker import Tracker
+    from memprobe.recording.ledger import Ledger
+    from memprobe.sensing.sensors import Sensors
+    from memprobe.recording.tracker import Tracker
 
     ledger = Ledger(sys.argv[1]); ledger.open(); ledger.start()
     tracker = Tracker(Sensors()); tracker.subscribe(ledger.listener)
@@ -402,7 +402,7 @@ LINUX_24G = {"os": "Linux 6.18", "overcommit_mode": 0, "ram_total_bytes": 24 * G
 
 def _vanished(context, last, kills_now):
     """The failure the next start records for a run whose process vanished."""
-    from memprobe.ledger import _abrupt_failure
+    from memprobe.recording.ledger import _abrupt_failure
 
     node = {"node_id": "8", "class_type": "VAEDecode", "stage": "vae-decode"}
     return _abrupt_failure(node, last, 12.5, {"context": context}, kills_now)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from helpers import load_json
 
-from memprobe.limits import MemoryLimit, os_family, system_limits
-from memprobe.run_view import live_limits, memory_summary
+from memprobe.judging.limits import MemoryLimit, os_family, system_limits
+from memprobe.judging.run_view import live_limits, memory_summary
 
 GIB = 1024**3
 

@@ -10,8 +10,8 @@ import codecs
 import pytest
 from helpers import FIXTURES
 
-from memprobe.logread import read_log
-from memprobe.logtext import MAX_LINE_CHARS, clean, iter_lines
+from memprobe.logs.reader import read_log
+from memprobe.logs.text import MAX_LINE_CHARS, clean, iter_lines
 
 MIB = 1024**2
 RECORDED = FIXTURES / "comfyui-0.3.64" / "logs"
@@ -140,7 +140,7 @@ def test_model_lines_of_old_and_new_comfyui():
             for m in facts.prompts[-1].models] == [
         ("Flux2TEModel_", 17180, 0, False), ("Flux2", 13113, 20700, True), ("WAN21", None, None, False),
         ("SD1ClipModel", 235, 0, False)]
-    # dynamic VRAM stages the weights for loading on demand: staged, not loaded (memprobe.modellog)
+    # dynamic VRAM stages the weights for loading on demand: staged, not loaded (memprobe.logs.modellog)
     assert facts.prompts[-1].models[2].staged_bytes == 13627 * MIB
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memprobe.modellog import ModelLogReader, models_from_log, parse_model_line
+from memprobe.logs.modellog import ModelLogReader, models_from_log, parse_model_line
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 LOGS = FIXTURES / "modellog"

@@ -10,8 +10,8 @@ import pytest
 from helpers import FIXTURES, load_json
 
 from memprobe.cli import main
+from memprobe.output.report import build_report, report
 from memprobe.privacy import PROMPT_MARK, sanitize, sanitize_prompt, sanitize_workflow, scrub_text
-from memprobe.report import build_report, report
 
 try:
     import comfyui_workflow_templates

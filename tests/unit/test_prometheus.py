@@ -14,11 +14,11 @@ from helpers import FIXTURES, FakeClock, ScriptedSensors, load_json, read_trace,
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse_openmetrics
 from prometheus_client.parser import text_string_to_metric_families
 
-from memprobe.prometheus import MachineFacts, MetricsExporter, enforced_limit
-from memprobe.runstats import RunStats
-from memprobe.sensors import linux, windows
-from memprobe.snapshot import GpuMemory, metrics_of
-from memprobe.tracker import Tracker
+from memprobe.output.prometheus import MachineFacts, MetricsExporter, enforced_limit
+from memprobe.recording.runstats import RunStats
+from memprobe.recording.tracker import Tracker
+from memprobe.sensing.sensors import linux, windows
+from memprobe.sensing.snapshot import GpuMemory, metrics_of
 
 GIB = 1024**3
 TXT2IMG = load_json("comfyui-0.3.64/api-workflows/txt2img.json")

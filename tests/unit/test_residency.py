@@ -7,8 +7,7 @@ import pytest
 from helpers import FakeClock, ScriptedSensors, load_json
 
 from memprobe._log import reset_warnings
-from memprobe.modellog import parse_model_line
-from memprobe.residency import (
+from memprobe.judging.residency import (
     ModelState,
     describe_change,
     describe_model,
@@ -21,7 +20,8 @@ from memprobe.residency import (
     same_residency,
     stage_models,
 )
-from memprobe.tracker import Tracker
+from memprobe.logs.modellog import parse_model_line
+from memprobe.recording.tracker import Tracker
 
 MIB = 1024**2
 PARTIAL = load_json("residency/partial_load_cpu.json")

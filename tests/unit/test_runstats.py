@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from helpers import FakeClock, ScriptedSensors, load_json, read_trace, replay_trace
 
-from memprobe.failures import FAILURE_KINDS
-from memprobe.runstats import MAX_WORKFLOWS, PEAK_BUCKETS_BYTES, STAGE_LABELS, RunStats, workflow_label
-from memprobe.snapshot import GpuMemory
-from memprobe.tracker import Tracker
+from memprobe.judging.failures import FAILURE_KINDS
+from memprobe.recording.runstats import MAX_WORKFLOWS, PEAK_BUCKETS_BYTES, STAGE_LABELS, RunStats, workflow_label
+from memprobe.recording.tracker import Tracker
+from memprobe.sensing.snapshot import GpuMemory
 
 GIB = 1024**3
 TXT2IMG = load_json("comfyui-0.3.64/api-workflows/txt2img.json")

@@ -6,9 +6,9 @@ import threading
 import time
 
 from memprobe._log import reset_warnings
-from memprobe.sampler import Sampler
-from memprobe.sensors import Sensors
-from memprobe.tracker import Tracker
+from memprobe.recording.tracker import Tracker
+from memprobe.sensing.sampler import Sampler
+from memprobe.sensing.sensors import Sensors
 
 
 def wait_for(predicate, timeout=5.0):

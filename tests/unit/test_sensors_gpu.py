@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from memprobe._log import reset_warnings
-from memprobe.sensors.gpu import GpuSensor, NvmlDevice, TorchDevice, match_devices, normalize_pci_bus_id
+from memprobe.sensing.gpu import GpuSensor, NvmlDevice, TorchDevice, match_devices, normalize_pci_bus_id
 
 GIB = 1024**3
 

@@ -8,8 +8,9 @@ import sys
 import pytest
 from helpers import FIXTURES
 
-from memprobe.sensors import Sensors
-from memprobe.sensors.linux import (
+from memprobe.sensing.sensors import Sensors
+from memprobe.sensing.snapshot import metrics_of
+from memprobe.sensing.system.linux import (
     RssPeakReset,
     is_rotational,
     parse_kb_fields,
@@ -17,7 +18,6 @@ from memprobe.sensors.linux import (
     sample_fields,
     system_fields,
 )
-from memprobe.snapshot import metrics_of
 
 LINUX = FIXTURES / "linux"
 KIB = 1024

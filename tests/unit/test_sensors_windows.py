@@ -2,7 +2,7 @@
 them. These run on any OS; the calls themselves run in tests/windows (a Windows CPython under
 Wine), which cannot show Windows' own answers (real pagefiles, the GPU counters, the SSD/HDD
 answer): those are tested here, each layout after the Microsoft documentation cited in
-memprobe/sensors/windows.py."""
+memprobe/sensing/system/windows.py."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import struct
 import pytest
 from helpers import load_json
 
-from memprobe.sensors import windows
+from memprobe.sensing.sensors import windows
 
 PAGE = 4096
 
@@ -93,7 +93,7 @@ def test_adapter_instance_names_that_are_not_adapters_are_ignored():
 
 
 def test_the_pagefile_volumes_are_read_from_the_registry_on_windows_only(monkeypatch):
-    from memprobe.sensors import Sensors, pagefile_volumes
+    from memprobe.sensing.sensors import Sensors, pagefile_volumes
 
     monkeypatch.setattr(windows, "read_paging_files", lambda: ["C:\\pagefile.sys 0 0", "E:\\pagefile.sys 16384 16384"])
     assert pagefile_volumes("win32") == {"pagefile": "C:\\", "pagefile E:": "E:\\"}
@@ -170,7 +170,7 @@ class _Calls:
     """Stand-ins for the Windows calls, answering with the Wine recording or failing."""
 
     def __init__(self, monkeypatch, *, perf=True, status=True, swap=True, process=True):
-        import memprobe.sensors as sensors_module
+        import memprobe.sensing.sensors as sensors_module
 
         self.count: dict[str, int] = {}
 
@@ -197,7 +197,7 @@ class _Calls:
 
 
 def _windows_sensors():
-    from memprobe.sensors import Sensors
+    from memprobe.sensing.sensors import Sensors
 
     return Sensors(platform="win32", use_nvml=False)
 

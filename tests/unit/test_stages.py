@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 from helpers import load_json
 
-from memprobe.stages import STAGES, NodeClass, StageCache, node_class_from_object_info, node_class_from_type, stage_of
+from memprobe.judging.stages import (
+    STAGES,
+    NodeClass,
+    StageCache,
+    node_class_from_object_info,
+    node_class_from_type,
+    stage_of,
+)
 
 OBJECT_INFO = load_json("comfyui-0.3.64/object_info.json")
 

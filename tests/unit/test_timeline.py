@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memprobe.timeline import SampleBuffer, downsample, merge_timelines, window
+from memprobe.recording.timeline import SampleBuffer, downsample, merge_timelines, window
 
 
 def test_a_metric_that_appears_later_is_back_filled():

@@ -6,10 +6,10 @@ import pytest
 from helpers import FakeClock, ScriptedSensors, load_json, read_trace, replay_trace
 
 from memprobe._log import reset_warnings
-from memprobe.listener import TrackerListener
-from memprobe.records import RunRecord
-from memprobe.snapshot import GpuMemory
-from memprobe.tracker import Tracker
+from memprobe.recording.listener import TrackerListener
+from memprobe.recording.records import RunRecord
+from memprobe.recording.tracker import Tracker
+from memprobe.sensing.snapshot import GpuMemory
 
 GIB = 1024**3
 PROMPT = load_json("comfyui-0.3.64/api-workflows/txt2img.json")

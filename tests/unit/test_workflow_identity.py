@@ -9,8 +9,8 @@ import json
 import pytest
 from helpers import load_json
 
-from memprobe.records import RunRecord
-from memprobe.workflow import graph_signature, workflow_identity
+from memprobe.judging.workflow import graph_signature, workflow_identity
+from memprobe.recording.records import RunRecord
 
 TXT2IMG = load_json("comfyui-0.3.64/api-workflows/txt2img.json")
 
@@ -72,7 +72,7 @@ def test_a_run_carries_its_workflow_in_its_header():
 def test_a_node_the_frontend_does_not_know_is_skipped_not_a_crash():
     """The frontend sends ``class_type: null`` for a node type it has no definition of (a
     template's custom node that is not installed); reading such a prompt must not fail."""
-    from memprobe.workflow import workflow_parameters
+    from memprobe.judging.workflow import workflow_parameters
 
     prompt = copy.deepcopy(TXT2IMG)
     prompt["100"] = {"inputs": {"UNKNOWN": "disable", "image": ["8", 0]}, "class_type": None, "_meta": {"title": None}}

@@ -15,7 +15,7 @@ LOG = FIXTURES / "logs" / "cuda_vaedecode_control_lora_6gb.log"
 @pytest.fixture
 def app(pack, tmp_path):
     routes_mod = importlib.import_module("memory_probe_pack.web.routes")
-    tracker_mod = importlib.import_module("memory_probe_pack.memprobe.tracker")
+    tracker_mod = importlib.import_module("memory_probe_pack.memprobe.recording.tracker")
     config_mod = importlib.import_module("memory_probe_pack.memprobe.config")
     clock = FakeClock(0.0)
     services = routes_mod.Services(tracker=tracker_mod.Tracker(ScriptedSensors(clock), clock=clock), ledger=None,

@@ -20,8 +20,8 @@ def profile(t):
 @pytest.fixture
 def app_parts(pack, tmp_path):
     routes_mod = importlib.import_module("memory_probe_pack.web.routes")
-    tracker_mod = importlib.import_module("memory_probe_pack.memprobe.tracker")
-    ledger_mod = importlib.import_module("memory_probe_pack.memprobe.ledger")
+    tracker_mod = importlib.import_module("memory_probe_pack.memprobe.recording.tracker")
+    ledger_mod = importlib.import_module("memory_probe_pack.memprobe.recording.ledger")
     clock = FakeClock(10.0)
     tracker = tracker_mod.Tracker(ScriptedSensors(clock, profile), clock=clock)
     ledger = ledger_mod.Ledger(tmp_path / "ledger.sqlite3")
@@ -30,9 +30,9 @@ def app_parts(pack, tmp_path):
     tracker.subscribe(ledger.listener)
     Config = importlib.import_module("memory_probe_pack.memprobe.config").Config
     state = {"config": Config()}
-    stats = importlib.import_module("memory_probe_pack.memprobe.runstats").RunStats()
+    stats = importlib.import_module("memory_probe_pack.memprobe.recording.runstats").RunStats()
     tracker.subscribe(stats)
-    prometheus = importlib.import_module("memory_probe_pack.memprobe.prometheus")
+    prometheus = importlib.import_module("memory_probe_pack.memprobe.output.prometheus")
     exporter = prometheus.MetricsExporter(stats, latest=lambda: (1_800_000_000.0, {"process_rss_bytes": 2 * GIB}),
                                           facts=lambda: prometheus.MachineFacts("linux"))
     services = routes_mod.Services(tracker=tracker, ledger=ledger, machine=lambda: {"memory": {"ram_total_bytes": 1}},
@@ -136,7 +136,7 @@ async def test_system_and_static_files(aiohttp_client, app_parts):
 
 async def test_without_a_ledger_the_routes_say_why(aiohttp_client, pack):
     routes_mod = importlib.import_module("memory_probe_pack.web.routes")
-    tracker_mod = importlib.import_module("memory_probe_pack.memprobe.tracker")
+    tracker_mod = importlib.import_module("memory_probe_pack.memprobe.recording.tracker")
     Config = importlib.import_module("memory_probe_pack.memprobe.config").Config
     clock = FakeClock()
     services = routes_mod.Services(tracker=tracker_mod.Tracker(ScriptedSensors(clock, profile), clock=clock),
@@ -227,7 +227,7 @@ async def test_metrics_are_served_read_only_and_the_setting_turns_them_off(aioht
 
 async def test_without_prometheus_client_only_the_metrics_route_says_why(aiohttp_client, pack):
     routes_mod = importlib.import_module("memory_probe_pack.web.routes")
-    tracker_mod = importlib.import_module("memory_probe_pack.memprobe.tracker")
+    tracker_mod = importlib.import_module("memory_probe_pack.memprobe.recording.tracker")
     Config = importlib.import_module("memory_probe_pack.memprobe.config").Config
     clock = FakeClock()
     services = routes_mod.Services(tracker=tracker_mod.Tracker(ScriptedSensors(clock, profile), clock=clock),

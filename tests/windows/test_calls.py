@@ -1,4 +1,4 @@
-"""Each Windows call of ``memprobe.sensors.windows``, made for real. Under Wine the values are
+"""Each Windows call of ``memprobe.sensing.system.windows``, made for real. Under Wine the values are
 Wine's: the tests check structure layouts, types, units and how each failure surfaces, and say
 "Wine" where they expect Wine's own answer."""
 
@@ -9,8 +9,8 @@ import ctypes
 import psutil
 import pytest
 
-from memprobe.sensors import Sensors, pagefile_volumes, windows
-from memprobe.sensors.gpu import GpuSensor, TorchDevice
+from memprobe.sensing.gpu import GpuSensor, TorchDevice
+from memprobe.sensing.sensors import Sensors, pagefile_volumes, windows
 
 GIB = 1024**3
 

@@ -11,8 +11,8 @@ import re
 import pytest
 
 from memprobe.cli import main
-from memprobe.doctor import diagnose, render_text
-from memprobe.machine import gather_machine
+from memprobe.judging.doctor import diagnose, render_text
+from memprobe.sensing.machine import gather_machine
 
 GIB = 1024**3
 

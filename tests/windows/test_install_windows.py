@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 
 import memprobe
-from memprobe.install_type import LAUNCH_OPTION_PLACES, detect_install_type
+from memprobe.sensing.install_type import LAUNCH_OPTION_PLACES, detect_install_type
 
 STUB_MAIN = '''\
 import json, os, sys
 sys.path.insert(0, os.environ["MEMPROBE_SITE"])
-from memprobe.install_type import detect_install_type
+from memprobe.sensing.install_type import detect_install_type
 comfy_dir = os.path.dirname(os.path.abspath(__file__))
 print(json.dumps({"executable": sys.executable, "argv": sys.argv, "comfy_dir": comfy_dir,
                   "install": detect_install_type(sys.executable, sys.argv, comfy_dir)}))

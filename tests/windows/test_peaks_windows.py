@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import ctypes
 
-from memprobe.sensors import Sensors, windows
-from memprobe.tracker import Tracker
+from memprobe.recording.tracker import Tracker
+from memprobe.sensing.sensors import Sensors, windows
 
 MIB = 1024**2
 

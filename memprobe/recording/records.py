@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .residency import same_residency
-from .snapshot import Metrics
+from ..judging.residency import same_residency
+from ..sensing.snapshot import Metrics
 from .timeline import SampleBuffer
 
 __all__ = ["NodeRun", "Failure", "Mark", "RunEvent", "RunRecord", "max_merge", "deltas"]
@@ -81,7 +81,7 @@ class NodeRun:
     models_before: list[dict[str, Any]] | None = None
     """The models ComfyUI's model manager held when the node began (``None``: unknown)."""
     models: list[dict[str, Any]] | None = None
-    """... and when it ended (see ``memprobe.residency`` for the keys)."""
+    """... and when it ended (see ``memprobe.judging.residency`` for the keys)."""
     model_changes: list[dict[str, Any]] = field(default_factory=list)
     """What the node did to them: loaded, partially loaded, offloaded, unloaded."""
     counters_start: Metrics = field(default_factory=dict, repr=False)

@@ -21,12 +21,12 @@ import time
 from collections import deque
 from typing import Any
 
-from ._log import warn_once
-from .listener import TrackerListener
-from .records import RunRecord
+from .._log import warn_once
+from ..recording.listener import TrackerListener
+from ..recording.records import RunRecord
+from ..recording.tracker import Tracker
 from .sensors import Sensors
 from .snapshot import Metrics
-from .tracker import Tracker
 
 __all__ = ["Sampler", "auto_rate"]
 

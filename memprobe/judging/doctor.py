@@ -1,6 +1,6 @@
 """``memprobe doctor``: a verdict on a machine's memory set-up, with the reasons.
 
-Pure functions over the document :func:`memprobe.machine.gather_machine` builds, so every rule
+Pure functions over the document :func:`memprobe.sensing.machine.gather_machine` builds, so every rule
 is tested with recorded machines. Each finding says what was read (``evidence``) and exactly
 what to do (``action``); where the doctor cannot tell, it says so rather than guess: the
 ``not-checked`` finding names each check that a value in the document's ``unreadable`` list kept
@@ -13,7 +13,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .format import GIB, fmt_bytes, fmt_pair
+from ..format import GIB, fmt_bytes, fmt_pair
 from .limits import CGROUP, NEAR_LIMIT, disk_is_low
 
 __all__ = ["Finding", "PagefileAdvice", "examine", "diagnose", "suggest_pagefile", "largest_vram", "render_text"]

@@ -1,13 +1,13 @@
 """A ``logging.Handler`` on ComfyUI's root logger that reads two kinds of ComfyUI log lines as they
 are written: its silent out-of-memory recoveries (WARNING) and its model manager's loads and
-unloads (INFO: ``loaded partially …``, ``Unloaded partially …``; see ``memprobe.modellog``)."""
+unloads (INFO: ``loaded partially …``, ``Unloaded partially …``; see ``memprobe.logs.modellog``)."""
 
 from __future__ import annotations
 
 import logging
 
-from .failures import detect_fallback
-from .modellog import ModelLogReader
+from ..judging.failures import detect_fallback
+from ..logs.modellog import ModelLogReader
 from .tracker import Tracker
 
 __all__ = ["ComfyLogHandler"]

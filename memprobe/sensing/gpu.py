@@ -15,8 +15,8 @@ from types import ModuleType
 from typing import Any
 
 from .._log import warn_once
-from ..snapshot import GpuMemory
-from . import windows
+from .snapshot import GpuMemory
+from .system import windows
 
 __all__ = ["GpuSensor", "NvmlDevice", "TorchDevice", "match_devices", "normalize_pci_bus_id"]
 

@@ -11,7 +11,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._log import warn_once
+from ..._log import warn_once
 
 __all__ = [
     "SwapArea",
@@ -63,7 +63,7 @@ _STATUS_KEYS = frozenset({"VmRSS", "RssAnon", "VmSwap", "VmHWM"})
 
 
 def system_fields(meminfo: str, status: str | None, overcommit_mode: int | None) -> dict[str, int | None]:
-    """The :class:`~memprobe.snapshot.SystemMemory` fields from recorded ``/proc`` texts.
+    """The :class:`~memprobe.sensing.snapshot.SystemMemory` fields from recorded ``/proc`` texts.
 
     Kernels before 3.14 have no ``MemAvailable``; then available is estimated as
     ``MemFree + Buffers + Cached`` (what ``free`` did then).
@@ -102,7 +102,7 @@ _STATUS_ROW = re.compile(rb"^(VmRSS|RssAnon|VmSwap):\s+(\d+) kB", re.M)
 
 
 def sample_fields(meminfo: bytes, status: bytes | None) -> dict[str, int]:
-    """The sampler's row (the metrics that move, see :func:`~memprobe.snapshot.metrics_of` with
+    """The sampler's row (the metrics that move, see :func:`~memprobe.sensing.snapshot.metrics_of` with
     ``totals=False``) straight from the raw ``/proc`` bytes: one C-level scan per file and no
     intermediate records, because this runs on every tick of the sampler. Same figures as
     :func:`system_fields`; readings a file lacks are left out."""

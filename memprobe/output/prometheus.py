@@ -4,7 +4,7 @@ registry, no process or platform collectors are started.
 
 A scrape reads what is already there: the sampler's newest reading (at most 20 ms old while a run
 executes, 1 s when idle), the machine facts read at start-up and after each run, Memory Probe's own
-CPU counters and the :class:`~memprobe.runstats.RunStats` counts. It takes no new reading and
+CPU counters and the :class:`~memprobe.recording.runstats.RunStats` counts. It takes no new reading and
 writes nothing.
 
 Names follow Prometheus' conventions: the ``memprobe_`` prefix, base units in the name (``_bytes``,
@@ -25,12 +25,12 @@ from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector, CollectorRegistry
 from prometheus_client.utils import floatToGoString
 
-from .limits import CGROUP, COMMIT, os_family, system_limits
-from .listener import TrackerListener
-from .records import RunRecord
-from .runstats import PEAK_BUCKETS_BYTES, RunStats
-from .sensors import Sensors
-from .snapshot import Metrics
+from ..judging.limits import CGROUP, COMMIT, os_family, system_limits
+from ..recording.listener import TrackerListener
+from ..recording.records import RunRecord
+from ..recording.runstats import PEAK_BUCKETS_BYTES, RunStats
+from ..sensing.sensors import Sensors
+from ..sensing.snapshot import Metrics
 
 __all__ = ["MachineFacts", "MetricsExporter", "enforced_limit"]
 
@@ -65,7 +65,7 @@ _LIMIT_LABELS = {COMMIT: "commit", CGROUP: "cgroup"}
 
 
 def enforced_limit(facts: MachineFacts, metrics: Mapping[str, int]) -> tuple[str, int, int] | None:
-    """The system memory limit this OS actually enforces (:func:`memprobe.limits.system_limits`),
+    """The system memory limit this OS actually enforces (:func:`memprobe.judging.limits.system_limits`),
     as (name, in use, limit):
 
     - Linux in a memory cgroup whose limit is below RAM (a container): ``cgroup``, the cgroup's

@@ -2,9 +2,9 @@
 which node, in which stage, the first failure versus its consequences, and one change to try first.
 
 The judgement is the one traced runs get: the log's failure is classified by
-:func:`memprobe.failures.classify_failure`, its node's stage by :func:`memprobe.stages.stage_of`
+:func:`memprobe.judging.failures.classify_failure`, its node's stage by :func:`memprobe.judging.stages.stage_of`
 (with ComfyUI's own categories for built-in nodes), and the suggestions come from
-:func:`memprobe.advice.suggest` run on the same record types a traced run is made of. What a log
+:func:`memprobe.judging.advice.suggest` run on the same record types a traced run is made of. What a log
 cannot tell (peaks, node ids it does not print) is listed under ``unknown``, never guessed.
 
 >>> doc = explain_log("got prompt\\n!!! Exception during processing !!! Allocation on device\\n")
@@ -21,21 +21,21 @@ from functools import cache
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from . import __version__
-from .advice import suggest
-from .failures import classify_failure
-from .format import fmt_bytes
-from .install_type import detect_install_type
-from .logread import Ending, Frame, LogFacts, LogFailure, LogLine, PromptLog, read_log
-from .logtext import MAX_LINE_CHARS
-from .privacy import scrub_all, scrub_text
-from .records import Failure, NodeRun, RunEvent, RunRecord
-from .report import suggestions_md
-from .stages import NodeClass, stage_of
+from .. import __version__
+from ..format import fmt_bytes
+from ..judging.advice import suggest
+from ..judging.failures import classify_failure
+from ..judging.stages import NodeClass, stage_of
+from ..output.report import suggestions_md
+from ..privacy import scrub_all, scrub_text
+from ..recording.records import Failure, NodeRun, RunEvent, RunRecord
+from ..sensing.install_type import detect_install_type
+from .reader import Ending, Frame, LogFacts, LogFailure, LogLine, PromptLog, read_log
+from .text import MAX_LINE_CHARS
 
 __all__ = ["explain_log", "explain_facts", "render_text", "render_report_md", "BUILTIN_SOURCE"]
 
-_DATA = Path(__file__).resolve().parent / "data" / "comfyui_nodes.json"
+_DATA = Path(__file__).resolve().parents[1] / "data" / "comfyui_nodes.json"
 MESSAGE_CHARS = 600
 
 # What a node function in ComfyUI's own files is, where the traceback shows no class:
@@ -380,7 +380,7 @@ def _suggestions(facts: LogFacts, focus: _Focus, j: _Judgement, os_name: str | N
     for kind, line in fallbacks:
         run.events.append(RunEvent(t_s=0.0, kind=kind, node_id=None, message=line.text))
     for model in focus.prompt.models if focus.prompt is not None else []:
-        if model.partial:  # ComfyUI kept part of it in RAM: the advice weighs that (memprobe.residency)
+        if model.partial:  # ComfyUI kept part of it in RAM: the advice weighs that (memprobe.judging.residency)
             run.events.append(RunEvent(t_s=0.0, kind="model-partially-loaded", node_id=None,
                                        message=f"line {model.line}",
                                        data={"model_class": model.name, "loaded_bytes": model.loaded_bytes,
@@ -401,7 +401,7 @@ def _loaded_words(model: dict[str, Any]) -> str:
 
 
 def explain_facts(facts: LogFacts) -> dict[str, Any]:
-    """The explanation of what :func:`memprobe.logread.read_log` read."""
+    """The explanation of what :func:`memprobe.logs.reader.read_log` read."""
     machine = facts.machine
     compute_device = "cpu" if machine.get("device") == "cpu" or "--cpu" in facts.args else "cuda"
     os_name = _os_name(facts)

@@ -15,7 +15,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from ._log import warn_once
+from .._log import warn_once
 
 __all__ = ["Hook", "wrap", "install", "ORIGINAL_ATTR"]
 

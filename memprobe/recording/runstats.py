@@ -23,10 +23,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .failures import FAILURE_KINDS, FALLBACKS
+from ..judging.failures import FAILURE_KINDS, FALLBACKS
+from ..judging.stages import STAGES
 from .listener import TrackerListener
 from .records import RunEvent, RunRecord
-from .stages import STAGES
 
 __all__ = ["RunStats", "Histogram", "PEAK_BUCKETS_BYTES", "RUN_OUTCOMES", "FALLBACK_KINDS", "STAGE_LABELS",
            "MAX_WORKFLOWS", "workflow_label"]

@@ -6,7 +6,7 @@ stage, numbers), exactly one change (``try``) and, where the panel can make that
 machine-readable ``action``. Suggestions are ordered by expected effect.
 
 A suggestion needs pressure evidence: a failure, a fallback ComfyUI took, a VRAM spill, or a peak
-within 10 % of the limit the OS enforces on that memory (:mod:`memprobe.limits`: VRAM; the
+within 10 % of the limit the OS enforces on that memory (:mod:`memprobe.judging.limits`: VRAM; the
 commit limit on Windows and Linux mode 2; RAM + swap on Linux modes 0/1 and macOS; a container's
 cgroup limit). Without it there is at most a neutral note of the headroom, ranked last.
 
@@ -20,11 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..format import GIB, fmt_bytes, fmt_pair
+from ..privacy import scrub_text
+from ..sensing.install_type import LAUNCH_OPTION_PLACES
 from .doctor import suggest_pagefile
-from .format import GIB, fmt_bytes, fmt_pair
-from .install_type import LAUNCH_OPTION_PLACES
 from .limits import CGROUP, COMMIT, MemoryLimit, disk_is_low, os_family
-from .privacy import scrub_text
 from .residency import describe_model, duplicate_models, partial_loads
 from .runfacts import compute_limit, executed_nodes, limit_of, memory_limits, run_peaks
 from .workflow import workflow_parameters

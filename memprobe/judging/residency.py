@@ -42,7 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .format import MIB, fmt_bytes
+from ..format import MIB, fmt_bytes
 
 __all__ = ["ModelState", "diff_models", "same_residency", "describe_model", "describe_change", "offloaded_bytes",
            "stage_models", "duplicate_models", "model_label", "partial_loads", "run_models", "max_offloaded",

@@ -143,7 +143,7 @@ def system_fields(
     process_rss_bytes: int | None = None,
     process_private_bytes: int | None = None,
 ) -> dict[str, int | None]:
-    """The :class:`~memprobe.snapshot.SystemMemory` fields from one ``GetPerformanceInfo`` call
+    """The :class:`~memprobe.sensing.snapshot.SystemMemory` fields from one ``GetPerformanceInfo`` call
     (or ``GlobalMemoryStatusEx``, see :func:`memory_fields`) and the other readings."""
     fields = memory_fields(perf, status)
     return {

@@ -1,5 +1,5 @@
 """The live run: what the tracing hook, the probe nodes, the sampler and the log handler report,
-assembled into :class:`~memprobe.records.RunRecord` objects and passed on to listeners
+assembled into :class:`~memprobe.recording.records.RunRecord` objects and passed on to listeners
 (the ledger writer, the websocket events).
 
 Every public method is safe to call from any thread and never raises: a fault here is logged
@@ -14,17 +14,17 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from ._log import warn_once
-from .failures import classify_failure
-from .format import probe_summary
-from .limits import NEAR_LIMIT
+from .._log import warn_once
+from ..format import probe_summary
+from ..judging.failures import classify_failure
+from ..judging.limits import NEAR_LIMIT
+from ..judging.residency import ModelState, describe_model, diff_models
+from ..judging.stages import StageCache
+from ..logs.modellog import ModelLogLine
+from ..sensing.sensors import Sensors
+from ..sensing.snapshot import Metrics, Snapshot
 from .listener import TrackerListener
-from .modellog import ModelLogLine
 from .records import Failure, Mark, NodeRun, RunEvent, RunRecord, max_merge
-from .residency import ModelState, describe_model, diff_models
-from .sensors import Sensors
-from .snapshot import Metrics, Snapshot
-from .stages import StageCache
 
 __all__ = ["Tracker", "exception_type_name"]
 
@@ -71,7 +71,7 @@ class Tracker:
         self.compute_device = "cuda"
         self.exact_rss_peaks = True
         """Restart Linux's peak-RSS counter at each node for exact RSS peaks (see
-        :meth:`~memprobe.sensors.Sensors.reset_peaks`); ``False`` leaves the counter alone."""
+        :meth:`~memprobe.sensing.sensors.Sensors.reset_peaks`); ``False`` leaves the counter alone."""
         self.residency: Callable[[], list[ModelState] | None] | None = None
         """Reads ComfyUI's model manager (``glue/models.py``); ``None`` outside ComfyUI."""
         self._last_models: tuple[list[ModelState], list[dict[str, Any]]] = ([], [])
@@ -371,7 +371,7 @@ class Tracker:
 
     @_guarded
     def on_model_log(self, line: ModelLogLine) -> None:
-        """A model-manager line of ComfyUI's log (``memprobe.modellog``): an event of the node
+        """A model-manager line of ComfyUI's log (``memprobe.logs.modellog``): an event of the node
         that was running, so a run without readable model objects still shows the offload."""
         if line.kind == "requested" or (line.kind == "models-unloaded" and not line.count):
             return

@@ -63,7 +63,7 @@ def limit_of(doc: dict[str, Any], metric: str) -> int | None:
 
 def memory_limits(doc: dict[str, Any]) -> list[MemoryLimit]:
     """The limits of system memory for this run's machine, the enforced one first (see
-    :mod:`memprobe.limits`): from the run's OS, overcommit mode, RAM, swap and cgroup."""
+    :mod:`memprobe.judging.limits`): from the run's OS, overcommit mode, RAM, swap and cgroup."""
     context = doc.get("context") or {}
     return system_limits(
         str(context.get("os") or ""), overcommit_mode=context.get("overcommit_mode"),

@@ -9,9 +9,9 @@ out-of-memory fallbacks ComfyUI takes silently (it logs them, then carries on).
 
 from __future__ import annotations
 
-from ._log import logger
+from .._log import logger
+from ..sensing.snapshot import SystemMemory
 from .limits import AT_LIMIT
-from .snapshot import SystemMemory
 
 __all__ = ["FAILURE_KINDS", "MEMORY_KINDS", "classify_failure", "is_memory_failure", "detect_fallback", "FALLBACKS"]
 

@@ -81,7 +81,7 @@ class SystemMemory:
     process_private_bytes: int | None = None
     process_peak_rss_bytes: int | None = None
     """The OS's own peak of ``process_rss_bytes``: Linux ``VmHWM`` (since the last reset, see
-    :class:`~memprobe.sensors.linux.RssPeakReset`), Windows ``PeakWorkingSetSize`` (since the
+    :class:`~memprobe.sensing.system.linux.RssPeakReset`), Windows ``PeakWorkingSetSize`` (since the
     process started)."""
     process_peak_private_bytes: int | None = None
     """Windows ``PeakPagefileUsage``: the peak of the process's private commit since it started."""

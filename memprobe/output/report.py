@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import __version__
-from .advice import suggest
-from .format import fmt_bytes, fmt_pair
-from .privacy import sanitize_prompt, scrub_all
-from .residency import describe_change, describe_model, partial_loads, stage_models
-from .runfacts import compute_limit, run_peaks, stage_summary, system_limit
-from .workflow import upstream, workflow_parameters
+from .. import __version__
+from ..format import fmt_bytes, fmt_pair
+from ..judging.advice import suggest
+from ..judging.residency import describe_change, describe_model, partial_loads, stage_models
+from ..judging.runfacts import compute_limit, run_peaks, stage_summary, system_limit
+from ..judging.workflow import upstream, workflow_parameters
+from ..privacy import sanitize_prompt, scrub_all
 
 __all__ = ["build_report", "render_report_md", "report", "suggestions_md"]
 

@@ -1,6 +1,6 @@
-"""One call, one :class:`~memprobe.snapshot.Snapshot` of every memory that matters.
+"""One call, one :class:`~memprobe.sensing.snapshot.Snapshot` of every memory that matters.
 
->>> from memprobe.sensors import Sensors
+>>> from memprobe.sensing.sensors import Sensors
 >>> snap = Sensors().snapshot()
 >>> snap.system.ram_total_bytes > 0
 True
@@ -23,10 +23,10 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from .._log import warn_once
-from ..snapshot import DiskSpace, GpuMemory, Metrics, Snapshot, SystemMemory, metrics_of
-from . import linux, windows
-from .cgroup import CgroupMemory, CgroupReader, read_vmstat_oom_kills
 from .gpu import GpuSensor
+from .snapshot import DiskSpace, GpuMemory, Metrics, Snapshot, SystemMemory, metrics_of
+from .system import linux, windows
+from .system.cgroup import CgroupMemory, CgroupReader, read_vmstat_oom_kills
 
 __all__ = ["Sensors", "pagefile_volumes"]
 
@@ -152,7 +152,7 @@ class Sensors:
         and, on Linux (unless ``rss=False``), the process's peak RSS. Returns the metrics whose
         counters now count from this moment; the others that a snapshot carries (Windows' peak
         working set, peak private bytes and commit peak) count since the process or the system
-        started. See :meth:`~memprobe.snapshot.Snapshot.peak_counters`."""
+        started. See :meth:`~memprobe.sensing.snapshot.Snapshot.peak_counters`."""
         reset = set(self.gpu.reset_peaks())
         if rss and self.rss_peak_reset is not None and self.rss_peak_reset.reset():
             reset.add("process_rss_bytes")
@@ -168,7 +168,7 @@ class Sensors:
 
     @property
     def unreadable(self) -> dict[str, str]:
-        """:class:`~memprobe.snapshot.SystemMemory` field -> why the latest reading could not give
+        """:class:`~memprobe.sensing.snapshot.SystemMemory` field -> why the latest reading could not give
         it (a failed call's error). Empty when every value this platform offers was read."""
         return dict(self._unreadable)
 

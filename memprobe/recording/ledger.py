@@ -9,7 +9,7 @@ Readers (the HTTP routes, the CLI) open their own connections; WAL lets them rea
 writer writes.
 
 When the file cannot be written (its disk is full, its folder read-only) tracing goes on: the runs
-that could not be saved are kept in memory (:class:`~memprobe.unsaved.KeptRuns`) and served from
+that could not be saved are kept in memory (:class:`~memprobe.recording.unsaved.KeptRuns`) and served from
 there, :meth:`Ledger.state` says why nothing is being saved (with the free space of that volume),
 and the writer tries again every few seconds, saving the kept runs as soon as it can.
 """
@@ -30,11 +30,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ._log import logger, warn_once
-from .format import MIB, fmt_bytes
+from .._log import logger, warn_once
+from ..format import MIB, fmt_bytes
+from ..judging.runfacts import memory_limits
 from .listener import TrackerListener
 from .records import Mark, NodeRun, RunEvent, RunRecord
-from .runfacts import memory_limits
 from .timeline import downsample, merge_timelines, window
 from .unsaved import KeptRuns
 
@@ -152,7 +152,7 @@ class Ledger:
     def open(self, *, pid: int | None = None, kills_now: dict[str, Any] | None = None) -> list[str]:
         """Create or migrate the file, then mark runs left ``running`` by a dead process as
         ``ended_abruptly``. Returns their ids. ``kills_now`` are the kernel's OOM-kill counters now
-        (:meth:`memprobe.sensors.Sensors.oom_kills`): compared with those a dead run recorded at
+        (:meth:`memprobe.sensing.sensors.Sensors.oom_kills`): compared with those a dead run recorded at
         its start, they tell whether the OOM killer ended it.
 
         A file from a newer release or a damaged one raises :class:`LedgerError`. A file that

@@ -1,5 +1,5 @@
 """Gather the facts of this machine's memory set-up: GPUs, RAM, commit, the pagefile or swap
-configuration and the drives it lives on. The verdict on them is :mod:`memprobe.doctor`'s job.
+configuration and the drives it lives on. The verdict on them is :mod:`memprobe.judging.doctor`'s job.
 
 The result is a plain dict (the ``memprobe doctor --json`` format, documented in the README).
 Each reading that failed leaves its value ``null`` and an entry in ``unreadable``: which value
@@ -18,12 +18,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from ._log import warn_once
-from .limits import system_limits
+from .. import __version__
+from .._log import warn_once
+from ..judging.limits import system_limits
 from .sensors import Sensors, linux, windows
-from .sensors.cgroup import CgroupMemory
 from .snapshot import Snapshot
+from .system.cgroup import CgroupMemory
 
 __all__ = ["gather_machine", "machine_from_snapshot", "MEMORY_LABELS", "default_disk_paths", "find_comfyui"]
 
@@ -72,7 +72,7 @@ def machine_from_snapshot(snap: Snapshot, swap: dict[str, Any], unreadable: list
                           cgroup: CgroupMemory | None = None, system: str | None = None) -> dict[str, Any]:
     """Assemble the machine document from a snapshot, the swap/pagefile facts, what could not be
     read and ComfyUI's (or this process's) memory cgroup. ``memory.limit_*`` name the limit the OS
-    enforces on system memory (see :mod:`memprobe.limits`)."""
+    enforces on system memory (see :mod:`memprobe.judging.limits`)."""
     s = snap.system
     system = system or platform.system()
     limit = system_limits(system, overcommit_mode=s.overcommit_mode, ram_total=s.ram_total_bytes,
@@ -129,7 +129,7 @@ def default_disk_paths(cwd: Path | None = None, home: Path | None = None,
     same volume are one entry, their roles joined (``home, current folder``)."""
     cwd = cwd or Path.cwd()
     home = home or Path.home()
-    pack = pack or Path(__file__).resolve().parents[1]
+    pack = pack or Path(__file__).resolve().parents[2]
     roles: dict[str, Path] = {"home": home, "current folder": cwd}
     comfy = find_comfyui([cwd, pack.parent.parent])
     if comfy is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .format import fmt_bytes
+from ..format import fmt_bytes
 from .residency import KINDS, max_offloaded, run_models
 from .runfacts import compute_limit, run_peaks, stage_summary
 from .workflow import workflow_parameters

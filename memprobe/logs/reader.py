@@ -2,11 +2,11 @@
 error report) says about the machine, each prompt, the models it loaded, ComfyUI's silent
 fallbacks and every failure, including a process that simply stopped.
 
-Only reading here, no judgement (that is :mod:`memprobe.explain`). Any input is accepted: text or
+Only reading here, no judgement (that is :mod:`memprobe.logs.explain`). Any input is accepted: text or
 bytes in any encoding (UTF-8, UTF-16 from PowerShell, a Windows code page), CRLF, ANSI colours,
 the prefixes of every logger and launcher (timestamps, ``ERROR:root:``, ``[info]``, docker-compose,
 journald), truncated pastes, binary junk. Memory stays bounded whatever the size: lines longer
-than :data:`memprobe.logtext.MAX_LINE_CHARS` are cut (:mod:`memprobe.logtext` turns bytes into
+than :data:`memprobe.logs.text.MAX_LINE_CHARS` are cut (:mod:`memprobe.logs.text` turns bytes into
 clean lines), and only the last :data:`MAX_PROMPTS` prompts are kept.
 
 >>> facts = read_log("got prompt\\n!!! Exception during processing !!! Allocation on device\\n")
@@ -21,10 +21,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from .failures import detect_fallback
-from .format import MIB
-from .logtext import clean, iter_lines
+from ..format import MIB
+from ..judging.failures import detect_fallback
 from .modellog import LOAD_KINDS, ModelLogReader
+from .text import clean, iter_lines
 
 __all__ = ["read_log", "LogFacts", "PromptLog", "LogFailure", "LoggedException", "Frame", "LogLine",
            "ModelLoad", "Ending"]
@@ -240,7 +240,7 @@ class _Reader:
         self.validation_node: LogFailure | None = None
         self.validation_extras: list[LogFailure] = []
         self.models = ModelLogReader()
-        """Pairs each load line with the ``Requested to load`` before it (``memprobe.modellog``)."""
+        """Pairs each load line with the ``Requested to load`` before it (``memprobe.logs.modellog``)."""
 
     # ------------------------------------------------------------------ helpers
     def _ev(self, text: str) -> LogLine:

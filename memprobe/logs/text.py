@@ -1,7 +1,7 @@
 """A log's bytes as clean lines: any encoding (UTF-8, UTF-16 from PowerShell, a Windows code
 page), CRLF, ANSI colours and the prefixes of every logger and launcher removed, each line cut at
 :data:`MAX_LINE_CHARS` so that memory stays bounded whatever the input. What the lines say is
-:mod:`memprobe.logread`'s job.
+:mod:`memprobe.logs.reader`'s job.
 
 >>> [clean(line) for line, _ in iter_lines(b"[2025-01-02 10:11:12.345] [info]  got prompt\\r\\n")]
 ['got prompt']
