@@ -246,7 +246,7 @@ class Runtime:
         """What ``memprobe.run_end`` carries besides the header: the suggestions, stage summary and
         the prompt (the panel matches a run without a workflow id to the open graph by it)."""
         doc = enrich(run.to_dict(timeline={"t": [], "series": {}}), self.advice_machine())
-        return {k: doc.get(k) for k in ("suggestions", "stages", "parameters", "memory", "prompt")}
+        return {k: doc.get(k) for k in ("verdict", "suggestions", "stages", "parameters", "memory", "prompt")}
 
     # ------------------------------------------------------------------ probe nodes
     def mark(self, label: str, node_id: str | None) -> Mark | None:

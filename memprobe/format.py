@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .sensing.snapshot import Snapshot
 
-__all__ = ["GIB", "MIB", "KIB", "fmt_bytes", "fmt_pair", "probe_summary"]
+__all__ = ["GIB", "MIB", "KIB", "fmt_bytes", "fmt_pair", "fmt_pct", "probe_summary"]
 
 KIB = 1024
 MIB = 1024**2
@@ -26,6 +26,14 @@ def fmt_bytes(value: int | float | None) -> str:
         if size >= scale:
             return f"{sign}{size / scale:.1f} {unit}"
     return f"{sign}{size:.0f} B"
+
+
+def fmt_pct(part: int | float | None, whole: int | float | None) -> str:
+    """``13 %`` (``<1 %`` for a sliver), as the panel writes a share; ``n/a`` when unknown."""
+    if part is None or not whole:
+        return "n/a"
+    pct = 100 * part / whole
+    return "<1 %" if 0 < pct < 1 else f"{round(pct)} %"
 
 
 def fmt_pair(used: int | None, total: int | None) -> str:

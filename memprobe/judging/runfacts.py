@@ -3,21 +3,23 @@ on, its peaks by stage and overall, how close they came to the limits the OS enf
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from ..documents import Metrics, NodeDoc, RunDoc
+from ..vocabulary import EXECUTED_STATUSES
 from .limits import MemoryLimit, system_limits, vram_limit
 
 __all__ = ["compute_memory", "compute_limit", "system_limit", "memory_limits", "stage_summary", "run_peaks",
-           "limit_of", "executed_nodes", "SUMMARY_METRICS"]
+           "limit_of", "limit_from", "known_totals", "executed_nodes", "SUMMARY_METRICS"]
 
 SUMMARY_METRICS = ("gpu0_used_bytes", "gpu0_reserved_bytes", "gpu0_allocated_bytes", "gpu0_shared_bytes",
                    "process_rss_bytes", "process_private_bytes", "ram_used_bytes", "commit_bytes", "cgroup_used_bytes")
 
 
-def executed_nodes(doc: dict[str, Any]) -> list[dict[str, Any]]:
+def executed_nodes(doc: RunDoc) -> list[NodeDoc]:
     """Nodes that ran (or failed): the ones with memory attributed to them."""
-    return [n for n in doc.get("nodes") or [] if n.get("status") in ("ran", "failed", "running", "pending",
-                                                                        "interrupted")]
+    return [n for n in doc.get("nodes") or [] if n.get("status") in EXECUTED_STATUSES]
 
 
 def run_peaks(doc: dict[str, Any]) -> dict[str, int]:
@@ -36,14 +38,24 @@ def run_peaks(doc: dict[str, Any]) -> dict[str, int]:
     return peaks
 
 
-def limit_of(doc: dict[str, Any], metric: str) -> int | None:
-    """The ceiling a metric runs into: the GPU's VRAM, the machine's RAM, the commit limit."""
-    context = doc.get("context") or {}
-    known: dict[str, Any] = {}
+def known_totals(doc: RunDoc) -> Metrics:
+    """The totals and limits a run's readings carry (``ram_total_bytes``, ``gpu0_total_bytes``,
+    ``commit_limit_bytes`` ...), the latest reading of each."""
+    known: Metrics = {}
     for source in (doc.get("start_metrics") or {}, doc.get("end_metrics") or {}):
         known.update({k: v for k, v in source.items() if v})
     for node in executed_nodes(doc):
         known.update({k: v for k, v in (node.get("before") or {}).items() if v and k.endswith(("total_bytes", "limit_bytes"))})
+    return known
+
+
+def limit_of(doc: RunDoc, metric: str) -> int | None:
+    """The ceiling a metric runs into: the GPU's VRAM, the machine's RAM, the commit limit."""
+    return limit_from(known_totals(doc), doc.get("context") or {}, metric)
+
+
+def limit_from(known: Mapping[str, int], context: Mapping[str, Any], metric: str) -> int | None:
+    """:func:`limit_of` from the totals a run's readings carry and its context."""
     if metric.startswith("gpu"):
         gpu = metric.split("_", 1)[0]
         total = known.get(f"{gpu}_total_bytes")

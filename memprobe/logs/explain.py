@@ -22,13 +22,17 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .. import __version__
+from ..documents import EventDoc, NodeDoc, VerdictDoc
 from ..format import fmt_bytes
-from ..judging.advice import suggest
-from ..judging.failures import classify_failure
+from ..judging.advice import advise
+from ..judging.facts import FailureFacts, RunFacts
+from ..judging.failures import classify_failure, message_sizes
+from ..judging.limits import system_limits, vram_limit
+from ..judging.residency import partial_loads
 from ..judging.stages import NodeClass, stage_of
+from ..judging.verdict import judge
 from ..output.report import suggestions_md
 from ..privacy import scrub_all, scrub_text
-from ..recording.records import Failure, NodeRun, RunEvent, RunRecord
 from ..sensing.install_type import detect_install_type
 from .reader import Ending, Frame, LogFacts, LogFailure, LogLine, PromptLog, read_log
 from .text import MAX_LINE_CHARS
@@ -294,8 +298,8 @@ class _Judgement:
 
     failure: dict[str, Any] | None = None
     consequences: list[dict[str, Any]] = field(default_factory=list)
-    record: Failure | None = None
-    node: NodeRun | None = None
+    record: FailureFacts | None = None
+    node: NodeDoc | None = None
     evidence: list[LogLine] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
     abrupt: bool = False
@@ -321,11 +325,11 @@ def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgeme
         j.consequences.append(_failure_doc(
             classify_failure(later.exception_type, later.message, compute_device=compute_device), later_node.stage,
             later_node, later.message, later.exception_type, later.evidence, source=later.source))
-    j.record = Failure(node_id=node.node_id or "", class_type=node.class_type, stage=node.stage, kind=kind,
-                       exception_type=exc_type, message=message, t_s=None)
+    j.record = FailureFacts(kind=kind, node_id=node.node_id or "", class_type=node.class_type, stage=node.stage,
+                            message=message, exception_type=exc_type, sizes=message_sizes(message), pack=node.pack)
     if node.class_type:
-        j.node = NodeRun(seq=1, node_id=node.node_id or "", class_type=node.class_type, stage=node.stage or "other",
-                         status="failed")
+        j.node = {"seq": 1, "node_id": node.node_id or "", "class_type": node.class_type,
+                  "stage": node.stage or "other", "status": "failed", "title": None}
     if not node.node_id:
         j.unknown.append("the failing node's id (the log does not print it)")
     if not node.class_type:
@@ -354,8 +358,7 @@ def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bo
                              ending=ending.kind if ending else "log-stops", oom_unload=False, abrupt=True,
                              stage_evidence=f"the last line it logged (line {last.number}) belongs to that stage"
                              if hint and last else None)
-    j.record = Failure(node_id=None, class_type=None, stage=hint, kind=memory or "other", exception_type=None,
-                       message=message, t_s=None)
+    j.record = FailureFacts(kind=memory or "other", stage=hint, message=message, abrupt=True)
     j.unknown.append("what ended ComfyUI: the log stops without an error"
                      + ("" if memory else " (the system's own logs say whether it was out of memory)"))
     if cut_short:
@@ -366,31 +369,37 @@ def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bo
     return j
 
 
-def _suggestions(facts: LogFacts, focus: _Focus, j: _Judgement, os_name: str | None, compute_device: str,
-                 fallbacks: list[tuple[str, LogLine]]) -> list[dict[str, Any]]:
-    """The advice's rules, run on the record types of a traced run built from what the log says."""
+def _run_facts(facts: LogFacts, focus: _Focus, j: _Judgement, os_name: str | None, compute_device: str,
+               fallbacks: list[tuple[str, LogLine]]) -> RunFacts:
+    """The facts a traced run would give the rules, from what the log says."""
     ended = focus.prompt.ended if focus.prompt is not None else None
     status = "ended_abruptly" if j.abrupt else "error" if j.failure else "success" if ended == "executed" else "unknown"
-    run = RunRecord(id="log", started_at=0.0, started_mono=0.0, status=status,
-                    context=_context(facts, os_name, compute_device))
-    if j.node is not None:
-        run.nodes.append(j.node)
-    if j.record is not None:
-        run.failures.append(j.record)
-    for kind, line in fallbacks:
-        run.events.append(RunEvent(t_s=0.0, kind=kind, node_id=None, message=line.text))
+    context = _context(facts, os_name, compute_device)
+    events: list[EventDoc] = [{"t_s": 0.0, "kind": kind, "node_id": None, "message": line.text}
+                              for kind, line in fallbacks]
     for model in focus.prompt.models if focus.prompt is not None else []:
         if model.partial:  # ComfyUI kept part of it in RAM: the advice weighs that (memprobe.judging.residency)
-            run.events.append(RunEvent(t_s=0.0, kind="model-partially-loaded", node_id=None,
-                                       message=f"line {model.line}",
-                                       data={"model_class": model.name, "loaded_bytes": model.loaded_bytes,
-                                             "offloaded_bytes": model.offloaded_bytes}))
-    doc = run.to_dict(timeline={"t": [], "series": {}})
-    if doc["failure"] is not None:
-        doc["failure"]["abrupt"] = j.abrupt
-    evidence = [{"line": e.number, "text": e.text} for e in j.evidence[:6]]
-    return [{"id": s.id, "title": s.title, "why": s.why, "try": s.try_, "severity": s.severity, "evidence": evidence}
-            for s in suggest(doc)]
+            events.append({"t_s": 0.0, "kind": "model-partially-loaded", "node_id": None, "message": f"line {model.line}",
+                           "data": {"model_class": model.name, "loaded_bytes": model.loaded_bytes,
+                                    "offloaded_bytes": model.offloaded_bytes}})
+    nodes = [j.node] if j.node is not None else []
+    limits = system_limits(os_name or "", ram_total=facts.machine.get("ram_total_bytes"),
+                           cgroup_limit=facts.machine.get("ram_limit_bytes"))
+    vram = context["gpus"][0].get("vram_total_bytes") if context["gpus"] else None
+    compute = limits[0] if compute_device == "cpu" else vram_limit(0, vram)
+    return RunFacts(status=status, context=context, nodes=nodes, failure=j.record, compute=compute, limits=limits,
+                    events=events, partials=partial_loads({"nodes": nodes, "events": events}), source="log")
+
+
+def _without_action(doc: dict[str, Any]) -> dict[str, Any]:
+    """A log's node is not on anyone's canvas: its suggestions say what to change, not where to click."""
+    return {k: v for k, v in doc.items() if k != "action"}
+
+
+def _without_action_verdict(verdict: VerdictDoc) -> VerdictDoc:
+    if verdict.get("change"):
+        verdict["change"] = _without_action(verdict["change"] or {})
+    return verdict
 
 
 def _loaded_words(model: dict[str, Any]) -> str:
@@ -423,6 +432,9 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
         unknown.append("ComfyUI's version")
     if facts.cut_lines:
         unknown.append(f"the rest of {facts.cut_lines} over-long line(s), cut at {MAX_LINE_CHARS} characters")
+    run = _run_facts(facts, focus, j, os_name, compute_device, fallbacks)
+    suggestions = advise(run)
+    evidence = [{"line": e.number, "text": e.text} for e in j.evidence[:6]]
     result = {
         "memprobe_version": __version__,
         "failure": j.failure,
@@ -449,7 +461,8 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
         "prompts": {"seen": facts.prompt_count,
                     "failed": sum(1 for p in facts.prompts if p.index and p.failures),
                     "completed": sum(1 for p in facts.prompts if p.ended == "executed" and not p.failures)},
-        "suggestions": _suggestions(facts, focus, j, os_name, compute_device, fallbacks),
+        "suggestions": [{**_without_action(s.to_dict()), "evidence": evidence} for s in suggestions],
+        "verdict": _without_action_verdict(judge(run, suggestions)),
         "unknown": unknown,
         "log": {"lines": facts.lines, "cut_lines": facts.cut_lines},
     }

@@ -11,7 +11,8 @@ import copy
 import pytest
 from helpers import gpu_scenario, load_json
 
-from memprobe.judging.advice import TILED_DEFAULTS, suggest
+from memprobe.judging.advice import TILED_DEFAULTS, advise, shortfall, suggest
+from memprobe.judging.facts import RunFacts
 from memprobe.judging.runfacts import run_peaks
 
 GIB = 1024**3
@@ -30,7 +31,7 @@ def ids(doc, machine=None):
 # ---------------------------------------------------------------- recorded CPU runs
 def test_recorded_decode_oom_suggests_the_tiled_swap_first_with_its_action():
     first = suggest(run("decode_oom_cpu"))[0]
-    assert first.id == "tiled-decode" and first.severity == "critical" and first.rule == "1"
+    assert first.id == "tiled-decode" and first.severity == "critical" and first.rule == "decode-in-tiles"
     assert first.action == {"type": "swap_vae_decode", "node_id": "8", **TILED_DEFAULTS}
     assert "node 8" in first.why and "system-ram" in first.why and "DefaultCPUAllocator" in first.why
     assert "VAE Decode (Tiled)" in first.try_
@@ -84,7 +85,7 @@ def test_linux_commit_above_its_limit_in_overcommit_mode_0_is_no_pressure():
     assert peaks["commit_bytes"] > 1.25 * peaks["commit_limit_bytes"] and doc["context"]["overcommit_mode"] == 0
     # THEN no "add swap": the commit limit is not enforced there; only the neutral decode note
     (note,) = suggest(doc)
-    assert (note.id, note.severity, note.effect) == ("tiled-decode", "info", 1)
+    assert (note.id, note.severity, note.tier) == ("tiled-decode", "info", "note")
     assert "6.5 GiB of 23.5 GiB RAM (28%)" in note.why
     # WHEN the same figures come from a machine with strict overcommit, THEN the commit limit binds
     strict = copy.deepcopy(doc)
@@ -137,9 +138,26 @@ def test_a_killed_run_without_memory_evidence_gets_the_diagnostic_step():
     assert found.id == "find-who-ended-it" and "journalctl" in found.try_ and "KSampler" in found.why
 
 
-def test_suggestions_are_ordered_by_expected_effect():
-    found = suggest(run("sampling_oom_cpu"))
-    assert [s.effect for s in found] == sorted((s.effect for s in found), reverse=True)
+def test_suggestions_are_ranked_by_tier_then_by_the_bytes_they_recover():
+    # GIVEN a recorded sampling OOM (batch 4): each suggestion carries its measured effect
+    facts = RunFacts.from_run(run("sampling_oom_cpu"))
+    found = advise(facts)
+    ranks = {"failure": 0, "pressure": 1, "note": 2}
+    assert [ranks[s.tier] for s in found] == sorted(ranks[s.tier] for s in found)
+    # THEN within a tier the change that recovers more of what was missing comes first, unknown last
+    missing = shortfall(facts)
+    first_tier = [s for s in found if s.tier == found[0].tier]
+    effects = [min(s.saves_bytes, missing or s.saves_bytes) if s.saves_bytes is not None else -1 for s in first_tier]
+    assert effects == sorted(effects, reverse=True) and effects[0] > 0
+
+
+def test_a_note_without_pressure_never_outranks_evidence():
+    # GIVEN a failed decode that is also the run's peak (a note would fit too) plus a disk warning
+    doc = run("decode_oom_cpu")
+    found = advise(RunFacts.from_run(doc, {"disks": [{"role": "output", "free_bytes": 1, "total_bytes": 10**12}]}))
+    tiers = [s.tier for s in found]
+    # THEN every failure-tier suggestion comes before pressure, and pressure before notes
+    assert tiers == sorted(tiers, key=["failure", "pressure", "note"].index) and "pressure" in tiers
 
 
 # ---------------------------------------------------------------- GPU situations

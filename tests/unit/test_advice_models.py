@@ -53,7 +53,7 @@ def test_a_partial_load_under_commit_pressure_points_at_lower_precision_with_the
     found = by_id(doc)
     offload = found["smaller-model-offload"]
     # THEN the suggestion names the node, the model, what stayed in RAM and the pressure
-    assert offload.severity == "warning" and offload.rule == "10"
+    assert offload.severity == "warning" and offload.rule == "offloaded-weights"
     assert "node 3 KSampler (sampling)" in offload.why and "ComfyUI kept 101.4 MiB of BaseModel (tiny_sd15.safetensors) in RAM" in offload.why
     assert "67.6 MiB of its 169.0 MiB fit on cuda:0" in offload.why and "commit reached 38.0 GiB of the 40.0 GiB commit limit (95%)" in offload.why
     # AND one change with its arithmetic: float32 -> fp16 halves it, still more than the VRAM it got
@@ -87,7 +87,7 @@ def test_other_programs_and_a_spill_point_at_reserve_vram():
     doc = partial_run(reserved_gib={**dict.fromkeys(before, 3.0), "3": 8.5},
                       vram_gib={**dict.fromkeys(before, 6.0), "3": 11.9}, shared_gib={"3": 2.0})
     found = by_id(doc)
-    assert found["reserve-vram"].rule == "10" and "--reserve-vram 3.0" in found["reserve-vram"].try_
+    assert found["reserve-vram"].rule == "offloaded-weights" and "--reserve-vram 3.0" in found["reserve-vram"].try_
     assert "VRAM then spilled into shared memory" in found["reserve-vram"].why
     assert [s.id for s in suggest(doc)].count("reserve-vram") == 1
 

@@ -1,0 +1,119 @@
+"""The VAE decode: where memory runs out (or nearly), decode in tiles; where it is merely the
+run's peak, a neutral note with the swap at hand."""
+
+from __future__ import annotations
+
+from ...documents import NodeDoc
+from ...vocabulary import Tier, kind_of
+from ..facts import RunFacts, short
+from .base import Suggestion, rule
+
+__all__ = ["TILED_DEFAULTS", "swap_action"]
+
+TILED_DEFAULTS = {"tile_size": 512, "overlap": 64, "temporal_size": 64, "temporal_overlap": 8}
+TILE_SAVES = 0.75
+"""What a tiled decode (or the next smaller tile) saves of the memory the decode added: a tile of
+half the side holds a quarter of the pixels."""
+
+
+@rule("decode-in-tiles", needs=("failure", "fallback", "spill", "near-limit", "peaks"),
+      tiers=("failure", "pressure", "note"))
+def decode_in_tiles(f: RunFacts) -> list[Suggestion]:
+    """The VAE decode ran out of memory (or nearly): decode in tiles."""
+    out: list[Suggestion] = []
+    decodes = [n for n in f.nodes if n.get("stage") == "vae-decode"]
+    top = max((f.node_peak(n) or 0 for n in f.nodes), default=0)
+    for node in decodes:
+        peak, node_id = f.node_peak(node), node.get("node_id")
+        failed_here = f.failed and f.failure is not None and f.failure.node_id == node_id
+        reasons = []
+        pressure = False
+        if failed_here and f.failure is not None:
+            reasons.append(failed_words(f))
+        if node_id in f.fallback_nodes("tiled-vae-decode"):
+            reasons.append("ComfyUI ran out of memory decoding it whole and retried in tiles (wasted time and memory)")
+            pressure = True
+        if node_id in f.fallback_nodes("vram-spill"):
+            reasons.append("VRAM spilled into shared GPU memory during it (the driver's slow system memory fallback)")
+            pressure = True
+        before = f.compute.used(node.get("before") or {})
+        grew = peak is not None and (before is None or peak > before * 1.01)  # the decode itself raised it
+        if grew and f.compute.near(node.get("peaks") or {}):
+            reasons.append(f"{f.memory_name} reached {f.of_limit(peak)} during it")
+            pressure = True
+        added = peak - before if peak is not None and before is not None and grew else None
+        if failed_here and before is not None and f.compute.limit_bytes and _same_memory(f):
+            added = max(added or 0, f.compute.limit_bytes - before) or None  # it reached the limit: it needed this much
+        if reasons:
+            tier: Tier = "failure" if failed_here else "pressure" if pressure else "note"
+            out += decode_change(f, node, f"{f.label(node)}: " + "; ".join(reasons) + ".", tier, added)
+        elif grew and peak is not None and peak >= top and len(f.nodes) > 1:
+            out += _decode_headroom(f, node, peak, added)
+    return out
+
+
+def _same_memory(f: RunFacts) -> bool:
+    """The failure ran out of the memory the run is judged by (VRAM on a GPU, system memory on the CPU)."""
+    resource = kind_of(f.failure.kind if f.failure else None).resource
+    return resource == ("system" if f.on_cpu else "vram")
+
+
+def failed_words(f: RunFacts) -> str:
+    failure = f.failure
+    assert failure is not None
+    if failure.abrupt:
+        return f"ComfyUI was ended while it ran ({failure.kind}: {short(failure.evidence, 120)})"
+    return f"it failed: {failure.kind} ({short(failure.message)})"
+
+
+def decode_change(f: RunFacts, node: NodeDoc, why: str, tier: Tier, added: int | None) -> list[Suggestion]:
+    """The decode ran short (or nearly): tile it, or tile it smaller."""
+    node_id = node.get("node_id")
+    requested = f.failure.sizes.requested_bytes if f.failure is not None and tier == "failure" else None
+    saves = int(added * TILE_SAVES) if added else requested
+    class_type = node.get("class_type")
+    if class_type == "VAEDecode":
+        return [Suggestion(
+            "tiled-decode", tier, "Decode in tiles: replace VAE Decode with VAE Decode (Tiled)", why,
+            "Replace this VAE Decode with VAE Decode (Tiled) at its defaults (tile_size 512, overlap 64, "
+            "temporal_size 64, temporal_overlap 8), same samples and vae inputs; keep the seed and compare the "
+            "image. Tiles use less memory and more time; for video latents the temporal settings apply.",
+            saves, swap_action(node))]
+    if class_type == "VAEDecodeTiled":  # already tiled and still short: one step smaller
+        inputs = ((f.prompt or {}).get(node.get("real_node_id") or node_id or "") or {}).get("inputs") or {}
+        tile = inputs.get("tile_size")
+        tile = tile if isinstance(tile, int) else TILED_DEFAULTS["tile_size"]
+        smaller = max(64, (tile // 2) // 32 * 32)
+        return [Suggestion(
+            "smaller-tiles", tier, "Use smaller decode tiles", why,
+            f"Lower tile_size from {tile} to {smaller} (one step; leave the other settings), then check the "
+            "image for seams, gradients and lost fine detail.", saves,
+            {"type": "set_widget", "node_id": node.get("real_node_id") or node_id, "widget": "tile_size",
+             "value": smaller})]
+    return [Suggestion(  # a specialised decoder: never swap it for an image decoder
+        "tiled-decode-own", tier, f"Use {class_type}'s tiled mode", why,
+        f"Turn on the tiled/chunked decoding that {class_type} or its pack offers (its compatible tiled "
+        "decoder), keeping its temporal settings; do not swap it for an image VAE Decode.", saves)]
+
+
+def _decode_headroom(f: RunFacts, node: NodeDoc, peak: int, added: int | None) -> list[Suggestion]:
+    """No pressure: say where the headroom is, neutrally, and keep the one-click swap at hand."""
+    class_type = node.get("class_type")
+    if class_type == "VAEDecodeTiled":
+        return []
+    why = (f"{f.label(node)} is this run's {f.memory_name} peak at {f.of_limit(peak)}; nothing ran short "
+           "(no failure, no fallback, no peak within 10% of the limit).")
+    saves = int(added * TILE_SAVES) if added else None
+    if class_type == "VAEDecode":
+        return [Suggestion(
+            "tiled-decode", "note", "Headroom: the VAE decode is this run's peak", why,
+            "Nothing to change. If this decode ever runs out of memory, replace it with VAE Decode (Tiled) at its "
+            "defaults (tile_size 512, overlap 64): same inputs, less memory, more time.", saves, swap_action(node))]
+    return [Suggestion(
+        "tiled-decode-own", "note", "Headroom: the decode is this run's peak", why,
+        f"Nothing to change. If it ever runs out of memory, use the tiled/chunked mode of {class_type} or its pack.",
+        saves)]
+
+
+def swap_action(node: NodeDoc) -> dict[str, object]:
+    return {"type": "swap_vae_decode", "node_id": node.get("real_node_id") or node.get("node_id"), **TILED_DEFAULTS}

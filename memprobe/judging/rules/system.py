@@ -1,0 +1,133 @@
+"""System memory against the limit the OS enforces (RAM + swap, the commit limit, a container's
+cgroup limit), an end nobody explained, and the disk."""
+
+from __future__ import annotations
+
+from ...format import GIB, fmt_bytes
+from ..doctor import suggest_pagefile
+from ..facts import USAGE_WORDS, RunFacts, of_limit, short
+from ..limits import CGROUP, COMMIT, MemoryLimit, disk_is_low, os_family
+from .base import Suggestion, rule
+
+__all__: list[str] = []
+
+
+@rule("system-memory", needs=("failure", "abrupt-end", "near-limit", "partial-load"), tiers=("failure", "pressure"))
+def system_memory(f: RunFacts) -> list[Suggestion]:
+    """System memory ran out at the limit the OS enforces (or came within 10 % of it): raise that
+    limit. Linux's commit limit in overcommit mode 0/1 is not enforced: no evidence at all."""
+    limit, failure = f.system, f.failure
+    kind = failure.kind if failure is not None else None
+    abrupt = failure is not None and failure.abrupt
+    failed = kind in ("commit-limit", "cgroup-limit") or (abrupt and kind == "system-ram")
+    near = limit.near(f.peaks)
+    if not (failed or near):
+        return []
+    if kind == "commit-limit" and limit.name != COMMIT:  # e.g. os error 1455 from a run without OS facts
+        limit = MemoryLimit(COMMIT, True, "commit_bytes", f.limit_of("commit_bytes"))
+    if kind == "cgroup-limit" and limit.name != CGROUP:
+        limit = MemoryLimit(CGROUP, True, "cgroup_used_bytes",
+                            f.limit_of("cgroup_used_bytes"))
+    used = limit.used(f.peaks)
+    evidence = []
+    if used is not None and limit.limit_bytes:
+        evidence.append(f"{USAGE_WORDS.get(limit.name, limit.name)} peaked at {of_limit(limit, used)} in this run")
+    if failed and not abrupt and failure is not None:
+        evidence.append(f"it failed at {f.label(f.failing_node())} with '{short(failure.message)}'")
+    if abrupt and failure is not None:
+        evidence.append(failure.evidence or "ComfyUI ended without an error during the run, with system memory "
+                        "exhausted")
+    offloaded = max(f.partials, key=lambda p: p.get("offloaded_bytes") or 0) if f.partials else None
+    if offloaded and offloaded.get("offloaded_bytes"):
+        at = f" at node {offloaded['node_id']}" if offloaded["node_id"] is not None else ""
+        evidence.append(f"{fmt_bytes(offloaded['offloaded_bytes'])} of that are {offloaded['name']}'s weights, which "
+                        f"ComfyUI kept in RAM{at} because VRAM was short")
+    lowvram = [a for a in f.argv if a in ("--lowvram", "--novram", "--cpu")]
+    pressure = (f" {' and '.join(lowvram)} {'moves' if len(lowvram) == 1 else 'move'} work into system RAM and "
+                "raises this pressure." if lowvram else "")
+    title, change, adds = _system_remedy(f, limit, used)
+    return [Suggestion("container-limit" if limit.name == CGROUP else "pagefile", "failure" if failed else "pressure",
+                       title, "; ".join(evidence) + ".", change + pressure, adds)]
+
+
+def _system_remedy(f: RunFacts, limit: MemoryLimit, used: int | None) -> tuple[str, str, int | None]:
+    """The one change that raises (or relieves) the limit that ran short, phrased for its OS, and
+    the headroom it adds."""
+    family = os_family(f.os)
+    ram = f.limit_of("ram_used_bytes")
+    vram = max((g.get("vram_total_bytes") or 0 for g in f.context.get("gpus") or []), default=0) or None
+    if limit.name == CGROUP:
+        floor = limit.limit_bytes or used or 0
+        target = -(-int(floor * 1.25) // GIB) * GIB
+        return ("Give the container more memory",
+                f"Raise the memory limit of ComfyUI's container to {target // GIB} GB or more (docker run --memory, "
+                "compose mem_limit, Kubernetes resources.limits.memory), or run a smaller workflow. Swap or RAM "
+                "on the host does not help while the container's own limit is the one that is reached.",
+                target - limit.limit_bytes if limit.limit_bytes else None)
+    advice = suggest_pagefile(ram, vram, peak_commit_bytes=used)
+    size_bytes = advice.recommended_bytes if advice else 32 * GIB  # the smallest size the sizing table gives
+    size = f"{size_bytes // GIB} GB"
+    adds = max(0, size_bytes - (f.context.get("swap_total_bytes") or 0))
+    if family == "Windows":
+        return ("Give Windows a larger fixed pagefile",
+                f"Set a fixed pagefile of {size} (initial = maximum){' (' + advice.basis + ')' if advice else ''} on "
+                "a non-system SSD with free space — never an HDD or a USB/removable drive. Memory compression is "
+                "not a pagefile.", adds)
+    if limit.name == COMMIT:  # Linux, vm.overcommit_memory = 2
+        return ("Raise Linux's commit limit",
+                f"Add swap (a {size} swap file on an SSD: CommitLimit = swap + RAM x vm.overcommit_ratio / 100) or "
+                "raise vm.overcommit_ratio; with strict overcommit, allocations beyond CommitLimit fail even with "
+                "RAM free.", adds)
+    if family == "Darwin":
+        return ("Free RAM for ComfyUI",
+                "Close other programs before this workflow, and keep 20 GB or more free on the system volume: macOS "
+                "swaps there, and ends programs when it cannot.", None)
+    return ("Add swap so RAM can overflow",
+            f"Add swap (a {size} swap file on an SSD) so the kernel's OOM killer stops ending ComfyUI when RAM is "
+            "full.", adds)
+
+
+@rule("abrupt-end", needs=("abrupt-end",), tiers=("failure",))
+def abrupt_end(f: RunFacts) -> list[Suggestion]:
+    """ComfyUI ended without an error and without memory evidence: find out who ended it."""
+    failure = f.failure
+    if failure is None or not failure.abrupt or failure.kind in ("system-ram", "commit-limit", "cgroup-limit"):
+        return []
+    node = f.failing_node()
+    where = f"during {f.label(node)}" if node else "mid-run"
+    if "Windows" in f.os:
+        check = ("Open Event Viewer > Windows Logs > Application and look for errors 1000/1023 (python.exe) or "
+                 "'Resource-Exhaustion-Detector' at that time")
+    else:
+        check = "Run 'journalctl -k | grep -i -E \"killed process|out of memory\"' (or dmesg) for that time"
+    checked = failure.evidence or (
+        "its last readings were not near a memory limit (sampled up to one second before)" if f.peaks else "")
+    return [Suggestion(
+        "find-who-ended-it", "failure", "Find out what ended ComfyUI",
+        f"ComfyUI stopped {where} without reporting an error" + (f"; {checked}." if checked else "."),
+        check + ". An out-of-memory kill there means RAM + pagefile/swap ran out (then add pagefile/swap); no "
+        "such entry points to a crash or a manual stop instead.")]
+
+
+@rule("disk-space", needs=("failure", "disks"), tiers=("failure", "pressure"))
+def disk_space(f: RunFacts) -> list[Suggestion]:
+    """Low free disk where the pagefile, models or outputs live, or a write that failed for it."""
+    snapshot = f.failure.snapshot if f.failure is not None else None
+    disks = list((snapshot or {}).get("disks") or []) + list(f.machine.get("disks") or [])
+    for area in (f.machine.get("swap") or {}).get("areas") or []:
+        volume = area.get("volume") or {}
+        if volume.get("total_bytes"):
+            disks.append({"role": "pagefile", **volume})
+    low = [d for d in disks if d.get("free_bytes") is not None and d.get("total_bytes")
+           and disk_is_low(d["free_bytes"], d["total_bytes"])]
+    failed_disk = f.failure is not None and f.failure.kind == "disk"
+    if not low and not failed_disk:
+        return []
+    evidence = [f"{d['role']}: {fmt_bytes(d['free_bytes'])} free of {fmt_bytes(d['total_bytes'])}" for d in low]
+    if failed_disk and f.failure is not None:
+        evidence.insert(0, f"{f.label(f.failing_node())} failed writing: {short(f.failure.message)}")
+    where = ", ".join(sorted({d["role"] for d in low})) or "the output drive"
+    return [Suggestion("free-disk", "failure" if failed_disk else "pressure", f"Free disk space ({where})",
+                       "; ".join(evidence) + ".",
+                       f"Free space on the {where} drive (keep 10% or more free there). Deleting old outputs frees "
+                       "disk, not VRAM.")]
