@@ -4,8 +4,8 @@ websocket broadcaster attached (as in ComfyUI), after a run of 20 nodes.
     python benchmarks/bench_run_end.py [--runs 40]
 
 The broadcaster's ``send`` only collects the events (ComfyUI's ``send_sync`` queues them on the
-event loop), so the figure is Memory Probe's own work on that thread. Extras the panel needs at
-run end (suggestions, stage summary) are computed off the worker thread.
+event loop), so the figure is Memory Probe's own work on that thread. The run's judgement (verdict,
+suggestions, stage summary) is made off the worker thread, by the run-end judge.
 """
 
 from __future__ import annotations
@@ -40,10 +40,10 @@ def measure(runs: int) -> dict[str, float]:
 
     durations = []
     with tempfile.TemporaryDirectory() as folder:
-        rt = Runtime(data_dir=Path(folder))  # wired as in ComfyUI: ledger, broadcaster with the run-end extras
+        rt = Runtime(data_dir=Path(folder))  # wired as in ComfyUI: ledger, broadcaster, the run-end judge
         rt._open_ledger()
         tracker = rt.tracker
-        tracker.subscribe(EventBroadcaster(send, run_end_extras=rt._run_end_extras))
+        tracker.subscribe(EventBroadcaster(send, judge=rt.judge))
         for i in range(runs):
             run_id = f"run-{i}"
             prompt = {str(n): {"class_type": "VAEDecode" if n == 19 else "KSampler", "inputs": {}} for n in range(20)}

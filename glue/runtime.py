@@ -20,6 +20,7 @@ from ..memprobe import __version__
 from ..memprobe._log import warn_once
 from ..memprobe.config import Config, load_config, save_config
 from ..memprobe.judging.doctor import examine
+from ..memprobe.judging.run_end import RunEndJudge
 from ..memprobe.judging.run_view import enrich, live_limits
 from ..memprobe.recording.hook import Hook
 from ..memprobe.recording.ledger import Ledger, LedgerError
@@ -54,6 +55,10 @@ class Runtime:
         self.config = Config()
         self.run_stats = RunStats(lambda: self.config.metrics_workflow_label)
         self.tracker.subscribe(self.run_stats)
+        self.judge = RunEndJudge(self.advice_machine)
+        """Judges each run as it ends, off the worker thread; the events and the metrics render it."""
+        self.judge.subscribe(self.run_stats)
+        self.tracker.subscribe(self.judge)
         self.metrics: MetricsExporter | None = None
         """What ``GET /memprobe/metrics`` serves, once set up."""
         self.metrics_reason: str | None = "not started"
@@ -122,15 +127,16 @@ class Runtime:
         self.ledger, self.ledger_reason = ledger, None
 
     def _count_abrupt(self, ledger: Ledger, run_ids: list[str]) -> None:
-        """Runs a dead ComfyUI left behind count as outcomes now (``memprobe_runs_total``)."""
-        failures = []
+        """Runs a dead ComfyUI left behind count as outcomes now (``memprobe_runs_total``), judged."""
+        verdicts = []
         for run_id in run_ids:
             try:
-                failures.append((ledger.get_run(run_id, max_points=10) or {}).get("failure"))
-            except Exception:  # counted without its failure
-                warn_once("abrupt-count", "Memory Probe: cannot read run %s", run_id, exc_info=True)
-                failures.append(None)
-        self.run_stats.add_abrupt(failures)
+                doc = ledger.get_run(run_id, max_points=10)
+                verdicts.append(enrich(doc)["verdict"] if doc is not None else None)
+            except Exception:  # counted without its verdict
+                warn_once("abrupt-count", "Memory Probe: cannot judge run %s", run_id, exc_info=True)
+                verdicts.append(None)
+        self.run_stats.add_abrupt(verdicts)
 
     def _connect_events(self) -> None:
         server = import_optional("server")
@@ -139,8 +145,7 @@ class Runtime:
             return
         from ..web.events import EventBroadcaster
 
-        self.tracker.subscribe(EventBroadcaster(lambda event, data: instance.send_sync(event, data),
-                                                run_end_extras=self._run_end_extras))
+        self.tracker.subscribe(EventBroadcaster(lambda event, data: instance.send_sync(event, data), judge=self.judge))
 
     def _install_hooks(self) -> None:
         self.tracing_reason = self.execution_hooks.install()
@@ -242,12 +247,6 @@ class Runtime:
                 return None
         return self._machine_cache[1]
 
-    def _run_end_extras(self, run: Any) -> dict[str, Any]:
-        """What ``memprobe.run_end`` carries besides the header: the suggestions, stage summary and
-        the prompt (the panel matches a run without a workflow id to the open graph by it)."""
-        doc = enrich(run.to_dict(timeline={"t": [], "series": {}}), self.advice_machine())
-        return {k: doc.get(k) for k in ("verdict", "suggestions", "stages", "parameters", "memory", "prompt")}
-
     # ------------------------------------------------------------------ probe nodes
     def mark(self, label: str, node_id: str | None) -> Mark | None:
         return self.tracker.add_mark(label, node_id)
@@ -260,6 +259,7 @@ class Runtime:
             self.tracker.end_run(run.id, "interrupted", error={"exception_type": None,
                                  "exception_message": "ComfyUI was shut down while this run executed"})
         self.sampler.stop()
+        self.judge.flush(5)
         if self.ledger is not None:
             self.ledger.flush(5)
             self.ledger.stop()

@@ -18,7 +18,7 @@ from typing import Any, Final, Literal
 __all__ = [
     "AT_LIMIT", "EVENTS", "EXECUTED_STATUSES", "FailureKind", "FAILURE_KINDS", "KINDS", "MEMORY_KINDS", "Metric",
     "NEAR_LIMIT", "NODE_STATUSES", "OPEN_STATUSES", "RUN_STATUSES", "SEVERITIES", "STAGES", "TIERS", "TONES",
-    "FALLBACK_KINDS", "RUN_OUTCOMES", "kind_of", "metric_label", "vocabulary_document", "Severity", "Tier", "Tone",
+    "FALLBACK_KINDS", "RUN_OUTCOMES", "VERDICT_KINDS", "SYSTEM_KINDS", "FAILED_RUN_STATUSES", "GPU_METRICS", "SYSTEM_METRICS", "kind_of", "metric_label", "vocabulary_document", "Severity", "Tier", "Tone",
 ]
 
 # ---------------------------------------------------------------------------- thresholds
@@ -66,6 +66,8 @@ _KINDS = (
 KINDS: Final[dict[str, FailureKind]] = {k.id: k for k in _KINDS}
 FAILURE_KINDS: Final = tuple(k.id for k in _KINDS if k.id != "abrupt")
 """What a recorded failure can be (``abrupt`` is a verdict's word for an unexplained end)."""
+VERDICT_KINDS: Final = tuple(k.id for k in _KINDS)
+"""What a verdict can say ran out: a failure kind, or ``abrupt``."""
 MEMORY_KINDS: Final = tuple(k.id for k in _KINDS if k.memory)
 SYSTEM_KINDS: Final = tuple(k.id for k in _KINDS if k.resource == "system")
 

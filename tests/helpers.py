@@ -210,3 +210,13 @@ def gpu_scenario(trace: str, workflow: str, *, vram_gib: dict, total_gib: float 
                              "driver_version": "560.94"}],
                    "ram_total_bytes": 32 * GIB, "commit_limit_bytes": 40 * GIB, "argv": ["main.py"], **(context or {})}
     return run.to_dict()
+
+
+def judged_by(tracker, *listeners, package: str = "memprobe"):
+    """A run-end judge on ``tracker`` that hands each judged run to ``listeners`` (the Prometheus
+    counters render the verdict); call ``.flush()`` before reading what they counted."""
+    judge = importlib.import_module(f"{package}.judging.run_end").RunEndJudge()
+    for listener in listeners:
+        judge.subscribe(listener)
+    tracker.subscribe(judge)
+    return judge

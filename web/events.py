@@ -16,7 +16,9 @@ for prompts posted without a client id), so the panel listens to these instead.
                               ``model-partially-loaded``, ``model-partially-unloaded``,
                               ``model-models-unloaded`` or ``model-dynamic-prepared``; ``data`` holds
                               the figures (``model_class``, ``loaded_bytes``, ``offloaded_bytes``, ...)
-``memprobe.run_end``          the run's header with its outcome and first failure
+``memprobe.run_end``          the run's header with its outcome and first failure, and its judgement:
+                              ``verdict``, ``suggestions``, ``stages``, ``parameters``, ``memory``,
+                              ``prompt``
 ============================  =================================================================
 
 The model documents are described in ``memprobe/residency.py`` (and the README).
@@ -26,16 +28,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from ..memprobe.documents import RunDoc
+from ..memprobe.judging.run_end import RunEndJudge
 from ..memprobe.recording.listener import TrackerListener
+from ..memprobe.vocabulary import EVENTS
 from ..memprobe.recording.records import Mark, NodeRun, RunEvent, RunRecord
 
-__all__ = ["EventBroadcaster", "EVENTS"]
+__all__ = ["EventBroadcaster", "EVENTS", "RUN_END_KEYS"]
 
-EVENTS = ("memprobe.run_start", "memprobe.node", "memprobe.samples", "memprobe.mark", "memprobe.fallback",
-          "memprobe.model", "memprobe.run_end")
+RUN_END_KEYS = ("verdict", "suggestions", "stages", "parameters", "memory", "prompt")
+"""What ``memprobe.run_end`` carries besides the run's header, once the run is judged."""
+
 
 Send = Callable[[str, dict[str, Any]], None]
 
@@ -47,15 +52,16 @@ class EventBroadcaster(TrackerListener):
     """Forwards the tracker's news to ``send(event, data)`` (``PromptServer.send_sync`` with no
     client id broadcasts; it is thread-safe).
 
-    The news arrives on ComfyUI's worker thread, so everything here only copies and queues. What
-    ``memprobe.run_end`` carries besides the header (``run_end_extras``: suggestions, stage summary,
-    which read the machine's set-up) is computed on a thread of its own, after the run's last
-    ``memprobe.node`` event was queued, so the next prompt never waits for it."""
+    The news arrives on ComfyUI's worker thread, so everything here only copies and queues. With a
+    ``judge`` (:class:`memprobe.judging.run_end.RunEndJudge`), ``memprobe.run_end`` waits for the
+    run's judgement and carries it (verdict, suggestions, stage summary, the prompt); without one it
+    carries the header alone."""
 
-    def __init__(self, send: Send, run_end_extras: Callable[[RunRecord], dict[str, Any]] | None = None) -> None:
+    def __init__(self, send: Send, judge: RunEndJudge | None = None) -> None:
         self.send = send
-        self.run_end_extras = run_end_extras
-        self._extras_worker: ThreadPoolExecutor | None = None
+        self.judged = judge is not None
+        if judge is not None:
+            judge.subscribe(self)
 
     def run_started(self, run: RunRecord) -> None:
         self.send("memprobe.run_start", run.header())
@@ -77,18 +83,10 @@ class EventBroadcaster(TrackerListener):
         self.send(name, {"run_id": run.id, **event.to_dict()})
 
     def run_finished(self, run: RunRecord) -> None:
-        data = run.header()
-        if self.run_end_extras is None:
-            self.send("memprobe.run_end", data)
-            return
-        if self._extras_worker is None:
-            self._extras_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memprobe-run-end")
-        self._extras_worker.submit(self._send_run_end, run, data)
+        if not self.judged:
+            self.send("memprobe.run_end", dict(run.header()))
 
-    def _send_run_end(self, run: RunRecord, data: dict[str, Any]) -> None:
-        assert self.run_end_extras is not None
-        try:
-            data.update(self.run_end_extras(run))
-        except Exception:  # the header alone still tells the panel the run ended
-            logger.warning("Memory Probe: could not judge run %s for the panel", run.id, exc_info=True)
+    def run_judged(self, run: RunRecord, doc: RunDoc) -> None:
+        data: dict[str, Any] = dict(run.header())
+        data.update({k: doc.get(k) for k in RUN_END_KEYS})  # type: ignore[misc]
         self.send("memprobe.run_end", data)

@@ -28,14 +28,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..vocabulary import AT_LIMIT, NEAR_LIMIT
+
 __all__ = ["MemoryLimit", "NEAR_LIMIT", "AT_LIMIT", "LOW_DISK_SHARE", "LOW_DISK_BYTES", "disk_is_low", "system_limits",
            "vram_limit", "os_family"]
 
-NEAR_LIMIT = 0.9
-"""A peak within 10 % of the limit that bounds it is pressure evidence."""
-
-AT_LIMIT = 0.95
-"""An allocation failure with its memory within 5 % of the limit failed *at* that limit."""
 
 LOW_DISK_SHARE = 0.05
 LOW_DISK_BYTES = 10 * 1024**3

@@ -16,12 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..vocabulary import STAGES as STAGE_WORDS
+
 __all__ = ["STAGES", "NodeClass", "stage_of", "node_class_from_object_info", "node_class_from_type", "StageCache"]
 
-STAGES = (
-    "load", "text-encode", "sampling", "vae-decode", "vae-encode", "upscale",
-    "video", "image", "probe", "output", "custom", "other",
-)
+STAGES = tuple(STAGE_WORDS)
 
 PROBE_CLASSES = frozenset({"MemProbe"})
 

@@ -13,8 +13,6 @@ from .timeline import SampleBuffer
 
 __all__ = ["NodeRun", "Failure", "Mark", "RunEvent", "RunRecord", "max_merge", "deltas"]
 
-RUN_STATUSES = ("running", "success", "error", "interrupted", "ended_abruptly")
-NODE_STATUSES = ("running", "pending", "ran", "cached", "failed", "interrupted")
 
 
 def max_merge(into: dict[str, int], values: Metrics) -> None:

@@ -1,7 +1,8 @@
 """Counts over the runs this process has seen, kept for ``GET /memprobe/metrics``: runs by
 outcome, first failures by kind and stage, silent fallbacks, and each stage's peak per run as
-histograms. A tracker listener: it counts as runs finish, on the executing thread, in a few
-microseconds, and keeps no run ids, node ids or prompt text.
+histograms. It renders the verdict: a run is counted when it has been judged (off ComfyUI's worker
+thread, :mod:`memprobe.judging.run_end`), by the verdict's failure kind and stage; it keeps no run
+ids, node ids or prompt text.
 
 Label values stay few by construction: outcomes, failure kinds, fallback kinds and stages are
 closed lists (counted at zero from the start, so an alert sees the first increase); the optional
@@ -23,9 +24,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..judging.failures import FAILURE_KINDS, FALLBACKS
-from ..judging.stages import STAGES
+from ..vocabulary import EXECUTED_STATUSES, FALLBACK_KINDS, RUN_OUTCOMES, STAGES, VERDICT_KINDS
 from .listener import TrackerListener
+from ..documents import RunDoc, VerdictDoc
 from .records import RunEvent, RunRecord
 
 __all__ = ["RunStats", "Histogram", "PEAK_BUCKETS_BYTES", "RUN_OUTCOMES", "FALLBACK_KINDS", "STAGE_LABELS",
@@ -36,15 +37,12 @@ PEAK_BUCKETS_BYTES: tuple[int, ...] = tuple(
     int(g * GIB) for g in (0.25, 0.5, 1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 80, 96, 128, 192, 256))
 """Upper bounds of the stage-peak histograms: the sizes GPUs and machines come in."""
 
-RUN_OUTCOMES = ("success", "error", "interrupted", "ended_abruptly")
-FALLBACK_KINDS = (*dict.fromkeys(kind for _, kind in FALLBACKS), "vram-spill")
 STAGE_LABELS = (*STAGES, "unknown")
 """Every stage, and ``unknown`` for a failure no node was running for."""
 
 MAX_WORKFLOWS = 20
 """Distinct ``workflow`` label values per process; later ones are counted as ``other``."""
 
-_EXECUTED = frozenset({"ran", "failed", "running", "pending", "interrupted"})
 _LABEL_TEXT = re.compile(r"[^A-Za-z0-9_.:-]+")
 
 
@@ -91,7 +89,7 @@ class RunStats(TrackerListener):
         self._lock = threading.Lock()
         self._runs: Counter[tuple[str, str]] = Counter({(o, ""): 0 for o in RUN_OUTCOMES})
         self._failures: Counter[tuple[str, str, str]] = Counter(
-            {(k, s, ""): 0 for k in FAILURE_KINDS for s in STAGE_LABELS})
+            {(k, s, ""): 0 for k in VERDICT_KINDS for s in STAGE_LABELS})
         self._fallbacks: Counter[tuple[str, str, str]] = Counter(
             {(k, s, ""): 0 for k in FALLBACK_KINDS for s in STAGE_LABELS})
         self._gpu_peaks: dict[tuple[str, str, str], Histogram] = {}
@@ -99,41 +97,48 @@ class RunStats(TrackerListener):
         self._ram_peaks: dict[tuple[str, str], Histogram] = {}
         """(stage, workflow) -> the stage's peak resident memory of the process per run."""
         self._workflows: set[str] = set()
-        self._run_workflow: tuple[str, str] | None = None
+        self._labels: dict[str, str] = {}
+        """Run id -> its workflow label, from its start until it is judged."""
 
     # ------------------------------------------------------------------ listener
     def run_started(self, run: RunRecord) -> None:
         label = self._bounded(workflow_label(run)) if self.workflow_label_on() else ""
-        self._run_workflow = (run.id, label)
+        with self._lock:
+            self._labels[run.id] = label
+            while len(self._labels) > 64:  # runs never judged (a judge that is not running) are forgotten
+                del self._labels[next(iter(self._labels))]
 
     def event_added(self, run: RunRecord, event: RunEvent) -> None:
         stage = _stage_of(run, event.node_id)
         with self._lock:
             self._fallbacks[(event.kind, stage, self._workflow(run))] += 1
 
-    def run_finished(self, run: RunRecord) -> None:
+    def run_judged(self, run: RunRecord, doc: RunDoc) -> None:
+        """Count a run once it is judged (``memprobe.judging.run_end``): its outcome, the verdict's
+        failure kind and stage, and each stage's peaks."""
         workflow = self._workflow(run)
         peaks = _stage_peaks(run.nodes)
+        verdict = doc.get("verdict") or {}
         with self._lock:
             self._runs[(run.status, workflow)] += 1
-            failure = run.failure
-            if failure is not None:
-                self._failures[(failure.kind, failure.stage or "unknown", workflow)] += 1
+            if run.failure is not None:
+                self._failures[(verdict.get("kind") or "other", verdict.get("stage") or "unknown", workflow)] += 1
             for (stage, metric), value in peaks.items():
                 if metric == "process_rss_bytes":
                     self._ram_peaks.setdefault((stage, workflow), Histogram()).observe(value)
                 else:
                     gpu = metric.removeprefix("gpu").removesuffix("_used_bytes")
                     self._gpu_peaks.setdefault((stage, gpu, workflow), Histogram()).observe(value)
-        self._run_workflow = None
-
-    def add_abrupt(self, failures: Iterable[dict[str, Any] | None]) -> None:
-        """Runs the ledger found cut short by a dead ComfyUI (at start-up), with their failures."""
         with self._lock:
-            for failure in failures:
+            self._labels.pop(run.id, None)
+
+    def add_abrupt(self, verdicts: Iterable[VerdictDoc | None]) -> None:
+        """Runs the ledger found cut short by a dead ComfyUI (at start-up), with their verdicts."""
+        with self._lock:
+            for verdict in verdicts:
                 self._runs[("ended_abruptly", "")] += 1
-                if failure:
-                    self._failures[(failure.get("kind") or "other", failure.get("stage") or "unknown", "")] += 1
+                if verdict:
+                    self._failures[(verdict.get("kind") or "other", verdict.get("stage") or "unknown", "")] += 1
 
     # ------------------------------------------------------------------ reading
     def counts(self) -> dict[str, Any]:
@@ -148,8 +153,7 @@ class RunStats(TrackerListener):
 
     # ------------------------------------------------------------------ helpers
     def _workflow(self, run: RunRecord) -> str:
-        current = self._run_workflow
-        return current[1] if current is not None and current[0] == run.id else ""
+        return self._labels.get(run.id, "")
 
     def _bounded(self, label: str) -> str:
         with self._lock:
@@ -169,7 +173,7 @@ def _stage_peaks(nodes: Iterable[Any]) -> dict[tuple[str, str], int]:
     process's resident memory and each GPU's device memory in use."""
     out: dict[tuple[str, str], int] = {}
     for node in nodes:
-        if node.status not in _EXECUTED:
+        if node.status not in EXECUTED_STATUSES:
             continue
         for metric, value in node.peaks.items():
             if metric == "process_rss_bytes" or (metric.startswith("gpu") and metric.endswith("_used_bytes")):

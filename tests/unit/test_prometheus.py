@@ -10,7 +10,7 @@ import subprocess
 
 import prometheus_client
 import pytest
-from helpers import FIXTURES, FakeClock, ScriptedSensors, load_json, read_trace, replay_trace
+from helpers import FIXTURES, FakeClock, ScriptedSensors, judged_by, load_json, read_trace, replay_trace
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse_openmetrics
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -114,7 +114,9 @@ def exporter():
                                            info={"version": "0.1.0", "comfyui_version": "0.3.64",
                                                  "compute_device": "cuda"})
     tracker.subscribe(exporter)
+    judge = judged_by(tracker, stats)
     replay_trace(tracker, clock, read_trace("txt2img"), TXT2IMG)
+    assert judge.flush()
     return exporter, sensors, tracker, clock
 
 

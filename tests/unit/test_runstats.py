@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 from helpers import FakeClock, ScriptedSensors, load_json, read_trace, replay_trace
 
-from memprobe.judging.failures import FAILURE_KINDS
+from memprobe.judging.run_end import RunEndJudge
+from memprobe.judging.run_view import enrich
+from memprobe.vocabulary import VERDICT_KINDS
 from memprobe.recording.runstats import MAX_WORKFLOWS, PEAK_BUCKETS_BYTES, STAGE_LABELS, RunStats, workflow_label
 from memprobe.recording.tracker import Tracker
 from memprobe.sensing.snapshot import GpuMemory
@@ -40,13 +42,17 @@ def setup():
     flags = {"workflow": False}
     stats = RunStats(lambda: flags["workflow"])
     tracker.subscribe(stats)
+    judge = RunEndJudge()  # the counters render each run's verdict, judged off the worker thread
+    judge.subscribe(stats)
+    tracker.subscribe(judge)
+    stats.flush = judge.flush
     return tracker, clock, stats, flags
 
 
 def test_every_outcome_kind_stage_and_fallback_is_counted_from_zero():
     counts = RunStats().counts()
     assert counts["runs"] == {(o, ""): 0 for o in ("success", "error", "interrupted", "ended_abruptly")}
-    assert len(counts["failures"]) == len(FAILURE_KINDS) * len(STAGE_LABELS) and set(counts["failures"].values()) == {0}
+    assert len(counts["failures"]) == len(VERDICT_KINDS) * len(STAGE_LABELS) and set(counts["failures"].values()) == {0}
     assert {k[0] for k in counts["fallbacks"]} == {"tiled-vae-decode", "tiled-vae-encode", "attention-fallback",
                                                    "vram-spill"}
     assert counts["gpu_peaks"] == {} and counts["ram_peaks"] == {}
@@ -56,6 +62,7 @@ def test_a_recorded_success_and_a_vram_failure_are_counted_once_each(setup):
     tracker, clock, stats, _ = setup
     replay_trace(tracker, clock, read_trace("txt2img"), TXT2IMG)
     run = replay_trace(tracker, clock, read_trace("error_runtime"), ERROR_RUNTIME, fail_with=torch_oom(ALLOCATION))
+    assert stats.flush()
     counts = stats.counts()
     assert counts["runs"][("success", "")] == 1 and counts["runs"][("error", "")] == 1
     changed = {k: n for k, n in counts["failures"].items() if n}
@@ -66,6 +73,7 @@ def test_a_recorded_success_and_a_vram_failure_are_counted_once_each(setup):
 def test_stage_peaks_are_one_observation_per_stage_and_run(setup):
     tracker, clock, stats, _ = setup
     replay_trace(tracker, clock, read_trace("txt2img"), TXT2IMG)
+    assert stats.flush()
     counts = stats.counts()
     stages = {stage for stage, _ in counts["ram_peaks"]}
     assert {"load", "text-encode", "sampling", "vae-decode", "output"} <= stages
@@ -95,11 +103,14 @@ def test_a_fallback_logged_during_decode_counts_at_that_stage(setup):
 def test_runs_a_dead_comfyui_left_behind_count_as_ended_abruptly():
     stats = RunStats()
     killed = load_json("runs/killed_mid_sampling.json")
-    stats.add_abrupt([killed["failure"], None])
+    verdict = enrich(killed)["verdict"]
+    stats.add_abrupt([verdict, None])
     counts = stats.counts()
     assert counts["runs"][("ended_abruptly", "")] == 2
     failure = killed["failure"]
-    assert counts["failures"][(failure["kind"], failure["stage"], "")] == 1
+    # an end nobody explained is "abrupt" in the verdict (its record says "other", without evidence)
+    assert (failure["kind"], failure["abrupt"], verdict["kind"], verdict["stage"]) == ("other", True, "abrupt", "sampling")
+    assert counts["failures"][("abrupt", "sampling", "")] == 1
 
 
 def test_the_workflow_label_is_opt_in_named_by_the_api_client_or_hashed_and_bounded(setup):
@@ -112,16 +123,19 @@ def test_the_workflow_label_is_opt_in_named_by_the_api_client_or_hashed_and_boun
     assert "watercolor" not in hashed  # no prompt text
     same_shape = {k: {**v, "inputs": {**v["inputs"], "seed": 1}} if k == "3" else v for k, v in TXT2IMG.items()}
     assert workflow_label(replay_trace(tracker, clock, read_trace("txt2img"), same_shape)) == hashed
+    assert stats.flush()
     assert stats.counts()["runs"][("success", "")] == 1
     assert stats.counts()["runs"][("success", hashed)] == 2
 
     tracker.begin_run("named", prompt=TXT2IMG, context={"workflow_name": "portrait SDXL/v2"})
     tracker.end_run("named", "success")
+    assert stats.flush()
     assert stats.counts()["runs"][("success", "portrait_SDXL_v2")] == 1
 
     for i in range(MAX_WORKFLOWS + 5):
         tracker.begin_run(f"r{i}", prompt=TXT2IMG, context={"workflow_name": f"job-{i}"})
         tracker.end_run(f"r{i}", "success")
+    assert stats.flush()
     labels = {w for (_, w) in stats.counts()["runs"] if w}
     assert len(labels) == MAX_WORKFLOWS + 1 and "other" in labels
     assert stats.counts()["runs"][("success", "other")] == 7  # 2 of the 20 were taken before

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 from aiohttp import web
-from helpers import FakeClock, ScriptedSensors
+from helpers import FakeClock, ScriptedSensors, judged_by
 
 GIB = 1024**3
 
@@ -32,6 +32,8 @@ def app_parts(pack, tmp_path):
     state = {"config": Config()}
     stats = importlib.import_module("memory_probe_pack.memprobe.recording.runstats").RunStats()
     tracker.subscribe(stats)
+    judge = judged_by(tracker, stats, package="memory_probe_pack.memprobe")
+    ledger.judge = judge
     prometheus = importlib.import_module("memory_probe_pack.memprobe.output.prometheus")
     exporter = prometheus.MetricsExporter(stats, latest=lambda: (1_800_000_000.0, {"process_rss_bytes": 2 * GIB}),
                                           facts=lambda: prometheus.MachineFacts("linux"))
@@ -57,6 +59,8 @@ def record_run(tracker, ledger, clock, run_id, samples=50):
     tracker.node_end(node)
     tracker.end_run(run_id, "success")
     ledger.flush()
+    if getattr(ledger, "judge", None) is not None:
+        assert ledger.judge.flush()
 
 
 async def test_list_get_samples_and_delete(aiohttp_client, app_parts):

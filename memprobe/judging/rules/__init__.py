@@ -1,8 +1,15 @@
-"""Every rule of the advice, one module per family, registered in this order (the ranking's last
-tie-break). A new rule is a function with ``@rule(...)`` in one of these modules (or a new one
-imported here) and a test over recorded runs."""
+"""Every rule of the advice, one module per family. :data:`FAMILIES` is their order, and within a
+module the order the rules are written in: the ranking's last tie-break (after tier and measured
+effect), so the rule that addresses the failing stage itself comes before one that changes the
+launch options or the machine. A new rule is a function with ``@rule(...)`` in one of these
+modules (or a new module added to :data:`FAMILIES`) and a test over recorded runs.
+"""
 
-from . import custom, decode, models, stages, system  # noqa: F401  (registration order)
+from . import custom, decode, models, stages, system
 from .base import RULES, Rule, Suggestion, rule
 
-__all__ = ["RULES", "Rule", "Suggestion", "rule"]
+__all__ = ["RULES", "FAMILIES", "Rule", "Suggestion", "rule"]
+
+FAMILIES = (decode, stages, custom, system, models)
+_ORDER = [m.__name__ for m in FAMILIES]
+RULES.sort(key=lambda r: (_ORDER.index(r.judge.__module__) if r.judge.__module__ in _ORDER else len(_ORDER)))

@@ -1,0 +1,88 @@
+"""Each run judged once, when it ends, off ComfyUI's worker thread: the verdict, the suggestions
+and the stage summary of :func:`memprobe.judging.run_view.enrich`, handed to whoever renders them
+(the ``memprobe.run_end`` event, the Prometheus counters).
+
+The tracker tells :class:`RunEndJudge` that a run finished on the worker thread; the judge only
+queues it there. Its own thread reads the machine's set-up, runs the rules and calls each
+subscriber's ``run_judged(run, doc)``; the next prompt never waits for it.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from .._log import warn_once
+from ..documents import MachineDoc, RunDoc
+from ..recording.listener import TrackerListener
+from ..recording.records import RunRecord
+from .run_view import enrich
+
+__all__ = ["RunEndJudge", "JudgedListener"]
+
+
+class JudgedListener(Protocol):
+    def run_judged(self, run: RunRecord, doc: RunDoc) -> None: ...
+
+
+class RunEndJudge(TrackerListener):
+    """Judges finished runs on one daemon thread of its own, in the order they finished."""
+
+    def __init__(self, machine: Callable[[], MachineDoc | None] = lambda: None) -> None:
+        self.machine = machine
+        self.subscribers: list[JudgedListener] = []
+        self._queue: queue.SimpleQueue[RunRecord | threading.Event] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self.cpu_s = 0.0
+        """CPU time the judge's thread has used."""
+
+    def subscribe(self, listener: JudgedListener) -> None:
+        self.subscribers.append(listener)
+
+    def run_finished(self, run: RunRecord) -> None:
+        self._start()
+        self._queue.put(run)
+
+    def judge(self, run: RunRecord) -> RunDoc:
+        """The judged document of ``run`` (its timeline left out: the verdict reads the nodes' peaks)."""
+        return enrich(run.to_dict(timeline={"t": [], "series": {}}), self.machine())
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until every run queued so far was judged (tests, shutdown)."""
+        if self._thread is None:
+            return True
+        done = threading.Event()
+        self._queue.put(done)
+        return done.wait(timeout)
+
+    def _start(self) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="memprobe-judge", daemon=True)
+                self._thread.start()
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            if isinstance(item, threading.Event):
+                item.set()
+                continue
+            self._judge(item)
+            self.cpu_s = time.thread_time()
+
+    def _judge(self, run: RunRecord) -> None:
+        try:
+            doc = self.judge(run)
+        except Exception:  # the header alone still tells the panel the run ended
+            warn_once("run-end-judge", "Memory Probe: could not judge run %s", run.id, exc_info=True)
+            doc = run.header()  # type: ignore[assignment]
+        for listener in self.subscribers:
+            try:
+                listener.run_judged(run, doc)
+            except Exception:  # one subscriber's fault must not silence the others
+                warn_once(f"judged-{type(listener).__name__}", "Memory Probe: %s.run_judged failed (ignored)",
+                          type(listener).__name__, exc_info=True)
