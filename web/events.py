@@ -33,8 +33,8 @@ from typing import Any
 from ..memprobe.documents import RunDoc
 from ..memprobe.judging.run_end import RunEndJudge
 from ..memprobe.recording.listener import TrackerListener
-from ..memprobe.vocabulary import EVENTS
 from ..memprobe.recording.records import Mark, NodeRun, RunEvent, RunRecord
+from ..memprobe.vocabulary import EVENTS
 
 __all__ = ["EventBroadcaster", "EVENTS", "RUN_END_KEYS"]
 

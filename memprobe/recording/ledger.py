@@ -32,7 +32,7 @@ from typing import Any
 
 from .._log import logger, warn_once
 from ..format import MIB, fmt_bytes
-from ..judging.runfacts import memory_limits
+from ..judging.abrupt import abrupt_failure
 from .listener import TrackerListener
 from .records import Mark, NodeRun, RunEvent, RunRecord
 from .timeline import downsample, merge_timelines, window
@@ -211,7 +211,7 @@ class Ledger:
                 chunk = _chunk(last[0])
                 ended_s = last[1]
                 last_metrics = {k: v[-1] for k, v in chunk["series"].items() if v and v[-1] is not None}
-            failure = _abrupt_failure(node, last_metrics, ended_s, header, self._kills_now)
+            failure = abrupt_failure(node, last_metrics, ended_s, header, self._kills_now)
             header.update(status="ended_abruptly", failure=failure, end_metrics=last_metrics or None,
                           abrupt={"node": node, "last_metrics": last_metrics, "last_sample_s": ended_s})
             ended_at = header["started_at"] + ended_s if ended_s is not None else None
@@ -611,58 +611,6 @@ def _pid_alive(pid: int) -> bool:
         return bool(psutil.pid_exists(pid))
     except Exception:  # no psutil: treat the run as dead (the old behaviour)
         return False
-
-
-def _abrupt_failure(node: dict[str, Any] | None, last: dict[str, int], t_s: float | None,
-                    header: dict[str, Any] | None = None, kills_now: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What is known of a run whose process vanished: the running node, and what ended it.
-
-    The kernel's OOM-kill counters (read at the run's start and at this start, same boot) are the
-    strongest evidence: ComfyUI's cgroup's ``oom_kill`` rising means its container limit ended
-    it; the machine's (``/proc/vmstat``) rising means RAM + swap ran out. Otherwise the last
-    readings (up to a second before the end) are judged against the limit the OS enforces."""
-    context = (header or {}).get("context") or {}
-    kind, evidence = _kill_evidence(context, kills_now or {})
-    if kind == "other":
-        doc = {"context": context, "end_metrics": last}
-        for limit in memory_limits(doc):
-            if limit.near(last):
-                kind = ("cgroup-limit" if limit.metric == "cgroup_used_bytes" else
-                        "commit-limit" if limit.metric == "commit_bytes" else "system-ram")
-                evidence = f"its last readings had {limit.name} at {100 * (limit.share(last) or 0):.0f}% of its limit"
-                break
-        else:
-            evidence = "its last readings were not near a memory limit (sampled up to one second before the end)"
-    return {
-        "node_id": node.get("node_id") if node else None,
-        "class_type": node.get("class_type") if node else None,
-        "stage": node.get("stage") if node else None,
-        "kind": kind,
-        "exception_type": None,
-        "message": f"ComfyUI ended during this run without reporting an error (killed by the OS, "
-                   f"crashed or closed): {evidence}",
-        "evidence": evidence,
-        "t_s": t_s, "snapshot": None, "consequence": False, "abrupt": True,
-    }
-
-
-def _kill_evidence(context: dict[str, Any], now: dict[str, Any]) -> tuple[str, str]:
-    """``(kind, evidence)`` from the OOM-kill counters at the run's start and now."""
-    start = context.get("oom_kills") or {}
-    if not start or not now or not start.get("boot_id") or start.get("boot_id") != now.get("boot_id"):
-        return "other", ""
-    before, after = start.get("cgroup"), now.get("cgroup")
-    if (before is not None and after is not None and after > before
-            and start.get("cgroup_path") == now.get("cgroup_path")):
-        limit = (context.get("cgroup") or {}).get("limit_bytes")
-        return "cgroup-limit", (f"the kernel's OOM killer ended {after - before} process(es) in ComfyUI's cgroup "
-                                f"{now.get('cgroup_path')} while this run executed (oom_kill {before} -> {after}); its "
-                                f"memory limit is {fmt_bytes(limit)}")
-    before, after = start.get("system"), now.get("system")
-    if before is not None and after is not None and after > before:
-        return "system-ram", (f"the kernel's OOM killer ended {after - before} process(es) on this machine while "
-                              f"this run executed (/proc/vmstat oom_kill {before} -> {after}): RAM + swap ran out")
-    return "other", ""
 
 
 def _volume(folder: Path) -> dict[str, Any]:

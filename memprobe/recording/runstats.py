@@ -24,9 +24,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..documents import RunDoc, VerdictDoc
 from ..vocabulary import EXECUTED_STATUSES, FALLBACK_KINDS, RUN_OUTCOMES, STAGES, VERDICT_KINDS
 from .listener import TrackerListener
-from ..documents import RunDoc, VerdictDoc
 from .records import RunEvent, RunRecord
 
 __all__ = ["RunStats", "Histogram", "PEAK_BUCKETS_BYTES", "RUN_OUTCOMES", "FALLBACK_KINDS", "STAGE_LABELS",
@@ -97,14 +97,15 @@ class RunStats(TrackerListener):
         self._ram_peaks: dict[tuple[str, str], Histogram] = {}
         """(stage, workflow) -> the stage's peak resident memory of the process per run."""
         self._workflows: set[str] = set()
-        self._labels: dict[str, str] = {}
-        """Run id -> its workflow label, from its start until it is judged."""
+        self._labels: dict[int, str] = {}
+        """Each run's workflow label (by the record's identity: ids repeat when a prompt is queued
+        again), from its start until it is judged."""
 
     # ------------------------------------------------------------------ listener
     def run_started(self, run: RunRecord) -> None:
         label = self._bounded(workflow_label(run)) if self.workflow_label_on() else ""
         with self._lock:
-            self._labels[run.id] = label
+            self._labels[id(run)] = label
             while len(self._labels) > 64:  # runs never judged (a judge that is not running) are forgotten
                 del self._labels[next(iter(self._labels))]
 
@@ -130,7 +131,7 @@ class RunStats(TrackerListener):
                     gpu = metric.removeprefix("gpu").removesuffix("_used_bytes")
                     self._gpu_peaks.setdefault((stage, gpu, workflow), Histogram()).observe(value)
         with self._lock:
-            self._labels.pop(run.id, None)
+            self._labels.pop(id(run), None)
 
     def add_abrupt(self, verdicts: Iterable[VerdictDoc | None]) -> None:
         """Runs the ledger found cut short by a dead ComfyUI (at start-up), with their verdicts."""
@@ -153,7 +154,7 @@ class RunStats(TrackerListener):
 
     # ------------------------------------------------------------------ helpers
     def _workflow(self, run: RunRecord) -> str:
-        return self._labels.get(run.id, "")
+        return self._labels.get(id(run), "")
 
     def _bounded(self, label: str) -> str:
         with self._lock:

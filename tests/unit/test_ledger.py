@@ -402,10 +402,10 @@ LINUX_24G = {"os": "Linux 6.18", "overcommit_mode": 0, "ram_total_bytes": 24 * G
 
 def _vanished(context, last, kills_now):
     """The failure the next start records for a run whose process vanished."""
-    from memprobe.recording.ledger import _abrupt_failure
+    from memprobe.judging.abrupt import abrupt_failure
 
     node = {"node_id": "8", "class_type": "VAEDecode", "stage": "vae-decode"}
-    return _abrupt_failure(node, last, 12.5, {"context": context}, kills_now)
+    return abrupt_failure(node, last, 12.5, {"context": context}, kills_now)
 
 
 def test_the_cgroup_oom_kill_counter_names_the_container_limit():

@@ -9,10 +9,10 @@ from helpers import FakeClock, ScriptedSensors, load_json, read_trace, replay_tr
 
 from memprobe.judging.run_end import RunEndJudge
 from memprobe.judging.run_view import enrich
-from memprobe.vocabulary import VERDICT_KINDS
 from memprobe.recording.runstats import MAX_WORKFLOWS, PEAK_BUCKETS_BYTES, STAGE_LABELS, RunStats, workflow_label
 from memprobe.recording.tracker import Tracker
 from memprobe.sensing.snapshot import GpuMemory
+from memprobe.vocabulary import VERDICT_KINDS
 
 GIB = 1024**3
 TXT2IMG = load_json("comfyui-0.3.64/api-workflows/txt2img.json")
