@@ -17,7 +17,8 @@ __all__ = ["main"]
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from .judging.doctor import examine, render_text
+    from .judging.doctor import examine
+    from .output.text import doctor_text
     from .sensing.machine import default_disk_paths, gather_machine
 
     paths: dict[str, str] = default_disk_paths()
@@ -31,7 +32,7 @@ def _doctor(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(machine, indent=2))
     else:
-        print(render_text(machine, findings))
+        print(doctor_text(machine, findings))
     return 0
 
 
@@ -56,15 +57,18 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from .judging.compare import compare_runs, render_comparison_md
+    from .judging.compare import compare_runs
+    from .output.markdown import comparison_md
 
     comparison = compare_runs(_load_run(args.a), _load_run(args.b))
-    print(json.dumps(comparison, indent=2) if args.format == "json" else render_comparison_md(comparison), end="")
+    print(json.dumps(comparison, indent=2) if args.format == "json" else comparison_md(comparison), end="")
     return 0
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from .logs.explain import explain_log, render_report_md, render_text
+    from .logs.explain import explain_log
+    from .output.markdown import explain_md
+    from .output.text import explain_text
 
     if args.log == "-":
         doc = explain_log(sys.stdin.buffer)
@@ -78,11 +82,11 @@ def _explain(args: argparse.Namespace) -> int:
     if hasattr(sys.stdout, "reconfigure"):  # a Windows console cannot print every error text
         sys.stdout.reconfigure(errors="replace")
     if args.report:
-        print(render_report_md(doc), end="")
+        print(explain_md(doc), end="")
     elif args.json:
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
-        print(render_text(doc), end="")
+        print(explain_text(doc), end="")
     return 0
 
 

@@ -38,9 +38,10 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from ..memprobe.config import Config, ConfigError
-from ..memprobe.judging.compare import compare_runs, render_comparison_md
+from ..memprobe.judging.compare import compare_runs
 from ..memprobe.judging.run_view import enrich
-from ..memprobe.logs.explain import explain_log, render_report_md
+from ..memprobe.logs.explain import explain_log
+from ..memprobe.output.markdown import comparison_md, explain_md
 from ..memprobe.output.report import report
 from ..memprobe.recording.ledger import Ledger, LedgerError
 from ..memprobe.recording.timeline import downsample
@@ -285,7 +286,7 @@ class MemProbeRoutes:
                 return _error(404, f"no run {run_id}")
             docs.append(doc)
         comparison = await asyncio.to_thread(compare_runs, *docs)
-        return _json({"comparison": comparison, "markdown": render_comparison_md(comparison)})
+        return _json({"comparison": comparison, "markdown": comparison_md(comparison)})
 
     async def live(self, request: web.Request) -> web.Response:
         doc = self.s.tracker.live()
@@ -333,6 +334,6 @@ class MemProbeRoutes:
             raise BadRequest("the body must be the text of a ComfyUI log (console output, comfyui.log or an error report)")
         doc = await asyncio.to_thread(explain_log, data)
         if fmt == "md":
-            text = await asyncio.to_thread(render_report_md, doc)
+            text = await asyncio.to_thread(explain_md, doc)
             return web.Response(text=text, content_type="text/markdown", charset="utf-8")
         return _json(doc)

@@ -10,7 +10,7 @@ from .residency import KINDS, max_offloaded, run_models
 from .runfacts import compute_limit, run_peaks, stage_summary
 from .workflow import workflow_parameters
 
-__all__ = ["compare_runs", "render_comparison_md"]
+__all__ = ["compare_runs", "memory_effect"]
 
 _PARAMETERS = ("models", "seed", "width", "height", "batch_size", "length", "steps", "cfg", "sampler_name",
                "scheduler", "denoise")
@@ -158,70 +158,9 @@ def compare_runs(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, list):
-        return ", ".join(map(str, value)) or "—"
-    return str(value)
 
 
-def _delta(value: int | None) -> str:
-    if value is None:
-        return ""
-    return f" ({'+' if value >= 0 else '-'}{fmt_bytes(abs(value))})"
 
 
-def render_comparison_md(cmp: dict[str, Any]) -> str:
-    """The comparison as Markdown (what the CLI prints and the panel shows)."""
-    metric_name = {"gpu0_used_bytes": "VRAM", "ram_used_bytes": "RAM", "commit_bytes": "commit",
-                   "cgroup_used_bytes": "container memory"}.get(cmp["metric"], cmp["metric"])
-    lines = [f"# Run {cmp['a']['id']} vs {cmp['b']['id']}", ""]
-    if not cmp["changes"]:
-        lines.append("No difference in the workflow's settings, launch options or versions.")
-    else:
-        if not cmp["one_change"]:
-            lines.append(f"**{len(cmp['changes'])} things changed at once** — the effect of each cannot be told apart.")
-            lines.append("")
-        lines += ["| changed | A | B |", "| --- | --- | --- |"]
-        lines += [f"| {c['what']} | {_fmt(c['a'])} | {_fmt(c['b'])} |" for c in cmp["changes"]]
-    model_change = next((c for c in cmp["changes"] if c.get("effect") is not None), None)
-    if model_change is not None:
-        lines += ["", "What the model change did to each memory:" if cmp["one_change"]
-                  else "Each memory, A and B (all the changes together):", ""]
-        lines += _memory_rows(model_change["effect"])
-    lines += ["", f"| stage | peak {metric_name} A | peak {metric_name} B | time A | time B |",
-              "| --- | --- | --- | --- | --- |"]
-    for s in cmp["stages"]:
-        cells = {}
-        for side in ("a", "b"):
-            entry = s[side]
-            if entry is None:
-                cells[side] = ("cached", "cached") if s["cached"][side] else ("not run", "—")
-            else:
-                fail = " ✗" if entry["failed"] else ""
-                cells[side] = (f"{fmt_bytes(s['peak_' + side])}{fail}", f"{entry['time_s']:.2f} s")
-        lines.append(f"| {s['stage']} | {cells['a'][0]} | {cells['b'][0]}{_delta(s['peak_delta'])} | "
-                     f"{cells['a'][1]} | {cells['b'][1]} |")
-    oa, ob = cmp["outcome"]["a"], cmp["outcome"]["b"]
-
-    def outcome(o: dict[str, Any]) -> str:
-        text = o["status"] or "?"
-        if o["failure_kind"]:
-            text += f" ({o['failure_kind']} at node {o['failure_node']}, {o['failure_stage']})"
-        return text
-
-    lines += ["", f"Outcome: A {outcome(oa)} → B {outcome(ob)}.",
-              f"Run peak {metric_name}: {fmt_bytes(cmp['peak']['a'])} → {fmt_bytes(cmp['peak']['b'])}"
-              + (f" of {fmt_bytes(cmp['limit_bytes'])} {cmp.get('limit_name') or ''}".rstrip() if cmp["limit_bytes"] else "")
-              + "."]
-    if model_change is None and cmp.get("memory"):
-        lines += ["", *_memory_rows(cmp["memory"])]
-    return "\n".join(lines) + "\n"
 
 
-def _memory_rows(effect: dict[str, dict[str, Any]]) -> list[str]:
-    rows = ["| memory | A | B |", "| --- | --- | --- |"]
-    for entry in effect.values():
-        rows.append(f"| {entry['label']} | {fmt_bytes(entry['a'])} | {fmt_bytes(entry['b'])}{_delta(entry['delta'])} |")
-    return rows

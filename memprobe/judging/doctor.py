@@ -16,7 +16,7 @@ from typing import Any
 from ..format import GIB, fmt_bytes, fmt_pair
 from .limits import CGROUP, NEAR_LIMIT, disk_is_low
 
-__all__ = ["Finding", "PagefileAdvice", "examine", "diagnose", "suggest_pagefile", "largest_vram", "render_text"]
+__all__ = ["Finding", "PagefileAdvice", "examine", "diagnose", "suggest_pagefile", "largest_vram"]
 
 SEVERITIES = ("critical", "warning", "info", "ok")
 PAGEFILE_FLOOR_BYTES = 32 * GIB
@@ -404,61 +404,3 @@ def _disk_findings(machine: dict[str, Any]) -> list[Finding]:
     return out
 
 
-def render_text(machine: dict[str, Any], findings: list[Finding]) -> str:
-    """The readable report ``memprobe doctor`` prints."""
-    lines = ["Memory Probe doctor", ""]
-    p = machine.get("platform") or {}
-    lines.append(f"System   {p.get('system')} {p.get('release')} ({p.get('machine')}), Python {p.get('python')}")
-    for g in machine.get("gpus") or []:
-        driver = f", driver {g['driver_version']}" if g.get("driver_version") else ""
-        shared = f", shared {fmt_bytes(g['shared_used_bytes'])}" if g.get("shared_used_bytes") is not None else ""
-        lines.append(f"GPU {g['index']}    {g.get('name')} [{g['backend']}{driver}]: "
-                     f"VRAM {fmt_pair(g.get('vram_used_bytes'), g.get('vram_total_bytes'))}{shared}")
-    if not machine.get("gpus"):
-        lines.append("GPU      none found")
-    m = machine["memory"]
-    used = m["ram_total_bytes"] - m["ram_available_bytes"] if m.get("ram_total_bytes") and m.get(
-        "ram_available_bytes") is not None else None
-    lines.append(f"RAM      {fmt_pair(used, m.get('ram_total_bytes'))} in use")
-    commit = f"Commit   {fmt_pair(m.get('commit_bytes'), m.get('commit_limit_bytes'))}"
-    if m.get("commit_peak_bytes") is not None:
-        commit += f", peak {fmt_bytes(m['commit_peak_bytes'])}"
-    if m.get("overcommit_mode") is not None:
-        commit += f" (overcommit mode {m['overcommit_mode']}: {'enforced' if m['overcommit_mode'] == 2 else 'not enforced'})"
-    lines.append(commit)
-    if m.get("limit_name"):
-        how = "the limit the OS enforces on system memory" if m.get("limit_enforced") else "not enforced"
-        lines.append(f"Limit    {m['limit_name']}: {fmt_pair(m.get('limit_used_bytes'), m.get('limit_bytes'))} "
-                     f"in use ({how})")
-    cgroup = machine.get("cgroup") or {}
-    if cgroup:
-        lines.append(f"Cgroup   v{cgroup.get('version')} {cgroup.get('path')}: limit "
-                     f"{fmt_bytes(cgroup.get('limit_bytes')) if cgroup.get('limit_bytes') else 'none'}, in use "
-                     f"{fmt_bytes(cgroup.get('used_bytes'))}, OOM kills {cgroup.get('oom_kills', 'n/a')}")
-    swap = machine.get("swap") or {}
-    areas = swap.get("areas") or []
-    name = "Pagefile" if swap.get("source") == "registry" else "Swap    "
-    lines.append(f"{name} {fmt_pair(m.get('swap_used_bytes'), m.get('swap_total_bytes'))} ({swap.get('source')})")
-    for a in areas:
-        if a.get("kind") == "pagefile":
-            size = "system managed" if a.get("system_managed") else (
-                f"{fmt_bytes(a.get('initial_bytes'))} initial, {fmt_bytes(a.get('maximum_bytes'))} maximum")
-        else:
-            size = f"{fmt_bytes(a.get('size_bytes'))}, {fmt_bytes(a.get('used_bytes'))} used"
-        vol = a.get("volume") or {}
-        free = f"; drive {fmt_bytes(vol.get('free_bytes'))} free" if vol else ""
-        lines.append(f"         {a['path']} ({a.get('kind')}): {size}{free}")
-    for d in machine.get("disks") or []:
-        lines.append(f"Disk     {d['role']}: {d['path']}: {fmt_bytes(d.get('free_bytes'))} free of "
-                     f"{fmt_bytes(d.get('total_bytes'))}")
-    unreadable = machine.get("unreadable") or []
-    if unreadable:
-        lines += ["", "Could not read"]
-        lines += [f"   {u.get('label')} ({u.get('value')}): {u.get('reason')}" for u in unreadable]
-    lines += ["", "Findings"]
-    marks = {"critical": "!!", "warning": "! ", "info": "i ", "ok": "ok"}
-    for f in findings:
-        lines.append(f"{marks[f.severity]} {f.title}")
-        lines.append(f"   read: {f.evidence}")
-        lines.append(f"   do:   {f.action}")
-    return "\n".join(lines)

@@ -23,7 +23,6 @@ from typing import Any, BinaryIO
 
 from .. import __version__
 from ..documents import EventDoc, NodeDoc, VerdictDoc
-from ..format import fmt_bytes
 from ..judging.advice import advise
 from ..judging.facts import FailureFacts, RunFacts
 from ..judging.failures import classify_failure, message_sizes
@@ -31,13 +30,12 @@ from ..judging.limits import system_limits, vram_limit
 from ..judging.residency import partial_loads
 from ..judging.stages import NodeClass, stage_of
 from ..judging.verdict import judge
-from ..output.report import suggestions_md
-from ..privacy import scrub_all, scrub_text
+from ..privacy import scrub_all
 from ..sensing.install_type import detect_install_type
 from .reader import Ending, Frame, LogFacts, LogFailure, LogLine, PromptLog, read_log
 from .text import MAX_LINE_CHARS
 
-__all__ = ["explain_log", "explain_facts", "render_text", "render_report_md", "BUILTIN_SOURCE"]
+__all__ = ["explain_log", "explain_facts", "BUILTIN_SOURCE"]
 
 _DATA = Path(__file__).resolve().parents[1] / "data" / "comfyui_nodes.json"
 MESSAGE_CHARS = 600
@@ -402,11 +400,6 @@ def _without_action_verdict(verdict: VerdictDoc) -> VerdictDoc:
     return verdict
 
 
-def _loaded_words(model: dict[str, Any]) -> str:
-    """What a model line says was loaded; dynamic VRAM stages weights instead of loading them."""
-    if model["loaded_bytes"] is None and model.get("staged_bytes"):
-        return f"dynamic VRAM, {fmt_bytes(model['staged_bytes'])} staged"
-    return fmt_bytes(model["loaded_bytes"])
 
 
 def explain_facts(facts: LogFacts) -> dict[str, Any]:
@@ -501,122 +494,17 @@ def _scrub(doc: dict[str, Any], names: set[str]) -> dict[str, Any]:
     return walk(cleaned)
 
 
-# ---------------------------------------------------------------------------- rendering
-_KIND_WORDS = {"vram": "GPU memory (VRAM) ran out", "system-ram": "system RAM ran out",
-               "commit-limit": "system memory (RAM + pagefile, the commit limit) ran out",
-               "cgroup-limit": "the container's memory limit (cgroup) was reached", "disk": "the disk was full",
-               "other": "not a memory failure", "abrupt": "ComfyUI stopped without an error"}
 
 
-def _node_words(failure: dict[str, Any]) -> str:
-    node = failure["node"]
-    parts = []
-    if node["class_type"]:
-        parts.append(node["class_type"] + (f" (node {node['id']})" if node["id"] else ""))
-    elif node["pack"]:
-        parts.append(f"a node of custom_nodes/{node['pack']}")
-    if failure["stage"]:
-        parts.append(f"stage {failure['stage']}")
-    return ", ".join(parts) if parts else "node and stage not in the log"
 
 
-def _machine_words(doc: dict[str, Any]) -> str:
-    m = doc["machine"]
-    parts = []
-    if m["gpu_name"] or m["vram_total_bytes"]:
-        parts.append(f"{m['gpu_name'] or 'GPU'} ({fmt_bytes(m['vram_total_bytes'])} VRAM)")
-    if m["device"] and not m["gpu_name"]:
-        parts.append(f"device {m['device']}")
-    if m["ram_total_bytes"]:
-        parts.append(f"{fmt_bytes(m['ram_total_bytes'])} RAM")
-    if m["ram_limit_bytes"]:
-        parts.append(f"RAM limited by cgroup to {fmt_bytes(m['ram_limit_bytes'])}")
-    parts += [p for p in (m["os"], m["install"] if m["install"] != "unknown" else None) if p]
-    return ", ".join(parts) or "not in the log"
 
 
-def _versions_words(doc: dict[str, Any]) -> str:
-    names = (("comfyui", "ComfyUI"), ("frontend", "frontend"), ("torch", "torch"), ("python", "Python"))
-    return ", ".join(f"{label} {doc['versions'][key]}" for key, label in names if doc["versions"].get(key)) or "not in the log"
 
 
-def render_text(doc: dict[str, Any]) -> str:
-    """The explanation for a terminal."""
-    lines = [f"Memory Probe: explanation of a ComfyUI log ({doc['log']['lines']} lines)", ""]
-    failure = doc["failure"]
-    if failure is None:
-        lines.append("No failure in this log: no error, and no sign that ComfyUI stopped mid-run.")
-    else:
-        lines.append(f"First failure: {_KIND_WORDS.get(failure['kind'], failure['kind'])} [{failure['kind']}] — "
-                     f"{_node_words(failure)}")
-        head = f"{failure['exception_type']}: " if failure["exception_type"] else ""
-        lines += ["  " + line for line in (head + (failure["message"] or "")).splitlines()[:6]]
-        if failure.get("stage_evidence"):
-            lines.append(f"  stage: {failure['stage_evidence']}")
-        for e in failure["evidence"][:4]:
-            lines.append(f"  line {e['line']}: {e['text'][:160]}")
-        for c in doc["consequences"]:
-            what = " ".join(p for p in (c["exception_type"], (c["message"] or "").splitlines()[0][:120] if c["message"] else "") if p)
-            lines.append(f"Then (a consequence): [{c['kind']}] {what} — {_node_words(c)}")
-    lines += ["", f"Machine: {_machine_words(doc)}", f"Versions: {_versions_words(doc)}"]
-    if doc["launch_args"]:
-        lines.append(f"Launch options: {' '.join(doc['launch_args'])}")
-    if doc["models"]:
-        lines.append("Models loaded in that prompt: " + ", ".join(
-            f"{m['name'] or '?'} ({_loaded_words(m)}" + (
-                f", {fmt_bytes(m['offloaded_bytes'])} offloaded" if m["offloaded_bytes"] else "") + ")"
-            for m in doc["models"][:12]))
-    for fb in doc["fallbacks"]:
-        lines.append(f"ComfyUI's silent fallback ({fb['kind']}), line {fb['line']}: {fb['text'][:140]}")
-    lines += ["", "Try first:" if doc["suggestions"] else f"Suggestions: none. {_no_suggestion(doc)}"]
-    for i, s in enumerate(doc["suggestions"], 1):
-        lines += [f"{i}. {s['title']} ({s['severity']})", f"   Why: {s['why']}", f"   Try: {s['try']}"]
-    lines += ["", "What the log cannot tell:"] + [f"- {u}" for u in doc["unknown"]]
-    return "\n".join(lines) + "\n"
 
 
-def render_report_md(doc: dict[str, Any]) -> str:
-    """The shareable Markdown report (no prompts, no user names, no paths beyond file names)."""
-    doc = scrub_all(doc)
-    lines = ["# Memory Probe: explanation of a ComfyUI log", "",
-             f"Read from ComfyUI's own log ({doc['log']['lines']} lines) by Memory Probe {doc['memprobe_version']}.", ""]
-    failure = doc["failure"]
-    lines += ["## First failure", ""]
-    if failure is None:
-        lines.append("None: no error in the log, and no sign that ComfyUI stopped mid-run.")
-    else:
-        lines += [f"**{_KIND_WORDS.get(failure['kind'], failure['kind'])}** (`{failure['kind']}`) — {_node_words(failure)}", ""]
-        if failure["message"]:
-            lines += ["```text", (f"{failure['exception_type']}: " if failure["exception_type"] else "")
-                      + failure["message"], "```", ""]
-        if failure.get("stage_evidence"):
-            lines.append(f"- Stage: {failure['stage_evidence']}")
-        lines += [f"- Line {e['line']}: `{_md_code(e['text'])}`" for e in failure["evidence"][:6]]
-        if doc["consequences"]:
-            lines += ["", "Later errors (consequences of the first):", ""]
-            lines += [f"- `{c['kind']}` {c['exception_type'] or ''}: {_md_code((c['message'] or '').splitlines()[0][:160] if c['message'] else '')}"
-                      f" — {_node_words(c)}" for c in doc["consequences"]]
-    lines += ["", "## System", "", f"- Machine: {_machine_words(doc)}", f"- Versions: {_versions_words(doc)}",
-              f"- Launch options: `{' '.join(doc['launch_args']) or '(not in the log)'}`"]
-    if doc["models"]:
-        lines += ["", "## Models loaded", "", "| model | loaded | offloaded |", "| --- | --- | --- |"]
-        lines += [f"| {m['name'] or '?'} | {_loaded_words(m)} | {fmt_bytes(m['offloaded_bytes'])} |"
-                  for m in doc["models"][:24]]
-    if doc["fallbacks"]:
-        lines += ["", "## ComfyUI's silent out-of-memory fallbacks", ""]
-        lines += [f"- {fb['kind']} (line {fb['line']})" for fb in doc["fallbacks"]]
-    lines += suggestions_md(doc["suggestions"], f"None. {_no_suggestion(doc)}")
-    lines += ["", "## What the log cannot tell", ""] + [f"- {u}" for u in doc["unknown"]]
-    return "\n".join(lines) + "\n"
 
 
-def _no_suggestion(doc: dict[str, Any]) -> str:
-    failure = doc["failure"]
-    if failure is not None and failure["kind"] in ("vram", "system-ram", "commit-limit", "cgroup-limit", "disk", "abrupt"):
-        return ("The log does not show enough for Memory Probe's rules (which node, which stage): see what it "
-                "cannot tell below.")
-    return "Nothing in this log points to a memory limit."
 
 
-def _md_code(text: str) -> str:
-    return scrub_text(text).replace("`", "'")[:200]

@@ -6,7 +6,8 @@ import copy
 
 from helpers import load_json
 
-from memprobe.judging.compare import compare_runs, render_comparison_md
+from memprobe.judging.compare import compare_runs
+from memprobe.output.markdown import comparison_md as render_comparison_md
 
 
 def test_txt2img_then_txt2img_tiled_one_change_the_decoder():

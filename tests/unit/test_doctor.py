@@ -8,7 +8,8 @@ import pytest
 from helpers import FIXTURES
 
 from memprobe.cli import main
-from memprobe.judging.doctor import diagnose, render_text, suggest_pagefile
+from memprobe.judging.doctor import diagnose, suggest_pagefile
+from memprobe.output.text import doctor_text as render_text
 from memprobe.sensing.machine import gather_machine, machine_from_snapshot
 from memprobe.sensing.sensors import linux, windows
 from memprobe.sensing.snapshot import GpuMemory, Snapshot, SystemMemory

@@ -7,7 +7,8 @@ from __future__ import annotations
 from helpers import load_json
 
 from memprobe.judging.runfacts import stage_summary
-from memprobe.output.report import build_report, render_report_md
+from memprobe.output.markdown import report_md as render_report_md
+from memprobe.output.report import build_report
 
 MIB = 1024**2
 

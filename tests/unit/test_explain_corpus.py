@@ -11,7 +11,9 @@ import re
 import pytest
 from helpers import FIXTURES
 
-from memprobe.logs.explain import explain_log, render_report_md, render_text
+from memprobe.logs.explain import explain_log
+from memprobe.output.markdown import explain_md as render_report_md
+from memprobe.output.text import explain_text as render_text
 
 LOGS = FIXTURES / "logs"
 LABELS = json.loads((LOGS / "labels.json").read_text(encoding="utf-8"))["logs"]

@@ -10,7 +10,9 @@ import random
 import pytest
 from helpers import FIXTURES
 
-from memprobe.logs.explain import explain_log, render_report_md, render_text
+from memprobe.logs.explain import explain_log
+from memprobe.output.markdown import explain_md as render_report_md
+from memprobe.output.text import explain_text as render_text
 
 LOGS = sorted((FIXTURES / "logs").glob("*.log")) + sorted((FIXTURES / "comfyui-0.3.64" / "logs").glob("*.log"))
 

@@ -11,7 +11,8 @@ import re
 import pytest
 
 from memprobe.cli import main
-from memprobe.judging.doctor import diagnose, render_text
+from memprobe.judging.doctor import diagnose
+from memprobe.output.text import doctor_text as render_text
 from memprobe.sensing.machine import gather_machine
 
 GIB = 1024**3
