@@ -162,6 +162,7 @@ class VerdictDoc(TypedDict, total=False):
     limit_name: str
     limit_enforced: bool
     peak_bytes: int | None
+    counted_bytes: int | None
     peak_t_s: float | None
     share: float | None
     near_limit: bool

@@ -80,7 +80,7 @@ def judge(f: RunFacts, suggestions: list[Suggestion], *, live: bool = False) -> 
     """The verdict of ``f`` given its ranked ``suggestions`` (:func:`memprobe.judging.advice.advise`)."""
     limit = f.compute
     peak, peak_t, peak_node = _peak(f)
-    counted = limit.used(f.peaks) if peak is not None else None
+    counted = limit.used(f.peaks) if peak is not None else None  # what counted against the limit (RAM + swap)
     counted = counted if counted is not None and peak is not None and counted > peak else peak
     share = counted / limit.limit_bytes if counted is not None and limit.enforced and limit.limit_bytes else None
     label = metric_label(limit.metric)
@@ -93,7 +93,8 @@ def judge(f: RunFacts, suggestions: list[Suggestion], *, live: bool = False) -> 
         "kind": kind.id if kind is not None else None,
         "memory_ran_out": bool(kind and kind.ran_short),
         "metric": limit.metric, "metric_label": label, "limit_bytes": limit.limit_bytes, "limit_name": limit.name,
-        "limit_enforced": limit.enforced, "peak_bytes": counted, "peak_t_s": peak_t, "share": share,
+        "limit_enforced": limit.enforced, "peak_bytes": peak, "counted_bytes": counted, "peak_t_s": peak_t,
+        "share": share,
         "near_limit": share is not None and share >= NEAR_LIMIT,
         "change": {"id": change.id, "title": change.title, "severity": change.severity, "tier": change.tier,
                    "action": change.action} if change is not None else None,
@@ -102,25 +103,25 @@ def judge(f: RunFacts, suggestions: list[Suggestion], *, live: bool = False) -> 
     }
     stage = (failure.stage if failure is not None else None)
     node = failed_node if failure is not None else peak_node
-    tone, title, detail = _words(f, verdict, node, stage, label, counted, live)
+    tone, title, detail = _words(f, verdict, node, stage, label, peak, live)
     verdict.update(tone=tone, title=title, detail=detail, node=_node_doc(node),
                    stage=(node.get("stage") if node else None) or stage)
     return verdict
 
 
-def _words(f: RunFacts, v: VerdictDoc, node: NodeDoc | None, stage: str | None, label: str, counted: int | None,
+def _words(f: RunFacts, v: VerdictDoc, node: NodeDoc | None, stage: str | None, label: str, peak: int | None,
            live: bool) -> tuple[str, str, str | None]:
     """The headline: a tone, one sentence a user reads first, and a second one (or ``None``)."""
     failure = f.failure
     stage = (node.get("stage") if node else None) or stage
     where = _where(node, stage)
+    counted = v.get("counted_bytes")
     of_limit = (f" ({fmt_pct(counted, v['limit_bytes'])} of {v['limit_name']})"
                 if counted is not None and v["limit_enforced"] and v["limit_bytes"] else "")
     if live or f.status == "running":
         running = next((n for n in reversed(f.nodes) if n.get("status") in OPEN_STATUSES), None)
         title = f"Running {node_name(running)} ({running.get('stage')})" if running else "Running"
-        return "running", title, (f"{label}: peak so far {fmt_bytes(counted)}{of_limit}" if counted is not None
-                                  else None)
+        return "running", title, (f"{label}: peak so far {fmt_bytes(peak)}{of_limit}" if peak is not None else None)
     kind = KINDS.get(v["kind"] or "")
     if failure is not None and kind is not None:
         if failure.abrupt and kind.ran_short:
@@ -135,14 +136,14 @@ def _words(f: RunFacts, v: VerdictDoc, node: NodeDoc | None, stage: str | None, 
         return "other-failure", f"Not a memory error: {name} failed", detail or None
     if f.status == "error":
         return "other-failure", "Not a memory error: a node failed", None
-    if counted is None:
+    if peak is None:
         return ("interrupted" if f.status == "interrupted" else "ok",
                 "Interrupted" if f.status == "interrupted" else "No memory readings in this run", None)
     lead = "Interrupted · peak" if f.status == "interrupted" else "Peak"
     tone = "interrupted" if f.status == "interrupted" else "near" if v["near_limit"] else "ok"
     detail = (f"The {v['limit_name']} is not enforced on this machine, so it is not a ceiling."
               if not v["limit_enforced"] and v["limit_bytes"] else None)
-    return tone, f"{lead}: {label} {fmt_bytes(counted)}{of_limit}{where}", detail
+    return tone, f"{lead}: {label} {fmt_bytes(peak)}{of_limit}{where}", detail
 
 
 def _failure_node(f: RunFacts) -> NodeDoc | None:
