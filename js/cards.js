@@ -2,10 +2,11 @@
 // action area (Apply, "Applied — Undo", or why not and what to do instead). The actions
 // themselves live in actions.js; this module only draws them.
 
-import { SEVERITY } from "./colors.js";
+import { severityColors } from "./colors.js";
 import { button, h } from "./dom.js";
 import { workflowName } from "./identity.js";
 import { planSwap } from "./swap.js";
+import { severityLabel } from "./vocab.js";
 
 /** "Open <the run's workflow>" (its tab, or a new tab with the graph the run executed), or null. */
 export function openWorkflowButton(doc, actions, own = actions.ownWorkflow(doc)) {
@@ -29,7 +30,7 @@ export function openWorkflowButton(doc, actions, own = actions.ownWorkflow(doc))
 }
 
 export function suggestionCard(s, doc, actions) {
-  const severity = SEVERITY[s.severity] || SEVERITY.info;
+  const severity = { ...severityColors(s.severity), label: severityLabel(s.severity) };
   return h(
     "article",
     { class: `mp-card mp-${s.severity}`, "data-suggestion": s.id, "aria-label": `${severity.label}: ${s.title}` },
@@ -82,8 +83,8 @@ export function actionArea(s, doc, actions, { compact = false } = {}) {
       const plan = planSwap(check.target.open.root, action.node_id);
       if (!plan.ok) return wrap(h("span", { class: "mp-note" }, plan.reason));
     }
-    // a change the run needs is the primary action; one for headroom only (nothing ran short) is not
-    const needed = s.severity === "critical" || s.severity === "warning";
+    // a change the run needs is the primary action; a note (headroom only, nothing ran short) is not
+    const needed = s.tier !== "note";
     return wrap(
       button(applyLabel(action, compact), {
         primary: needed,

@@ -2,23 +2,9 @@
 // lines, node bands and markers. Pure functions over the JSON the server sends
 // (GET /memprobe/runs/{id}, memprobe.* events).
 
-import { PALETTES, STAGE_COLORS } from "./colors.js";
-import { memoryOf, metricLabel, runPeak } from "./memory.js";
-
-const GPU_SERIES = [
-  { suffix: "used_bytes", color: "vram", width: 2 },
-  { suffix: "reserved_bytes", color: "reserved", width: 1.5 },
-  { suffix: "allocated_bytes", color: "allocated", width: 1.5 },
-  { suffix: "shared_bytes", color: "shared", width: 1.5 },
-];
-
-const SYSTEM_SERIES = [
-  { key: "process_rss_bytes", color: "process", width: 2 },
-  { key: "ram_used_bytes", color: "ram", width: 2 },
-  { key: "commit_bytes", color: "commit", width: 2 },
-  { key: "cgroup_used_bytes", color: "container", width: 2 },
-  { key: "model_offloaded_bytes", color: "offloaded", width: 1.5, dash: [3, 3] },
-];
+import { PALETTES, stageColor } from "./colors.js";
+import { memoryOf, runPeak } from "./memory.js";
+import { chartMetrics, isExecuted, metricLabel } from "./vocab.js";
 
 /** GPU indices present in a timeline ("gpu0_used_bytes" -> 0). */
 export function gpuIndices(series) {
@@ -30,28 +16,17 @@ export function gpuIndices(series) {
   return [...found].sort((a, b) => a - b);
 }
 
-/** The series specs for what this timeline holds: [{key, label, color, width, dash}]. */
+/** The series specs for what this timeline holds, in the server's order of metrics:
+ * [{key, label, color, width, dash}]. */
 export function seriesSpecs(timeline, { palette = PALETTES.dark } = {}) {
   const series = timeline?.series || {};
-  const specs = [];
-  for (const i of gpuIndices(series)) {
-    for (const g of GPU_SERIES) {
-      const key = `gpu${i}_${g.suffix}`;
-      if (key in series)
-        specs.push({ key, label: metricLabel(key), color: palette.series[g.color], width: g.width, dash: g.dash });
-    }
-  }
-  for (const s of SYSTEM_SERIES) {
-    if (s.key in series)
-      specs.push({
-        key: s.key,
-        label: metricLabel(s.key),
-        color: palette.series[s.color],
-        width: s.width,
-        dash: s.dash,
-      });
-  }
-  return specs;
+  return chartMetrics(series, gpuIndices(series)).map((m) => ({
+    key: m.key,
+    label: m.label,
+    color: palette.series[m.color],
+    width: m.width,
+    dash: m.dash ?? undefined,
+  }));
 }
 
 /** uPlot's data: [t, col1, col2, ...] in the order of the specs. */
@@ -120,7 +95,7 @@ export function limitLines(doc, specs, { fallback = null, palette = PALETTES.dar
     const key = `gpu${i}_used_bytes`;
     const total = knownValue(doc, `gpu${i}_total_bytes`);
     if (total && !lines.some((l) => l.key === key))
-      lines.push({ key, label: `${i ? `GPU${i} ` : ""}VRAM`, value: total, color: colorOf(key), headline: false });
+      lines.push({ key, label: metricLabel(key), value: total, color: colorOf(key), headline: false });
   }
   return lines;
 }
@@ -130,13 +105,13 @@ export function limitLines(doc, specs, { fallback = null, palette = PALETTES.dar
 export function nodeBands(nodes, now = null) {
   const bands = [];
   for (const n of nodes || []) {
-    if (n.start_s === null || n.start_s === undefined || n.status === "cached") continue;
+    if (n.start_s === null || n.start_s === undefined || !isExecuted(n.status)) continue;
     const end = n.end_s ?? (now != null ? Math.max(now, n.start_s) : n.start_s);
     bands.push({
       start: n.start_s,
       end,
       stage: n.stage,
-      color: STAGE_COLORS[n.stage] || STAGE_COLORS.other,
+      color: stageColor(n.stage),
       nodeId: n.real_node_id || n.node_id,
       label: n.title || n.class_type,
       status: n.status,
@@ -177,7 +152,11 @@ export function markers(doc) {
 /** The peak of the run's memory to mark on the chart: {t, value, label} or null. */
 export function peakMarker(doc, { fallback = null } = {}) {
   const memory = memoryOf(doc, fallback);
-  const peak = runPeak(doc, memory.metric);
+  const v = doc?.verdict;
+  const peak =
+    v?.peak_t_s != null && v.metric === memory.metric
+      ? { t: v.peak_t_s, value: v.peak_bytes }
+      : runPeak(doc, memory.metric);
   if (!peak || peak.t == null) return null;
   return { key: memory.metric, t: peak.t, value: peak.value, label: `peak ${memory.label}` };
 }

@@ -2,6 +2,8 @@
 // backgrounds: every series and limit line has at least 3:1 contrast with the background (WCAG
 // non-text contrast), every text on a coloured chip at least 4.5:1. Pure; tests/js checks it.
 
+import { nodeToneIndex, severityIndex, stageIndex } from "./vocab.js";
+
 /** WCAG relative luminance of "#rrggbb". */
 export function luminance(hex) {
   const [r, g, b] = [1, 3, 5]
@@ -70,36 +72,44 @@ export const PALETTES = {
   },
 };
 
-// Chips: a label on a coloured ground, readable at 4.5:1.
-export const SEVERITY = {
-  critical: { label: "Critical", bg: "#c92a2a", fg: "#ffffff" },
-  warning: { label: "Warning", bg: "#f59f00", fg: "#1a1a1a" },
-  info: { label: "Note", bg: "#4a4f57", fg: "#ffffff" },
-  note: { label: "Note", bg: "#4a4f57", fg: "#ffffff" },
-};
+// Palettes for the server's lists (memprobe/vocabulary.py), in their order: the i-th entry of the
+// list gets the i-th colour, and one past the end gets the last. tests/js checks there are enough.
+const pick = (list, i) => list[Math.max(0, Math.min(i, list.length - 1))];
 
-// Badges on the canvas: neutral unless the node came near the limit the OS enforces.
-export const BADGE = {
-  neutral: { bg: "#4a4f57", fg: "#ffffff" },
-  near: { bg: "#f59f00", fg: "#1a1a1a" },
-  failed: { bg: "#c92a2a", fg: "#ffffff" },
-};
+// Chips: a label on a coloured ground, readable at 4.5:1, by severity (critical, warning, note).
+export const SEVERITY_COLORS = [
+  { bg: "#c92a2a", fg: "#ffffff" },
+  { bg: "#f59f00", fg: "#1a1a1a" },
+  { bg: "#4a4f57", fg: "#ffffff" },
+];
+export const severityColors = (severity) => pick(SEVERITY_COLORS, severityIndex(severity));
 
-// Stage colours: node bands on the timeline and the table's stage chips (dark text on them).
-export const STAGE_COLORS = {
-  load: "#9775fa",
-  "text-encode": "#4dabf7",
-  sampling: "#ff922b",
-  "vae-decode": "#ff6b6b",
-  "vae-encode": "#f783ac",
-  upscale: "#8ce99a",
-  video: "#ffd43b",
-  image: "#66d9e8",
-  probe: "#ffe066",
-  output: "#adb5bd",
-  custom: "#d0bfff",
-  other: "#868e96",
-};
+// Badges on the canvas, by the verdict's tone of the node: neutral, near the limit the OS
+// enforces, failed.
+export const BADGE_COLORS = [
+  { bg: "#4a4f57", fg: "#ffffff" },
+  { bg: "#f59f00", fg: "#1a1a1a" },
+  { bg: "#c92a2a", fg: "#ffffff" },
+];
+export const badgeColors = (tone) => pick(BADGE_COLORS, nodeToneIndex(tone));
+
+// Stage colours: node bands on the timeline and the table's stage chips (dark text on them), in
+// the server's order of stages (load, text-encode, sampling, vae-decode, ... other).
+export const STAGE_PALETTE = [
+  "#9775fa",
+  "#4dabf7",
+  "#ff922b",
+  "#ff6b6b",
+  "#f783ac",
+  "#8ce99a",
+  "#ffd43b",
+  "#66d9e8",
+  "#ffe066",
+  "#adb5bd",
+  "#d0bfff",
+  "#868e96",
+];
+export const stageColor = (stage) => pick(STAGE_PALETTE, stageIndex(stage));
 export const STAGE_TEXT = "#111111";
 
 /** "dark" or "light" for a background colour. */

@@ -4,16 +4,9 @@
 // The server does the reading (POST /memprobe/explain); this module only shows the dialog.
 // Loaded as an extension module too, so it does nothing on import.
 
-const MAX_BYTES = 32 * 1024 * 1024; // the route's limit; a bigger file is cut to its end (where the failure is)
+import { fmtBytes } from "./format.js";
 
-const KIND_WORDS = {
-  vram: "GPU memory (VRAM) ran out",
-  "system-ram": "System RAM ran out",
-  "commit-limit": "System memory (RAM + pagefile) ran out",
-  disk: "The disk was full",
-  other: "Not a memory failure",
-  abrupt: "ComfyUI stopped without an error",
-};
+const MAX_BYTES = 32 * 1024 * 1024; // the route's limit; a bigger file is cut to its end (where the failure is)
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -30,17 +23,6 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-function fmtBytes(value) {
-  if (value === null || value === undefined) return "n/a";
-  const units = [
-    ["GiB", 1024 ** 3],
-    ["MiB", 1024 ** 2],
-    ["KiB", 1024],
-  ];
-  for (const [unit, scale] of units) if (value >= scale) return `${(value / scale).toFixed(1)} ${unit}`;
-  return `${value} B`;
-}
-
 function nodeWords(failure) {
   const node = failure.node || {};
   const parts = [];
@@ -55,11 +37,12 @@ export function renderExplanation(doc) {
   const failure = doc.failure;
   const machine = doc.machine || {};
   const versions = doc.versions || {};
+  const verdict = doc.verdict || {};
   const head = failure
     ? el(
         "div",
-        { class: `mp-failure mp-explain-kind`, "data-kind": failure.kind },
-        el("b", {}, KIND_WORDS[failure.kind] || failure.kind),
+        { class: `mp-failure mp-explain-kind mp-tone-${verdict.tone}`, "data-kind": failure.kind },
+        el("b", {}, verdict.title || failure.kind),
         ` — ${nodeWords(failure)}`,
       )
     : el(
@@ -140,7 +123,7 @@ export function renderExplanation(doc) {
       : el(
           "p",
           { class: "mp-muted" },
-          failure && failure.kind !== "other"
+          verdict.memory_ran_out || verdict.kind === "abrupt"
             ? "The log does not show enough for a suggestion (see below)."
             : "Nothing in this log points to a memory limit.",
         ),

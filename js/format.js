@@ -68,15 +68,3 @@ export function fmtTime(wallSeconds) {
     second: "2-digit",
   });
 }
-
-// Stage colours live with the rest of the palette.
-export { STAGE_COLORS } from "./colors.js";
-
-export const STATUS_LABELS = {
-  running: "running",
-  pending: "waiting",
-  ran: "ran",
-  cached: "cached",
-  failed: "failed",
-  interrupted: "interrupted",
-};

@@ -1,7 +1,7 @@
 // Everything that changes or moves the live LiteGraph graph, in one place: the tiled-decode swap
 // (one undo step), a widget change, focusing a node (inside subgraphs too) and node badges.
 
-import { BADGE } from "./colors.js";
+import { badgeColors } from "./colors.js";
 import { resolveExecutionId, rootGraphOf, SUBGRAPH_INPUT_ID, SUBGRAPH_OUTPUT_ID } from "./graphlocate.js";
 import { planSwap, TILED_CLASS, tiledSettings } from "./swap.js";
 
@@ -122,7 +122,7 @@ export function setBadges(app, LGraphBadge, badges) {
   for (const { id, text, tone = "neutral" } of badges) {
     const node = resolveExecutionId(root, id)?.node;
     if (!node) continue;
-    const colors = BADGE[tone] || BADGE.neutral;
+    const colors = badgeColors(tone);
     const badge = new LGraphBadge({ text, fgColor: colors.fg, bgColor: colors.bg });
     node.badges = [...(node.badges || []), badge];
     ours.set(node, badge);

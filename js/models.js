@@ -4,6 +4,7 @@
 // (`models`, `models_before`, `model_changes`; see memprobe/residency.py).
 
 import { fmtBytes } from "./format.js";
+import { isOpen } from "./vocab.js";
 
 export const OFFLOADED_KEY = "model_offloaded_bytes";
 
@@ -84,7 +85,7 @@ export function offloadedSeries(nodes, t) {
     if (n.start_s == null) continue;
     const before = offloaded(n.models_before ?? n.models); // models_before is sent only when it differs
     if (before != null) steps.push([n.start_s, before]);
-    if (n.end_s != null && n.status !== "running" && n.status !== "pending") {
+    if (n.end_s != null && !isOpen(n.status)) {
       const after = offloaded(n.models);
       if (after != null) steps.push([n.end_s, after]);
     }

@@ -2,11 +2,12 @@
 // default; chips switch it), sortable from the keyboard, a row selecting its node on the canvas.
 // Rows come from tabledata.js (pure, tested with node --test); this module draws them.
 
-import { STAGE_COLORS } from "./colors.js";
+import { stageColor } from "./colors.js";
 import { button, fill, h } from "./dom.js";
-import { fmtBytes, fmtSeconds, STATUS_LABELS } from "./format.js";
+import { fmtBytes, fmtSeconds } from "./format.js";
 import { memoryOf } from "./memory.js";
 import { memoryColumns, sortRows, tableRows } from "./tabledata.js";
+import { nodeStatusLabel } from "./vocab.js";
 
 const TOP_NODES = 8;
 const EXACT_PEAK = "exact: from the peak counter the operating system (or torch) keeps";
@@ -128,7 +129,7 @@ export class NodeTable {
     const peak = metric ? r[`${metric}:peak`] : null;
     const added = metric ? r[`${metric}:added`] : null;
     const sampled = peak != null && !r[`${metric}:exact`];
-    const time = r.status === "ran" ? fmtSeconds(r.time) : STATUS_LABELS[r.status] || r.status;
+    const time = r.status === "ran" ? fmtSeconds(r.time) : nodeStatusLabel(r.status);
     const focus = () => this.onFocus(r.id);
     return h(
       "tr",
@@ -162,7 +163,7 @@ export class NodeTable {
         h(
           "div",
           { class: "mp-sub" },
-          h("span", { class: "mp-chip", style: `background:${STAGE_COLORS[r.stage] || STAGE_COLORS.other}` }, r.stage),
+          h("span", { class: "mp-chip", style: `background:${stageColor(r.stage)}` }, r.stage),
           r.title !== r.type ? ` ${r.type}` : "",
           h("span", { class: "mp-time-inline" }, ` · ${time}`), // where the sidebar is too narrow for a Time column
         ),

@@ -1,7 +1,7 @@
 // What the server said: the list of runs, the run on screen, and the run executing now (built
-// from memprobe.* websocket events). No DOM here; the views listen to the store's events:
-// "runs", "status", "live", "doc" {doc, live}, "samples" (a batch), "overlays" (the live run),
-// "run-end" {run, shown}.
+// from memprobe.* websocket events). No DOM here; the views listen to the store's events (STORE):
+// runs, status, live, doc {doc, live}, samples (a batch), overlays (the live run), run-end
+// {run, shown}.
 //
 // The panel follows the newest run by default: a run that starts is shown as it runs. Picking
 // an older run pins it (`follow` false) until the user follows live again.
@@ -9,6 +9,28 @@
 import { appendSamples } from "./chartdata.js";
 
 const emptyTimeline = () => ({ t: [], series: {} });
+
+/** The store's own events. `views`: the ones the panel and the timeline redraw on. */
+export const STORE = Object.freeze({
+  runs: "runs",
+  status: "status",
+  live: "live",
+  doc: "doc",
+  samples: "samples",
+  overlays: "overlays",
+  runEnd: "run-end",
+  get views() {
+    return [this.runs, this.status, this.live, this.doc, this.samples, this.overlays];
+  },
+});
+
+/** "memprobe.run_start" -> "onRunStart": the handler of a server event. */
+const handlerOf = (event) =>
+  `on${event
+    .replace(/^memprobe\./, "")
+    .split("_")
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join("")}`;
 
 export class MemProbeStore extends EventTarget {
   /** `fetchJson(path, init)` returns parsed JSON (api.fetchApi in the browser). */
@@ -42,7 +64,7 @@ export class MemProbeStore extends EventTarget {
   async refreshRuns() {
     const listing = await this.fetchJson("/memprobe/runs?limit=100");
     this.runs = listing.runs || [];
-    this.emit("runs");
+    this.emit(STORE.runs);
     return this.runs;
   }
 
@@ -52,9 +74,9 @@ export class MemProbeStore extends EventTarget {
     if (live.run && !this.live) {
       this.live = { ...live.run, nodes: live.run.nodes || [], timeline: live.run.timeline || emptyTimeline() };
       if (this.follow) this.show(this.live, true);
-      this.emit("live");
+      this.emit(STORE.live);
     }
-    this.emit("status");
+    this.emit(STORE.status);
     return live;
   }
 
@@ -77,16 +99,23 @@ export class MemProbeStore extends EventTarget {
       const doc = await this.fetchJson(`/memprobe/runs/${encodeURIComponent(newest)}?max_points=20000`);
       if (this.follow) this.show(doc, false);
     } else {
-      this.emit("doc", { doc: this.doc, live: false });
+      this.emit(STORE.doc, { doc: this.doc, live: false });
     }
   }
 
   show(doc, live) {
     this.doc = doc;
-    this.emit("doc", { doc, live });
+    this.emit(STORE.doc, { doc, live });
   }
 
   // ---------------------------------------------------------------- websocket events
+  /** A memprobe.* event from the server, to its handler (onRunStart, onNode, ...); an event this
+   * store has no handler for is ignored. */
+  onServerEvent(name, detail) {
+    const handler = this[handlerOf(name)];
+    if (typeof handler === "function") handler.call(this, detail);
+  }
+
   onRunStart(header) {
     this.live = {
       ...header,
@@ -98,7 +127,7 @@ export class MemProbeStore extends EventTarget {
       timeline: emptyTimeline(),
     };
     if (this.follow) this.show(this.live, true);
-    this.emit("live");
+    this.emit(STORE.live);
     this.#refreshStatusQuietly(); // the limits now (a live run's headline) and whether runs are saved
   }
 
@@ -106,7 +135,7 @@ export class MemProbeStore extends EventTarget {
     this.fetchJson("/memprobe/live")
       .then((live) => {
         this.status = live.status;
-        this.emit("status");
+        this.emit(STORE.status);
       })
       .catch(() => {});
   }
@@ -121,28 +150,33 @@ export class MemProbeStore extends EventTarget {
     const i = run.nodes.findIndex((n) => n.seq === node.seq);
     if (i >= 0) run.nodes[i] = node;
     else run.nodes.push(node);
-    if (this.doc === run) this.emit("overlays", run);
+    if (this.doc === run) this.emit(STORE.overlays, run);
   }
 
   onSamples(batch) {
     const run = this.#liveRun(batch.run_id);
     if (!run) return;
     appendSamples(run.timeline, batch);
-    if (this.doc === run) this.emit("samples", batch);
+    if (this.doc === run) this.emit(STORE.samples, batch);
   }
 
   onMark(mark) {
     const run = this.#liveRun(mark.run_id);
     if (!run) return;
     run.marks.push(mark);
-    if (this.doc === run) this.emit("overlays", run);
+    if (this.doc === run) this.emit(STORE.overlays, run);
   }
 
   onFallback(event) {
     const run = this.#liveRun(event.run_id);
     if (!run) return;
     run.events.push(event);
-    if (this.doc === run) this.emit("overlays", run);
+    if (this.doc === run) this.emit(STORE.overlays, run);
+  }
+
+  /** A line of ComfyUI's model manager: an event of the run, like a fallback. */
+  onModel(event) {
+    this.onFallback(event);
   }
 
   onRunEnd(data) {
@@ -158,8 +192,8 @@ export class MemProbeStore extends EventTarget {
     const shown = this.doc === run || this.doc?.id === run.id;
     if (this.live?.id === data.id) this.live = null;
     if (shown) this.show(run, false);
-    this.emit("live");
-    this.emit("run-end", { run, shown });
+    this.emit(STORE.live);
+    this.emit(STORE.runEnd, { run, shown });
     this.refreshRuns().catch(() => {});
     this.#refreshStatusQuietly();
   }

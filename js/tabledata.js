@@ -5,23 +5,14 @@
 // reading, which a short spike between two readings can exceed); and the node's model line
 // (models.js). Pure; panel.js draws them.
 
-import { metricLabel } from "./memory.js";
 import { modelLine } from "./models.js";
-
-const COLUMN_ORDER = [
-  "gpu0_used_bytes",
-  "process_rss_bytes",
-  "ram_used_bytes",
-  "commit_bytes",
-  "gpu0_reserved_bytes",
-  "gpu0_offloaded_bytes",
-];
+import { isExecuted, metricLabel, tableMetrics } from "./vocab.js";
 
 /** The memories this run has per-node readings for, `first` (the headline metric) first. */
 export function memoryColumns(doc, first = null) {
   const seen = new Set();
   for (const n of doc?.nodes || []) for (const k of Object.keys(n.peaks || {})) seen.add(k);
-  const keys = COLUMN_ORDER.filter((k) => seen.has(k));
+  const keys = tableMetrics().filter((k) => seen.has(k));
   if (first && seen.has(first)) keys.splice(0, keys.length, first, ...keys.filter((k) => k !== first));
   return keys.map((key) => ({ key, label: metricLabel(key) }));
 }
@@ -43,7 +34,7 @@ export function tableRows(doc) {
       models: modelLine(n),
     };
     for (const c of columns) {
-      const peak = n.status === "cached" ? null : (n.peaks?.[c.key] ?? null);
+      const peak = isExecuted(n.status) ? (n.peaks?.[c.key] ?? null) : null;
       const before = n.before?.[c.key];
       row[`${c.key}:peak`] = peak;
       row[`${c.key}:added`] = peak != null && before != null ? Math.max(0, peak - before) : null;
@@ -68,19 +59,26 @@ export function sortRows(rows, key, direction = "desc") {
 }
 
 /**
- * The nodes that deserve a badge: those that added at least `threshold` bytes of `metric` while
- * they ran (peak − before), heaviest peak first.
+ * The nodes that deserve a badge: those that added at least `threshold` bytes of the judged memory
+ * while they ran (peak − before), heaviest peak first, each with the tone the verdict gave it
+ * (neutral, near the enforced limit, failed) — the failed node always.
  */
-export function heaviestNodes(doc, metric, { count = 3, threshold = 0 } = {}) {
-  return (doc?.nodes || [])
-    .filter((n) => n.status !== "cached" && n.peaks?.[metric] != null)
-    .map((n) => ({
-      id: n.real_node_id || n.node_id,
-      peak: n.peaks[metric],
-      growth: n.peaks[metric] - (n.before?.[metric] ?? n.peaks[metric]),
-      failed: n.status === "failed",
-    }))
-    .filter((n) => n.growth >= threshold || n.failed)
+export function heaviestNodes(doc, { count = 3, threshold = 0 } = {}) {
+  const judged = doc?.verdict?.nodes || [];
+  const metric = doc?.verdict?.metric;
+  const byId = new Map((doc?.nodes || []).map((n) => [String(n.node_id), n]));
+  return judged
+    .filter((j) => j.peak_bytes != null)
+    .map((j) => {
+      const n = byId.get(String(j.node_id)) || {};
+      return {
+        id: n.real_node_id || j.node_id,
+        peak: j.peak_bytes,
+        growth: j.peak_bytes - (n.before?.[metric] ?? j.peak_bytes),
+        tone: j.tone,
+      };
+    })
+    .filter((n) => n.growth >= threshold || n.tone === "failed")
     .sort((a, b) => b.peak - a.peak)
     .slice(0, count);
 }

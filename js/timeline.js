@@ -2,10 +2,11 @@
 // chart, its legend (each series can be hidden, by mouse or keyboard), the limits and the stages.
 
 import { createChart } from "./chart.js";
-import { STAGE_COLORS } from "./colors.js";
+import { stageColor } from "./colors.js";
 import { fill, h, throttle } from "./dom.js";
 import { fmtTime } from "./format.js";
-import { headline } from "./memory.js";
+import { headline } from "./headline.js";
+import { STORE } from "./store.js";
 
 export class TimelineView {
   /** `ctx`: {store, onBandClick(band), fallback() -> the live status's memory or null} */
@@ -83,11 +84,11 @@ export class TimelineView {
 
   onStoreEvent(type, detail) {
     if (!this.visible) return;
-    if (type === "doc") this.show(detail.doc, detail.live);
-    else if (type === "samples") {
+    if (type === STORE.doc) this.show(detail.doc, detail.live);
+    else if (type === STORE.samples) {
       this.chart?.appendSamples(detail);
       this.renderHeadThrottled();
-    } else if (type === "overlays") {
+    } else if (type === STORE.overlays) {
       this.chart?.refreshOverlays(detail);
       this.renderHeadThrottled();
     }
@@ -163,12 +164,7 @@ export class TimelineView {
         ),
       ),
       ...stages.map((s) =>
-        h(
-          "span",
-          { class: "mp-key" },
-          h("i", { class: "mp-swatch mp-band", style: `background:${STAGE_COLORS[s] || STAGE_COLORS.other}` }),
-          s,
-        ),
+        h("span", { class: "mp-key" }, h("i", { class: "mp-swatch mp-band", style: `background:${stageColor(s)}` }), s),
       ),
     );
   }

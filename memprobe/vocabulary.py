@@ -18,7 +18,7 @@ from typing import Any, Final, Literal
 __all__ = [
     "AT_LIMIT", "EVENTS", "EXECUTED_STATUSES", "FailureKind", "FAILURE_KINDS", "KINDS", "MEMORY_KINDS", "Metric",
     "NEAR_LIMIT", "NODE_STATUSES", "OPEN_STATUSES", "RUN_STATUSES", "SEVERITIES", "STAGES", "TIERS", "TONES",
-    "FALLBACK_KINDS", "RUN_OUTCOMES", "VERDICT_KINDS", "SYSTEM_KINDS", "FAILED_RUN_STATUSES", "GPU_METRICS", "SYSTEM_METRICS", "kind_of", "metric_label", "vocabulary_document", "Severity", "Tier", "Tone",
+    "FALLBACK_KINDS", "RUN_OUTCOMES", "VERDICT_KINDS", "SYSTEM_KINDS", "FINDING_SEVERITIES", "SEVERITY_MARKS", "NODE_TONES", "TABLE_METRICS", "FAILED_RUN_STATUSES", "GPU_METRICS", "SYSTEM_METRICS", "kind_of", "metric_label", "vocabulary_document", "Severity", "Tier", "Tone",
 ]
 
 # ---------------------------------------------------------------------------- thresholds
@@ -160,6 +160,10 @@ def metric_label(key: str) -> str:
 Severity = Literal["critical", "warning", "info"]
 SEVERITIES: Final[dict[str, str]] = {"critical": "Critical", "warning": "Warning", "info": "Note"}
 """``critical``: explains a failure; ``warning``: a limit came close; ``info``: no pressure."""
+FINDING_SEVERITIES: Final[dict[str, str]] = {**SEVERITIES, "ok": "OK"}
+"""The doctor's findings: a severity, or ``ok`` (checked and fine)."""
+SEVERITY_MARKS: Final[dict[str, str]] = {"critical": "!!", "warning": "! ", "info": "i ", "ok": "ok"}
+"""How a terminal marks each severity."""
 
 Tier = Literal["failure", "pressure", "note"]
 TIERS: Final[dict[str, str]] = {
@@ -175,6 +179,16 @@ TONES: Final[dict[str, str]] = {
     "failed": "a memory or the disk ran out", "other-failure": "failed, not of memory",
     "ended": "ComfyUI stopped without an error", "interrupted": "interrupted", "empty": "no run yet",
 }
+
+NODE_TONES: Final[dict[str, str]] = {
+    "neutral": "a heavy node, nothing near a limit", "near": "within 10 % of the enforced limit",
+    "failed": "the node that failed",
+}
+"""How a verdict marks each node (the canvas badges)."""
+
+TABLE_METRICS: Final = ("gpu0_used_bytes", "process_rss_bytes", "ram_used_bytes", "commit_bytes",
+                        "gpu0_reserved_bytes", "gpu0_offloaded_bytes")
+"""The memories the panel's node table offers, in this order (where a run has them)."""
 
 FALLBACK_KINDS: Final = ("tiled-vae-decode", "tiled-vae-encode", "attention-fallback", "vram-spill")
 """Silent out-of-memory recoveries ComfyUI takes, and the driver's spill into shared memory."""
@@ -199,6 +213,8 @@ def vocabulary_document() -> dict[str, Any]:
         "severities": [{"id": s, "label": label} for s, label in SEVERITIES.items()],
         "tiers": [{"id": t, "words": words} for t, words in TIERS.items()],
         "tones": [{"id": t, "words": words} for t, words in TONES.items()],
+        "node_tones": [{"id": t, "words": words} for t, words in NODE_TONES.items()],
+        "table_metrics": list(TABLE_METRICS),
         "fallback_kinds": list(FALLBACK_KINDS),
         "thresholds": {"near_limit": NEAR_LIMIT, "at_limit": AT_LIMIT},
         "events": list(EVENTS),

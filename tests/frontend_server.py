@@ -7,6 +7,7 @@ It runs on loopback in a background thread."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import importlib
 import json
 import os
@@ -88,7 +89,10 @@ class FrontendServer:
     def __init__(self, static_dir: Path, data_dir: Path, *, with_extension: bool = True) -> None:
         load_pack()
         mp = {name: importlib.import_module(f"memory_probe_pack.{name}") for name in
-              ("memprobe.recording.tracker", "memprobe.recording.ledger", "memprobe.config", "web.routes")}
+              ("memprobe.recording.tracker", "memprobe.recording.ledger", "memprobe.config", "web.routes",
+               "memprobe.judging.run_view", "web.events")}
+        self._enrich = mp["memprobe.judging.run_view"].enrich
+        self._run_end_keys = mp["web.events"].RUN_END_KEYS
         self.static_dir = static_dir
         self.with_extension = with_extension
         self.clock = FakeClock(0.0)
@@ -252,6 +256,15 @@ class FrontendServer:
 
         assert self.loop is not None
         asyncio.run_coroutine_threadsafe(send(), self.loop).result(5)
+
+    def end_run(self, doc: dict[str, Any]) -> None:
+        """Send ``memprobe.run_end`` for a recorded run as the server does once it has judged it:
+        the header, and the verdict, suggestions, stage summary, memory and prompt."""
+        judged = self._enrich(copy.deepcopy(doc))
+        header = ("id", "status", "started_at", "ended_at", "duration_s", "context", "start_metrics", "end_metrics",
+                  "error", "failure", "overhead", "workflow", "models_start", "models_end")
+        self.broadcast("memprobe.run_end", {**{k: doc.get(k) for k in header},
+                                            **{k: judged.get(k) for k in self._run_end_keys}})
 
     def import_run(self, doc: dict[str, Any]) -> None:
         """Put a recorded run document into the ledger, as if it had been traced here."""

@@ -9,8 +9,11 @@
 ``GET /memprobe/runs/{id}/report`` the shareable report (``?format=md|json``)
 ``GET /memprobe/runs/{id}/export`` the whole run as a file, for ``memprobe report`` / ``compare``
 ``GET /memprobe/compare``          ``?a={id}&b={id}``: what changed between two runs and what it did
-``GET /memprobe/live``             the run executing now (``run: null`` between runs), tracing status,
-                                   the ``models`` ComfyUI's model manager holds now
+``GET /memprobe/live``             the run executing now (``run: null`` between runs) and its
+                                   ``verdict`` so far, tracing status, the ``models`` ComfyUI's model
+                                   manager holds now
+``GET /memprobe/vocabulary``       the words runs are judged with (failure kinds, statuses, stages,
+                                   metrics and labels, severities, tones, thresholds, event names)
 ``GET /memprobe/system``           the doctor's data for this machine (with ComfyUI's folders)
 ``GET /memprobe/config``           the server-side settings; ``POST`` changes them
 ``GET /memprobe/metrics``          Prometheus metrics (``web/metrics.py``)
@@ -39,13 +42,14 @@ from aiohttp import web
 
 from ..memprobe.config import Config, ConfigError
 from ..memprobe.judging.compare import compare_runs
-from ..memprobe.judging.run_view import enrich
+from ..memprobe.judging.run_view import enrich, live_verdict
 from ..memprobe.logs.explain import explain_log
 from ..memprobe.output.markdown import comparison_md, explain_md
 from ..memprobe.output.report import report
 from ..memprobe.recording.ledger import Ledger, LedgerError
 from ..memprobe.recording.timeline import downsample
 from ..memprobe.recording.tracker import Tracker
+from ..memprobe.vocabulary import vocabulary_document
 from .metrics import MetricsRoute
 
 if TYPE_CHECKING:
@@ -55,6 +59,7 @@ __all__ = ["Services", "MemProbeRoutes", "BadRequest", "EXPLAIN_MAX_BYTES"]
 
 logger = logging.getLogger("memprobe")
 
+VOCABULARY = vocabulary_document()
 EXPLAIN_MAX_BYTES = 32 * 1024**2
 """The largest log ``POST /memprobe/explain`` reads (the end of a log holds the failure)."""
 _RUN_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,200}$")
@@ -142,6 +147,7 @@ class MemProbeRoutes:
         routes.get("/memprobe/runs/{run_id}/export")(self._guard(self.export_run))
         routes.get("/memprobe/compare")(self._guard(self.compare))
         routes.get("/memprobe/live")(self._guard(self.live))
+        routes.get("/memprobe/vocabulary")(self._guard(self.vocabulary))
         routes.get("/memprobe/system")(self._guard(self.system))
         routes.get("/memprobe/config")(self._guard(self.get_config))
         routes.post("/memprobe/config")(self._guard(self.post_config))
@@ -293,8 +299,12 @@ class MemProbeRoutes:
         if doc is not None:
             doc["timeline"] = downsample(doc["timeline"], _int(request, "max_points", 2000, 10, 50_000))
         last = self.s.tracker.last
-        return _json({"run": doc, "last_run_id": last.id if last else None, "status": self.s.status(),
-                      "models": self.s.models()})
+        verdict = live_verdict(doc) if doc is not None else None
+        return _json({"run": doc, "verdict": verdict, "last_run_id": last.id if last else None,
+                      "status": self.s.status(), "models": self.s.models()})
+
+    async def vocabulary(self, request: web.Request) -> web.Response:
+        return _json(VOCABULARY)
 
     async def system(self, request: web.Request) -> web.Response:
         return _json(await asyncio.to_thread(self.s.machine))

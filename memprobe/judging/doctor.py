@@ -14,11 +14,11 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..format import GIB, fmt_bytes, fmt_pair
+from ..vocabulary import FINDING_SEVERITIES
 from .limits import CGROUP, NEAR_LIMIT, disk_is_low
 
 __all__ = ["Finding", "PagefileAdvice", "examine", "diagnose", "suggest_pagefile", "largest_vram"]
 
-SEVERITIES = ("critical", "warning", "info", "ok")
 PAGEFILE_FLOOR_BYTES = 32 * GIB
 """The smallest pagefile the table suggests for any machine (every row starts at 32 GB), so a
 fixed pagefile below it is small whatever the RAM; below 1 GiB it is as good as none."""
@@ -127,7 +127,7 @@ def diagnose(machine: dict[str, Any]) -> list[Finding]:
             "all checks above passed"
         findings.append(Finding("ok", "ok", "No memory set-up problem found", passed,
                                 "Nothing to change. Run a workflow with Memory Probe to see its real peaks."))
-    return sorted(findings, key=lambda f: SEVERITIES.index(f.severity))
+    return sorted(findings, key=lambda f: list(FINDING_SEVERITIES).index(f.severity))
 
 
 _CHECKS = {  # an unreadable value (list indices removed) -> the check it keeps from running

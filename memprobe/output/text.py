@@ -7,7 +7,7 @@ from typing import Any
 
 from ..format import fmt_bytes, fmt_pair
 from ..judging.doctor import Finding
-from ..vocabulary import kind_of
+from ..vocabulary import SEVERITY_MARKS, kind_of
 
 __all__ = ["doctor_text", "explain_text", "kind_words", "node_words", "machine_words", "versions_words",
            "loaded_words", "no_suggestion"]
@@ -65,9 +65,8 @@ def doctor_text(machine: dict[str, Any], findings: list[Finding]) -> str:
         lines += ["", "Could not read"]
         lines += [f"   {u.get('label')} ({u.get('value')}): {u.get('reason')}" for u in unreadable]
     lines += ["", "Findings"]
-    marks = {"critical": "!!", "warning": "! ", "info": "i ", "ok": "ok"}
     for f in findings:
-        lines.append(f"{marks[f.severity]} {f.title}")
+        lines.append(f"{SEVERITY_MARKS[f.severity]} {f.title}")
         lines.append(f"   read: {f.evidence}")
         lines.append(f"   do:   {f.action}")
     return "\n".join(lines)

@@ -80,7 +80,7 @@ def test_a_pinned_run_stays_and_a_new_failure_is_announced(comfy):
     assert page.evaluate("() => window.__memprobe.store.doc.id") == old["id"]
     # AND when it fails, a toast says so even though another run is on screen
     server.import_run(failed)
-    server.broadcast("memprobe.run_end", {k: failed[k] for k in ("id", "status", "started_at", "ended_at", "duration_s", "context", "error", "failure")})
+    server.end_run(failed)
     page.wait_for_function("() => window.__memprobe.toasts.some(t => t.summary.startsWith('Run failed'))")
     toast = next(t for t in toasts(page) if t["summary"].startswith("Run failed"))
     assert toast["summary"].startswith("Run failed: Not a memory error:") and toast["severity"] == "error"

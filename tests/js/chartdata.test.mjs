@@ -18,7 +18,9 @@ import {
 } from "../../js/chartdata.js";
 import { fmtBytes, fmtPair, fmtPct, fmtSeconds, fmtShortTime, fmtValue } from "../../js/format.js";
 import { heaviestNodes, memoryColumns, sortRows, tableRows } from "../../js/tabledata.js";
-import { fixture } from "./templates.mjs";
+import { fixture, served, useVocabulary } from "./templates.mjs";
+
+useVocabulary();
 
 const txt2img = fixture("runs/txt2img.json");
 const probes = fixture("runs/txt2img_probes.json");
@@ -137,25 +139,8 @@ test("the limit line: drawn only when the OS enforces it, labelled with its name
       ["ram_used_bytes", "RAM + swap", 24 * GIB],
     ],
   );
-  // an older server without limit_name / limit_enforced: RAM is enforced; commit only on Windows
-  assert.equal(
-    limitLines({ ...txt2img, memory: { metric: "ram_used_bytes", limit_bytes: 24 * GIB } }, specs)[0].label,
-    "RAM",
-  );
-  assert.deepEqual(limitLines({ ...txt2img, memory: { metric: "commit_bytes", limit_bytes: 12 * GIB } }, specs), []);
-  assert.equal(
-    limitLines(
-      { ...txt2img, memory: { metric: "commit_bytes", limit_bytes: 12 * GIB, commit_limit_enforced: true } },
-      specs,
-    )[0].label,
-    "commit limit",
-  );
-  const windows = {
-    ...txt2img,
-    context: { ...txt2img.context, os: "Windows 11" },
-    memory: { metric: "commit_bytes", limit_bytes: 12 * GIB },
-  };
-  assert.equal(limitLines(windows, specs)[0].label, "commit limit");
+  // the server says which limit the OS enforces: the panel draws what it said, and guesses nothing
+  assert.deepEqual(limitLines({ ...txt2img, memory: { metric: "ram_used_bytes", limit_bytes: 24 * GIB } }, specs), []);
   // a GPU's VRAM is a ceiling too
   const gpu = {
     timeline: { t: [0], series: { gpu0_used_bytes: [GIB] } },
@@ -221,7 +206,7 @@ test("node bands, the running node's growing band, hover lookup and markers", ()
 });
 
 test("the peak marker sits on the run's highest reading, during the node that made it", () => {
-  const peak = peakMarker(txt2img);
+  const peak = peakMarker(served("runs/txt2img.json"));
   const values = txt2img.timeline.series.ram_used_bytes;
   assert.equal(peak.key, "ram_used_bytes");
   assert.equal(
@@ -281,12 +266,15 @@ test("a node row carries its model line", () => {
   assert.equal(tableRows(txt2img)[0].models.changed, false);
 });
 
-test("badges go to the heaviest nodes that raised memory themselves, and to a failed node", () => {
-  const heavy = heaviestNodes(txt2img, "ram_used_bytes", { count: 3, threshold: 256 * 1024 ** 2 });
+test("badges go to the heaviest nodes that raised memory themselves, and to a failed node, in the verdict's tone", () => {
+  const heavy = heaviestNodes(served("runs/txt2img.json"), { count: 3, threshold: 256 * 1024 ** 2 });
   assert.ok(heavy.length >= 1 && heavy.length <= 3);
   assert.equal(heavy[0].id, "8");
-  assert.ok(heavy.every((n) => n.growth >= 256 * 1024 ** 2));
-  assert.ok(heaviestNodes(oom, "ram_used_bytes", { threshold: 100 * GIB }).some((n) => n.failed && n.id === "8"));
+  assert.ok(heavy.every((n) => n.growth >= 256 * 1024 ** 2 && n.tone === "neutral"));
+  const failed = heaviestNodes(served("runs/decode_oom_cpu.json"), { threshold: 100 * GIB });
+  assert.ok(failed.some((n) => n.tone === "failed" && n.id === "8"));
+  const near = heaviestNodes(served("runs/txt2img_near_cgroup_limit.json"), { threshold: 0 });
+  assert.equal(near.find((n) => n.id === "8").tone, "near");
 });
 
 test("formatting", () => {

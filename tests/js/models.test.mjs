@@ -6,7 +6,9 @@ import test from "node:test";
 import { markers, seriesSpecs } from "../../js/chartdata.js";
 import { formatChange, formatModel, modelLine, offloadedSeries, where, withOffloadedSeries } from "../../js/models.js";
 import { tableRows } from "../../js/tabledata.js";
-import { fixture } from "./templates.mjs";
+import { fixture, useVocabulary } from "./templates.mjs";
+
+useVocabulary();
 
 const txt2img = fixture("runs/txt2img_models.json");
 const partialLoad = fixture("residency/partial_load_cpu.json");

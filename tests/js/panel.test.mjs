@@ -3,8 +3,18 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { BADGE, contrast, PALETTES, SEVERITY, STAGE_COLORS, STAGE_TEXT, themeFor, toHex } from "../../js/colors.js";
+import {
+  BADGE_COLORS,
+  contrast,
+  PALETTES,
+  SEVERITY_COLORS,
+  STAGE_PALETTE,
+  STAGE_TEXT,
+  themeFor,
+  toHex,
+} from "../../js/colors.js";
 import { serializedGraph } from "../../js/graphlocate.js";
+import { headline } from "../../js/headline.js";
 import {
   canActOn,
   graphMatchesPrompt,
@@ -15,81 +25,34 @@ import {
   realId,
   runTarget,
 } from "../../js/identity.js";
-import { headline, memoryOf, metricLabel, runPeak } from "../../js/memory.js";
-import { fixture } from "./templates.mjs";
+import { memoryOf, runPeak } from "../../js/memory.js";
+import { metricLabel, nodeToneCount, severityCount, stageCount, vocabulary } from "../../js/vocab.js";
+import { fixture, served, useVocabulary } from "./templates.mjs";
+
+useVocabulary();
 
 const GIB = 1024 ** 3;
-const txt2img = fixture("runs/txt2img.json");
 
 // ------------------------------------------------------------------------------- the headline
-test("the headline of a healthy run: which memory peaked, against which limit, at which node, the change to try", () => {
-  const doc = {
-    ...txt2img,
-    memory: { metric: "ram_used_bytes", limit_bytes: 24 * GIB, limit_name: "RAM", limit_enforced: true },
-    suggestions: [{ id: "tiled-decode", title: "Decode in tiles" }],
-  };
-  const head = headline(doc);
-  assert.equal(head.tone, "ok");
-  assert.equal(head.title, "Peak: RAM in use 2.7 GiB (11 % of RAM) at VAE Decode (vae-decode)");
-  assert.equal(head.node.node_id, "8");
-  assert.equal(head.suggestion.title, "Decode in tiles");
-  assert.ok(head.pct > 0.1 && head.pct < 0.12);
+// The judgement is the server's (tests/unit/test_verdict.py); the panel renders it.
+test("a finished run's headline is its verdict, as the server sent it", () => {
+  for (const name of ["txt2img", "decode_oom_cpu", "killed_by_cgroup_limit", "error_runtime", "killed_mid_sampling"]) {
+    const doc = served(`runs/${name}.json`);
+    const head = headline(doc);
+    assert.deepEqual([head.tone, head.title, head.detail], [doc.verdict.tone, doc.verdict.title, doc.verdict.detail]);
+    assert.equal(head.suggestion?.id, doc.suggestions[0]?.id);
+  }
+  const killed = headline(served("runs/killed_by_cgroup_limit.json"));
+  assert.equal(killed.title, "Container memory limit reached at VAE Decode (vae-decode)");
+  assert.equal(killed.tone, "failed");
+  assert.equal(headline(null).tone, "empty");
+  assert.equal(headline({ id: "r", status: "success" }).title, "Judging this run…", "a run end the judge has not sent");
 });
 
-test("RAM + swap: what counted against the limit at the peak is the share shown", () => {
-  const system = {
-    metric: "ram_used_bytes",
-    limit_bytes: 4 * GIB,
-    limit_name: "RAM + swap",
-    limit_enforced: true,
-    peak_bytes: 3.8 * GIB,
-  };
-  const head = headline({
-    ...txt2img,
-    memory: { metric: "ram_used_bytes", limit_bytes: 4 * GIB, limit_name: "RAM + swap", limit_enforced: true, system },
-  });
-  assert.match(head.title, /^Peak: RAM in use 2\.7 GiB \(95 % of RAM \+ swap\)/);
-  assert.equal(head.tone, "near");
-});
-
-test("near the limit the tone says so; a limit the OS does not enforce gives no percentage", () => {
-  const near = headline({
-    ...txt2img,
-    memory: { metric: "ram_used_bytes", limit_bytes: 3 * GIB, limit_name: "cgroup memory.max", limit_enforced: true },
-  });
-  assert.equal(near.tone, "near");
-  assert.match(near.title, /\(91 % of cgroup memory\.max\)/);
-  const loose = headline({
-    ...txt2img,
-    memory: { metric: "commit_bytes", limit_bytes: 2.2 * GIB, limit_name: "CommitLimit", limit_enforced: false },
-  });
-  assert.equal(loose.tone, "ok");
-  assert.doesNotMatch(loose.title, /%/);
-  assert.match(loose.detail, /not enforced/);
-});
-
-test("failed runs read plainly: the memory that ran out, or that it was not memory", () => {
-  assert.equal(headline(fixture("runs/decode_oom_cpu.json")).title, "Out of system RAM at VAE Decode (vae-decode)");
-  assert.equal(headline(fixture("runs/load_oom_cpu.json")).title, "Out of system RAM at Load Checkpoint (load)");
-  assert.equal(headline(fixture("runs/sampling_oom_cpu.json")).title, "Out of system RAM at KSampler (sampling)");
-  const other = headline(fixture("runs/error_runtime.json"));
-  assert.equal(other.tone, "other-failure");
-  assert.equal(other.title, "Not a memory error: LatentBlend failed");
-  assert.match(other.detail, /^RuntimeError: The size of tensor a \(4\) must match/);
-  const oom = fixture("runs/decode_oom_cpu.json");
-  const full = { ...oom, failure: { ...oom.failure, kind: "disk", message: "[Errno 28] No space left on device" } };
-  assert.equal(headline(full).title, "Disk full at VAE Decode (vae-decode)");
-  assert.equal(headline(full).detail, "[Errno 28] No space left on device");
-  const killed = headline(fixture("runs/killed_mid_sampling.json"));
-  assert.equal(killed.title, "ComfyUI ended mid-run at KSampler (sampling)");
-  assert.match(killed.detail, /No sign that memory ran out/);
-});
-
-test("while a run executes the headline names the running node and the memory now", () => {
+test("while a run executes the headline names the running node and the memory now, in the server's words", () => {
   const live = {
     id: "x",
     status: "running",
-    context: { compute_device: "cpu", ram_total_bytes: 16 * GIB },
     nodes: [
       {
         node_id: "3",
@@ -104,36 +67,22 @@ test("while a run executes the headline names the running node and the memory no
     ],
     timeline: { t: [0, 1], series: { ram_used_bytes: [2 * GIB, 4 * GIB] } },
   };
-  const head = headline(live, { live: true });
+  const status = { metric: "ram_used_bytes", label: "RAM in use", limit_bytes: 16 * GIB, limit_name: "RAM" };
+  const head = headline(live, { live: true, fallback: { ...status, limit_enforced: true } });
   assert.equal(head.title, "Running KSampler (sampling)");
   assert.equal(head.detail, "RAM in use now 4.0 GiB (25 % of RAM); peak so far 4.0 GiB");
-  assert.equal(headline(null).tone, "empty");
+  const loose = headline(live, { live: true, fallback: { ...status, limit_enforced: false } });
+  assert.equal(loose.detail, "RAM in use now 4.0 GiB; peak so far 4.0 GiB", "no share of a limit not enforced");
 });
 
-test("the metric and its limit without the server's memory object (older servers, live runs)", () => {
-  assert.deepEqual(memoryOf(txt2img), {
-    metric: "ram_used_bytes",
-    label: "RAM in use",
-    limitBytes: txt2img.start_metrics.ram_total_bytes,
-    limitName: "RAM",
-    enforced: true,
-    countedPeak: null,
-    system: null,
-  });
-  const gpu = {
-    context: {},
-    nodes: [{ status: "ran", peaks: { gpu0_used_bytes: GIB } }],
-    start_metrics: { gpu0_total_bytes: 8 * GIB },
-  };
-  assert.equal(memoryOf(gpu).metric, "gpu0_used_bytes");
-  assert.equal(memoryOf(gpu).limitBytes, 8 * GIB);
+test("the memory and its limit are the server's, never guessed", () => {
+  const doc = served("runs/txt2img.json");
+  const memory = memoryOf(doc);
   assert.deepEqual(
-    memoryOf(
-      { context: {} },
-      { metric: "commit_bytes", limit_bytes: 5, limit_name: "commit limit", limit_enforced: true },
-    ).limitName,
-    "commit limit",
+    [memory.metric, memory.label, memory.limitName, memory.enforced],
+    ["ram_used_bytes", "RAM in use", "RAM", true],
   );
+  assert.equal(memoryOf({ context: {} }).metric, null);
   assert.equal(metricLabel("gpu1_reserved_bytes"), "GPU1 torch reserved");
   assert.equal(runPeak({ nodes: [], timeline: { t: [], series: {} } }, "ram_used_bytes"), null);
 });
@@ -258,8 +207,19 @@ test("every series and line stands out from the background (3:1) and from the ot
 });
 
 test("text on chips and badges is readable (4.5:1)", () => {
-  for (const [name, s] of Object.entries({ ...SEVERITY, ...BADGE })) assert.ok(contrast(s.fg, s.bg) >= 4.5, name);
-  for (const [stage, color] of Object.entries(STAGE_COLORS)) assert.ok(contrast(STAGE_TEXT, color) >= 4.5, stage);
+  for (const [i, s] of [...SEVERITY_COLORS, ...BADGE_COLORS].entries()) assert.ok(contrast(s.fg, s.bg) >= 4.5, i);
+  for (const [i, color] of STAGE_PALETTE.entries()) assert.ok(contrast(STAGE_TEXT, color) >= 4.5, i);
+});
+
+test("every stage, severity and node tone the server names has a colour of its own", () => {
+  assert.ok(STAGE_PALETTE.length >= stageCount() && stageCount() >= 12);
+  assert.equal(new Set(STAGE_PALETTE).size, STAGE_PALETTE.length);
+  assert.ok(SEVERITY_COLORS.length >= severityCount() && BADGE_COLORS.length >= nodeToneCount());
+  const series = vocabulary()
+    .gpu_metrics.concat(vocabulary().system_metrics)
+    .filter((m) => m.color);
+  for (const theme of Object.values(PALETTES))
+    for (const m of series) assert.ok(theme.series[m.color], `no ${m.color} colour for ${m.key}`);
 });
 
 test("the theme follows the background", () => {

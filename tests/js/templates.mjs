@@ -2,6 +2,7 @@
 // The pytest wrapper passes their folder in MEMPROBE_TEMPLATES_DIR.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { setVocabulary } from "../../js/vocab.js";
 
 export const TEMPLATES_DIR = process.env.MEMPROBE_TEMPLATES_DIR;
 
@@ -13,6 +14,21 @@ export function templates() {
     .filter((t) => t.text.includes('"nodes"'))
     .map((t) => ({ name: t.name, workflow: JSON.parse(t.text) }))
     .filter((t) => Array.isArray(t.workflow.nodes));
+}
+
+/** The server's vocabulary (GET /memprobe/vocabulary), which the pytest wrapper writes from Python. */
+export function useVocabulary() {
+  const path = process.env.MEMPROBE_VOCABULARY;
+  if (!path) throw new Error("MEMPROBE_VOCABULARY is not set (run through pytest)");
+  return setVocabulary(JSON.parse(readFileSync(path, "utf8")));
+}
+
+/** A recorded run as the server serves it (GET /memprobe/runs/{id}: with its verdict, suggestions and
+ * memory), which the pytest wrapper writes from Python. */
+export function served(path) {
+  const folder = process.env.MEMPROBE_SERVED;
+  if (!folder) throw new Error("MEMPROBE_SERVED is not set (run through pytest)");
+  return JSON.parse(readFileSync(join(folder, path), "utf8"));
 }
 
 export function fixture(path) {

@@ -4,6 +4,7 @@ cgroup limit), an end nobody explained, and the disk."""
 from __future__ import annotations
 
 from ...format import GIB, fmt_bytes
+from ...vocabulary import SYSTEM_KINDS
 from ..doctor import suggest_pagefile
 from ..facts import USAGE_WORDS, RunFacts, of_limit, short
 from ..limits import CGROUP, COMMIT, MemoryLimit, disk_is_low, os_family
@@ -91,7 +92,7 @@ def _system_remedy(f: RunFacts, limit: MemoryLimit, used: int | None) -> tuple[s
 def abrupt_end(f: RunFacts) -> list[Suggestion]:
     """ComfyUI ended without an error and without memory evidence: find out who ended it."""
     failure = f.failure
-    if failure is None or not failure.abrupt or failure.kind in ("system-ram", "commit-limit", "cgroup-limit"):
+    if failure is None or not failure.abrupt or failure.kind in SYSTEM_KINDS:
         return []
     node = f.failing_node()
     where = f"during {f.label(node)}" if node else "mid-run"
