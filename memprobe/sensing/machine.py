@@ -21,8 +21,9 @@ from typing import Any
 from .. import __version__
 from .._log import warn_once
 from ..judging.limits import system_limits
-from .sensors import Sensors, linux, windows
+from .sensors import Sensors
 from .snapshot import Snapshot
+from .system import linux, windows
 from .system.cgroup import CgroupMemory
 
 __all__ = ["gather_machine", "machine_from_snapshot", "MEMORY_LABELS", "default_disk_paths", "find_comfyui"]

@@ -160,7 +160,7 @@ def test_the_samplers_reading_carries_the_limited_cgroups_use(tmp_path):
     (tmp_path / "cgroup.txt").write_text("0::/oomlab/job\n")
     (tmp_path / "mountinfo.txt").write_text(f"35 25 0:31 / {top} rw,relatime - cgroup2 cgroup2 rw\n")
     sensors = Sensors()
-    sensors._cgroup = CgroupReader(str(tmp_path / "cgroup.txt"), str(tmp_path / "mountinfo.txt"))
+    sensors.reader._cgroup = CgroupReader(str(tmp_path / "cgroup.txt"), str(tmp_path / "mountinfo.txt"))
     # WHEN the sampler reads (its own lean path, not a snapshot) THEN the cgroup's use is in the row,
     # and its limit, a total, only in the snapshot's metrics
     row = sensors.sample()

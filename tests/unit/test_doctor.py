@@ -11,8 +11,8 @@ from memprobe.cli import main
 from memprobe.judging.doctor import diagnose, suggest_pagefile
 from memprobe.output.text import doctor_text as render_text
 from memprobe.sensing.machine import gather_machine, machine_from_snapshot
-from memprobe.sensing.sensors import linux, windows
 from memprobe.sensing.snapshot import GpuMemory, Snapshot, SystemMemory
+from memprobe.sensing.system import linux, windows
 
 GIB = 1024**3
 MIB = 1024**2

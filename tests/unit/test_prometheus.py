@@ -17,8 +17,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from memprobe.output.prometheus import MachineFacts, MetricsExporter, enforced_limit
 from memprobe.recording.runstats import RunStats
 from memprobe.recording.tracker import Tracker
-from memprobe.sensing.sensors import linux, windows
 from memprobe.sensing.snapshot import GpuMemory, metrics_of
+from memprobe.sensing.system import linux, windows
 
 GIB = 1024**3
 TXT2IMG = load_json("comfyui-0.3.64/api-workflows/txt2img.json")

@@ -10,7 +10,8 @@ from types import SimpleNamespace
 import pytest
 
 from memprobe._log import reset_warnings
-from memprobe.sensing.gpu import GpuSensor, NvmlDevice, TorchDevice, match_devices, normalize_pci_bus_id
+from memprobe.sensing.gpu import NvmlDevice, TorchDevice, match_devices, normalize_pci_bus_id
+from memprobe.sensing.gpu import gpu_sensor as GpuSensor
 
 GIB = 1024**3
 

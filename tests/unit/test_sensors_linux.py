@@ -113,7 +113,7 @@ def test_a_failing_platform_reader_yields_none_fields_and_one_warning(caplog, mo
 
     reset_warnings()
     sensors = Sensors(platform="linux")
-    monkeypatch.setattr(sensors, "_linux_fields", lambda: (_ for _ in ()).throw(OSError("proc gone")))
+    monkeypatch.setattr(sensors.reader, "fields", lambda: (_ for _ in ()).throw(OSError("proc gone")))
     first, second = sensors.system(), sensors.system()
     assert first.ram_total_bytes is None and second.commit_bytes is None
     assert sum("system memory readings failed" in r.message for r in caplog.records) == 1

@@ -12,7 +12,7 @@ import struct
 import pytest
 from helpers import load_json
 
-from memprobe.sensing.sensors import windows
+from memprobe.sensing.system import windows
 
 PAGE = 4096
 
@@ -170,7 +170,7 @@ class _Calls:
     """Stand-ins for the Windows calls, answering with the Wine recording or failing."""
 
     def __init__(self, monkeypatch, *, perf=True, status=True, swap=True, process=True):
-        import memprobe.sensing.sensors as sensors_module
+        import memprobe.sensing.system.windows_reader as windows_reader
 
         self.count: dict[str, int] = {}
 
@@ -193,7 +193,7 @@ class _Calls:
                                  OSError(22, "GetProcessMemoryInfo: Access is denied.", None, 5)))
         monkeypatch.setattr(windows, "read_paging_files", lambda: list(WINE["PagingFiles"]))
         swap_value = type("sswap", (), {"total": 8192, "used": 4096})
-        monkeypatch.setattr(sensors_module, "_psutil_swap", call("swap", swap, lambda: swap_value, PSUTIL_PDH_ERROR))
+        monkeypatch.setattr(windows_reader, "_psutil_swap", call("swap", swap, lambda: swap_value, PSUTIL_PDH_ERROR))
 
 
 def _windows_sensors():
@@ -257,7 +257,7 @@ def test_a_failed_call_is_tried_again_after_the_retry_interval(monkeypatch):
     assert "process_rss_bytes" in sensors.unreadable
     sensors.system()
     assert calls.count["process"] == 1
-    sensors.RETRY_S = 0.0
+    sensors.reader.calls.RETRY_S = 0.0
     sensors.system()
     assert calls.count["process"] == 2
 

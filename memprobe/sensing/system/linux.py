@@ -8,12 +8,15 @@ from __future__ import annotations
 import os
 import re
 import stat
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..._log import warn_once
 
 __all__ = [
+    "LinuxSystemReader",
     "SwapArea",
     "RssPeakReset",
     "parse_kb_fields",
@@ -233,3 +236,107 @@ def is_rotational(path: str, sys_dev_block: str = "/sys/dev/block") -> bool | No
         except OSError:
             continue
     return None
+
+
+class _ProcFile:
+    """A ``/proc`` file kept open and re-read with ``pread`` (no open/close per reading)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._fd: int | None = None
+        self._pid = -1
+
+    def read(self) -> str:
+        return self.read_bytes().decode("ascii", "replace")
+
+    def read_bytes(self) -> bytes:
+        pid = os.getpid()
+        if self._fd is None or self._pid != pid:  # after a fork, /proc/self is another process
+            self._fd = os.open(self.path, os.O_RDONLY)
+            self._pid = pid
+        return os.pread(self._fd, 65536, 0)
+
+
+class LinuxSystemReader:
+    """Linux: ``/proc/meminfo`` and ``/proc/self/status`` kept open, the overcommit mode, and the
+    memory cgroup (whose use is sampled only when it has a limit: only then does it bound ComfyUI)."""
+
+    platform = "linux"
+    SETTINGS_REFRESH_S = 10.0
+    """Settings an administrator changes (overcommit mode, the cgroup's limit) are re-read this often."""
+
+    def __init__(self) -> None:
+        from .cgroup import CgroupReader
+
+        self._meminfo = _ProcFile("/proc/meminfo")
+        self._status = _ProcFile("/proc/self/status")
+        self._cgroup: CgroupReader | None = None
+        self._cgroup_limit: int | None = None
+        self._overcommit: int | None = None
+        self._settings_read_at = -1e9
+        self.unreadable: dict[str, str] = {}
+        self.rss_peak_reset = RssPeakReset()
+
+    def fields(self) -> dict[str, int | None]:
+        meminfo = self._meminfo.read()
+        raw_status = self._status_bytes()
+        status = raw_status.decode("ascii", "replace") if raw_status is not None else None
+        self._refresh_settings()
+        fields = system_fields(meminfo, status, self._overcommit)
+        if self._cgroup_limit is not None:
+            fields["cgroup_limit_bytes"] = self._cgroup_limit
+            fields["cgroup_used_bytes"] = self._cgroup_reader().working_set()
+        return fields
+
+    def sample(self) -> dict[str, int]:
+        """Two ``pread`` calls and two regular-expression scans (and the cgroup's use when limited)."""
+        row = sample_fields(self._meminfo.read_bytes(), self._status_bytes())
+        self._refresh_settings()
+        if self._cgroup_limit is not None:
+            used = self._cgroup_reader().working_set()
+            if used is not None:
+                row["cgroup_used_bytes"] = used
+        return row
+
+    def cgroup(self) -> Any:
+        try:
+            return self._cgroup_reader().read()
+        except Exception as exc:  # a sensor never raises to its caller
+            warn_once("cgroup-read", "Memory Probe: cannot read the memory cgroup (%s)", exc)
+            return None
+
+    def oom_kills(self) -> dict[str, int | str | None]:
+        from .cgroup import read_vmstat_oom_kills
+
+        out: dict[str, int | str | None] = {"boot_id": None, "system": None, "cgroup": None, "cgroup_path": None}
+        try:
+            out["boot_id"] = read_text("/proc/sys/kernel/random/boot_id").strip() or None
+            out["system"] = read_vmstat_oom_kills(read_text("/proc/vmstat"))
+        except OSError as exc:
+            warn_once("proc-vmstat", "Memory Probe: cannot read the OOM-kill counter (%s)", exc)
+        cgroup = self.cgroup()
+        if cgroup is not None:
+            out["cgroup"], out["cgroup_path"] = cgroup.oom_kills, cgroup.path
+        return out
+
+    def _status_bytes(self) -> bytes | None:
+        try:
+            return self._status.read_bytes()
+        except OSError as exc:
+            warn_once("proc-self-status", "Memory Probe: cannot read /proc/self/status (%s)", exc)
+            return None
+
+    def _cgroup_reader(self) -> Any:
+        if self._cgroup is None:
+            from .cgroup import CgroupReader
+
+            self._cgroup = CgroupReader()
+        return self._cgroup
+
+    def _refresh_settings(self) -> None:
+        now = time.monotonic()
+        if now - self._settings_read_at > self.SETTINGS_REFRESH_S:
+            self._overcommit = read_overcommit_mode()
+            self._settings_read_at = now
+            cgroup = self.cgroup()
+            self._cgroup_limit = cgroup.limit_bytes if cgroup is not None else None
