@@ -9,7 +9,8 @@ import ctypes
 import psutil
 import pytest
 
-from memprobe.sensing.gpu import GpuSensor, TorchDevice
+from memprobe.sensing.gpu import TorchDevice
+from memprobe.sensing.gpu import gpu_sensor as GpuSensor
 from memprobe.sensing.sensors import Sensors, pagefile_volumes, windows
 
 GIB = 1024**3

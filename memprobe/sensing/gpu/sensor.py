@@ -143,15 +143,16 @@ class GpuSensor:
         return reading
 
     def _shared_usage(self, devices: list[TorchDevice]) -> dict[int, int]:
-        if not windows.IS_WINDOWS or devices[0].backend != "cuda" or self.device_wide is None:
+        if not windows.IS_WINDOWS or devices[0].backend != "cuda":
             return {}
         now = time.monotonic()
         if now - self._shared_read_at < self.SHARED_REFRESH_S:
             return self._shared
         self._shared_read_at = now
         try:
-            used = {d.index: self.device_wide.used_total(self._pairs[d.index])[0]
-                    for d in devices if d.index in self._pairs}
+            reader = self.device_wide
+            used = {d.index: reader.used_total(self._pairs[d.index])[0]
+                    for d in devices if d.index in self._pairs and reader is not None}
             matched = windows.match_adapters(used, windows.query_gpu_adapter_memory())
             self._shared = {index: adapter.shared_bytes for index, adapter in matched.items()}
             self.shared_error = None
