@@ -1,0 +1,310 @@
+"""A failure block of a ComfyUI log, line by line: ComfyUI's "!!! Exception during processing",
+a bare traceback (chained ones too), the old popup, the frontend's error report, a refused prompt.
+:class:`BlockReading` is the reader's part that follows one; its :class:`Mode` says what the next
+line of the block can be."""
+
+from __future__ import annotations
+
+from collections import deque
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from .patterns import (
+    _CHAIN,
+    _EXC_LINE,
+    _FRAME,
+    _REPORT_FIELD,
+    _REPORT_VERSIONS,
+    _SUMMARY,
+    _TRACEBACK,
+    _VALIDATE,
+    _VALIDATE_NODE,
+    _VALIDATE_REASON,
+    _frame_anchor,
+    _known,
+    _merge,
+    _message_key,
+)
+from .records import Frame, LogFacts, LogFailure, LoggedException, LogLine, PromptLog
+
+__all__ = ["BlockReading", "Mode", "MAX_FAILURES", "MAX_FRAMES", "MAX_MESSAGE_LINES", "MAX_MESSAGE_CHARS"]
+
+MAX_FAILURES = 8
+MAX_FRAMES = 80
+MAX_MESSAGE_LINES = 12
+MAX_MESSAGE_CHARS = 2000
+
+
+class Mode(Enum):
+    """What the failure block being read expects next."""
+
+    FRAMES = "frames"
+    """a traceback's frames (``File "...", line N, in f``) and its exception line"""
+    EXC_MESSAGE = "exc_message"
+    """more lines of an exception's message"""
+    AFTER_EXC = "after_exc"
+    """a blank line after an exception: a chained traceback or ComfyUI's tips may follow"""
+    MESSAGE = "message"
+    """a popup's or report's message"""
+    REPORT = "report"
+    """the frontend's error report: its ``- **Field:** value`` lines and headings"""
+    REPORT_TRACE = "report_trace"
+    """the report's stack trace"""
+    VALIDATION = "validation"
+    """a refused prompt's nodes and reasons"""
+    WORKFLOW = "workflow"
+    """a report's attached workflow (skipped)"""
+
+
+class BlockReading:
+    """The reader's part that reads one failure block at a time and files it in its prompt."""
+
+    facts: LogFacts
+    prompt: PromptLog
+    prompts: deque[PromptLog]
+    n: int
+    block: LogFailure | None
+    exc: LoggedException | None
+    mode: Mode | None
+    chain: list[LoggedException]
+    validation_node: LogFailure | None
+    validation_extras: list[LogFailure]
+
+    if TYPE_CHECKING:  # the machine facts of a report, read by MachineReading
+        def _version(self, key: str, value: str, s: str) -> None: ...
+        def _args(self, rest: str, s: str) -> None: ...
+        def _os(self, name: str, s: str) -> None: ...
+        def _device(self, value: str, s: str) -> None: ...
+
+    def _ev(self, text: str) -> LogLine:
+        return LogLine(self.n, text[:400])
+
+    def _open(self, source: str, text: str, **fields: Any) -> LogFailure:
+        self._close()
+        failure = LogFailure(source=source, line=self.n, evidence=[self._ev(text)], before=self.prompt.last_activity,
+                             before_hint=self.prompt.last_hint, **fields)
+        self.block = failure
+        return failure
+
+    def _close(self) -> None:
+        """Commit the failure being read (merging it with the same failure reported twice)."""
+        block, self.block = self.block, None
+        if self.exc is not None and block is not None:
+            self._finish_exception(block)
+        self.exc, self.mode, self.validation_node, self.chain = None, None, None, []
+        if block is None:
+            return
+        if block.source == "traceback" and any(f.function in ("load_custom_node", "execute_prestartup_script",
+                                                              "init_external_custom_nodes") for f in block.frames):
+            self.facts.import_failures += 1
+            return
+        if block.source in ("traceback", "message") and not block.message and not block.exception_type and not block.frames:
+            return
+        found = self._same_failure(block)
+        if found is not None:
+            prompt, target = found
+            _merge(target, block)
+            if prompt is not self.prompt and block.source not in _SUMMARY:  # it belongs where the log shows it
+                prompt.failures.remove(target)
+                self.prompt.failures.append(target)
+        elif len(self.prompt.failures) < MAX_FAILURES:
+            self.prompt.failures.append(block)
+        if block.source == "validation" and found is None:
+            self.prompt.failures.extend(self.validation_extras[:MAX_FAILURES])
+        self.validation_extras = []
+
+    def _same_failure(self, block: LogFailure) -> tuple[PromptLog, LogFailure] | None:
+        """A failure pasted twice (the log's block and the dialog's or report's copy of it)."""
+        key = _message_key(block.message)
+        for prompt in reversed(self.prompts):
+            for failure in reversed(prompt.failures):
+                if block.source not in _SUMMARY and failure.source not in _SUMMARY:
+                    continue
+                if prompt is not self.prompt and "message" in (block.source, failure.source):
+                    continue  # an exception line of an earlier prompt is an earlier occurrence
+                same_message = key and _message_key(failure.message) == key
+                same_trace = not key and block.frames and _frame_anchor(block.frames) == _frame_anchor(failure.frames)
+                if same_message or same_trace:
+                    return prompt, failure
+        return None
+
+    def _finish_exception(self, block: LogFailure) -> None:
+        """File the exception just read; the last of a chain is the one the block reports."""
+        exc, self.exc = self.exc, None
+        if exc is not None and (exc.type or exc.frames or exc.message):
+            self.chain.append(exc)
+        if not self.chain:
+            return
+        *causes, final = self.chain
+        block.causes = causes
+        if final.frames:
+            block.frames = final.frames
+        if final.type:
+            block.exception_type = final.type
+        first = block.message.splitlines()[0] if block.message else None
+        longer = first is not None and final.message.startswith(first) and len(final.message) > len(block.message)
+        if final.message and (not block.message or longer or block.source in ("traceback", "thread")):
+            block.message = final.message
+
+    def _block_line(self, text: str, s: str) -> bool:
+        """Lines that continue the failure being read. ``True`` when the line was used."""
+        block, mode = self.block, self.mode
+        if block is None:
+            return False
+        if mode == Mode.VALIDATION:
+            if m := _VALIDATE_NODE.match(s):
+                self._validation_node(m.group(1), m.group(2), s)
+                return True
+            if (m := _VALIDATE_REASON.match(s)) and self.validation_node is not None:
+                node = self.validation_node
+                if not node.message:
+                    node.message = m.group(1)
+                    node.evidence.append(self._ev(s))
+                return True
+            if s.startswith("Output will be ignored") or _VALIDATE.match(s):
+                if m := _VALIDATE.match(s):
+                    block.evidence.append(self._ev(s))
+                self.validation_node = None
+                return True
+            if s.startswith("invalid prompt:") or s.startswith("Prompt outputs failed validation"):
+                self._end_validation(s)
+                return True
+            if s.endswith(":") and not s.startswith("-"):  # the frontend's "CheckpointLoaderSimple:"
+                self._validation_node(s[:-1].strip(), None, s)
+                return True
+            self._end_validation(None)
+            return False
+        if mode in (Mode.REPORT, Mode.REPORT_TRACE) and s.startswith("#"):
+            return self._report_heading(s)
+        if mode == Mode.REPORT and (m := _REPORT_FIELD.match(s)):
+            self._report_field(m.group(1), m.group(2), s)
+            return True
+        if mode == Mode.MESSAGE and not (s == _TRACEBACK or s.endswith(_TRACEBACK)):
+            if s.startswith("File ") or _FRAME.match(text):
+                self.mode = Mode.FRAMES
+            elif s.startswith("- **") or s.startswith("## "):
+                self.mode = Mode.REPORT
+                return self._block_line(text, s)
+            else:
+                if len(block.message.splitlines()) < MAX_MESSAGE_LINES and len(block.message) < MAX_MESSAGE_CHARS:
+                    block.message = f"{block.message}\n{s}" if block.message else s
+                return True
+        if s == _TRACEBACK or s.endswith(_TRACEBACK):
+            if self.exc is not None:
+                self._finish_exception(block)
+            self.exc = LoggedException(None, "")
+            self.mode = Mode.FRAMES if self.mode != Mode.REPORT_TRACE else Mode.REPORT_TRACE
+            return True
+        if s in _CHAIN:
+            if self.exc is not None:
+                self._finish_exception(block)
+            self.mode = Mode.FRAMES
+            return True
+        if mode in (Mode.FRAMES, Mode.REPORT_TRACE, Mode.EXC_MESSAGE, Mode.AFTER_EXC):
+            if m := _FRAME.match(text):
+                if self.exc is None:
+                    self.exc = LoggedException(None, "")
+                if len(self.exc.frames) < MAX_FRAMES:
+                    self.exc.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3)))
+                elif self.exc.frames:
+                    self.exc.frames[-1] = Frame(m.group(1), int(m.group(2)), m.group(3))
+                if self.mode in (Mode.EXC_MESSAGE, Mode.AFTER_EXC):
+                    self.mode = Mode.FRAMES
+                return True
+            if mode == Mode.EXC_MESSAGE and not _known(s):
+                holder: LoggedException | LogFailure = self.exc if self.exc is not None else block
+                if len(holder.message.splitlines()) < MAX_MESSAGE_LINES and len(holder.message) < MAX_MESSAGE_CHARS:
+                    holder.message = f"{holder.message}\n{s}" if holder.message else s
+                return True
+            if mode in (Mode.FRAMES, Mode.REPORT_TRACE) and (m := _EXC_LINE.match(s)) and (self.exc is None or self.exc.frames
+                                                                                       or mode == Mode.FRAMES):
+                if self.exc is None:
+                    self.exc = LoggedException(None, "")
+                self.exc.type, self.exc.message = m.group(1), (m.group(2) or "").strip()
+                block.evidence.append(self._ev(s))
+                self.mode = Mode.EXC_MESSAGE
+                return True
+            if mode in (Mode.FRAMES, Mode.REPORT_TRACE) and self.exc is not None and self.exc.frames:
+                if s.startswith("[Previous line repeated") or set(s) <= set("^~ ") or s.startswith("...<"):
+                    return True
+                last = self.exc.frames[-1]
+                if last.code is None and not _known(s):  # the source line (its indent may be lost to a prefix)
+                    last.code = s[:300]
+                    return True
+                if text.startswith("    ") and not _known(s):
+                    return True  # more of a multi-line statement
+            if mode == Mode.REPORT_TRACE and s.startswith("```"):
+                return True
+            if mode == Mode.FRAMES and block.source == "popup" and not self.exc and not _known(s):
+                return True
+        if mode == Mode.AFTER_EXC and s.startswith("TIPS:"):
+            return True
+        return False
+
+    def _validation_node(self, class_type: str, node_id: str | None, s: str) -> None:
+        block = self.block
+        assert block is not None
+        if block.class_type is None:
+            block.class_type, block.node_id = class_type, node_id
+            block.evidence.append(self._ev(s))
+            self.validation_node = block
+        else:
+            extra = LogFailure(source="validation", line=self.n, class_type=class_type, node_id=node_id,
+                               evidence=[self._ev(s)])
+            if len(self.validation_extras) < MAX_FAILURES - 1:
+                self.validation_extras.append(extra)
+            self.validation_node = extra
+
+    def _end_validation(self, s: str | None) -> None:
+        block = self.block
+        if s is not None and block is not None:
+            block.evidence.append(self._ev(s))
+            if s.startswith("invalid prompt"):
+                self.prompt.ended, self.prompt.ended_line = "invalid", self._ev(s)
+        self._close()
+
+    def _report_heading(self, s: str) -> bool:
+        title = s.lstrip("#").strip().lower()
+        if title == "stack trace":
+            self.mode = Mode.REPORT_TRACE
+            self.exc = LoggedException(None, "")
+        elif title in ("error details", "comfyui error report", "system information", "devices"):
+            if self.exc is not None and self.block is not None:
+                self._finish_exception(self.block)
+            self.mode = Mode.REPORT
+        elif title.startswith("attached workflow"):
+            self._close()
+            self.mode = Mode.WORKFLOW
+        else:  # "## Logs", "## Additional Context": the report ends, the log itself follows
+            self._close()
+        return True
+
+    def _report_field(self, name: str, value: str, s: str) -> None:
+        block = self.block
+        assert block is not None
+        value = value.strip()
+        if name == "Node ID":
+            block.node_id = value or None
+        elif name == "Node Type":
+            block.class_type = value or None
+            block.evidence.append(self._ev(s))
+        elif name == "Exception Type":
+            block.exception_type = value or None
+        elif name == "Exception Message":
+            block.message = value
+            block.evidence.append(self._ev(s))
+            self.mode = Mode.MESSAGE
+        elif name in _REPORT_VERSIONS:
+            self._version(_REPORT_VERSIONS[name], value.split()[0] if value else value, s)
+        elif name == "Arguments":
+            self._args(value, s)
+        elif name == "OS":
+            self._os({"nt": "Windows", "posix": "Linux/macOS"}.get(value, value), s)
+        elif name == "Embedded Python" and value == "true":
+            self.facts.machine.setdefault("install_hint", "portable")
+        elif name == "Name" and ":" in value and "gpu_name" not in self.facts.machine:
+            self._device(value, s)
+        elif name == "VRAM Total" and value.isdigit() and "vram_total_bytes" not in self.facts.machine:
+            self.facts.machine["vram_total_bytes"] = int(value)
+            self.facts.evidence["vram_total_bytes"] = self._ev(s)
+

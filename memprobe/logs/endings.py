@@ -1,0 +1,38 @@
+"""How a ComfyUI process ended without an error, from the line that says so: the portable build's
+"press any key" (in the languages users post in), SIGKILL, a crash, the kernel's or earlyoom's OOM
+killer, a container's exit code 137, Windows' low virtual memory."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["ending_kind", "ENDING_HINT"]
+
+ENDING_HINT = re.compile(r"(?i)pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
+                          r"fatal|violation|c0000005|3221225477|1073741819|resource-exhaustion|virtual memory")
+_PAUSE = ("press any key to continue", "请按任意键继续", "drücken sie eine beliebige taste", "appuyez sur une touche",
+          "presione una tecla", "pulse cualquier tecla", "premere un tasto", "нажмите любую клавишу",
+          "続行するには何かキーを押してください", "계속하려면 아무 키나 누르십시오", "press a key to continue")
+_CRASH = ("segmentation fault", "core dumped", "fatal python error", "windows fatal exception", "access violation",
+          "3221225477", "-1073741819", "0xc0000005", "exit code 139", "exited with code 139")
+_MEMORY_KILL = ("out of memory: killed process", "oom-kill:", "invoked oom-killer", "memory cgroup out of memory",
+                "oom_reaper", "oomkilled")
+_COMMIT_EXHAUSTED = ("resource-exhaustion-detector", "low virtual memory condition")
+
+
+def ending_kind(low: str, s: str) -> str | None:
+    """``pause``, ``memory-kill``, ``commit-exhausted``, ``killed``, ``crash`` or ``None`` for a
+    line (``low``: the line lower-cased; ``s``: as written)."""
+    if low.endswith(">pause") or any(p in low for p in _PAUSE):
+        return "pause"
+    if any(p in low for p in _MEMORY_KILL) or ("earlyoom" in low and "sending sig" in low):
+        return "memory-kill"
+    if any(p in low for p in _COMMIT_EXHAUSTED):
+        return "commit-exhausted"
+    if re.search(r"(?:^|\s)killed(?:\s|$)", low) and (len(s) < 24 or "python" in low or "main.py" in low):
+        return "killed"
+    if "exited with code 137" in low or "exit code 137" in low or "exit code -9" in low:
+        return "killed"
+    if any(p in low for p in _CRASH):
+        return "crash"
+    return None

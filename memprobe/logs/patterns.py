@@ -1,0 +1,84 @@
+"""The line patterns of a ComfyUI log: exceptions, tracebacks, reports, validation errors, the
+start-up banner, progress bars and how a process ends, in the languages users post in."""
+
+from __future__ import annotations
+
+import re
+
+from .records import _PROGRESS as _PROGRESS
+from .records import Frame, LogFailure
+
+__all__: list[str] = []
+
+
+_EXC_START = re.compile(r"!!! ?Exception during processing ?!!!\s?(.*)$")
+_TRACEBACK = "Traceback (most recent call last):"
+_FRAME = re.compile(r'^\s*File "(.+)", line (\d+), in (.+?)\s*$')
+_EXC_LINE = re.compile(r"^((?:[A-Za-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt)|Exception|KeyboardInterrupt))(?::(?:\s(.*)|$)|$)")
+_CHAIN = ("During handling of the above exception, another exception occurred:",
+          "The above exception was the direct cause of the following exception:")
+_POPUP = re.compile(r"^Error occurred when executing (.+?):\s*$")
+_THREAD = re.compile(r"^Exception in thread .*\((prompt_worker)\):")
+_REPORT_FIELD = re.compile(r"^-\s+\*\*(.+?):\*\*\s*(.*)$")
+_VALIDATE = re.compile(r"^Failed to validate prompt for output (\S+?):?$")
+_VALIDATE_NODE = re.compile(r"^\*\s+(.+?)\s+(\S+):$")
+_VALIDATE_REASON = re.compile(r"^-\s+(.+)$")
+_MODEL_LINES = ("Requested to load ", "loaded ", "Model ", "Unloaded partially")
+_TOTALS = re.compile(r"Total VRAM (\d+) MB, total RAM (\d+) MB")
+_CGROUP = re.compile(r"RAM limited by cgroup to (\d+) MB")
+_DEVICE = re.compile(r"^Device: (.+)$")
+_CAPACITY = re.compile(r"total capac(?:i)?ty of ([\d.]+) ([GM])i?B|GPU \d+; ([\d.]+) ([GM])iB total capacity"
+                       r"|Device limit\s*:\s*([\d.]+) ([GM])iB")
+_COMMAND = re.compile(r"(?:^|[>$#]\s*)(?:\S*[\\/])?python(?:3(?:\.\d+)?)?(?:\.exe)?\s+(?:-\S+\s+)*\S*main\.py\b(.*)$")
+_USER_PATH = re.compile(r"[A-Za-z]:[\\/]+Users[\\/]+([^\\/:*?\"<>|\r\n]+?)[\\/]|/(?:home|Users)/([^/\s\"'<>]+)/")
+_GENERIC_USERS = {"user", "users", "admin", "administrator", "public", "default", "root", "me", "shared", "runner"}
+_VERSION_LINES = (
+    (re.compile(r"^ComfyUI version: (\S+)"), "comfyui"),
+    (re.compile(r"^ComfyUI frontend version: (\S+)"), "frontend"),
+    (re.compile(r"^(?:\*\* )?Python version: (\S+)"), "python"),
+    (re.compile(r"^pytorch version: (\S+)"), "torch"),
+    (re.compile(r"^xformers version: (\S+)"), "xformers"),
+    (re.compile(r"^ROCm version: (.+)$"), "rocm"),
+    (re.compile(r"^### ComfyUI Revision: (.+)$"), "comfyui_revision"),
+)
+_REPORT_VERSIONS = {"ComfyUI Version": "comfyui", "PyTorch Version": "torch", "Python Version": "python"}
+_BANNER_HINT = re.compile(r"Total VRAM|RAM limited|vram state|^Device: |^Using |^\*\* |Mac Version|AMD arch|[Vv]ersion|Revision")
+_LOADER_LINES = ("model weight dtype", "model_type ", "VAE load device", "CLIP/text encoder model load device",
+                 "Working with z of shape", "loaded straight to GPU", "missing {", "left over keys", "clip missing:")
+_SUMMARY = ("popup", "report", "message")
+
+
+def _message_key(message: str) -> str:
+    first = message.strip().splitlines()[0] if message.strip() else ""
+    return " ".join(first.lower().split())[:120]
+
+
+def _frame_anchor(frames: list[Frame]) -> str:
+    return frames[0].path if frames else ""
+
+
+def _known(s: str) -> bool:
+    """A line that starts something of its own (so it cannot continue an exception's message)."""
+    return bool(s == "got prompt" or s.startswith(("Prompt executed in", "Got an OOM", "Requested to load", "loaded ",
+                                                   "!!!", "Traceback (", "Error occurred when executing", "# ComfyUI",
+                                                   "File \"", "During handling", "The above exception"))
+                or _PROGRESS.search(s))
+
+
+def _merge(into: LogFailure, other: LogFailure) -> None:
+    """Two reports of one failure: keep the richer fields of each."""
+    into.class_type = into.class_type or other.class_type
+    into.node_id = into.node_id or other.node_id
+    into.exception_type = into.exception_type or other.exception_type
+    if len(other.message) > len(into.message) and _message_key(other.message) == _message_key(into.message):
+        into.message = other.message
+    into.message = into.message or other.message
+    if len(other.frames) > len(into.frames):
+        into.frames = other.frames
+    into.causes = into.causes or other.causes
+    into.oom_unload = into.oom_unload or other.oom_unload
+    into.before = into.before or other.before
+    into.before_hint = into.before_hint or other.before_hint
+    if into.source in ("popup", "report", "message") and other.source not in ("popup", "report", "message"):
+        into.source, into.line = other.source, other.line
+    into.evidence = (into.evidence + [e for e in other.evidence if e not in into.evidence])[:12]

@@ -1,0 +1,149 @@
+"""What a ComfyUI log says, as read: the lines the reading rests on, each prompt, its failures,
+the models it loaded, and how the process ended (:mod:`memprobe.logs.reader` fills them)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["LogLine", "Frame", "LoggedException", "LogFailure", "ModelLoad", "Ending", "PromptLog", "LogFacts"]
+
+_PROGRESS = re.compile(r"(\d{1,3})?%\|[^|]*\|\s*([\d.]+)([kMG]?)/([\d.]+)([kMG]?)")
+
+
+@dataclass(slots=True)
+class LogLine:
+    """One line of the log the reading rests on: its number (1-based) and its cleaned text."""
+
+    number: int
+    text: str
+
+
+@dataclass(slots=True)
+class Frame:
+    path: str
+    line: int
+    function: str
+    code: str | None = None
+
+
+@dataclass(slots=True)
+class LoggedException:
+    type: str | None
+    message: str
+    frames: list[Frame] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class LogFailure:
+    """A failure as the log reports it. ``source``: ``exception`` (ComfyUI's "!!! Exception during
+    processing"), ``traceback`` (a bare one), ``thread`` (the prompt worker itself died),
+    ``popup`` (the old "Error occurred when executing X" dialog), ``report`` (the frontend's
+    "ComfyUI Error Report"), ``validation`` (the prompt was refused) or ``message`` (an exception
+    line on its own)."""
+
+    source: str
+    line: int
+    message: str = ""
+    exception_type: str | None = None
+    class_type: str | None = None
+    node_id: str | None = None
+    frames: list[Frame] = field(default_factory=list)
+    causes: list[LoggedException] = field(default_factory=list)
+    """Earlier exceptions of a chained traceback ("During handling of the above exception"), oldest first."""
+    evidence: list[LogLine] = field(default_factory=list)
+    before: LogLine | None = None
+    """The last thing the prompt did before this failure (a progress bar, a model load, a fallback)."""
+    before_hint: str | None = None
+    """The stage that last thing belongs to, where it says (``sampling``, ``load``, ``vae-decode``)."""
+    oom_unload: bool = False
+    """ComfyUI logged "Got an OOM, unloading all loaded models." after it."""
+
+
+@dataclass(slots=True)
+class ModelLoad:
+    name: str | None
+    line: int
+    loaded_bytes: int | None = None
+    offloaded_bytes: int | None = None
+    partial: bool = False
+    staged_bytes: int | None = None
+    """Dynamic VRAM (current ComfyUI): the weights staged for on-demand loading, not bytes loaded."""
+
+
+@dataclass(slots=True)
+class Ending:
+    """How the process ended without an error: ``pause`` (the portable build's "Press any key"),
+    ``killed`` (SIGKILL), ``crash`` (a segfault, an access violation), ``memory-kill`` (the kernel's
+    or earlyoom's OOM killer, a cgroup limit), ``commit-exhausted`` (Windows' low virtual memory)."""
+
+    kind: str
+    line: LogLine
+    during_prompt: int | None = None
+
+
+@dataclass(slots=True)
+class PromptLog:
+    index: int
+    """0 is what the log shows before the first "got prompt" (a fragment, the start-up)."""
+    started: LogLine | None = None
+    ended: str | None = None
+    """``executed``, ``interrupted`` or ``invalid``; ``None`` while the log shows it running."""
+    ended_line: LogLine | None = None
+    failures: list[LogFailure] = field(default_factory=list)
+    models: list[ModelLoad] = field(default_factory=list)
+    fallbacks: list[tuple[str, LogLine]] = field(default_factory=list)
+    last: tuple[int, str, str | None] | None = None
+    """The last thing it did: (line number, text, stage hint); "progress" is judged when read."""
+    oom_unload: bool = False
+
+    @property
+    def last_activity(self) -> LogLine | None:
+        return LogLine(self.last[0], self.last[1][:400]) if self.last else None
+
+    @property
+    def last_hint(self) -> str | None:
+        if not self.last:
+            return None
+        hint = self.last[2]
+        if hint == "progress":
+            m = _PROGRESS.search(self.last[1])
+            return "sampling" if m and _running(m) else None
+        return hint
+
+
+@dataclass
+class LogFacts:
+    versions: dict[str, str] = field(default_factory=dict)
+    machine: dict[str, Any] = field(default_factory=dict)
+    """``gpu_name``, ``device``, ``allocator``, ``vram_total_bytes``, ``ram_total_bytes``,
+    ``ram_limit_bytes`` (cgroup), ``vram_state``, ``attention``, ``os``, ``python_executable``,
+    ``comfyui_path``, ``vram_total_from_error_bytes``."""
+    args: list[str] = field(default_factory=list)
+    prompts: list[PromptLog] = field(default_factory=list)
+    prompt_count: int = 0
+    endings: list[Ending] = field(default_factory=list)
+    import_failures: int = 0
+    user_names: set[str] = field(default_factory=set)
+    lines: int = 0
+    cut_lines: int = 0
+    evidence: dict[str, LogLine] = field(default_factory=dict)
+    """Where a machine fact or version came from (key -> line)."""
+
+    @property
+    def failures(self) -> list[LogFailure]:
+        return [f for p in self.prompts for f in p.failures]
+
+
+def _running(m: re.Match[str]) -> bool:
+    """A progress bar that has not reached its total."""
+    return _count(m.group(2), m.group(3)) < _count(m.group(4), m.group(5))
+
+
+def _count(number: str, suffix: str) -> float:
+    try:
+        value = float(number)
+    except ValueError:
+        return 0.0
+    return value * {"k": 1e3, "M": 1e6, "G": 1e9}.get(suffix, 1)
