@@ -9,9 +9,10 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import cast
 
 from . import __version__
+from .documents import RunDoc
 
 __all__ = ["main"]
 
@@ -36,7 +37,7 @@ def _doctor(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_run(path: str) -> dict[str, Any]:
+def _load_run(path: str) -> RunDoc:
     try:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
@@ -46,7 +47,7 @@ def _load_run(path: str) -> dict[str, Any]:
         raise SystemExit(f"memprobe: {path} is not JSON ({exc})") from None
     if not isinstance(doc, dict) or "nodes" not in doc or "id" not in doc:
         raise SystemExit(f"memprobe: {path} is not an exported Memory Probe run (no 'id'/'nodes')")
-    return doc
+    return cast(RunDoc, doc)
 
 
 def _report(args: argparse.Namespace) -> int:

@@ -34,22 +34,13 @@ class Timeline(TypedDict):
     series: dict[str, list[int | None]]
 
 
-class ModelDoc(TypedDict, total=False):
-    """A model ComfyUI's model manager holds (:mod:`memprobe.judging.residency`)."""
-
-    key: str
-    name: str
-    kind: str | None
-    device: str | None
-    offload_device: str | None
-    size_bytes: int | None
-    loaded_bytes: int | None
-    offloaded_bytes: int | None
-    dtype: str | None
-    dynamic: bool
-    pinned_bytes: int | None
-    file: str | None
-    loaded_by: dict[str, Any] | None
+ModelDoc = TypedDict("ModelDoc", {
+    "key": str, "name": str | None, "class": str | None, "kind": str | None, "device": str | None,
+    "offload_device": str | None, "size_bytes": int | None, "loaded_bytes": int | None,
+    "offloaded_bytes": int | None, "dtype": str | None, "dynamic": bool | None, "pinned_bytes": int | None,
+    "file": str | None, "loaded_by": dict[str, Any] | None,
+}, total=False)
+"""A model ComfyUI's model manager holds (:mod:`memprobe.judging.residency`)."""
 
 
 class NodeError(TypedDict, total=False):

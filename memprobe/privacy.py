@@ -179,7 +179,7 @@ def sanitize_workflow(workflow: dict[str, Any]) -> dict[str, Any]:
             if key == "nodes":
                 out[key] = [clean_node(n, n.get("id") in marked) for n in node_list(graph)]
             elif key == "definitions" and isinstance(value, dict):
-                out[key] = {k: [clean_graph(s) for s in v] if k == "subgraphs" and isinstance(v, list)
+                out[key] = {k: [clean_graph(s) for s in v] if k == "subgraphs" and isinstance(v, list)  # type: ignore[assignment]
                             else scrub_all(v) for k, v in value.items()}
             elif key.lower() in _SECRET_KEYS:
                 continue

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..documents import FailureDoc
+from ..documents import FailureDoc, RunDoc
 from ..format import fmt_bytes
 from .runfacts import memory_limits
 
@@ -28,7 +28,7 @@ def abrupt_failure(node: dict[str, Any] | None, last: dict[str, int], t_s: float
     context = (header or {}).get("context") or {}
     kind, evidence = kill_evidence(context, kills_now or {})
     if kind == "other":
-        doc = {"context": context, "end_metrics": last}
+        doc: RunDoc = {"context": context, "end_metrics": last}
         for limit in memory_limits(doc):
             if limit.near(last):
                 kind = ("cgroup-limit" if limit.metric == "cgroup_used_bytes" else

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..documents import ModelDoc, RunDoc
 from ..format import fmt_bytes
 from .residency import KINDS, max_offloaded, run_models
 from .runfacts import compute_limit, run_peaks, stage_summary
@@ -17,7 +18,7 @@ _PARAMETERS = ("models", "seed", "width", "height", "batch_size", "length", "ste
 _VERSIONS = ("comfyui_version", "frontend_version", "torch_version")
 
 
-def _flags(doc: dict[str, Any]) -> list[str]:
+def _flags(doc: RunDoc) -> list[str]:
     """The launch options (flags and their values), without host/port noise."""
     argv = [str(a) for a in (doc.get("context") or {}).get("argv") or []]
     skip = {"--listen", "--port", "--disable-auto-launch"}
@@ -38,11 +39,11 @@ def _decoder(decode: dict[str, Any]) -> str | None:
     return f"{decode.get('class_type')} ({settings})" if settings else decode.get("class_type")
 
 
-def _cached_stages(doc: dict[str, Any]) -> set[str]:
-    return {n.get("stage") for n in doc.get("nodes") or [] if n.get("status") == "cached"}
+def _cached_stages(doc: RunDoc) -> set[str]:
+    return {n.get("stage") or "other" for n in doc.get("nodes") or [] if n.get("status") == "cached"}
 
 
-def _outcome(doc: dict[str, Any]) -> dict[str, Any]:
+def _outcome(doc: RunDoc) -> dict[str, Any]:
     failure = doc.get("failure") or {}
     return {"status": doc.get("status"), "failure_kind": failure.get("kind"), "failure_node": failure.get("node_id"),
             "failure_stage": failure.get("stage"), "duration_s": doc.get("duration_s")}
@@ -53,7 +54,7 @@ _MEMORIES = (("vram", "peak VRAM", ("gpu0_used_bytes",)),
              ("commit", "peak commit", ("commit_bytes",)))
 
 
-def memory_effect(a: dict[str, Any], b: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def memory_effect(a: RunDoc, b: RunDoc) -> dict[str, dict[str, Any]]:
     """Per memory, the two runs' peaks and their difference (B - A), and the most model weight
     ComfyUI kept offloaded in RAM: ``{vram, comfyui_ram, commit, offloaded: {label, a, b, delta}}``."""
     peaks_a, peaks_b = run_peaks(a), run_peaks(b)
@@ -72,12 +73,12 @@ def _pair(label: str, a: int | None, b: int | None) -> dict[str, Any]:
     return {"label": label, "a": a, "b": b, "delta": b - a if a is not None and b is not None else None}
 
 
-def _model_text(model: dict[str, Any]) -> str:
+def _model_text(model: ModelDoc) -> str:
     text = f"{model.get('class')} {model.get('dtype') or '?'} {fmt_bytes(model.get('size_bytes'))}"
     return text + (f" ({model['file']})" if model.get("file") else "")
 
 
-def _model_change(a: dict[str, Any], b: dict[str, Any], pa: dict[str, Any], pb: dict[str, Any]) -> dict[str, Any] | None:
+def _model_change(a: RunDoc, b: RunDoc, pa: dict[str, Any], pb: dict[str, Any]) -> dict[str, Any] | None:
     """The models the two runs held, compared kind by kind (class, file, precision, size): one
     change, whatever the number of models that differ."""
     ma, mb = run_models(a, pa.get("models") or ()), run_models(b, pb.get("models") or ())
@@ -98,7 +99,7 @@ def _model_change(a: dict[str, Any], b: dict[str, Any], pa: dict[str, Any], pb: 
             "effect": memory_effect(a, b)}
 
 
-def compare_runs(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+def compare_runs(a: RunDoc, b: RunDoc) -> dict[str, Any]:
     """``{a, b, metric, changes, stages, outcome, memory}``: every difference in what the two runs
     did (a different model, or the same model in another precision, is one change that carries
     its ``effect`` on each memory), per stage the peak of the memory ComfyUI computed on, time

@@ -42,6 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..documents import ModelDoc, NodeDoc, RunDoc
 from ..format import MIB, fmt_bytes
 
 __all__ = ["ModelState", "diff_models", "same_residency", "describe_model", "describe_change", "offloaded_bytes",
@@ -75,7 +76,7 @@ class ModelState:
     file: str | None = None
     loaded_by: dict[str, Any] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ModelDoc:
         name = self.name or (f"{self.model_class} ({self.file})" if self.file else self.model_class)
         return {"key": self.key, "name": name, "class": self.model_class,
                 "kind": self.kind, "device": self.device, "offload_device": self.offload_device,
@@ -84,11 +85,11 @@ class ModelState:
                 "pinned_bytes": self.pinned_bytes, "file": self.file, "loaded_by": self.loaded_by}
 
 
-def _loaded(model: dict[str, Any] | None) -> int:
+def _loaded(model: ModelDoc | None) -> int:
     return (model or {}).get("loaded_bytes") or 0
 
 
-def _change(model: dict[str, Any], change: str, before: dict[str, Any] | None) -> dict[str, Any]:
+def _change(model: ModelDoc, change: str, before: ModelDoc | None) -> dict[str, Any]:
     gone = change == "unloaded"
     return {"key": model.get("key"), "name": model.get("name"), "class": model.get("class"), "kind": model.get("kind"),
             "file": model.get("file"), "device": model.get("device"), "size_bytes": model.get("size_bytes"), "change": change,
@@ -97,7 +98,7 @@ def _change(model: dict[str, Any], change: str, before: dict[str, Any] | None) -
             "offloaded_bytes": None if gone else model.get("offloaded_bytes")}
 
 
-def diff_models(before: Sequence[dict[str, Any]] | None, after: Sequence[dict[str, Any]] | None) -> list[dict[str, Any]]:
+def diff_models(before: Sequence[ModelDoc] | None, after: Sequence[ModelDoc] | None) -> list[dict[str, Any]]:
     """What happened between two readings: each model that appeared (``loaded``, or
     ``partially-loaded`` when part of it stayed offloaded), grew, shrank (``offloaded``), moved to
     another device, or left the model manager (``unloaded``). Unknown readings give no changes."""
@@ -122,14 +123,14 @@ def diff_models(before: Sequence[dict[str, Any]] | None, after: Sequence[dict[st
     return changes
 
 
-def same_residency(a: Sequence[dict[str, Any]] | None, b: Sequence[dict[str, Any]] | None) -> bool:
+def same_residency(a: Sequence[ModelDoc] | None, b: Sequence[ModelDoc] | None) -> bool:
     """Two readings that show the same models with the same bytes on the same devices."""
     if a is None or b is None:
         return a is b
     return not diff_models(a, b) and len(a) == len(b)
 
 
-def offloaded_bytes(models: Iterable[dict[str, Any]] | None) -> int | None:
+def offloaded_bytes(models: Iterable[ModelDoc] | None) -> int | None:
     """The weights the model manager left in RAM, summed; ``None`` when nothing is known."""
     if models is None:
         return None
@@ -140,7 +141,7 @@ def offloaded_bytes(models: Iterable[dict[str, Any]] | None) -> int | None:
     return sum(known)
 
 
-def model_label(model: dict[str, Any]) -> str:
+def model_label(model: ModelDoc | dict[str, Any]) -> str:
     """``SDXL (sd_xl_base_1.0.safetensors)``, or the class alone when the file is unknown."""
     cls, file = model.get("class"), model.get("file")
     if cls and file:
@@ -154,7 +155,7 @@ def _on(device: str | None) -> str:
     return "in RAM (cpu)" if device == "cpu" else f"on {device}"
 
 
-def describe_model(model: dict[str, Any]) -> str:
+def describe_model(model: ModelDoc | dict[str, Any]) -> str:
     """``SDXL (sd_xl_base.safetensors): 3.2 GiB on cuda:0, 1.6 GiB offloaded to RAM``."""
     loaded, offloaded, size = model.get("loaded_bytes"), model.get("offloaded_bytes"), model.get("size_bytes")
     text = f"{model_label(model)}: "
@@ -187,7 +188,7 @@ def describe_change(change: dict[str, Any]) -> str:
     return f"moved {label} to {change.get('device')}"
 
 
-def stage_models(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def stage_models(doc: RunDoc) -> dict[str, dict[str, Any]]:
     """Per stage (in the order stages first ran): ``models`` resident when its last node ended and
     the ``changes`` its nodes caused (each with its ``node_id``)."""
     out: dict[str, dict[str, Any]] = {}
@@ -201,16 +202,16 @@ def stage_models(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def duplicate_models(models: Iterable[dict[str, Any]] | None) -> list[list[dict[str, Any]]]:
+def duplicate_models(models: Iterable[ModelDoc] | None) -> list[list[ModelDoc]]:
     """Groups of two or more distinct resident copies of the same file and kind."""
-    groups: dict[tuple[str, Any], dict[str, dict[str, Any]]] = {}
+    groups: dict[tuple[str, Any], dict[Any, ModelDoc]] = {}
     for model in models or []:
         if model.get("file"):
-            groups.setdefault((model["file"], model.get("kind")), {})[model.get("key")] = model
+            groups.setdefault((str(model["file"]), model.get("kind")), {})[model.get("key")] = model
     return [list(copies.values()) for copies in groups.values() if len(copies) > 1]
 
 
-def partial_loads(doc: dict[str, Any]) -> list[dict[str, Any]]:
+def partial_loads(doc: RunDoc) -> list[dict[str, Any]]:
     """Every time ComfyUI kept part of a model off the compute device because it did not fit: a
     node's ``partially-loaded``/``offloaded`` change on a GPU (from the model manager), or, where
     the run has no readings, its ``loaded partially`` log line (``node_id`` ``None`` when no node
@@ -218,16 +219,17 @@ def partial_loads(doc: dict[str, Any]) -> list[dict[str, Any]]:
     ``class``, ``device``, ``dtype``, ``size_bytes``, ``loaded_bytes``, ``offloaded_bytes`` and
     ``source`` (``models`` or ``log``), in run order."""
     out = []
-    nodes = [n for n in doc.get("nodes") or [] if n.get("status") != "cached"]
+    nodes: list[NodeDoc] = [n for n in doc.get("nodes") or [] if n.get("status") != "cached"]
     claimed = {n.get("node_id") for n in nodes}
-    for node in [*nodes, {"node_id": None, "models": None}]:  # last: log lines no node claims
+    unclaimed: NodeDoc = {"models": None}  # last: log lines no node claims
+    for node in [*nodes, unclaimed]:
         node_id = node.get("node_id")
         if node.get("models") is not None:
-            current = {m.get("key"): m for m in node["models"]}
+            current = {m.get("key"): m for m in node.get("models") or []}
             for change in node.get("model_changes") or []:
                 if change.get("change") not in ("partially-loaded", "offloaded") or change.get("device") in (None, "cpu"):
                     continue
-                model = current.get(change.get("key"), {})
+                model: ModelDoc = current.get(change.get("key")) or {}
                 out.append({"node_id": node_id, "name": model_label(change), "class": change.get("class"),
                             "file": model.get("file"), "device": change.get("device"), "dtype": model.get("dtype"),
                             "size_bytes": change.get("size_bytes"), "loaded_bytes": change.get("loaded_bytes"),
@@ -245,16 +247,16 @@ def partial_loads(doc: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _readings(doc: dict[str, Any]) -> list[list[dict[str, Any]]]:
+def _readings(doc: RunDoc) -> list[list[ModelDoc]]:
     readings = [n.get("models") for n in doc.get("nodes") or [] if n.get("status") != "cached"]
     return [r for r in [*readings, doc.get("models_end")] if r is not None]
 
 
-def run_models(doc: dict[str, Any], files: Iterable[str] = ()) -> list[dict[str, Any]]:
+def run_models(doc: RunDoc, files: Iterable[str] = ()) -> list[ModelDoc]:
     """The models a run held, each as last read; models from files the workflow does not load
     (``files``: its model file names, when known) are another workflow's leftovers and left out."""
     wanted = set(files)
-    seen: dict[Any, dict[str, Any]] = {}
+    seen: dict[Any, ModelDoc] = {}
     for reading in _readings(doc):
         for model in reading:
             file = model.get("file")
@@ -264,7 +266,7 @@ def run_models(doc: dict[str, Any], files: Iterable[str] = ()) -> list[dict[str,
     return list(seen.values())
 
 
-def max_offloaded(doc: dict[str, Any]) -> int | None:
+def max_offloaded(doc: RunDoc) -> int | None:
     """The most model weight the model manager kept offloaded at any reading of the run."""
     values = [offloaded_bytes(r) for r in _readings(doc)]
     known = [v for v in values if v is not None]

@@ -22,16 +22,17 @@ def executed_nodes(doc: RunDoc) -> list[NodeDoc]:
     return [n for n in doc.get("nodes") or [] if n.get("status") in EXECUTED_STATUSES]
 
 
-def run_peaks(doc: dict[str, Any]) -> dict[str, int]:
+def run_peaks(doc: RunDoc) -> dict[str, int]:
     """The maximum of every metric over the run (nodes' peaks and the sampler's timeline)."""
     peaks: dict[str, int] = {}
-    sources = [n.get("peaks") or {} for n in executed_nodes(doc)]
+    sources: list[Metrics] = [n.get("peaks") or {} for n in executed_nodes(doc)]
     sources += [doc.get("start_metrics") or {}, doc.get("end_metrics") or {}]
     for source in sources:
         for key, value in source.items():
             if value is not None and value > peaks.get(key, -1):
                 peaks[key] = value
-    for key, column in ((doc.get("timeline") or {}).get("series") or {}).items():
+    timeline = doc.get("timeline")
+    for key, column in (timeline["series"] if timeline else {}).items():
         values = [v for v in column if v is not None]
         if values and max(values) > peaks.get(key, -1):
             peaks[key] = max(values)
@@ -73,7 +74,7 @@ def limit_from(known: Mapping[str, int], context: Mapping[str, Any], metric: str
     return None
 
 
-def memory_limits(doc: dict[str, Any]) -> list[MemoryLimit]:
+def memory_limits(doc: RunDoc) -> list[MemoryLimit]:
     """The limits of system memory for this run's machine, the enforced one first (see
     :mod:`memprobe.judging.limits`): from the run's OS, overcommit mode, RAM, swap and cgroup."""
     context = doc.get("context") or {}
@@ -83,12 +84,12 @@ def memory_limits(doc: dict[str, Any]) -> list[MemoryLimit]:
         commit_limit=limit_of(doc, "commit_bytes"), cgroup_limit=limit_of(doc, "cgroup_used_bytes"))
 
 
-def system_limit(doc: dict[str, Any]) -> MemoryLimit:
+def system_limit(doc: RunDoc) -> MemoryLimit:
     """The limit the OS enforces on system memory for this run."""
     return memory_limits(doc)[0]
 
 
-def compute_limit(doc: dict[str, Any]) -> MemoryLimit:
+def compute_limit(doc: RunDoc) -> MemoryLimit:
     """The memory ComfyUI computes on and its limit: the first GPU's VRAM, or the enforced system
     limit when ComfyUI runs on the CPU (RAM, RAM + swap, the commit limit or a container's)."""
     context = doc.get("context") or {}
@@ -97,12 +98,12 @@ def compute_limit(doc: dict[str, Any]) -> MemoryLimit:
     return system_limit(doc)
 
 
-def compute_memory(doc: dict[str, Any]) -> str:
+def compute_memory(doc: RunDoc) -> str:
     """The metric of :func:`compute_limit`."""
     return compute_limit(doc).metric
 
 
-def stage_summary(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def stage_summary(doc: RunDoc) -> dict[str, dict[str, Any]]:
     """Per stage, in the order stages first ran: time spent, nodes, the peak of each metric, and
     which of those peaks are exact (``exact``: the node that set it had it from a peak counter;
     the others are sampled)."""

@@ -104,8 +104,9 @@ def judge(f: RunFacts, suggestions: list[Suggestion], *, live: bool = False) -> 
     stage = (failure.stage if failure is not None else None)
     node = failed_node if failure is not None else peak_node
     tone, title, detail = _words(f, verdict, node, stage, label, peak, live)
-    verdict.update(tone=tone, title=title, detail=detail, node=_node_doc(node),
-                   stage=(node.get("stage") if node else None) or stage)
+    verdict["tone"], verdict["title"], verdict["detail"] = tone, title, detail
+    verdict["node"] = _node_doc(node)
+    verdict["stage"] = (node.get("stage") if node else None) or stage
     return verdict
 
 
@@ -132,8 +133,8 @@ def _words(f: RunFacts, v: VerdictDoc, node: NodeDoc | None, stage: str | None, 
         if kind.ran_short:
             return "failed", f"{kind.headline}{where}", first_line(failure.message) or None
         name = node_name(node) or "A node"
-        detail = ": ".join(p for p in (failure.exception_type, first_line(failure.message)) if p)
-        return "other-failure", f"Not a memory error: {name} failed", detail or None
+        reason = ": ".join(p for p in (failure.exception_type, first_line(failure.message)) if p)
+        return "other-failure", f"Not a memory error: {name} failed", reason or None
     if f.status == "error":
         return "other-failure", "Not a memory error: a node failed", None
     if peak is None:
@@ -141,7 +142,7 @@ def _words(f: RunFacts, v: VerdictDoc, node: NodeDoc | None, stage: str | None, 
                 "Interrupted" if f.status == "interrupted" else "No memory readings in this run", None)
     lead = "Interrupted · peak" if f.status == "interrupted" else "Peak"
     tone = "interrupted" if f.status == "interrupted" else "near" if v["near_limit"] else "ok"
-    detail = (f"The {v['limit_name']} is not enforced on this machine, so it is not a ceiling."
+    detail: str | None = (f"The {v['limit_name']} is not enforced on this machine, so it is not a ceiling."
               if not v["limit_enforced"] and v["limit_bytes"] else None)
     return tone, f"{lead}: {label} {fmt_bytes(peak)}{of_limit}{where}", detail
 

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from .. import __version__
 from ..documents import EventDoc, NodeDoc, VerdictDoc
@@ -234,7 +234,8 @@ def _focus(facts: LogFacts) -> _Focus:
 def _os_name(facts: LogFacts) -> str | None:
     machine = facts.machine
     if machine.get("os") and machine["os"] != "Linux/macOS":
-        return {"windows": "Windows", "linux": "Linux", "darwin": "macOS"}.get(machine["os"].lower(), machine["os"])
+        os_name = str(machine["os"])
+        return {"windows": "Windows", "linux": "Linux", "darwin": "macOS"}.get(os_name.lower(), os_name)
     build = machine.get("python_build", "")
     if "[MSC" in build:
         return "Windows"
@@ -263,7 +264,7 @@ def _install(facts: LogFacts, os_name: str | None) -> str:
         return "unknown"
     if not executable and ("python_embeded" in root.lower() or "_windows_portable" in root.lower()):
         executable = "python_embeded"  # the portable package's folder names
-    found = detect_install_type(executable, facts.args, root)["type"]
+    found = str(detect_install_type(executable, facts.args, root)["type"])
     if found == "manual" and not executable:
         return "unknown"  # "manual" is detect_install_type's default: without Python's path, no evidence
     return found
@@ -477,7 +478,7 @@ def _context(facts: LogFacts, os_name: str | None, compute_device: str) -> dict[
 
 def _scrub(doc: dict[str, Any], names: set[str]) -> dict[str, Any]:
     """No paths beyond file names, no user names (this machine's, or any the log's paths show)."""
-    cleaned = scrub_all(doc)
+    cleaned: dict[str, Any] = scrub_all(doc)
     if not names:
         return cleaned
     pattern = re.compile("|".join(rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in sorted(names, key=len, reverse=True)))
@@ -491,7 +492,7 @@ def _scrub(doc: dict[str, Any], names: set[str]) -> dict[str, Any]:
             return {k: walk(v) for k, v in value.items()}
         return value
 
-    return walk(cleaned)
+    return cast(dict[str, Any], walk(cleaned))
 
 
 

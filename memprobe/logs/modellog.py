@@ -162,7 +162,7 @@ class ModelLogReader:
             self._pending.append(parsed.model_class)
         elif parsed.kind in ("loaded", "partially-loaded") and self._pending:
             self._pending.popleft()  # the load was named after it
-        elif parsed.kind == "dynamic-prepared" and parsed.model_class in self._pending:
+        elif parsed.kind == "dynamic-prepared" and parsed.model_class is not None and parsed.model_class in self._pending:
             self._pending.remove(parsed.model_class)
         return parsed
 

@@ -64,9 +64,8 @@ class _Reader(BlockReading, MachineReading):
         self.n = 0
         self.block: LogFailure | None = None
         self.exc: LoggedException | None = None
-        self.mode: str | None = None
-        """What the current block expects next: ``frames``, ``exc_message``, ``message``
-        (a popup's or report's message), ``report``, ``report_trace``, ``validation``, ``workflow``."""
+        self.mode: Mode | None = None
+        """What the current block expects next (``None``: no block, or its end)."""
         self.chain: list[LoggedException] = []
         """The exceptions of the block read so far (a chained traceback has several)."""
         self.validation_node: LogFailure | None = None

@@ -34,7 +34,7 @@ from ..sensing.snapshot import Metrics
 
 __all__ = ["MachineFacts", "MetricsExporter", "enforced_limit"]
 
-_LE = [floatToGoString(b) for b in PEAK_BUCKETS_BYTES] + ["+Inf"]
+_LE = [floatToGoString(b) for b in PEAK_BUCKETS_BYTES] + ["+Inf"]  # type: ignore[no-untyped-call]
 
 
 @dataclass(frozen=True, slots=True)

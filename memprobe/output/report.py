@@ -5,9 +5,10 @@ suggestions and the smallest failing workflow — with prompts, paths and ids re
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from .. import __version__
+from ..documents import MachineDoc, ModelDoc, RunDoc
 from ..judging.advice import advise
 from ..judging.facts import RunFacts
 from ..judging.residency import describe_change, partial_loads, stage_models
@@ -20,7 +21,7 @@ from .markdown import report_md
 __all__ = ["build_report", "report"]
 
 
-def build_report(doc: dict[str, Any], machine: dict[str, Any] | None = None) -> dict[str, Any]:
+def build_report(doc: RunDoc, machine: MachineDoc | None = None) -> dict[str, Any]:
     """The report as a JSON-ready dict; every string in it has been through the sanitizer."""
     context = doc.get("context") or {}
     failure = doc.get("failure") or None
@@ -80,21 +81,21 @@ def build_report(doc: dict[str, Any], machine: dict[str, Any] | None = None) -> 
         "suggestions": [s.to_dict() for s in suggestions],
         "smallest_failing_workflow" if failing_node else "workflow": sanitize_prompt(smallest),
     }
-    return scrub_all(report)
+    return cast(dict[str, Any], scrub_all(report))
 
 
 _MODEL_KEYS = ("name", "class", "kind", "file", "device", "size_bytes", "loaded_bytes", "offloaded_bytes", "dtype",
                "dynamic")
 
 
-def _models(doc: dict[str, Any]) -> dict[str, Any] | None:
+def _models(doc: RunDoc) -> dict[str, Any] | None:
     """The per-stage model picture: what ComfyUI's model manager held at the end of each stage,
     what each stage changed, and the partial loads; ``None`` when the run has no readings."""
     stages = stage_models(doc)
     if doc.get("models_end") is None and all(s["models"] is None for s in stages.values()):
         return None
 
-    def brief(models: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+    def brief(models: list[ModelDoc] | None) -> list[dict[str, Any]] | None:
         return None if models is None else [{k: m.get(k) for k in _MODEL_KEYS} for m in models]
 
     return {
@@ -109,7 +110,7 @@ def _models(doc: dict[str, Any]) -> dict[str, Any] | None:
 
 
 
-def report(doc: dict[str, Any], fmt: str = "md", machine: dict[str, Any] | None = None) -> str:
+def report(doc: RunDoc, fmt: str = "md", machine: MachineDoc | None = None) -> str:
     """``md`` or ``json`` text of the report."""
     built = build_report(doc, machine)
     if fmt == "json":

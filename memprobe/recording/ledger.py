@@ -28,9 +28,10 @@ import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .._log import logger, warn_once
+from ..documents import EventDoc, MarkDoc, NodeDoc, RunDoc, Timeline
 from ..format import MIB, fmt_bytes
 from ..judging.abrupt import abrupt_failure
 from .listener import TrackerListener
@@ -108,9 +109,9 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), default=str)
 
 
-def _chunk(blob: bytes) -> dict[str, Any]:
+def _chunk(blob: bytes) -> Timeline:
     """A stored sample chunk: zlib-compressed JSON (memory readings compress about 5:1)."""
-    return json.loads(zlib.decompress(blob))
+    return cast(Timeline, json.loads(zlib.decompress(blob)))
 
 
 class Ledger:
@@ -411,7 +412,7 @@ class Ledger:
                      (header["id"], header["started_at"], header["ended_at"], header["status"], pid,
                       _dumps(header), _dumps(prompt) if prompt is not None else None))
 
-    def _put_node(self, conn: sqlite3.Connection, run_id: str, doc: dict[str, Any]) -> None:
+    def _put_node(self, conn: sqlite3.Connection, run_id: str, doc: NodeDoc) -> None:
         conn.execute("INSERT OR REPLACE INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?)",
                      (run_id, doc["seq"], doc["node_id"], doc["class_type"], doc["stage"], doc["status"], _dumps(doc)))
 
@@ -420,10 +421,10 @@ class Ledger:
         conn.execute("INSERT INTO samples VALUES (?, ?, ?, ?, ?)",
                      (run_id, t[0], t[-1], len(t), zlib.compress(_dumps(chunk).encode(), 6)))
 
-    def _put_mark(self, conn: sqlite3.Connection, run_id: str, doc: dict[str, Any]) -> None:
+    def _put_mark(self, conn: sqlite3.Connection, run_id: str, doc: MarkDoc) -> None:
         conn.execute("INSERT OR REPLACE INTO marks VALUES (?, ?, ?)", (run_id, doc["seq"], _dumps(doc)))
 
-    def _put_event(self, conn: sqlite3.Connection, run_id: str, doc: dict[str, Any]) -> None:
+    def _put_event(self, conn: sqlite3.Connection, run_id: str, doc: EventDoc) -> None:
         conn.execute("INSERT INTO events VALUES (?, ?, ?, ?)", (run_id, doc["t_s"], doc["kind"], _dumps(doc)))
 
     def _finish_run(self, conn: sqlite3.Connection, header: dict[str, Any], failures: list[dict[str, Any]]) -> None:
@@ -476,24 +477,26 @@ class Ledger:
         """Store a whole run document (an exported or recorded run) through the writer thread."""
         self.submit(self._import_run, doc, chunk, commit=True)
 
-    def _import_run(self, conn: sqlite3.Connection, doc: dict[str, Any], chunk: int) -> None:
+    def _import_run(self, conn: sqlite3.Connection, doc: RunDoc, chunk: int) -> None:
         header_keys = ("id", "status", "started_at", "ended_at", "duration_s", "context", "start_metrics",
                        "end_metrics", "error", "failure", "overhead", "abrupt", "workflow")
         header = {k: doc.get(k) for k in header_keys if k in doc}
-        self._delete(conn, header["id"])
+        run_id = str(header["id"])
+        self._delete(conn, run_id)
         self._insert_run(conn, header, doc.get("prompt"), 0)
         for node in doc.get("nodes") or []:
-            self._put_node(conn, header["id"], node)
+            self._put_node(conn, run_id, node)
         for mark in doc.get("marks") or []:
-            self._put_mark(conn, header["id"], mark)
+            self._put_mark(conn, run_id, mark)
         for event in doc.get("events") or []:
-            self._put_event(conn, header["id"], event)
-        failures = doc.get("failures") or ([doc["failure"]] if doc.get("failure") else [])
+            self._put_event(conn, run_id, event)
+        first = doc.get("failure")
+        failures = doc.get("failures") or ([first] if first else [])
         conn.executemany("INSERT INTO failures VALUES (?, ?, ?, ?, ?)",
-                         [(header["id"], i, f["kind"], f.get("node_id"), _dumps(f)) for i, f in enumerate(failures)])
+                         [(run_id, i, f["kind"], f.get("node_id"), _dumps(f)) for i, f in enumerate(failures)])
         timeline = doc.get("timeline") or {"t": [], "series": {}}
         for i in range(0, len(timeline["t"]), chunk):
-            self._put_samples(conn, header["id"], {"t": timeline["t"][i:i + chunk],
+            self._put_samples(conn, run_id, {"t": timeline["t"][i:i + chunk],
                                                    "series": {k: v[i:i + chunk] for k, v in timeline["series"].items()}})
 
     # ------------------------------------------------------------------ reads (any thread)
@@ -535,7 +538,7 @@ class Ledger:
             out["error"] = error
         return out
 
-    def get_run(self, run_id: str, *, max_points: int | None = 2000) -> dict[str, Any] | None:
+    def get_run(self, run_id: str, *, max_points: int | None = 2000) -> RunDoc | None:
         """The whole run document (see ``docs/run-format.md``); ``None`` for an unknown id."""
         kept = self.kept.get(run_id, max_points)
         if kept is not None:
@@ -545,12 +548,12 @@ class Ledger:
         except sqlite3.Error as exc:
             raise LedgerError(f"the run ledger cannot be read now ({exc})") from exc
 
-    def _get_run(self, run_id: str, max_points: int | None) -> dict[str, Any] | None:
+    def _get_run(self, run_id: str, max_points: int | None) -> RunDoc | None:
         with self.reader() as conn:
             row = conn.execute("SELECT header, prompt FROM runs WHERE id = ?", (run_id,)).fetchone()
             if row is None:
                 return None
-            doc = json.loads(row[0])
+            doc = cast(RunDoc, json.loads(row[0]))
             doc["prompt"] = json.loads(row[1]) if row[1] else None
             doc["nodes"] = [json.loads(r[0]) for r in
                             conn.execute("SELECT doc FROM nodes WHERE run_id = ? ORDER BY seq", (run_id,))]
@@ -566,7 +569,7 @@ class Ledger:
         return doc
 
     def samples(self, run_id: str, *, start: float | None = None, end: float | None = None,
-                max_points: int = 2000) -> dict[str, Any] | None:
+                max_points: int = 2000) -> Timeline | None:
         """A time window of a run's samples, downsampled to at most ``max_points`` rows."""
         if run_id in self.kept:
             return self.kept.samples(run_id, start, end, max_points)
@@ -580,7 +583,7 @@ class Ledger:
         return downsample(window(timeline, start, end), max_points)
 
     def _timeline(self, conn: sqlite3.Connection, run_id: str, start: float | None = None,
-                  end: float | None = None) -> dict[str, Any]:
+                  end: float | None = None) -> Timeline:
         rows = conn.execute(
             "SELECT doc FROM samples WHERE run_id = ? AND t1 >= ? AND t0 <= ? ORDER BY t0",
             (run_id, start if start is not None else float("-inf"), end if end is not None else float("inf")))
@@ -646,14 +649,14 @@ class _LedgerListener(TrackerListener):
     def run_started(self, run: RunRecord) -> None:
         self.ledger.submit(self.ledger._insert_run, run.header(), run.prompt, os.getpid(), commit=True, run=run)
 
-    def node_started(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None:
+    def node_started(self, run: RunRecord, node: NodeRun, doc: NodeDoc) -> None:
         # committed at once: if the OS kills ComfyUI inside this node, the next start must know which
         self.ledger.submit(self.ledger._put_node, run.id, doc, commit=True, run=run)
 
-    def node_finished(self, run: RunRecord, node: NodeRun, doc: dict[str, Any]) -> None:
+    def node_finished(self, run: RunRecord, node: NodeRun, doc: NodeDoc) -> None:
         self.ledger.submit(self.ledger._put_node, run.id, doc, commit=True, run=run)
 
-    def samples_added(self, run: RunRecord, timeline: dict[str, Any]) -> None:
+    def samples_added(self, run: RunRecord, timeline: Timeline) -> None:
         if timeline["t"]:
             self.ledger.submit(self.ledger._put_samples, run.id, timeline, run=run)
 

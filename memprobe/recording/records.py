@@ -5,8 +5,9 @@ stores, the routes serve, and advice/compare/report read (see ``docs/run-format.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
+from ..documents import EventDoc, FailureDoc, MarkDoc, ModelDoc, NodeDoc, NodeError, RunDoc, RunHeader, Timeline
 from ..judging.residency import same_residency
 from ..sensing.snapshot import Metrics
 from .timeline import SampleBuffer
@@ -45,7 +46,7 @@ class Failure:
     consequence: bool = False
     """A later error of the same run: a consequence of the first one, not its cause."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> FailureDoc:
         return {
             "node_id": self.node_id, "class_type": self.class_type, "stage": self.stage, "kind": self.kind,
             "exception_type": self.exception_type, "message": self.message, "t_s": self.t_s,
@@ -74,11 +75,11 @@ class NodeRun:
     """The metrics whose peak came from a peak counter of the OS or torch, so it is exact; every
     other peak is the highest of the sampler's readings and the before/after readings, which a
     spike between two readings can exceed."""
-    error: dict[str, Any] | None = None
+    error: NodeError | None = None
     fallbacks: list[str] = field(default_factory=list)
-    models_before: list[dict[str, Any]] | None = None
+    models_before: list[ModelDoc] | None = None
     """The models ComfyUI's model manager held when the node began (``None``: unknown)."""
-    models: list[dict[str, Any]] | None = None
+    models: list[ModelDoc] | None = None
     """... and when it ended (see ``memprobe.judging.residency`` for the keys)."""
     model_changes: list[dict[str, Any]] = field(default_factory=list)
     """What the node did to them: loaded, partially loaded, offloaded, unloaded."""
@@ -93,7 +94,7 @@ class NodeRun:
             return None
         return round(self.end_s - self.start_s, 4)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> NodeDoc:
         return {
             "seq": self.seq, "node_id": self.node_id, "display_node_id": self.display_node_id or self.node_id,
             "real_node_id": self.real_node_id or self.node_id, "class_type": self.class_type,
@@ -119,9 +120,9 @@ class Mark:
     t_s: float | None
     metrics: Metrics
     summary: str
-    models: list[dict[str, Any]] | None = None
+    models: list[ModelDoc] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> MarkDoc:
         return {"seq": self.seq, "label": self.label, "node_id": self.node_id, "t_s": self.t_s,
                 "metrics": self.metrics, "summary": self.summary, "models": self.models}
 
@@ -137,8 +138,8 @@ class RunEvent:
     message: str
     data: dict[str, Any] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        doc = {"t_s": self.t_s, "kind": self.kind, "node_id": self.node_id, "message": self.message}
+    def to_dict(self) -> EventDoc:
+        doc: EventDoc = {"t_s": self.t_s, "kind": self.kind, "node_id": self.node_id, "message": self.message}
         if self.data is not None:
             doc["data"] = self.data
         return doc
@@ -168,15 +169,15 @@ class RunRecord:
     workflow: dict[str, Any] | None = None
     """Where the run came from: ``{"id": the frontend's workflow id or None, "graph": a signature
     of the prompt's graph}`` (``workflow.workflow_identity``); ``None`` when unknown."""
-    models_start: list[dict[str, Any]] | None = None
-    models_end: list[dict[str, Any]] | None = None
+    models_start: list[ModelDoc] | None = None
+    models_end: list[ModelDoc] | None = None
     """The models ComfyUI's model manager held when the run began and ended."""
 
     @property
     def failure(self) -> Failure | None:
         return self.failures[0] if self.failures else None
 
-    def header(self) -> dict[str, Any]:
+    def header(self) -> RunHeader:
         """The run without its nodes, samples and prompt: what lists and events carry."""
         duration = round(self.ended_at - self.started_at, 4) if self.ended_at is not None else None
         return {
@@ -188,14 +189,12 @@ class RunRecord:
             "models_start": self.models_start, "models_end": self.models_end,
         }
 
-    def to_dict(self, *, timeline: dict[str, Any] | None = None) -> dict[str, Any]:
-        doc = self.header()
-        doc.update(
-            prompt=self.prompt,
-            nodes=[n.to_dict() for n in self.nodes],
-            marks=[m.to_dict() for m in self.marks],
-            failures=[f.to_dict() for f in self.failures],
-            events=[e.to_dict() for e in self.events],
-            timeline=timeline if timeline is not None else self.samples.to_timeline(),
-        )
+    def to_dict(self, *, timeline: Timeline | None = None) -> RunDoc:
+        doc = cast(RunDoc, self.header())  # a run document is its header and the rest
+        doc["prompt"] = self.prompt
+        doc["nodes"] = [n.to_dict() for n in self.nodes]
+        doc["marks"] = [m.to_dict() for m in self.marks]
+        doc["failures"] = [f.to_dict() for f in self.failures]
+        doc["events"] = [e.to_dict() for e in self.events]
+        doc["timeline"] = timeline if timeline is not None else self.samples.to_timeline()
         return doc

@@ -8,11 +8,11 @@ and an average would hide exactly the spike that ran out of memory.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+
+from ..documents import Timeline
 
 __all__ = ["SampleBuffer", "downsample", "merge_timelines", "window"]
 
-Timeline = dict[str, Any]
 
 
 class SampleBuffer:

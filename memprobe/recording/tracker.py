@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from .._log import warn_once
+from ..documents import ModelDoc, RunDoc
 from ..format import probe_summary
 from ..judging.failures import classify_failure
 from ..judging.limits import NEAR_LIMIT
@@ -74,7 +75,7 @@ class Tracker:
         :meth:`~memprobe.sensing.sensors.Sensors.reset_peaks`); ``False`` leaves the counter alone."""
         self.residency: Callable[[], list[ModelState] | None] | None = None
         """Reads ComfyUI's model manager (``glue/models.py``); ``None`` outside ComfyUI."""
-        self._last_models: tuple[list[ModelState], list[dict[str, Any]]] = ([], [])
+        self._last_models: tuple[list[ModelState], list[ModelDoc]] = ([], [])
         self.cost_probe: Callable[[], dict[str, float]] | None = None
         """Memory Probe's own CPU counters (hook, sampler, ledger, whole process); each run
         records how much of them it used (``overhead`` in its header)."""
@@ -235,7 +236,7 @@ class Tracker:
                 start_s=self._t(run, snap.monotonic_s), before=snap.metrics(), models_before=self.read_models(),
                 counters_start=snap.peak_counters(), counters_reset=reset,
             )
-            node.peaks.update(node.before)
+            node.peaks.update(node.before or {})
             run.nodes.append(node)
             self._open.append(node)
         self._notify("node_started", run, node, node.to_dict())
@@ -386,7 +387,7 @@ class Tracker:
             run.events.append(event)
         self._notify("event_added", run, event)
 
-    def read_models(self) -> list[dict[str, Any]] | None:
+    def read_models(self) -> list[ModelDoc] | None:
         """What ComfyUI's model manager holds now, as documents; ``None`` when unknown."""
         if self.residency is None:
             return None
@@ -425,7 +426,7 @@ class Tracker:
             self._sent = len(run.samples)
             self._notify("samples_added", run, batch)
 
-    def live(self) -> dict[str, Any] | None:
+    def live(self) -> RunDoc | None:
         """The current run as a document (``None`` between runs)."""
         with self._lock:
             return self.current.to_dict() if self.current is not None else None

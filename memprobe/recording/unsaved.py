@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import Any, cast
 
+from ..documents import RunDoc, Timeline
 from .records import RunRecord
 from .timeline import downsample, window
 
@@ -29,17 +30,18 @@ class KeptRuns:
         self.max_points = max_points
         self.dropped = 0
         """Runs dropped from memory because more than ``max_runs`` waited (never saved)."""
-        self._runs: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._runs: OrderedDict[str, RunDoc] = OrderedDict()
         self._lock = threading.Lock()
 
-    def keep(self, run: RunRecord | dict[str, Any]) -> None:
+    def keep(self, run: RunRecord | RunDoc) -> None:
         """Keep a finished run (its record, or an imported document) until it is saved."""
         if isinstance(run, RunRecord):
             doc = run.to_dict(timeline=downsample(run.samples.to_timeline(), self.max_points))
         else:
-            doc = dict(run)
+            doc = cast(RunDoc, dict(run))
             doc["timeline"] = downsample(doc.get("timeline") or {"t": [], "series": {}}, self.max_points)
-        doc.setdefault("failures", [doc["failure"]] if doc.get("failure") else [])
+        failure = doc.get("failure")
+        doc.setdefault("failures", [failure] if failure else [])
         with self._lock:
             self._runs.pop(doc["id"], None)
             self._runs[doc["id"]] = doc
@@ -53,7 +55,7 @@ class KeptRuns:
     def __contains__(self, run_id: object) -> bool:
         return run_id in self._runs
 
-    def documents(self) -> list[dict[str, Any]]:
+    def documents(self) -> list[RunDoc]:
         """Oldest first (the order to save them in)."""
         with self._lock:
             return list(self._runs.values())
@@ -67,16 +69,19 @@ class KeptRuns:
         return [{**{k: doc.get(k) for k in _HEADER_KEYS if k in doc}, "node_count": len(doc.get("nodes") or []),
                  "saved": False} for doc in self.documents()]
 
-    def get(self, run_id: str, max_points: int | None = 2000) -> dict[str, Any] | None:
+    def get(self, run_id: str, max_points: int | None = 2000) -> RunDoc | None:
         with self._lock:
             doc = self._runs.get(run_id)
         if doc is None:
             return None
-        timeline = doc.get("timeline") or {"t": [], "series": {}}
-        return {**doc, "saved": False, "sample_count": len(timeline["t"]),
-                "timeline": downsample(timeline, max_points) if max_points else timeline}
+        timeline: Timeline = doc.get("timeline") or {"t": [], "series": {}}
+        served = cast(RunDoc, dict(doc))
+        served["saved"] = False
+        served["sample_count"] = len(timeline["t"])
+        served["timeline"] = downsample(timeline, max_points) if max_points else timeline
+        return served
 
-    def samples(self, run_id: str, start: float | None, end: float | None, max_points: int) -> dict[str, Any] | None:
+    def samples(self, run_id: str, start: float | None, end: float | None, max_points: int) -> Timeline | None:
         doc = self.get(run_id, None)
         if doc is None:
             return None

@@ -80,7 +80,7 @@ def machine_from_snapshot(snap: Snapshot, swap: dict[str, Any], unreadable: list
                           swap_total=s.swap_total_bytes, commit_limit=s.commit_limit_bytes,
                           cgroup_limit=cgroup.limit_bytes if cgroup else None)[0]
     metrics = snap.metrics()
-    if cgroup is not None:
+    if cgroup is not None and cgroup.used_bytes is not None:
         metrics.setdefault("cgroup_used_bytes", cgroup.used_bytes)
     return {
         "memprobe_version": __version__,

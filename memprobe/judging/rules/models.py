@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...documents import NodeDoc
+from ...documents import ModelDoc, NodeDoc
 from ...format import GIB, fmt_bytes, fmt_pair
 from ...sensing.install_type import LAUNCH_OPTION_PLACES
+from ...vocabulary import Tier
 from ..facts import RunFacts
 from ..residency import describe_model, duplicate_models
 from .base import Suggestion, rule
@@ -113,7 +114,7 @@ def offloaded_weights(f: RunFacts) -> list[Suggestion]:
         evidence.append(f"ComfyUI's own memory grew by {fmt_bytes(growth)} during it")
     failure = f.failure
     critical = failure is not None and (failure.abrupt or failure.kind in ("system-ram", "commit-limit"))
-    tier = "failure" if critical else "pressure"
+    tier: Tier = "failure" if critical else "pressure"
     if spilled and others is not None and others >= GIB:
         place = LAUNCH_OPTION_PLACES.get(f.install, LAUNCH_OPTION_PLACES["unknown"])
         why = "; ".join(evidence + [f"other programs held {fmt_bytes(others)} of VRAM", "VRAM then ran out"
@@ -162,13 +163,13 @@ def smaller_model(name: str, size: int | None, loaded: int | None, dtype: str | 
 @rule("duplicate-models", needs=("models",), tiers=("pressure", "note"))
 def duplicate_models_rule(f: RunFacts) -> list[Suggestion]:
     """The same model file loaded twice: two copies of its weights in memory."""
-    most: dict[tuple[str, Any], list[dict[str, Any]]] = {}  # per file and kind: the most copies at once
+    most: dict[tuple[str, Any], list[ModelDoc]] = {}  # per file and kind: the most copies at once
     for reading in f.model_readings:
-        for copies in duplicate_models(reading):  # type: ignore[arg-type]
-            key = (copies[0]["file"], copies[0].get("kind"))
+        for copies in duplicate_models(reading):
+            key = (str(copies[0].get("file")), copies[0].get("kind"))
             if len(copies) > len(most.get(key, ())):
                 most[key] = list(reversed(copies))  # the model manager lists the newest first
-    by_file: dict[str, list[list[dict[str, Any]]]] = {}
+    by_file: dict[str, list[list[ModelDoc]]] = {}
     for (file, _), copies in most.items():
         by_file.setdefault(file, []).append(copies)
     pressure = f.system_pressure() or ([f"{f.memory_name} reached {fmt_pair(f.peaks.get(f.metric), f.compute.limit_bytes)}"]

@@ -36,7 +36,7 @@ def failed_load(f: RunFacts) -> list[Suggestion]:
     if not f.failed_in("load"):
         return []
     models = ", ".join(f.params.get("models") or []) or "the model"
-    sizes = [p.get("size_bytes") for p in f.partials if p.get("size_bytes")]
+    sizes = [int(p["size_bytes"]) for p in f.partials if p.get("size_bytes")]
     saves = max(sizes) // 2 if sizes else _requested(f)  # one precision step halves the weights
     return [Suggestion(
         "smaller-model", "failure", "Load a smaller or lower-precision model",

@@ -66,7 +66,7 @@ def _text(value: Any) -> str | None:
 class NvmlReader:
     """NVML, initialised once for the process and shut down at exit."""
 
-    serves = ("cuda",)
+    serves: tuple[str, ...] = ("cuda",)
 
     def __init__(self) -> None:
         self._tried = False

@@ -6,9 +6,10 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from ..._log import warn_once
 from ..snapshot import GpuMemory
@@ -29,7 +30,7 @@ class GpuSensor:
 
     SHARED_REFRESH_S = 0.5  # the Windows performance counters cost ~1 ms: read them at most 2x/s
 
-    def __init__(self, allocators: list[AllocatorReader], device_wide: list[DeviceWideReader], *,
+    def __init__(self, allocators: Sequence[AllocatorReader], device_wide: Sequence[DeviceWideReader], *,
                  allow_cuda_init: bool = False) -> None:
         self.allocators = allocators
         self.device_wide_readers = device_wide
@@ -121,7 +122,7 @@ class GpuSensor:
         allocator = self.allocator
         if torch is not None and allocator is not None and self._torch_ready(torch):
             try:
-                reading = replace(reading, **allocator.counters(torch, dev))
+                reading = replace(reading, **cast(dict[str, Any], allocator.counters(torch, dev)))
             except Exception as exc:
                 warn_once(f"torch-mem-{dev.backend}", "Memory Probe: torch memory counters failed on %s:%d (%s)",
                           dev.backend, dev.index, exc)

@@ -193,7 +193,7 @@ def _kernel32() -> Any:
 
 
 def _last_error(call: str) -> OSError:
-    error = ctypes.WinError(ctypes.get_last_error())  # type: ignore[attr-defined]
+    error: OSError = ctypes.WinError(ctypes.get_last_error())  # type: ignore[attr-defined]
     error.strerror = f"{call}: {error.strerror}"
     return error
 
