@@ -53,8 +53,12 @@ def run(pairs: int = 25) -> dict[str, Any]:
         tracker.compute_device = "cpu"
         sampler = Sampler(sensors, tracker)  # the automatic rate for a CPU-only ComfyUI
         sampler.start()
-        traced = wrap(_node, lambda a, k: tracker.node_begin(a[0], a[1], "Node", None),
-                      lambda n, r: tracker.node_end(n), lambda n, e: tracker.node_failed(n, e))
+        traced = wrap(
+            _node,
+            lambda a, k: tracker.node_begin(a[0], a[1], "Node", None),
+            lambda n, r: tracker.node_end(n),
+            lambda n, e: tracker.node_failed(n, e),
+        )
         nodes = _workflow(torch)
 
         async def execute(fn: Any, run_id: str, trace: bool) -> float:
@@ -77,10 +81,14 @@ def run(pairs: int = 25) -> dict[str, Any]:
     ratio = statistics.median(with_tracing) / statistics.median(bare)
     paired = statistics.median(t / b for t, b in zip(with_tracing, bare, strict=True))
     spread = statistics.pstdev(bare) / statistics.mean(bare)
-    return {"e2e_untraced_median_s": round(statistics.median(bare), 3),
-            "e2e_traced_median_s": round(statistics.median(with_tracing), 3),
-            "e2e_ratio_of_medians": round(ratio, 4), "e2e_median_paired_ratio": round(paired, 4),
-            "e2e_untraced_noise_pct": round(100 * spread, 1), "e2e_pairs": pairs}
+    return {
+        "e2e_untraced_median_s": round(statistics.median(bare), 3),
+        "e2e_traced_median_s": round(statistics.median(with_tracing), 3),
+        "e2e_ratio_of_medians": round(ratio, 4),
+        "e2e_median_paired_ratio": round(paired, 4),
+        "e2e_untraced_noise_pct": round(100 * spread, 1),
+        "e2e_pairs": pairs,
+    }
 
 
 if __name__ == "__main__":

@@ -46,11 +46,11 @@ def build_log(path: Path, size_bytes: int, *, huge_line_bytes: int = 0) -> int:
     session = (FIXTURES / "comfyui-0.3.64" / "logs" / "txt2img.log").read_text(encoding="utf-8")
     failing = (FIXTURES / "comfyui-0.3.64" / "logs" / "error_runtime.log").read_text(encoding="utf-8")
     threads = [p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "logs").glob("*.log"))]
-    prompt = session[session.index("got prompt"):]
+    prompt = session[session.index("got prompt") :]
     progress = "".join(f"{i * 5:3d}%|{'#' * i:<20}| {i}/20 [00:{i:02d}<00:10,  1.9it/s]\r" for i in range(21)) + "\n"
     written = 0
     with path.open("w", encoding="utf-8", newline="\n") as f:
-        f.write(session[:session.index("got prompt")])
+        f.write(session[: session.index("got prompt")])
         i = 0
         while written < size_bytes:
             block = prompt.replace("Prompt executed", progress + "Prompt executed")
@@ -61,7 +61,7 @@ def build_log(path: Path, size_bytes: int, *, huge_line_bytes: int = 0) -> int:
             f.write(block)
             written += len(block)
             i += 1
-        f.write(failing[failing.index("got prompt"):])
+        f.write(failing[failing.index("got prompt") :])
     return path.stat().st_size
 
 
@@ -69,8 +69,9 @@ def measure(path: str, *, traced: bool = False) -> dict[str, Any]:
     """One reading in a fresh interpreter: its time, how much its RSS peak grew while reading, and
     (``traced``: a separate, slower run) the peak of Python's heap while reading."""
     code = _CHILD.format(root=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", code, path, "traced" if traced else "timed"], capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code, path, "traced" if traced else "timed"], capture_output=True, text=True, check=True
+    ).stdout
     return json.loads(out)
 
 

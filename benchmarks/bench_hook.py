@@ -41,8 +41,12 @@ def run(nodes: int = 5000) -> dict[str, Any]:
         def before(args: tuple, kwargs: dict) -> NodeRun | None:
             return tracker.node_begin(args[0], args[1], "KSampler", None)
 
-        wrapped = wrap(_trivial_node, before, lambda node, result: tracker.node_end(node),
-                       lambda node, exc: tracker.node_failed(node, exc))
+        wrapped = wrap(
+            _trivial_node,
+            before,
+            lambda node, result: tracker.node_end(node),
+            lambda node, exc: tracker.node_failed(node, exc),
+        )
 
         async def measure(fn: Any) -> list[float]:
             times = []
@@ -75,5 +79,7 @@ def run(nodes: int = 5000) -> dict[str, Any]:
 
 if __name__ == "__main__":
     r = run()
-    print(f"per node: unwrapped {r['unwrapped_p50_us']} us, traced {r['traced_p50_us']} us "
-          f"-> overhead p50 {r['overhead_p50_us']} us (traced p99 {r['traced_p99_us']} us)")
+    print(
+        f"per node: unwrapped {r['unwrapped_p50_us']} us, traced {r['traced_p50_us']} us "
+        f"-> overhead p50 {r['overhead_p50_us']} us (traced p99 {r['traced_p99_us']} us)"
+    )

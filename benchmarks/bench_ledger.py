@@ -13,8 +13,17 @@ from typing import Any
 from memprobe.recording.ledger import Ledger
 
 GIB = 1024**3
-METRICS = ("process_rss_bytes", "process_private_bytes", "ram_used_bytes", "commit_bytes", "commit_limit_bytes",
-           "swap_used_bytes", "gpu0_used_bytes", "gpu0_reserved_bytes", "gpu0_allocated_bytes")
+METRICS = (
+    "process_rss_bytes",
+    "process_private_bytes",
+    "ram_used_bytes",
+    "commit_bytes",
+    "commit_limit_bytes",
+    "swap_used_bytes",
+    "gpu0_used_bytes",
+    "gpu0_reserved_bytes",
+    "gpu0_allocated_bytes",
+)
 
 
 def _walk(rng: random.Random, n: int) -> list[int]:
@@ -32,13 +41,41 @@ def synthetic_run(i: int, rng: random.Random, nodes: int = 50, samples: int = 20
     node_docs = []
     for n in range(nodes):
         metrics = {m: int(rng.uniform(1, 8) * GIB) for m in METRICS}
-        node_docs.append({"seq": n + 1, "node_id": str(n), "display_node_id": str(n), "real_node_id": str(n),
-                          "class_type": "KSampler", "title": "KSampler", "stage": "sampling", "status": "ran",
-                          "start_s": n * 0.8, "end_s": n * 0.8 + 0.7, "duration_s": 0.7, "before": metrics,
-                          "after": metrics, "peaks": metrics, "deltas": {}, "error": None, "fallbacks": []})
-    return {"id": f"run-{i:05d}", "status": "success", "started_at": 1.8e9 + i * 60, "ended_at": 1.8e9 + i * 60 + 40,
-            "duration_s": 40.0, "context": {"comfyui_version": "0.3.64"}, "prompt": {}, "nodes": node_docs,
-            "marks": [], "events": [], "failures": [], "timeline": {"t": t, "series": series}}
+        node_docs.append(
+            {
+                "seq": n + 1,
+                "node_id": str(n),
+                "display_node_id": str(n),
+                "real_node_id": str(n),
+                "class_type": "KSampler",
+                "title": "KSampler",
+                "stage": "sampling",
+                "status": "ran",
+                "start_s": n * 0.8,
+                "end_s": n * 0.8 + 0.7,
+                "duration_s": 0.7,
+                "before": metrics,
+                "after": metrics,
+                "peaks": metrics,
+                "deltas": {},
+                "error": None,
+                "fallbacks": [],
+            }
+        )
+    return {
+        "id": f"run-{i:05d}",
+        "status": "success",
+        "started_at": 1.8e9 + i * 60,
+        "ended_at": 1.8e9 + i * 60 + 40,
+        "duration_s": 40.0,
+        "context": {"comfyui_version": "0.3.64"},
+        "prompt": {},
+        "nodes": node_docs,
+        "marks": [],
+        "events": [],
+        "failures": [],
+        "timeline": {"t": t, "series": series},
+    }
 
 
 def run(runs: int = 1000) -> dict[str, Any]:
@@ -70,9 +107,14 @@ def run(runs: int = 1000) -> dict[str, Any]:
             window.append((time.perf_counter() - t) * 1000)
         size = ledger.size_bytes()
         ledger.stop()
-    return {"ledger_runs": runs, "ledger_write_s": round(write_s, 1), "ledger_list_ms_median": round(statistics.median(lists), 2),
-            "ledger_load_run_ms_median": round(statistics.median(loads), 2),
-            "ledger_window_ms_median": round(statistics.median(window), 2), "ledger_size_mib": round(size / 1024**2, 1)}
+    return {
+        "ledger_runs": runs,
+        "ledger_write_s": round(write_s, 1),
+        "ledger_list_ms_median": round(statistics.median(lists), 2),
+        "ledger_load_run_ms_median": round(statistics.median(loads), 2),
+        "ledger_window_ms_median": round(statistics.median(window), 2),
+        "ledger_size_mib": round(size / 1024**2, 1),
+    }
 
 
 if __name__ == "__main__":

@@ -32,12 +32,25 @@ def exporter(stages: tuple[str, ...], gpus: int, runs: int = 200) -> MetricsExpo
     sensors = Sensors()
     latest = (time.time(), sensors.sample())
     facts = MachineFacts.read(sensors)
-    facts = MachineFacts(facts.platform, facts.overcommit_mode, facts.ram_total_bytes, facts.swap_total_bytes,
-                         tuple((g, "NVIDIA GeForce RTX 4090", 24 * GIB) for g in range(gpus)))
-    return MetricsExporter(stats, latest=lambda: latest, facts=lambda: facts,
-                           cpu=lambda: {"hook_cpu_s": 1.0, "sampler_cpu_s": 2.0, "ledger_cpu_s": 0.5,
-                                        "process_cpu_s": time.process_time()},
-                           state=lambda: {"tracing": True, "run_active": False})
+    facts = MachineFacts(
+        facts.platform,
+        facts.overcommit_mode,
+        facts.ram_total_bytes,
+        facts.swap_total_bytes,
+        tuple((g, "NVIDIA GeForce RTX 4090", 24 * GIB) for g in range(gpus)),
+    )
+    return MetricsExporter(
+        stats,
+        latest=lambda: latest,
+        facts=lambda: facts,
+        cpu=lambda: {
+            "hook_cpu_s": 1.0,
+            "sampler_cpu_s": 2.0,
+            "ledger_cpu_s": 0.5,
+            "process_cpu_s": time.process_time(),
+        },
+        state=lambda: {"tracing": True, "run_active": False},
+    )
 
 
 def timed(x: MetricsExporter, accept: str | None, calls: int) -> tuple[list[float], int]:
@@ -52,8 +65,7 @@ def timed(x: MetricsExporter, accept: str | None, calls: int) -> tuple[list[floa
 
 def run(calls: int = 500) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    cases = {"typical": (("load", "text-encode", "sampling", "vae-decode", "output", "other"), 1),
-             "busy": (STAGES, 2)}
+    cases = {"typical": (("load", "text-encode", "sampling", "vae-decode", "output", "other"), 1), "busy": (STAGES, 2)}
     for name, (stages, gpus) in cases.items():
         x = exporter(stages, gpus)
         for fmt, accept in (("text", None), ("openmetrics", OPENMETRICS)):

@@ -67,18 +67,31 @@ def run() -> dict[str, Any]:
                 window.comfyAPI.api.api.addEventListener("memprobe.samples", ({detail}) =>
                     requestAnimationFrame(() => window.__delays.push(performance.timeOrigin + performance.now() - detail.sent_ms)));
             }""")
-            server.broadcast("memprobe.run_start", {"id": "live", "status": "running", "started_at": time.time(), "context": {}})
+            server.broadcast(
+                "memprobe.run_start", {"id": "live", "status": "running", "started_at": time.time(), "context": {}}
+            )
             page.wait_for_function("() => window.__memprobe.store.doc && window.__memprobe.store.doc.id === 'live'")
             for batch in range(40):
                 t = [round(batch * 0.25 + i * 0.02, 3) for i in range(12)]
-                server.broadcast("memprobe.samples", {"run_id": "live", "t": t, "sent_ms": time.time() * 1000, "series": {
-                    "process_rss_bytes": [2 * 1024**3 + i * 10**6 for i in range(12)], "commit_bytes": [3 * 1024**3] * 12}})
+                server.broadcast(
+                    "memprobe.samples",
+                    {
+                        "run_id": "live",
+                        "t": t,
+                        "sent_ms": time.time() * 1000,
+                        "series": {
+                            "process_rss_bytes": [2 * 1024**3 + i * 10**6 for i in range(12)],
+                            "commit_bytes": [3 * 1024**3] * 12,
+                        },
+                    },
+                )
                 time.sleep(0.25)
             page.wait_for_function("() => window.__delays.length >= 40")
             delays = page.evaluate("() => window.__delays")
         browser.close()
     return {
-        "panel_points": redraw["points"], "panel_series": redraw["series"],
+        "panel_points": redraw["points"],
+        "panel_series": redraw["series"],
         "panel_redraw_ms_median": round(statistics.median(redraw["redraw"]), 2),
         "panel_redraw_ms_p95": round(_percentile(redraw["redraw"], 0.95), 2),
         "panel_zoom_ms_median": round(statistics.median(redraw["zoom"]), 2),

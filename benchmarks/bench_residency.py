@@ -65,8 +65,10 @@ class _LoadedModel:
 
 
 def _stand_ins(count: int = 5) -> tuple[Any, list[_Patcher]]:
-    patchers = [_Patcher(type(f"Model{i}", (_Weights,), {})(f"m{i}", 300 * MIB * (i + 1)), 400 * MIB * (i + 1))
-                for i in range(count)]
+    patchers = [
+        _Patcher(type(f"Model{i}", (_Weights,), {})(f"m{i}", 300 * MIB * (i + 1)), 400 * MIB * (i + 1))
+        for i in range(count)
+    ]
     return SimpleNamespace(current_loaded_models=[_LoadedModel(p) for p in patchers]), patchers
 
 
@@ -111,8 +113,11 @@ def real_read(reads: int = 5000) -> dict[str, Any]:
     reader = _reader(mm)
     assert len(reader.read()) == 3
     times = _timed(reader.read, reads)
-    return {"residency_real_read_p50_us": _p(times, 0.5), "residency_real_read_p99_us": _p(times, 0.99),
-            "residency_real_models": len(mm.current_loaded_models)}
+    return {
+        "residency_real_read_p50_us": _p(times, 0.5),
+        "residency_real_read_p99_us": _p(times, 0.99),
+        "residency_real_models": len(mm.current_loaded_models),
+    }
 
 
 def _comfyui() -> tuple[Path, Path] | None:
@@ -135,8 +140,12 @@ def _per_node(reader: Any, nodes: int) -> dict[str, Any]:
 
     with tempfile.TemporaryDirectory() as tmp, traced_stack(tmp) as (_sensors, tracker, _ledger):
         tracker.subscribe(_EventsLike())
-        wrapped = wrap(_trivial_node, lambda args, kwargs: tracker.node_begin(args[0], args[1], "KSampler", None),
-                       lambda node, result: tracker.node_end(node), lambda node, exc: tracker.node_failed(node, exc))
+        wrapped = wrap(
+            _trivial_node,
+            lambda args, kwargs: tracker.node_begin(args[0], args[1], "KSampler", None),
+            lambda node, result: tracker.node_end(node),
+            lambda node, exc: tracker.node_failed(node, exc),
+        )
 
         async def block() -> list[float]:
             times = []
@@ -158,9 +167,12 @@ def _per_node(reader: Any, nodes: int) -> dict[str, Any]:
             return sorted(without), sorted(with_models)
 
         without, with_models = asyncio.run(main())
-    return {"traced_without_models_p50_us": _p(without, 0.5), "traced_with_models_p50_us": _p(with_models, 0.5),
-            "residency_cost_per_node_p50_us": round(_p(with_models, 0.5) - _p(without, 0.5), 1),
-            "traced_with_models_p99_us": _p(with_models, 0.99)}
+    return {
+        "traced_without_models_p50_us": _p(without, 0.5),
+        "traced_with_models_p50_us": _p(with_models, 0.5),
+        "residency_cost_per_node_p50_us": round(_p(with_models, 0.5) - _p(without, 0.5), 1),
+        "traced_with_models_p99_us": _p(with_models, 0.99),
+    }
 
 
 def run(reads: int = 20_000, nodes: int = 3_000) -> dict[str, Any]:
@@ -172,8 +184,13 @@ def run(reads: int = 20_000, nodes: int = 3_000) -> dict[str, Any]:
     comfy = _comfyui()
     if comfy is not None:
         root, python = comfy
-        proc = subprocess.run([str(python), str(Path(__file__).resolve()), "--real"], cwd=root, capture_output=True,
-                              text=True, timeout=600)
+        proc = subprocess.run(
+            [str(python), str(Path(__file__).resolve()), "--real"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         if proc.returncode == 0:
             out.update(json.loads(proc.stdout.strip().splitlines()[-1]))
         else:

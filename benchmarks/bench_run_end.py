@@ -23,7 +23,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 
-
 def measure(runs: int) -> dict[str, float]:
     sys.path.insert(0, str(HERE.parent / "tests"))
     from helpers import load_pack  # the repository root is a package, as ComfyUI imports it
@@ -61,9 +60,11 @@ def measure(runs: int) -> dict[str, float]:
         rt.shutdown()
     cpu = [d[0] for d in durations]
     wall = [d[1] for d in durations]
-    return {"run_end_worker_cpu_us_median": round(statistics.median(cpu), 1),
-            "run_end_worker_wall_us_median": round(statistics.median(wall), 1),
-            "run_end_worker_wall_us_max": round(max(wall), 1)}
+    return {
+        "run_end_worker_cpu_us_median": round(statistics.median(cpu), 1),
+        "run_end_worker_wall_us_median": round(statistics.median(wall), 1),
+        "run_end_worker_wall_us_max": round(max(wall), 1),
+    }
 
 
 def main() -> None:

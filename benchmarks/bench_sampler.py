@@ -42,8 +42,13 @@ class SamplerOnly(Sensors):
 
     def snapshot(self, *, disks: bool = True) -> Snapshot:
         snap = super().snapshot(disks=disks)
-        return replace(snap, system=replace(snap.system, process_peak_rss_bytes=None, process_peak_private_bytes=None,
-                                            commit_peak_bytes=None), gpus=())
+        return replace(
+            snap,
+            system=replace(
+                snap.system, process_peak_rss_bytes=None, process_peak_private_bytes=None, commit_peak_bytes=None
+            ),
+            gpus=(),
+        )
 
     def reset_peaks(self, *, rss: bool = True) -> frozenset[str]:
         return frozenset()
@@ -100,7 +105,12 @@ def tick_cost(seconds: float, hz: float, load: bool) -> dict[str, float]:
     with sampled_run("tick-bench", hz, 0.5) as (tracker, sampler):
         phases = _Phases(tracker)
         node = tracker.node_begin("tick-bench", "3", "KSampler")
-        cpu0, ticks0, wall0, process0 = thread_cpu_ns(sampler.native_id), sampler.ticks, time.monotonic(), time.process_time()
+        cpu0, ticks0, wall0, process0 = (
+            thread_cpu_ns(sampler.native_id),
+            sampler.ticks,
+            time.monotonic(),
+            time.process_time(),
+        )
         if torch is not None:
             x, weights = torch.randn(1, 64, 96, 96), [torch.randn(64, 64, 3, 3) for _ in range(8)]
             while time.monotonic() - wall0 < seconds:
@@ -108,15 +118,23 @@ def tick_cost(seconds: float, hz: float, load: bool) -> dict[str, float]:
                     x = torch.nn.functional.conv2d(x, w, padding=1).tanh()
         else:
             time.sleep(seconds)
-        cpu1, ticks1, wall1, process1 = thread_cpu_ns(sampler.native_id), sampler.ticks, time.monotonic(), time.process_time()
+        cpu1, ticks1, wall1, process1 = (
+            thread_cpu_ns(sampler.native_id),
+            sampler.ticks,
+            time.monotonic(),
+            time.process_time(),
+        )
         tracker.node_end(node)
     ticks = max(1, ticks1 - ticks0)
     per_tick = (cpu1 - cpu0) / ticks / 1e3
-    return {"us_per_tick": round(per_tick, 1), "read_us": round(phases.read_ns / ticks / 1e3, 1),
-            "tracker_us": round(phases.track_ns / ticks / 1e3, 1),
-            "hz_achieved": round(ticks / (wall1 - wall0), 1),
-            "share_of_one_core_pct": round(100 * (cpu1 - cpu0) / 1e9 / (wall1 - wall0), 3),
-            "share_of_process_cpu_pct": round(100 * (cpu1 - cpu0) / 1e9 / max(1e-9, process1 - process0), 3)}
+    return {
+        "us_per_tick": round(per_tick, 1),
+        "read_us": round(phases.read_ns / ticks / 1e3, 1),
+        "tracker_us": round(phases.track_ns / ticks / 1e3, 1),
+        "hz_achieved": round(ticks / (wall1 - wall0), 1),
+        "share_of_one_core_pct": round(100 * (cpu1 - cpu0) / 1e9 / (wall1 - wall0), 3),
+        "share_of_process_cpu_pct": round(100 * (cpu1 - cpu0) / 1e9 / max(1e-9, process1 - process0), 3),
+    }
 
 
 def hot_tick_us(n: int = 2000) -> float:
@@ -161,9 +179,14 @@ def run(seconds: float = 30.0, tries: int = 50) -> dict[str, Any]:
     exact = spike_capture(tries, exact=True)
     sampled = spike_capture(tries, exact=False)
     sampled_50 = spike_capture(tries, exact=False, hz=50.0)
-    out.update(spike_mib=160, spike_tries=tries, spike_exact_caught_pct=exact["caught_pct"],
-               spike_sampled_caught_pct=sampled["caught_pct"], spike_sampled_50hz_caught_pct=sampled_50["caught_pct"],
-               sampler_auto_hz=CPU_HZ)
+    out.update(
+        spike_mib=160,
+        spike_tries=tries,
+        spike_exact_caught_pct=exact["caught_pct"],
+        spike_sampled_caught_pct=sampled["caught_pct"],
+        spike_sampled_50hz_caught_pct=sampled_50["caught_pct"],
+        sampler_auto_hz=CPU_HZ,
+    )
     return out
 
 

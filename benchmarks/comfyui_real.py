@@ -59,8 +59,12 @@ def _wall_s(history: dict[str, Any]) -> float:
 
 
 def one_run(install: Any, base: Path, extension: Path | None, seed: int, config: dict[str, Any]) -> dict[str, Any]:
-    server = ComfyServer(install, base, extensions=[extension] if extension else [],
-                         ready_path="/memprobe/live" if extension else "/system_stats")
+    server = ComfyServer(
+        install,
+        base,
+        extensions=[extension] if extension else [],
+        ready_path="/memprobe/live" if extension else "/system_stats",
+    )
     server.start()
     try:
         if extension and config:
@@ -72,9 +76,12 @@ def one_run(install: Any, base: Path, extension: Path | None, seed: int, config:
         busy1, total1 = _cpu_ticks()
         server_ticks1, own1 = _process_ticks(server.process.pid), _process_ticks(os.getpid())
         others = (busy1 - busy0) - (server_ticks1 - server_ticks0) - (own1 - own0)
-        result: dict[str, Any] = {"with_extension": extension is not None, "wall_s": round(_wall_s(history), 3),
-                                  "others_cpu_pct": round(100 * others / max(1, total1 - total0), 1),
-                                  "loadavg": open("/proc/loadavg").read().split()[0]}
+        result: dict[str, Any] = {
+            "with_extension": extension is not None,
+            "wall_s": round(_wall_s(history), 3),
+            "others_cpu_pct": round(100 * others / max(1, total1 - total0), 1),
+            "loadavg": open("/proc/loadavg").read().split()[0],
+        }
         if extension:
             result["overhead"] = server.memprobe_run(prompt_id)["overhead"]
             result["sampler"] = server.get("/memprobe/live").get("status", {}).get("sampler")
@@ -108,8 +115,10 @@ def pairs(install: Any, work: Path, extension: Path, n: int, config: dict[str, A
         "paired_ratio_median": round(statistics.median(ratios), 4),
         "own_cpu_share_pct": shares,
         "own_cpu_share_median_pct": round(statistics.median(shares), 3),
-        "sampler_cpu_s_median": median("sampler_cpu_s"), "hook_cpu_s_median": median("hook_cpu_s"),
-        "ledger_cpu_s_median": median("ledger_cpu_s"), "process_cpu_s_median": round(median("process_cpu_s"), 1),
+        "sampler_cpu_s_median": median("sampler_cpu_s"),
+        "hook_cpu_s_median": median("hook_cpu_s"),
+        "ledger_cpu_s_median": median("ledger_cpu_s"),
+        "process_cpu_s_median": round(median("process_cpu_s"), 1),
         "others_cpu_pct": [r["others_cpu_pct"] for p in runs for r in p.values()],
     }
 
@@ -130,8 +139,12 @@ def spikes(install: Any, work: Path, extension: Path, n: int, config: dict[str, 
     finally:
         server.stop()
     within = sum(abs(e) <= 0.05 * 160 for e in errors)
-    return {"spike_runs": n, "spike_within_5pct": within, "spike_exact": exact,
-            "spike_error_mib": [round(e, 1) for e in errors]}
+    return {
+        "spike_runs": n,
+        "spike_within_5pct": within,
+        "spike_exact": exact,
+        "spike_error_mib": [round(e, 1) for e in errors],
+    }
 
 
 def main() -> int:
@@ -139,15 +152,23 @@ def main() -> int:
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--spikes", type=int, default=0)
     parser.add_argument("--extension", type=Path, default=REPO, help="the Memory Probe folder to load")
-    parser.add_argument("--set", action="append", default=[], metavar="NAME=JSON",
-                        help="a Memory Probe setting for the servers, e.g. sample_hz=50")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=JSON",
+        help="a Memory Probe setting for the servers, e.g. sample_hz=50",
+    )
     args = parser.parse_args()
     found = find_comfyui()
     if isinstance(found, str):
         sys.exit(found)
     config = {name: json.loads(value) for name, value in (item.split("=", 1) for item in args.set)}
-    summary: dict[str, Any] = {"extension": str(args.extension), "config": config,
-                               "loadavg_start": open("/proc/loadavg").read().split()[:3]}
+    summary: dict[str, Any] = {
+        "extension": str(args.extension),
+        "config": config,
+        "loadavg_start": open("/proc/loadavg").read().split()[:3],
+    }
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="memprobe-bench-") as tmp:
         if args.pairs:

@@ -66,8 +66,14 @@ def score(entries: list[tuple[Path, dict]], show: bool = False) -> dict:
                 else:
                     misses.append((entry["file"], "tile", ", ".join(s["id"] for s in suggestions) or "none"))
     n = len(entries)
-    out = {"logs": n, "kind": (kind_ok, n), "class": (class_ok, class_n), "advised": (advised, memory_n),
-           "decode_tiled": (tiled, decode_n), "crashes": crashes}
+    out = {
+        "logs": n,
+        "kind": (kind_ok, n),
+        "class": (class_ok, class_n),
+        "advised": (advised, memory_n),
+        "decode_tiled": (tiled, decode_n),
+        "crashes": crashes,
+    }
     if show:
         out["misses"] = misses
     return out

@@ -38,8 +38,12 @@ GOALS: list[tuple[str, str, str, Any]] = [
     ("sampler_auto_load_read_us", "  of which the reading (us)", "", None),
     ("sampler_auto_load_tracker_us", "  of which the tracker (us)", "", None),
     ("sampler_auto_load_hz_achieved", "sampler rate while torch runs, automatic (Hz)", "10", None),
-    ("sampler_auto_load_share_of_process_cpu_pct", "sampler CPU, share of the process's (%)", "<= 0.5 %",
-     lambda v: v <= 0.5),
+    (
+        "sampler_auto_load_share_of_process_cpu_pct",
+        "sampler CPU, share of the process's (%)",
+        "<= 0.5 %",
+        lambda v: v <= 0.5,
+    ),
     ("sampler_50hz_load_share_of_process_cpu_pct", "  same at 50 Hz, the old default (%)", "", None),
     ("spike_exact_caught_pct", "160 MiB spikes freed at once, peak within 5 % (%)", "100 %", lambda v: v == 100),
     ("spike_sampled_caught_pct", "  same from the 10 Hz sampler alone (%)", "", None),
@@ -57,8 +61,12 @@ GOALS: list[tuple[str, str, str, Any]] = [
     ("panel_zoom_ms_median", "panel: zoom step, median", "", None),
     ("panel_event_to_screen_ms_median", "panel: event to screen, median", "", None),
     ("panel_event_to_screen_ms_p95", "panel: event to screen, p95", "", None),
-    ("metrics_typical_openmetrics_ms_p50", "/memprobe/metrics scrape, typical ({metrics_typical_lines} lines), p50",
-     "<= 10 ms", lambda v: v <= 10),
+    (
+        "metrics_typical_openmetrics_ms_p50",
+        "/memprobe/metrics scrape, typical ({metrics_typical_lines} lines), p50",
+        "<= 10 ms",
+        lambda v: v <= 10,
+    ),
     ("metrics_typical_text_ms_p50", "  same, classic text format, p50", "", None),
     ("metrics_busy_openmetrics_ms_p50", "  busy: 2 GPUs, every stage ({metrics_busy_lines} lines), p50", "", None),
     ("metrics_busy_openmetrics_ms_p99", "  busy, p99", "", None),
@@ -73,16 +81,25 @@ GOALS: list[tuple[str, str, str, Any]] = [
 def machine() -> dict[str, Any]:
     import psutil
 
-    return {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
-            "ram_gib": round(psutil.virtual_memory().total / 1024**3, 1), "os": f"{platform.system()} {platform.release()}",
-            "python": platform.python_version(), "date": time.strftime("%Y-%m-%d")}
+    return {
+        "cpu": platform.processor() or platform.machine(),
+        "cores": os.cpu_count(),
+        "ram_gib": round(psutil.virtual_memory().total / 1024**3, 1),
+        "os": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "date": time.strftime("%Y-%m-%d"),
+    }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="shorter runs (sampler 3 x 10 s, 200 ledger runs)")
-    parser.add_argument("--skip", action="append", default=[],
-                        help="skip a benchmark: snapshot, hook, residency, sampler, e2e, ledger, panel, explain, metrics")
+    parser.add_argument(
+        "--skip",
+        action="append",
+        default=[],
+        help="skip a benchmark: snapshot, hook, residency, sampler, e2e, ledger, panel, explain, metrics",
+    )
     parser.add_argument("--out", default=str(HERE / "results"), help="folder for the JSON results")
     args = parser.parse_args()
 
@@ -121,7 +138,9 @@ def main() -> int:
         print(f"  {name} took {time.perf_counter() - started:.0f} s", file=sys.stderr)
 
     info = machine()
-    print(f"\nMemory Probe benchmarks — {info['cores']} cores, {info['ram_gib']} GiB, {info['os']}, Python {info['python']}, {info['date']}\n")
+    print(
+        f"\nMemory Probe benchmarks — {info['cores']} cores, {info['ram_gib']} GiB, {info['os']}, Python {info['python']}, {info['date']}\n"
+    )
     print(f"| {'measure':52} | {'result':>10} | {'goal':10} | met |")
     print(f"| {'-' * 52} | {'-' * 10}: | {'-' * 10} | --- |")
     for key, label, goal, met in GOALS:

@@ -18,8 +18,14 @@ from ..memprobe import __version__
 from ..memprobe.sensing.install_type import detect_install_type
 from ..memprobe.sensing.sensors import Sensors
 
-__all__ = ["import_optional", "comfy_folders", "user_data_dir", "compute_device", "static_context",
-           "model_management_state"]
+__all__ = [
+    "import_optional",
+    "comfy_folders",
+    "user_data_dir",
+    "compute_device",
+    "static_context",
+    "model_management_state",
+]
 
 
 def import_optional(name: str) -> Any | None:
@@ -35,8 +41,11 @@ def comfy_folders() -> dict[str, str]:
     folder_paths = import_optional("folder_paths")
     if folder_paths is None:
         return {}
-    roles = {"models": getattr(folder_paths, "models_dir", None),
-             "output": folder_paths.get_output_directory(), "temp": folder_paths.get_temp_directory()}
+    roles = {
+        "models": getattr(folder_paths, "models_dir", None),
+        "output": folder_paths.get_output_directory(),
+        "temp": folder_paths.get_temp_directory(),
+    }
     return {role: path for role, path in roles.items() if path and os.path.isdir(path)}
 
 
@@ -79,14 +88,25 @@ def static_context(sensors: Sensors, device: str | None) -> dict[str, Any]:
         "argv": sys.argv[1:],
         "install": detect_install_type(sys.executable, sys.argv, comfy_dir),
         "compute_device": device,
-        "gpus": [{"index": g.index, "name": g.name, "backend": g.backend, "vram_total_bytes": g.device_total_bytes,
-                  "driver_version": g.driver_version} for g in snap.gpus],
+        "gpus": [
+            {
+                "index": g.index,
+                "name": g.name,
+                "backend": g.backend,
+                "vram_total_bytes": g.device_total_bytes,
+                "driver_version": g.driver_version,
+            }
+            for g in snap.gpus
+        ],
         "ram_total_bytes": snap.system.ram_total_bytes,
         "commit_limit_bytes": snap.system.commit_limit_bytes,
         "swap_total_bytes": snap.system.swap_total_bytes,
         "overcommit_mode": snap.system.overcommit_mode,
-        "cgroup": ({"version": cgroup.version, "path": cgroup.path, "limit_bytes": cgroup.limit_bytes}
-                   if cgroup is not None else None),
+        "cgroup": (
+            {"version": cgroup.version, "path": cgroup.path, "limit_bytes": cgroup.limit_bytes}
+            if cgroup is not None
+            else None
+        ),
         **model_management_state(),
     }
 
@@ -99,5 +119,7 @@ def model_management_state() -> dict[str, Any]:
     memory = sys.modules.get("comfy.memory_management")
     state = getattr(mm, "vram_state", None)
     dynamic = getattr(memory, "aimdo_enabled", None)
-    return {"vram_state": getattr(state, "name", None) if state is not None else None,
-            "dynamic_vram": dynamic if isinstance(dynamic, bool) else None}
+    return {
+        "vram_state": getattr(state, "name", None) if state is not None else None,
+        "dynamic_vram": dynamic if isinstance(dynamic, bool) else None,
+    }

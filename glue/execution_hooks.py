@@ -28,8 +28,13 @@ __all__ = ["ExecutionHooks"]
 class ExecutionHooks:
     """Installs the node and prompt hooks on ComfyUI's ``execution`` module and feeds the tracker."""
 
-    def __init__(self, tracker: Tracker, tracing_enabled: Callable[[], bool],
-                 context: Callable[[], dict[str, Any]], models: ModelReader | None = None) -> None:
+    def __init__(
+        self,
+        tracker: Tracker,
+        tracing_enabled: Callable[[], bool],
+        context: Callable[[], dict[str, Any]],
+        models: ModelReader | None = None,
+    ) -> None:
         self.tracker = tracker
         self.models = models
         self.tracing_enabled = tracing_enabled
@@ -44,8 +49,13 @@ class ExecutionHooks:
         execution = execution if execution is not None else import_optional("execution")
         if execution is None:
             return "ComfyUI's execution module could not be imported"
-        node_hook = install(execution, "get_output_data", self._timed(self._node_before),
-                            self._timed(self._node_after), self._timed(self._node_failed))
+        node_hook = install(
+            execution,
+            "get_output_data",
+            self._timed(self._node_before),
+            self._timed(self._node_after),
+            self._timed(self._node_failed),
+        )
         if node_hook is None:
             reason = "this ComfyUI has no execution.get_output_data to trace nodes through"
             warn_once("no-hook", "Memory Probe: %s; per-node tracing is unavailable, probe nodes still work", reason)
@@ -53,8 +63,17 @@ class ExecutionHooks:
         self.hooks.append(node_hook)
         executor = getattr(execution, "PromptExecutor", None)
         name = "execute_async" if hasattr(executor, "execute_async") else "execute"
-        run_hook = install(executor, name, self._timed(self._run_before), self._timed(self._run_after),
-                           self._timed(self._run_failed)) if executor else None
+        run_hook = (
+            install(
+                executor,
+                name,
+                self._timed(self._run_before),
+                self._timed(self._run_after),
+                self._timed(self._run_failed),
+            )
+            if executor
+            else None
+        )
         if run_hook is not None:
             self.hooks.append(run_hook)
         else:
@@ -87,8 +106,9 @@ class ExecutionHooks:
         unique_id = str(unique_id)
         cls = obj if isinstance(obj, type) else type(obj)
         class_type, display_id, real_id = self._identify(unique_id, cls)
-        return self.tracker.node_begin(str(prompt_id), unique_id, class_type, cls,
-                                       display_node_id=display_id, real_node_id=real_id)
+        return self.tracker.node_begin(
+            str(prompt_id), unique_id, class_type, cls, display_node_id=display_id, real_node_id=real_id
+        )
 
     def _identify(self, unique_id: str, cls: type) -> tuple[str, str | None, str | None]:
         """The node's class type (its NODE_CLASS_MAPPINGS key) and display/real ids, from
@@ -96,8 +116,7 @@ class ExecutionHooks:
         try:
             dynprompt = self._dynprompt_source.get_progress_state().dynprompt
             node = dynprompt.get_node(unique_id)
-            return (node["class_type"], dynprompt.get_display_node_id(unique_id),
-                    dynprompt.get_real_node_id(unique_id))
+            return (node["class_type"], dynprompt.get_display_node_id(unique_id), dynprompt.get_real_node_id(unique_id))
         except Exception:  # older ComfyUI: fall back to the prompt and the class
             run = self.tracker.current
             node = (run.prompt or {}).get(unique_id) if run is not None else None
@@ -160,8 +179,9 @@ class ExecutionHooks:
         if isinstance(name, str) and name:  # an API client's name for its workflow (the metrics' workflow label)
             context = {**context, "workflow_name": name[:200]}
         prompt = prompt if isinstance(prompt, dict) else None
-        self.tracker.begin_run(str(prompt_id), prompt=prompt, context=context,
-                               workflow=workflow_identity(prompt, extra_data))
+        self.tracker.begin_run(
+            str(prompt_id), prompt=prompt, context=context, workflow=workflow_identity(prompt, extra_data)
+        )
         return str(prompt_id), executor
 
     def _run_after(self, token: tuple[str, Any] | None, result: Any) -> None:
@@ -185,5 +205,6 @@ class ExecutionHooks:
 
     def _run_failed(self, token: tuple[str, Any] | None, exc: BaseException) -> None:
         if token is not None:
-            self.tracker.end_run(token[0], "error", error={"exception_type": exception_type_name(exc),
-                                                         "exception_message": str(exc)})
+            self.tracker.end_run(
+                token[0], "error", error={"exception_type": exception_type_name(exc), "exception_message": str(exc)}
+            )

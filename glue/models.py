@@ -115,11 +115,20 @@ class ModelReader:
         if last is not None and known.get("signature") == signature:
             return last  # unchanged since the last reading: the same (immutable) state
         state = ModelState(
-            key=f"{id(weights):x}", model_class=type(weights).__name__, kind=known["kind"], device=_device(device),
-            offload_device=_device(getattr(patcher, "offload_device", None)), size_bytes=size, loaded_bytes=loaded,
+            key=f"{id(weights):x}",
+            model_class=type(weights).__name__,
+            kind=known["kind"],
+            device=_device(device),
+            offload_device=_device(getattr(patcher, "offload_device", None)),
+            size_bytes=size,
+            loaded_bytes=loaded,
             offloaded_bytes=max(0, size - loaded) if size is not None and loaded is not None else None,
-            dtype=known["dtype"], dynamic=known["dynamic"], pinned_bytes=pinned, file=known.get("file"),
-            loaded_by=known.get("loaded_by"))
+            dtype=known["dtype"],
+            dynamic=known["dynamic"],
+            pinned_bytes=pinned,
+            file=known.get("file"),
+            loaded_by=known.get("loaded_by"),
+        )
         known["state"], known["signature"] = state, signature
         return state
 

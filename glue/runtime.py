@@ -65,8 +65,9 @@ class Runtime:
         self.ledger: Ledger | None = None
         self.models = ModelReader()
         self.tracker.residency = self.models.read
-        self.execution_hooks = ExecutionHooks(self.tracker, lambda: self.config.tracing, self.run_context,
-                                              models=self.models)
+        self.execution_hooks = ExecutionHooks(
+            self.tracker, lambda: self.config.tracing, self.run_context, models=self.models
+        )
         self.tracing_reason: str | None = "not started"
         self.ledger_reason: str | None = "not started"
         self.context: dict[str, Any] = {}
@@ -84,8 +85,15 @@ class Runtime:
             if self.started:
                 return
             self.started = True
-        for step in (self._read_comfy, self._open_ledger, self._connect_events, self._install_hooks,
-                     self._install_log_handler, self._setup_metrics, self._add_routes):
+        for step in (
+            self._read_comfy,
+            self._open_ledger,
+            self._connect_events,
+            self._install_hooks,
+            self._install_log_handler,
+            self._setup_metrics,
+            self._add_routes,
+        ):
             try:
                 step()
             except Exception:  # one broken step must not stop the others, nor ComfyUI
@@ -93,9 +101,12 @@ class Runtime:
         self._apply_config()
         self.sampler.start()
         atexit.register(self.shutdown)
-        logger.info("Memory Probe %s: tracing %s, ledger %s", __version__,
-                    "on" if self.tracing_available else f"unavailable ({self.tracing_reason})",
-                    self.ledger.path if self.ledger else f"unavailable ({self.ledger_reason})")
+        logger.info(
+            "Memory Probe %s: tracing %s, ledger %s",
+            __version__,
+            "on" if self.tracing_available else f"unavailable ({self.tracing_reason})",
+            self.ledger.path if self.ledger else f"unavailable ({self.ledger_reason})",
+        )
 
     def _read_comfy(self) -> None:
         self.sensors.set_disk_paths(environment.comfy_folders())
@@ -113,8 +124,11 @@ class Runtime:
 
     def _open_ledger(self) -> None:
         assert self.data_dir is not None
-        ledger = Ledger(self.data_dir / "ledger.sqlite3", max_runs=self.config.retention_runs,
-                        max_bytes=self.config.retention_mb * 1024**2)
+        ledger = Ledger(
+            self.data_dir / "ledger.sqlite3",
+            max_runs=self.config.retention_runs,
+            max_bytes=self.config.retention_mb * 1024**2,
+        )
         try:
             abrupt = ledger.open(kills_now=self.sensors.oom_kills())
         except LedgerError as exc:
@@ -166,10 +180,19 @@ class Runtime:
             self.metrics_reason = f"prometheus-client is not installed ({exc}); install requirements.txt"
             logger.warning("Memory Probe: /memprobe/metrics is unavailable: %s", self.metrics_reason)
             return
-        info = {"version": __version__, "comfyui_version": self.context.get("comfyui_version"),
-                "compute_device": self.context.get("compute_device")}
-        self.metrics = MetricsExporter.for_sensors(self.run_stats, self.sensors, latest=lambda: self.sampler.latest,
-                                                   cpu=self.cost, state=self._metrics_state, info=info)
+        info = {
+            "version": __version__,
+            "comfyui_version": self.context.get("comfyui_version"),
+            "compute_device": self.context.get("compute_device"),
+        }
+        self.metrics = MetricsExporter.for_sensors(
+            self.run_stats,
+            self.sensors,
+            latest=lambda: self.sampler.latest,
+            cpu=self.cost,
+            state=self._metrics_state,
+            info=info,
+        )
         self.tracker.subscribe(self.metrics)
         self.metrics_reason = None
 
@@ -183,10 +206,18 @@ class Runtime:
             return
         from ..web.routes import MemProbeRoutes, Services
 
-        services = Services(tracker=self.tracker, ledger=self.ledger, machine=self.machine, config=lambda: self.config,
-                            set_config=self.set_config, status=self.status, advice_machine=self.advice_machine,
-                            metrics=self.metrics, metrics_unavailable=self.metrics_reason,
-                            models=self.tracker.read_models)
+        services = Services(
+            tracker=self.tracker,
+            ledger=self.ledger,
+            machine=self.machine,
+            config=lambda: self.config,
+            set_config=self.set_config,
+            status=self.status,
+            advice_machine=self.advice_machine,
+            metrics=self.metrics,
+            metrics_unavailable=self.metrics_reason,
+            models=self.tracker.read_models,
+        )
         MemProbeRoutes(services).add_routes(instance.routes, static_dir=PACK_DIR / "vendor")
 
     # ------------------------------------------------------------------ state the routes read
@@ -196,20 +227,32 @@ class Runtime:
 
     def cost(self) -> dict[str, float]:
         """Memory Probe's own CPU time so far, by part, and the whole process's."""
-        return {"hook_cpu_s": self.execution_hooks.cpu_ns / 1e9, "sampler_cpu_s": self.sampler.cpu_s,
-                "ledger_cpu_s": self.ledger.cpu_s if self.ledger is not None else 0.0,
-                "process_cpu_s": time.process_time()}
+        return {
+            "hook_cpu_s": self.execution_hooks.cpu_ns / 1e9,
+            "sampler_cpu_s": self.sampler.cpu_s,
+            "ledger_cpu_s": self.ledger.cpu_s if self.ledger is not None else 0.0,
+            "process_cpu_s": time.process_time(),
+        }
 
     def status(self) -> dict[str, Any]:
         return {
             "version": __version__,
-            "tracing": {"available": self.tracing_available, "enabled": self.config.tracing,
-                        "reason": self.tracing_reason},
-            "ledger": {"available": self.ledger is not None, "reason": self.ledger_reason,
-                       **(self.ledger.state() if self.ledger is not None else {"saving": False})},
+            "tracing": {
+                "available": self.tracing_available,
+                "enabled": self.config.tracing,
+                "reason": self.tracing_reason,
+            },
+            "ledger": {
+                "available": self.ledger is not None,
+                "reason": self.ledger_reason,
+                **(self.ledger.state() if self.ledger is not None else {"saving": False}),
+            },
             "memory": live_limits(self.context, self.sensors.sample()),
-            "metrics": {"enabled": self.config.metrics, "available": self.metrics is not None,
-                        "reason": self.metrics_reason},
+            "metrics": {
+                "enabled": self.config.metrics,
+                "available": self.metrics is not None,
+                "reason": self.metrics_reason,
+            },
             "sampler": self.sampler.status(),
             "config": self.config.to_dict(),
             "cost": {k: round(v, 4) for k, v in self.cost().items()},
@@ -242,8 +285,9 @@ class Runtime:
             try:
                 self._machine_cache = (now, self.machine())
             except Exception:  # advice works without it
-                warn_once("advice-machine", "Memory Probe: could not read the machine set-up for the advice",
-                          exc_info=True)
+                warn_once(
+                    "advice-machine", "Memory Probe: could not read the machine set-up for the advice", exc_info=True
+                )
                 return None
         return self._machine_cache[1]
 
@@ -256,8 +300,11 @@ class Runtime:
         """At interpreter exit: close a run cut short by the shutdown, flush the ledger."""
         run = self.tracker.current
         if run is not None:
-            self.tracker.end_run(run.id, "interrupted", error={"exception_type": None,
-                                 "exception_message": "ComfyUI was shut down while this run executed"})
+            self.tracker.end_run(
+                run.id,
+                "interrupted",
+                error={"exception_type": None, "exception_message": "ComfyUI was shut down while this run executed"},
+            )
         self.sampler.stop()
         self.judge.flush(5)
         if self.ledger is not None:

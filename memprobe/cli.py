@@ -98,10 +98,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     doctor = sub.add_parser("doctor", help="check this machine's memory set-up (GPU, RAM, commit, pagefile/swap)")
     doctor.add_argument("--json", action="store_true", help="print JSON (stable keys, see the README)")
-    doctor.add_argument("--path", action="append", metavar="ROLE=FOLDER",
-                        help="also check free disk of FOLDER's volume, e.g. models=D:\\ComfyUI\\models (the home and "
-                             "current folder's volumes, and ComfyUI's models and output when found, are always "
-                             "checked)")
+    doctor.add_argument(
+        "--path",
+        action="append",
+        metavar="ROLE=FOLDER",
+        help="also check free disk of FOLDER's volume, e.g. models=D:\\ComfyUI\\models (the home and "
+        "current folder's volumes, and ComfyUI's models and output when found, are always "
+        "checked)",
+    )
     doctor.set_defaults(func=_doctor)
     rep = sub.add_parser("report", help="the shareable report of an exported run (prompts and paths removed)")
     rep.add_argument("run", metavar="RUN.json", help="a run exported from the panel or /memprobe/runs/{id}/export")
@@ -112,13 +116,17 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("b", metavar="B.json")
     cmp.add_argument("--format", choices=("md", "json"), default="md")
     cmp.set_defaults(func=_compare)
-    exp = sub.add_parser("explain", help="explain a failure from ComfyUI's own log (console output, comfyui.log, "
-                                         "the Desktop app's log, a pasted error report)")
+    exp = sub.add_parser(
+        "explain",
+        help="explain a failure from ComfyUI's own log (console output, comfyui.log, "
+        "the Desktop app's log, a pasted error report)",
+    )
     exp.add_argument("log", metavar="FILE", help="the log file, or - to read it from standard input")
     out = exp.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON (stable keys, see the README)")
-    out.add_argument("--report", action="store_true",
-                     help="print the shareable Markdown report (no prompts, user names or paths)")
+    out.add_argument(
+        "--report", action="store_true", help="print the shareable Markdown report (no prompts, user names or paths)"
+    )
     exp.set_defaults(func=_explain)
     return parser
 

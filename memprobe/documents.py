@@ -17,8 +17,22 @@ from __future__ import annotations
 from typing import Any, TypeAlias, TypedDict
 
 __all__ = [
-    "Metrics", "Timeline", "ModelDoc", "NodeDoc", "FailureDoc", "MarkDoc", "EventDoc", "RunHeader", "RunDoc",
-    "MemoryDoc", "SuggestionDoc", "VerdictDoc", "VerdictNode", "ExplainDoc", "Prompt", "MachineDoc",
+    "Metrics",
+    "Timeline",
+    "ModelDoc",
+    "NodeDoc",
+    "FailureDoc",
+    "MarkDoc",
+    "EventDoc",
+    "RunHeader",
+    "RunDoc",
+    "MemoryDoc",
+    "SuggestionDoc",
+    "VerdictDoc",
+    "VerdictNode",
+    "ExplainDoc",
+    "Prompt",
+    "MachineDoc",
 ]
 
 Metrics: TypeAlias = dict[str, int]
@@ -34,12 +48,26 @@ class Timeline(TypedDict):
     series: dict[str, list[int | None]]
 
 
-ModelDoc = TypedDict("ModelDoc", {
-    "key": str, "name": str | None, "class": str | None, "kind": str | None, "device": str | None,
-    "offload_device": str | None, "size_bytes": int | None, "loaded_bytes": int | None,
-    "offloaded_bytes": int | None, "dtype": str | None, "dynamic": bool | None, "pinned_bytes": int | None,
-    "file": str | None, "loaded_by": dict[str, Any] | None,
-}, total=False)
+ModelDoc = TypedDict(
+    "ModelDoc",
+    {
+        "key": str,
+        "name": str | None,
+        "class": str | None,
+        "kind": str | None,
+        "device": str | None,
+        "offload_device": str | None,
+        "size_bytes": int | None,
+        "loaded_bytes": int | None,
+        "offloaded_bytes": int | None,
+        "dtype": str | None,
+        "dynamic": bool | None,
+        "pinned_bytes": int | None,
+        "file": str | None,
+        "loaded_by": dict[str, Any] | None,
+    },
+    total=False,
+)
 """A model ComfyUI's model manager holds (:mod:`memprobe.judging.residency`)."""
 
 

@@ -13,8 +13,16 @@ import os
 import re
 from typing import Any
 
-__all__ = ["PROMPT_MARK", "TEXT_MARK", "PATH_MARK", "scrub_text", "scrub_all", "sanitize_prompt", "sanitize_workflow",
-           "sanitize"]
+__all__ = [
+    "PROMPT_MARK",
+    "TEXT_MARK",
+    "PATH_MARK",
+    "scrub_text",
+    "scrub_all",
+    "sanitize_prompt",
+    "sanitize_workflow",
+    "sanitize",
+]
 
 PROMPT_MARK = "[prompt removed]"
 TEXT_MARK = "[text removed]"
@@ -32,8 +40,24 @@ _POSIX_PATH = re.compile(
 _FILE_URL = re.compile(r"file:/{2,3}\S+")
 _HAS_EXTENSION = re.compile(r"^[^.\s]+(?:\.[^.\s]+)*\.[A-Za-z0-9]{1,12}$")
 _MODEL_KEY = re.compile(r"(_name|_path|_file|filename|directory|folder|dir)\d*$", re.IGNORECASE)
-_PROMPT_KEYS = {"text", "prompt", "positive", "negative", "text_g", "text_l", "clip_l", "t5xxl", "system_prompt",
-                "user_prompt", "caption", "string", "value", "text_a", "text_b", "speak_and_recognation"}
+_PROMPT_KEYS = {
+    "text",
+    "prompt",
+    "positive",
+    "negative",
+    "text_g",
+    "text_l",
+    "clip_l",
+    "t5xxl",
+    "system_prompt",
+    "user_prompt",
+    "caption",
+    "string",
+    "value",
+    "text_a",
+    "text_b",
+    "speak_and_recognation",
+}
 _PROMPT_CLASS = re.compile(r"TextEncode|Prompt|Caption|String|Text(?!ure)|Note", re.IGNORECASE)
 _SECRET_KEYS = {"client_id", "clientid", "sid", "api_key", "api_key_comfy_org", "auth_token", "auth_token_comfy_org"}
 
@@ -77,7 +101,9 @@ def scrub_text(text: str) -> str:
 def _is_free_text(value: str) -> bool:
     """Words a person wrote (a prompt, a note) rather than a setting; errs on the side of removing."""
     stripped = value.strip()
-    return "\n" in stripped or len(stripped) > 64 or len(stripped.split()) >= 3 or (" " in stripped and len(stripped) > 20)
+    return (
+        "\n" in stripped or len(stripped) > 64 or len(stripped.split()) >= 3 or (" " in stripped and len(stripped) > 20)
+    )
 
 
 def _looks_like_path(value: str) -> bool:
@@ -99,8 +125,13 @@ def _clean_value(key: str, value: str, *, prompt_node: bool) -> str:
 
 
 def _clean_any(key: str, value: Any, *, prompt_node: bool) -> Any:
-    if isinstance(value, list) and len(value) == 2 and isinstance(value[0], str | int) and isinstance(value[1], int) \
-            and not isinstance(value[1], bool):
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and isinstance(value[0], str | int)
+        and isinstance(value[1], int)
+        and not isinstance(value[1], bool)
+    ):
         return value  # a link ["4", 1] to another node's output
     if isinstance(value, str):
         return _clean_value(key, value, prompt_node=prompt_node)
@@ -124,7 +155,9 @@ def _api_prompt_sources(prompt: dict[str, Any]) -> set[str]:
         for key, value in (prompt[nid].get("inputs") or {}).items():
             if isinstance(value, list) and len(value) == 2 and isinstance(value[1], int) and not _MODEL_KEY.search(key):
                 source = prompt.get(str(value[0]))
-                if isinstance(source, dict) and not str(source.get("class_type", "")).endswith(("Loader", "LoaderSimple")):
+                if isinstance(source, dict) and not str(source.get("class_type", "")).endswith(
+                    ("Loader", "LoaderSimple")
+                ):
                     stack.append(str(value[0]))
     return sources
 
@@ -138,8 +171,10 @@ def sanitize_prompt(prompt: dict[str, Any] | None) -> dict[str, Any] | None:
     for nid, node in prompt.items():
         if not isinstance(node, dict):
             continue
-        clean = {"class_type": node.get("class_type"),
-                 "inputs": {k: _clean_any(k, v, prompt_node=nid in sources) for k, v in (node.get("inputs") or {}).items()}}
+        clean = {
+            "class_type": node.get("class_type"),
+            "inputs": {k: _clean_any(k, v, prompt_node=nid in sources) for k, v in (node.get("inputs") or {}).items()},
+        }
         title = (node.get("_meta") or {}).get("title")
         if isinstance(title, str):
             clean["_meta"] = {"title": TEXT_MARK if nid in sources and _is_free_text(title) else scrub_text(title)}
@@ -149,6 +184,7 @@ def sanitize_prompt(prompt: dict[str, Any] | None) -> dict[str, Any] | None:
 
 def sanitize_workflow(workflow: dict[str, Any]) -> dict[str, Any]:
     """A UI-format workflow (what the ComfyUI frontend saves) without prompt text or paths."""
+
     def node_list(graph: dict[str, Any]) -> list[dict[str, Any]]:
         return [n for n in graph.get("nodes") or [] if isinstance(n, dict)]
 
@@ -166,8 +202,14 @@ def sanitize_workflow(workflow: dict[str, Any]) -> dict[str, Any]:
             node = nodes.get(stack.pop())
             for inp in (node or {}).get("inputs") or []:
                 origin = links.get(inp.get("link")) if isinstance(inp, dict) else None
-                if origin in nodes and origin not in marked and not str(nodes[origin].get("type", "")).endswith("Loader"):
-                    if str(inp.get("type", "")).upper() in ("STRING", "*", "") or _PROMPT_CLASS.search(str(nodes[origin].get("type"))):
+                if (
+                    origin in nodes
+                    and origin not in marked
+                    and not str(nodes[origin].get("type", "")).endswith("Loader")
+                ):
+                    if str(inp.get("type", "")).upper() in ("STRING", "*", "") or _PROMPT_CLASS.search(
+                        str(nodes[origin].get("type"))
+                    ):
                         marked.add(origin)
                         stack.append(origin)
         return marked
@@ -179,8 +221,12 @@ def sanitize_workflow(workflow: dict[str, Any]) -> dict[str, Any]:
             if key == "nodes":
                 out[key] = [clean_node(n, n.get("id") in marked) for n in node_list(graph)]
             elif key == "definitions" and isinstance(value, dict):
-                out[key] = {k: [clean_graph(s) for s in v] if k == "subgraphs" and isinstance(v, list)  # type: ignore[assignment]
-                            else scrub_all(v) for k, v in value.items()}
+                out[key] = {
+                    k: [clean_graph(s) for s in v]
+                    if k == "subgraphs" and isinstance(v, list)  # type: ignore[assignment]
+                    else scrub_all(v)
+                    for k, v in value.items()
+                }
             elif key.lower() in _SECRET_KEYS:
                 continue
             else:

@@ -16,9 +16,39 @@ from dataclasses import asdict, dataclass
 from typing import Any, Final, Literal
 
 __all__ = [
-    "AT_LIMIT", "EVENTS", "EXECUTED_STATUSES", "FailureKind", "FAILURE_KINDS", "KINDS", "MEMORY_KINDS", "Metric",
-    "NEAR_LIMIT", "NODE_STATUSES", "OPEN_STATUSES", "RUN_STATUSES", "SEVERITIES", "STAGES", "TIERS", "TONES",
-    "FALLBACK_KINDS", "RUN_OUTCOMES", "VERDICT_KINDS", "SYSTEM_KINDS", "FINDING_SEVERITIES", "SEVERITY_MARKS", "NODE_TONES", "TABLE_METRICS", "FAILED_RUN_STATUSES", "GPU_METRICS", "SYSTEM_METRICS", "kind_of", "metric_label", "vocabulary_document", "Severity", "Tier", "Tone",
+    "AT_LIMIT",
+    "EVENTS",
+    "EXECUTED_STATUSES",
+    "FailureKind",
+    "FAILURE_KINDS",
+    "KINDS",
+    "MEMORY_KINDS",
+    "Metric",
+    "NEAR_LIMIT",
+    "NODE_STATUSES",
+    "OPEN_STATUSES",
+    "RUN_STATUSES",
+    "SEVERITIES",
+    "STAGES",
+    "TIERS",
+    "TONES",
+    "FALLBACK_KINDS",
+    "RUN_OUTCOMES",
+    "VERDICT_KINDS",
+    "SYSTEM_KINDS",
+    "FINDING_SEVERITIES",
+    "SEVERITY_MARKS",
+    "NODE_TONES",
+    "TABLE_METRICS",
+    "FAILED_RUN_STATUSES",
+    "GPU_METRICS",
+    "SYSTEM_METRICS",
+    "kind_of",
+    "metric_label",
+    "vocabulary_document",
+    "Severity",
+    "Tier",
+    "Tone",
 ]
 
 # ---------------------------------------------------------------------------- thresholds
@@ -55,10 +85,15 @@ class FailureKind:
 _KINDS = (
     FailureKind("vram", "vram", "Out of GPU memory (VRAM)", "GPU memory (VRAM) ran out"),
     FailureKind("system-ram", "system", "Out of system RAM", "system RAM ran out"),
-    FailureKind("commit-limit", "system", "Commit limit reached (RAM + pagefile)",
-                "system memory (RAM + pagefile, the commit limit) ran out"),
-    FailureKind("cgroup-limit", "system", "Container memory limit reached",
-                "the container's memory limit (cgroup) was reached"),
+    FailureKind(
+        "commit-limit",
+        "system",
+        "Commit limit reached (RAM + pagefile)",
+        "system memory (RAM + pagefile, the commit limit) ran out",
+    ),
+    FailureKind(
+        "cgroup-limit", "system", "Container memory limit reached", "the container's memory limit (cgroup) was reached"
+    ),
     FailureKind("disk", "disk", "Disk full", "the disk was full"),
     FailureKind("other", "", "Not a memory error", "not a memory failure"),
     FailureKind("abrupt", "", "ComfyUI stopped without an error", "ComfyUI stopped without an error"),
@@ -80,7 +115,10 @@ def kind_of(kind_id: str | None) -> FailureKind:
 # ---------------------------------------------------------------------------- statuses
 RunStatus = Literal["running", "success", "error", "interrupted", "ended_abruptly"]
 RUN_STATUSES: Final[dict[str, str]] = {
-    "running": "running", "success": "ok", "error": "failed", "interrupted": "interrupted",
+    "running": "running",
+    "success": "ok",
+    "error": "failed",
+    "interrupted": "interrupted",
     "ended_abruptly": "ended abruptly",
 }
 """Each run status and its label."""
@@ -89,7 +127,11 @@ FAILED_RUN_STATUSES: Final = ("error", "ended_abruptly")
 
 NodeStatus = Literal["running", "pending", "ran", "cached", "failed", "interrupted"]
 NODE_STATUSES: Final[dict[str, str]] = {
-    "running": "running", "pending": "waiting", "ran": "ran", "cached": "cached", "failed": "failed",
+    "running": "running",
+    "pending": "waiting",
+    "ran": "ran",
+    "cached": "cached",
+    "failed": "failed",
     "interrupted": "interrupted",
 }
 """Each node status and its label."""
@@ -99,11 +141,21 @@ OPEN_STATUSES: Final = frozenset({"running", "pending"})
 
 # ---------------------------------------------------------------------------- stages
 STAGES: Final[dict[str, str]] = {
-    "load": "loading a model", "text-encode": "text encoding", "sampling": "sampling", "vae-decode": "VAE decode",
-    "vae-encode": "VAE encode", "upscale": "upscaling", "video": "video", "image": "image processing",
-    "probe": "Memory Probe", "output": "output", "custom": "a custom node", "other": "other",
+    "load": "loading a model",
+    "text-encode": "text encoding",
+    "sampling": "sampling",
+    "vae-decode": "VAE decode",
+    "vae-encode": "VAE encode",
+    "upscale": "upscaling",
+    "video": "video",
+    "image": "image processing",
+    "probe": "Memory Probe",
+    "output": "output",
+    "custom": "a custom node",
+    "other": "other",
 }
 """Each stage of a workflow, in the order they usually run, and its words."""
+
 
 # ---------------------------------------------------------------------------- metrics
 @dataclass(frozen=True, slots=True)
@@ -175,38 +227,69 @@ TIERS: Final[dict[str, str]] = {
 
 Tone = Literal["running", "ok", "near", "failed", "other-failure", "ended", "interrupted", "empty"]
 TONES: Final[dict[str, str]] = {
-    "running": "a run is executing", "ok": "nothing ran short", "near": "a peak came within 10 % of the limit",
-    "failed": "a memory or the disk ran out", "other-failure": "failed, not of memory",
-    "ended": "ComfyUI stopped without an error", "interrupted": "interrupted", "empty": "no run yet",
+    "running": "a run is executing",
+    "ok": "nothing ran short",
+    "near": "a peak came within 10 % of the limit",
+    "failed": "a memory or the disk ran out",
+    "other-failure": "failed, not of memory",
+    "ended": "ComfyUI stopped without an error",
+    "interrupted": "interrupted",
+    "empty": "no run yet",
 }
 
 NODE_TONES: Final[dict[str, str]] = {
-    "neutral": "a heavy node, nothing near a limit", "near": "within 10 % of the enforced limit",
+    "neutral": "a heavy node, nothing near a limit",
+    "near": "within 10 % of the enforced limit",
     "failed": "the node that failed",
 }
 """How a verdict marks each node (the canvas badges)."""
 
-TABLE_METRICS: Final = ("gpu0_used_bytes", "process_rss_bytes", "ram_used_bytes", "commit_bytes",
-                        "gpu0_reserved_bytes", "gpu0_offloaded_bytes")
+TABLE_METRICS: Final = (
+    "gpu0_used_bytes",
+    "process_rss_bytes",
+    "ram_used_bytes",
+    "commit_bytes",
+    "gpu0_reserved_bytes",
+    "gpu0_offloaded_bytes",
+)
 """The memories the panel's node table offers, in this order (where a run has them)."""
 
 FALLBACK_KINDS: Final = ("tiled-vae-decode", "tiled-vae-encode", "attention-fallback", "vram-spill")
 """Silent out-of-memory recoveries ComfyUI takes, and the driver's spill into shared memory."""
 
-EVENTS: Final = ("memprobe.run_start", "memprobe.node", "memprobe.samples", "memprobe.mark", "memprobe.fallback",
-                 "memprobe.model", "memprobe.run_end")
+EVENTS: Final = (
+    "memprobe.run_start",
+    "memprobe.node",
+    "memprobe.samples",
+    "memprobe.mark",
+    "memprobe.fallback",
+    "memprobe.model",
+    "memprobe.run_end",
+)
 """The websocket events the server sends (``web/events.py``)."""
 
 
 def vocabulary_document() -> dict[str, Any]:
     """Everything above, as the browser receives it (``GET /memprobe/vocabulary``)."""
     return {
-        "failure_kinds": [{"id": k.id, "resource": k.resource, "memory": k.memory, "ran_short": k.ran_short,
-                           "headline": k.headline, "ran_out": k.ran_out} for k in _KINDS],
-        "run_statuses": [{"id": s, "label": label, "failed": s in FAILED_RUN_STATUSES}
-                         for s, label in RUN_STATUSES.items()],
-        "node_statuses": [{"id": s, "label": label, "executed": s in EXECUTED_STATUSES, "open": s in OPEN_STATUSES}
-                          for s, label in NODE_STATUSES.items()],
+        "failure_kinds": [
+            {
+                "id": k.id,
+                "resource": k.resource,
+                "memory": k.memory,
+                "ran_short": k.ran_short,
+                "headline": k.headline,
+                "ran_out": k.ran_out,
+            }
+            for k in _KINDS
+        ],
+        "run_statuses": [
+            {"id": s, "label": label, "failed": s in FAILED_RUN_STATUSES} for s, label in RUN_STATUSES.items()
+        ],
+        "node_statuses": [
+            {"id": s, "label": label, "executed": s in EXECUTED_STATUSES, "open": s in OPEN_STATUSES}
+            for s, label in NODE_STATUSES.items()
+        ],
         "stages": [{"id": s, "label": label} for s, label in STAGES.items()],
         "gpu_metrics": [m.to_dict() for m in GPU_METRICS],
         "system_metrics": [m.to_dict() for m in SYSTEM_METRICS],

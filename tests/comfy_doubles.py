@@ -31,11 +31,14 @@ def make_execution_module(*, sync: bool = False) -> ModuleType:
     mod = ModuleType("execution")
 
     if sync:
+
         def get_output_data(obj, input_data_all, execution_block_cb=None, pre_execute_cb=None):  # before 2025-07
             return [getattr(obj, obj.FUNCTION)(**input_data_all)], {}, False
     else:
-        async def get_output_data(prompt_id, unique_id, obj, input_data_all, execution_block_cb=None,
-                                  pre_execute_cb=None, hidden_inputs=None):
+
+        async def get_output_data(
+            prompt_id, unique_id, obj, input_data_all, execution_block_cb=None, pre_execute_cb=None, hidden_inputs=None
+        ):
             value = getattr(obj, obj.FUNCTION)(**input_data_all)
             if asyncio.iscoroutine(value):  # an async node: ComfyUI leaves its task pending
                 task = asyncio.ensure_future(value)
@@ -56,19 +59,31 @@ def make_execution_module(*, sync: bool = False) -> ModuleType:
             asyncio.run(self.execute_async(prompt, prompt_id, extra_data, execute_outputs))
 
         async def execute_async(self, prompt, prompt_id, extra_data={}, execute_outputs=[]):  # noqa: B006
-            self.status_messages = [("execution_start", {"prompt_id": prompt_id}),
-                                    ("execution_cached", {"nodes": list(self.cached), "prompt_id": prompt_id})]
+            self.status_messages = [
+                ("execution_start", {"prompt_id": prompt_id}),
+                ("execution_cached", {"nodes": list(self.cached), "prompt_id": prompt_id}),
+            ]
             pending = []
             for node_id, obj in self.nodes.items():
                 try:
-                    result = await mod.get_output_data(prompt_id, node_id, obj, {}, execution_block_cb=None,
-                                                       pre_execute_cb=None, hidden_inputs={})
+                    result = await mod.get_output_data(
+                        prompt_id, node_id, obj, {}, execution_block_cb=None, pre_execute_cb=None, hidden_inputs={}
+                    )
                     if result[3]:
                         pending.extend(result[0])
                 except Exception as ex:
-                    self.status_messages.append(("execution_error", {
-                        "prompt_id": prompt_id, "node_id": node_id, "node_type": prompt[node_id]["class_type"],
-                        "exception_message": f"{ex}\n", "exception_type": type(ex).__name__}))
+                    self.status_messages.append(
+                        (
+                            "execution_error",
+                            {
+                                "prompt_id": prompt_id,
+                                "node_id": node_id,
+                                "node_type": prompt[node_id]["class_type"],
+                                "exception_message": f"{ex}\n",
+                                "exception_type": type(ex).__name__,
+                            },
+                        )
+                    )
                     return
             if pending:
                 await asyncio.gather(*pending, return_exceptions=True)

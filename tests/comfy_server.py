@@ -110,15 +110,34 @@ class ComfyServer:
         if not models.exists():
             models.symlink_to(self.install.root / "models", target_is_directory=True)
         self.port = self.port or free_port()
-        cmd = [str(self.install.python), "main.py", "--cpu", "--listen", "127.0.0.1", "--port", str(self.port),
-               "--base-directory", str(self.base_dir), "--disable-auto-launch", "--disable-api-nodes",
-               "--use-pytorch-cross-attention", *self.args]
+        cmd = [
+            str(self.install.python),
+            "main.py",
+            "--cpu",
+            "--listen",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--base-directory",
+            str(self.base_dir),
+            "--disable-auto-launch",
+            "--disable-api-nodes",
+            "--use-pytorch-cross-attention",
+            *self.args,
+        ]
         if self.user_dir is not None:
             cmd += ["--user-directory", str(self.user_dir)]
         env = {**os.environ, "HF_HUB_OFFLINE": "1", "DO_NOT_TRACK": "1", "PYTHONUNBUFFERED": "1"}
         log = self.log_path.open("ab")
-        self.process = subprocess.Popen(cmd, cwd=self.install.root, stdout=log, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL, env=env, preexec_fn=self.preexec)
+        self.process = subprocess.Popen(
+            cmd,
+            cwd=self.install.root,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            preexec_fn=self.preexec,
+        )
         log.close()
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
@@ -143,8 +162,9 @@ class ComfyServer:
     # ------------------------------------------------------------------ HTTP
     def request(self, method: str, path: str, body: Any = None, timeout: float = 30) -> tuple[int, Any]:
         data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
-        req = urllib.request.Request(self.url + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"} if data else {})
+        req = urllib.request.Request(
+            self.url + path, data=data, method=method, headers={"Content-Type": "application/json"} if data else {}
+        )
         try:
             with urllib.request.urlopen(req, timeout=timeout) as resp:
                 raw, status = resp.read(), resp.status
@@ -210,8 +230,11 @@ class ComfyServer:
 
 def install_requirements(install: ComfyInstall) -> None:
     """Memory Probe's run-time requirements into ComfyUI's Python, as a user does."""
-    subprocess.run([str(install.python), "-m", "pip", "install", "-q", "-r", str(REPO / "requirements.txt")],
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [str(install.python), "-m", "pip", "install", "-q", "-r", str(REPO / "requirements.txt")],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 if __name__ == "__main__":  # python tests/comfy_server.py: start one by hand and keep it running

@@ -29,8 +29,16 @@ CHROMIUM = os.environ.get("MEMPROBE_CHROMIUM", "/usr/bin/chromium")
 REQUIRED = os.environ.get("MEMPROBE_REQUIRE_BROWSER") == "1"
 FRONTENDS = ["1.27.10", "1.58.1"]  # what ComfyUI 0.3.64 pins, and the newest the registry serves
 CACHE = Path(os.environ.get("MEMPROBE_TEST_CACHE", Path.home() / ".cache" / "memprobe-tests"))
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 
 
 class Unavailable(RuntimeError):
@@ -57,8 +65,22 @@ def frontend_static(version: str) -> Path:
     wheels.mkdir(parents=True, exist_ok=True)
     found = list(wheels.glob(f"comfyui_frontend_package-{version}-*.whl"))
     if not found:
-        proc = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", str(wheels),
-                               f"comfyui-frontend-package=={version}"], capture_output=True, text=True, timeout=600)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "-d",
+                str(wheels),
+                f"comfyui-frontend-package=={version}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         found = list(wheels.glob(f"comfyui_frontend_package-{version}-*.whl"))
         if proc.returncode or not found:
             raise Unavailable(f"comfyui-frontend-package {version} could not be fetched: {proc.stderr.strip()[-300:]}")
@@ -88,15 +110,25 @@ SETTINGS = {
 class FrontendServer:
     def __init__(self, static_dir: Path, data_dir: Path, *, with_extension: bool = True) -> None:
         load_pack()
-        mp = {name: importlib.import_module(f"memory_probe_pack.{name}") for name in
-              ("memprobe.recording.tracker", "memprobe.recording.ledger", "memprobe.config", "web.routes",
-               "memprobe.judging.run_view", "web.events")}
+        mp = {
+            name: importlib.import_module(f"memory_probe_pack.{name}")
+            for name in (
+                "memprobe.recording.tracker",
+                "memprobe.recording.ledger",
+                "memprobe.config",
+                "web.routes",
+                "memprobe.judging.run_view",
+                "web.events",
+            )
+        }
         self._enrich = mp["memprobe.judging.run_view"].enrich
         self._run_end_keys = mp["web.events"].RUN_END_KEYS
         self.static_dir = static_dir
         self.with_extension = with_extension
         self.clock = FakeClock(0.0)
-        self.tracker = mp["memprobe.recording.tracker"].Tracker(ScriptedSensors(self.clock, lambda t: {}), clock=self.clock)
+        self.tracker = mp["memprobe.recording.tracker"].Tracker(
+            ScriptedSensors(self.clock, lambda t: {}), clock=self.clock
+        )
         self.ledger = mp["memprobe.recording.ledger"].Ledger(data_dir / "ledger.sqlite3")
         self.ledger.open()
         self.ledger.start()
@@ -108,8 +140,13 @@ class FrontendServer:
         self.settings = dict(SETTINGS)
         routes_mod = mp["web.routes"]
         self.services = routes_mod.Services(
-            tracker=self.tracker, ledger=self.ledger, machine=lambda: {"memory": {}},
-            config=lambda: self.config, set_config=self._set_config, status=self._status)
+            tracker=self.tracker,
+            ledger=self.ledger,
+            machine=lambda: {"memory": {}},
+            config=lambda: self.config,
+            set_config=self._set_config,
+            status=self._status,
+        )
         self.memprobe_routes = routes_mod.MemProbeRoutes(self.services)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.port = 0
@@ -142,11 +179,13 @@ class FrontendServer:
         def raw(body: bytes):
             async def handler(request: web.Request) -> web.Response:
                 return web.Response(body=body, content_type="application/json")
+
             return handler
 
         def data(value: Any):
             async def handler(request: web.Request) -> web.Response:
                 return web.json_response(value)
+
             return handler
 
         async def settings(request: web.Request) -> web.Response:
@@ -171,7 +210,9 @@ class FrontendServer:
         async def ws(request: web.Request) -> web.WebSocketResponse:
             sock = web.WebSocketResponse()
             await sock.prepare(request)
-            await sock.send_json({"type": "status", "data": {"status": {"exec_info": {"queue_remaining": 0}}, "sid": "test-client"}})
+            await sock.send_json(
+                {"type": "status", "data": {"status": {"exec_info": {"queue_remaining": 0}}, "sid": "test-client"}}
+            )
             self.sockets.add(sock)
             try:
                 async for msg in sock:
@@ -209,8 +250,10 @@ class FrontendServer:
             app.router.add_get(prefix + "/prompt", data({"exec_info": {"queue_remaining": 0}}))
             app.router.add_get(prefix + "/features", data({}))
             app.router.add_get(prefix + "/global_subgraphs", data({}))
-            app.router.add_get(prefix + "/jobs", data({"jobs": [], "pagination": {"total": 0, "offset": 0, "limit": 200,
-                                                                                  "has_more": False}}))
+            app.router.add_get(
+                prefix + "/jobs",
+                data({"jobs": [], "pagination": {"total": 0, "offset": 0, "limit": 200, "has_more": False}}),
+            )
             app.router.add_get(prefix + "/userdata/user.css", css)
             app.router.add_post(prefix + "/free", free)
         app.router.add_get("/ws", ws)
@@ -261,10 +304,25 @@ class FrontendServer:
         """Send ``memprobe.run_end`` for a recorded run as the server does once it has judged it:
         the header, and the verdict, suggestions, stage summary, memory and prompt."""
         judged = self._enrich(copy.deepcopy(doc))
-        header = ("id", "status", "started_at", "ended_at", "duration_s", "context", "start_metrics", "end_metrics",
-                  "error", "failure", "overhead", "workflow", "models_start", "models_end")
-        self.broadcast("memprobe.run_end", {**{k: doc.get(k) for k in header},
-                                            **{k: judged.get(k) for k in self._run_end_keys}})
+        header = (
+            "id",
+            "status",
+            "started_at",
+            "ended_at",
+            "duration_s",
+            "context",
+            "start_metrics",
+            "end_metrics",
+            "error",
+            "failure",
+            "overhead",
+            "workflow",
+            "models_start",
+            "models_end",
+        )
+        self.broadcast(
+            "memprobe.run_end", {**{k: doc.get(k) for k in header}, **{k: judged.get(k) for k in self._run_end_keys}}
+        )
 
     def import_run(self, doc: dict[str, Any]) -> None:
         """Put a recorded run document into the ledger, as if it had been traced here."""
@@ -280,11 +338,19 @@ def boot(browser, server: FrontendServer, *, ready: str = "window.app && window.
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
-    page.on("console", lambda msg: errors.append(f"console.{msg.type}: {msg.text}")
-            if msg.type == "error" and not msg.text.startswith("Failed to load resource") else None)
+    page.on(
+        "console",
+        lambda msg: (
+            errors.append(f"console.{msg.type}: {msg.text}")
+            if msg.type == "error" and not msg.text.startswith("Failed to load resource")
+            else None
+        ),
+    )
     # a failed request is named by its path (the console's "Failed to load resource" does not say which)
-    page.on("response", lambda resp: errors.append(f"http {resp.status}: {urlsplit(resp.url).path}")
-            if resp.status >= 400 else None)
+    page.on(
+        "response",
+        lambda resp: errors.append(f"http {resp.status}: {urlsplit(resp.url).path}") if resp.status >= 400 else None,
+    )
     try:
         page.goto(url)
         page.wait_for_function(ready, timeout=60_000)

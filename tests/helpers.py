@@ -22,8 +22,9 @@ def load_pack() -> ModuleType:
     ``__init__.py``, so the glue's relative imports (``from ..memprobe ...``) resolve."""
     if PACK_NAME in sys.modules:
         return sys.modules[PACK_NAME]
-    spec = importlib.util.spec_from_file_location(PACK_NAME, ROOT / "__init__.py",
-                                                  submodule_search_locations=[str(ROOT)])
+    spec = importlib.util.spec_from_file_location(
+        PACK_NAME, ROOT / "__init__.py", submodule_search_locations=[str(ROOT)]
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[PACK_NAME] = module
@@ -35,8 +36,9 @@ class ScriptedSensors:
     """Sensors that answer from a script instead of the machine: ``metrics(t)`` gives the system
     and GPU readings at clock time ``t`` (for deterministic tracker tests and trace replays)."""
 
-    def __init__(self, clock, metrics=None, gpus=None, fail: bool = False, resettable: frozenset[str] = frozenset()
-                 ) -> None:
+    def __init__(
+        self, clock, metrics=None, gpus=None, fail: bool = False, resettable: frozenset[str] = frozenset()
+    ) -> None:
         from memprobe.sensing.snapshot import SystemMemory
 
         self.resettable = resettable
@@ -53,8 +55,12 @@ class ScriptedSensors:
         if self.fail:
             raise OSError("sensor exploded")
         t = self.clock()
-        return Snapshot(monotonic_s=t, wall_time_s=1_800_000_000 + t, gpus=tuple(self.gpus_fn(t)),
-                        system=self._system(**self.metrics(t)))
+        return Snapshot(
+            monotonic_s=t,
+            wall_time_s=1_800_000_000 + t,
+            gpus=tuple(self.gpus_fn(t)),
+            system=self._system(**self.metrics(t)),
+        )
 
     def reset_peaks(self, *, rss: bool = True) -> frozenset[str]:
         """Counts the resets; the metrics in ``resettable`` (and their ``process_rss_bytes`` only
@@ -133,10 +139,22 @@ def node_windows(events: list[dict]) -> list[tuple[float, float, str]]:
     return windows
 
 
-def gpu_scenario(trace: str, workflow: str, *, vram_gib: dict, total_gib: float = 12.0, shared_gib: dict | None = None,
-                 reserved_gib: dict | None = None, fail_with: BaseException | None = None, context: dict | None = None,
-                 log_lines: dict | None = None, end_gib: float | None = None, models: dict | None = None,
-                 model_log: dict | None = None, system: dict | None = None):
+def gpu_scenario(
+    trace: str,
+    workflow: str,
+    *,
+    vram_gib: dict,
+    total_gib: float = 12.0,
+    shared_gib: dict | None = None,
+    reserved_gib: dict | None = None,
+    fail_with: BaseException | None = None,
+    context: dict | None = None,
+    log_lines: dict | None = None,
+    end_gib: float | None = None,
+    models: dict | None = None,
+    model_log: dict | None = None,
+    system: dict | None = None,
+):
     """A run on an NVIDIA card, built by driving the real tracker through a recorded ComfyUI trace
     while the GPU reads ``vram_gib[node_id]`` (GiB in use during that node). Used for the GPU
     situations a CPU machine cannot produce; the figures come from the issue reports cited in
@@ -164,14 +182,29 @@ def gpu_scenario(trace: str, workflow: str, *, vram_gib: dict, total_gib: float 
         node = running(t)
         used = vram_gib.get(node, 1.0) if node is not None else (end_gib if end_gib is not None else 1.0)
         reserved = (reserved_gib or {}).get(node, used * 0.9)
-        return (GpuMemory(index=0, backend="cuda", name="NVIDIA GeForce RTX 3060", device_used_bytes=int(used * GIB),
-                          device_total_bytes=int(total_gib * GIB), torch_reserved_bytes=int(reserved * GIB),
-                          torch_allocated_bytes=int(reserved * 0.8 * GIB),
-                          shared_used_bytes=int((shared_gib or {}).get(node, 0) * GIB), driver_version="560.94"),)
+        return (
+            GpuMemory(
+                index=0,
+                backend="cuda",
+                name="NVIDIA GeForce RTX 3060",
+                device_used_bytes=int(used * GIB),
+                device_total_bytes=int(total_gib * GIB),
+                torch_reserved_bytes=int(reserved * GIB),
+                torch_allocated_bytes=int(reserved * 0.8 * GIB),
+                shared_used_bytes=int((shared_gib or {}).get(node, 0) * GIB),
+                driver_version="560.94",
+            ),
+        )
 
     def system_at(t: float):
-        return {"ram_total_bytes": 32 * GIB, "ram_available_bytes": 20 * GIB, "commit_bytes": 14 * GIB,
-                "commit_limit_bytes": 40 * GIB, "process_rss_bytes": 6 * GIB, **(system or {}).get(running(t), {})}
+        return {
+            "ram_total_bytes": 32 * GIB,
+            "ram_available_bytes": 20 * GIB,
+            "commit_bytes": 14 * GIB,
+            "commit_limit_bytes": 40 * GIB,
+            "process_rss_bytes": 6 * GIB,
+            **(system or {}).get(running(t), {}),
+        }
 
     tracker = Tracker(ScriptedSensors(clock, system_at, gpus), clock=clock)
     if models is not None:
@@ -205,10 +238,23 @@ def gpu_scenario(trace: str, workflow: str, *, vram_gib: dict, total_gib: float 
     tracker.node_begin = node_begin
     prompt = load_json(f"comfyui-0.3.64/api-workflows/{workflow}.json")
     run = replay_trace(tracker, clock, events, prompt, fail_with=fail_with)
-    run.context = {"compute_device": "cuda", "os": "Windows 11", "install": {"type": "portable"},
-                   "gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 3060", "vram_total_bytes": int(total_gib * GIB),
-                             "driver_version": "560.94"}],
-                   "ram_total_bytes": 32 * GIB, "commit_limit_bytes": 40 * GIB, "argv": ["main.py"], **(context or {})}
+    run.context = {
+        "compute_device": "cuda",
+        "os": "Windows 11",
+        "install": {"type": "portable"},
+        "gpus": [
+            {
+                "index": 0,
+                "name": "NVIDIA GeForce RTX 3060",
+                "vram_total_bytes": int(total_gib * GIB),
+                "driver_version": "560.94",
+            }
+        ],
+        "ram_total_bytes": 32 * GIB,
+        "commit_limit_bytes": 40 * GIB,
+        "argv": ["main.py"],
+        **(context or {}),
+    }
     return run.to_dict()
 
 

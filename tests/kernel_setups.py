@@ -128,8 +128,12 @@ def mount_tmpfs(path: Path, size_bytes: int) -> Tmpfs:
     need_root("mounting a tmpfs")
     path.mkdir(parents=True, exist_ok=True)
     try:
-        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_bytes}", "tmpfs", str(path)], check=True,
-                       capture_output=True, text=True)
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size_bytes}", "tmpfs", str(path)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
     except (OSError, subprocess.CalledProcessError) as exc:
         cannot(f"mount a tmpfs at {path}", exc)
     return Tmpfs(path, size_bytes)

@@ -24,15 +24,22 @@ def open_workflow(page, prompt: dict, workflow_id: str, name: str) -> None:
     """A new workflow tab holding the prompt's graph under `workflow_id`, as a saved workflow file
     carries its id (LiteGraph keeps the id of the JSON it loads)."""
     page.evaluate("([p, n]) => window.app.loadApiJson(p, n)", [prompt, f"{name}-api"])
-    page.wait_for_function("n => window.app.extensionManager.workflow.activeWorkflow?.path?.endsWith(n)", arg=f"{name}-api.json")
-    page.evaluate(f"""async ([id, name]) => {{
+    page.wait_for_function(
+        "n => window.app.extensionManager.workflow.activeWorkflow?.path?.endsWith(n)", arg=f"{name}-api.json"
+    )
+    page.evaluate(
+        f"""async ([id, name]) => {{
         const w = {GRAPH}.serialize(); w.id = id;
         await window.app.loadGraphData(w, true, true, name);
-    }}""", [workflow_id, name])
+    }}""",
+        [workflow_id, name],
+    )
     page.wait_for_function(f"id => {GRAPH}.id === id && {GRAPH}.getNodeById(8)", arg=workflow_id)
 
 
-def run_doc(name: str, *, workflow_id: str | None = OWN_ID, run_id: str | None = None, started_at: float | None = None) -> dict:
+def run_doc(
+    name: str, *, workflow_id: str | None = OWN_ID, run_id: str | None = None, started_at: float | None = None
+) -> dict:
     """A recorded run, with the workflow identity the server records (id from the frontend, graph
     signature of its prompt)."""
     doc = copy.deepcopy(load_json(f"runs/{name}.json"))
@@ -118,8 +125,11 @@ OUR_BADGE_COLORS = ["#4a4f57", "#f59f00", "#c92a2a"]
 
 def our_badges(page) -> list[list[str]]:
     """[text, background] of Memory Probe's badges (the frontend puts its own on nodes too)."""
-    return page.evaluate(f"""colors => {GRAPH}._nodes.flatMap(n => (n.badges || []).map(b => typeof b === 'function' ? b() : b))
-        .filter(b => colors.includes(b.bgColor)).map(b => [b.text, b.bgColor])""", OUR_BADGE_COLORS)
+    return page.evaluate(
+        f"""colors => {GRAPH}._nodes.flatMap(n => (n.badges || []).map(b => typeof b === 'function' ? b() : b))
+        .filter(b => colors.includes(b.bgColor)).map(b => [b.text, b.bgColor])""",
+        OUR_BADGE_COLORS,
+    )
 
 
 def toasts(page) -> list[dict]:

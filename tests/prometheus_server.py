@@ -54,12 +54,18 @@ class PrometheusServer:
         config = self.base_dir / "prometheus.yml"
         config.write_text(self.config, encoding="utf-8")
         self.port = self.port or free_port()
-        cmd = [self.binary, f"--config.file={config}", f"--storage.tsdb.path={self.base_dir / 'data'}",
-               f"--web.listen-address=127.0.0.1:{self.port}", "--storage.tsdb.retention.time=1h",
-               "--log.level=warn"]
+        cmd = [
+            self.binary,
+            f"--config.file={config}",
+            f"--storage.tsdb.path={self.base_dir / 'data'}",
+            f"--web.listen-address=127.0.0.1:{self.port}",
+            "--storage.tsdb.retention.time=1h",
+            "--log.level=warn",
+        ]
         with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(cmd, cwd=self.base_dir, stdout=log, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL)
+            self.process = subprocess.Popen(
+                cmd, cwd=self.base_dir, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+            )
         self.wait_for(lambda: self._ready(), timeout_s, "Prometheus to become ready")
         return self
 

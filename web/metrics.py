@@ -25,8 +25,9 @@ logger = logging.getLogger("memprobe")
 
 
 class MetricsRoute:
-    def __init__(self, exporter: MetricsExporter | None, config: Callable[[], Config],
-                 unavailable: str | None = None) -> None:
+    def __init__(
+        self, exporter: MetricsExporter | None, config: Callable[[], Config], unavailable: str | None = None
+    ) -> None:
         self.exporter = exporter
         self.config = config
         self.unavailable = unavailable
@@ -36,8 +37,11 @@ class MetricsRoute:
 
     async def metrics(self, request: web.Request) -> web.Response:
         if not self.config().metrics:
-            return web.Response(status=404, text="Memory Probe's metrics are turned off (setting MemProbe.Metrics, "
-                                                  "or POST /memprobe/config {\"metrics\": true})\n")
+            return web.Response(
+                status=404,
+                text="Memory Probe's metrics are turned off (setting MemProbe.Metrics, "
+                'or POST /memprobe/config {"metrics": true})\n',
+            )
         if self.exporter is None:
             return web.Response(status=503, text=f"Memory Probe's metrics are unavailable: {self.unavailable}\n")
         try:

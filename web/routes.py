@@ -207,8 +207,13 @@ class MemProbeRoutes:
         if self.s.ledger is not None:
             data = await asyncio.to_thread(self.s.ledger.list_runs, limit=limit, offset=offset)
         else:
-            data = {"runs": [], "total": 0, "limit": limit, "offset": offset,
-                    "error": "the run ledger is not available (see the ComfyUI log)"}
+            data = {
+                "runs": [],
+                "total": 0,
+                "limit": limit,
+                "offset": offset,
+                "error": "the run ledger is not available (see the ComfyUI log)",
+            }
         if offset == 0:
             known = {r["id"]: i for i, r in enumerate(data["runs"])}
             last = self.s.tracker.last
@@ -300,8 +305,15 @@ class MemProbeRoutes:
             doc["timeline"] = downsample(doc["timeline"], _int(request, "max_points", 2000, 10, 50_000))
         last = self.s.tracker.last
         verdict = live_verdict(doc) if doc is not None else None
-        return _json({"run": doc, "verdict": verdict, "last_run_id": last.id if last else None,
-                      "status": self.s.status(), "models": self.s.models()})
+        return _json(
+            {
+                "run": doc,
+                "verdict": verdict,
+                "last_run_id": last.id if last else None,
+                "status": self.s.status(),
+                "models": self.s.models(),
+            }
+        )
 
     async def vocabulary(self, request: web.Request) -> web.Response:
         return _json(VOCABULARY)
@@ -329,8 +341,11 @@ class MemProbeRoutes:
         fmt = request.query.get("format", "json")
         if fmt not in ("json", "md"):
             raise BadRequest("format must be json or md")
-        too_big = _error(413, f"the log is larger than {EXPLAIN_MAX_BYTES // 1024**2} MiB: send its last part "
-                              "(the end of a log holds the failure)")
+        too_big = _error(
+            413,
+            f"the log is larger than {EXPLAIN_MAX_BYTES // 1024**2} MiB: send its last part "
+            "(the end of a log holds the failure)",
+        )
         if (request.content_length or 0) > EXPLAIN_MAX_BYTES:
             return too_big
         body = bytearray()
@@ -341,7 +356,9 @@ class MemProbeRoutes:
         data = bytes(body)
         del body
         if not data.strip():
-            raise BadRequest("the body must be the text of a ComfyUI log (console output, comfyui.log or an error report)")
+            raise BadRequest(
+                "the body must be the text of a ComfyUI log (console output, comfyui.log or an error report)"
+            )
         doc = await asyncio.to_thread(explain_log, data)
         if fmt == "md":
             text = await asyncio.to_thread(explain_md, doc)

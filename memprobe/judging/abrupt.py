@@ -17,8 +17,13 @@ from .runfacts import memory_limits
 __all__ = ["abrupt_failure", "kill_evidence"]
 
 
-def abrupt_failure(node: dict[str, Any] | None, last: dict[str, int], t_s: float | None,
-                    header: dict[str, Any] | None = None, kills_now: dict[str, Any] | None = None) -> FailureDoc:
+def abrupt_failure(
+    node: dict[str, Any] | None,
+    last: dict[str, int],
+    t_s: float | None,
+    header: dict[str, Any] | None = None,
+    kills_now: dict[str, Any] | None = None,
+) -> FailureDoc:
     """What is known of a run whose process vanished: the running node, and what ended it.
 
     The kernel's OOM-kill counters (read at the run's start and at this start, same boot) are the
@@ -31,8 +36,13 @@ def abrupt_failure(node: dict[str, Any] | None, last: dict[str, int], t_s: float
         doc: RunDoc = {"context": context, "end_metrics": last}
         for limit in memory_limits(doc):
             if limit.near(last):
-                kind = ("cgroup-limit" if limit.metric == "cgroup_used_bytes" else
-                        "commit-limit" if limit.metric == "commit_bytes" else "system-ram")
+                kind = (
+                    "cgroup-limit"
+                    if limit.metric == "cgroup_used_bytes"
+                    else "commit-limit"
+                    if limit.metric == "commit_bytes"
+                    else "system-ram"
+                )
                 evidence = f"its last readings had {limit.name} at {100 * (limit.share(last) or 0):.0f}% of its limit"
                 break
         else:
@@ -44,9 +54,12 @@ def abrupt_failure(node: dict[str, Any] | None, last: dict[str, int], t_s: float
         "kind": kind,
         "exception_type": None,
         "message": f"ComfyUI ended during this run without reporting an error (killed by the OS, "
-                   f"crashed or closed): {evidence}",
+        f"crashed or closed): {evidence}",
         "evidence": evidence,
-        "t_s": t_s, "snapshot": None, "consequence": False, "abrupt": True,
+        "t_s": t_s,
+        "snapshot": None,
+        "consequence": False,
+        "abrupt": True,
     }
 
 
@@ -56,14 +69,22 @@ def kill_evidence(context: dict[str, Any], now: dict[str, Any]) -> tuple[str, st
     if not start or not now or not start.get("boot_id") or start.get("boot_id") != now.get("boot_id"):
         return "other", ""
     before, after = start.get("cgroup"), now.get("cgroup")
-    if (before is not None and after is not None and after > before
-            and start.get("cgroup_path") == now.get("cgroup_path")):
+    if (
+        before is not None
+        and after is not None
+        and after > before
+        and start.get("cgroup_path") == now.get("cgroup_path")
+    ):
         limit = (context.get("cgroup") or {}).get("limit_bytes")
-        return "cgroup-limit", (f"the kernel's OOM killer ended {after - before} process(es) in ComfyUI's cgroup "
-                                f"{now.get('cgroup_path')} while this run executed (oom_kill {before} -> {after}); its "
-                                f"memory limit is {fmt_bytes(limit)}")
+        return "cgroup-limit", (
+            f"the kernel's OOM killer ended {after - before} process(es) in ComfyUI's cgroup "
+            f"{now.get('cgroup_path')} while this run executed (oom_kill {before} -> {after}); its "
+            f"memory limit is {fmt_bytes(limit)}"
+        )
     before, after = start.get("system"), now.get("system")
     if before is not None and after is not None and after > before:
-        return "system-ram", (f"the kernel's OOM killer ended {after - before} process(es) on this machine while "
-                              f"this run executed (/proc/vmstat oom_kill {before} -> {after}): RAM + swap ran out")
+        return "system-ram", (
+            f"the kernel's OOM killer ended {after - before} process(es) on this machine while "
+            f"this run executed (/proc/vmstat oom_kill {before} -> {after}): RAM + swap ran out"
+        )
     return "other", ""

@@ -46,8 +46,14 @@ def advise(facts: RunFacts) -> list[Suggestion]:
     for order, s in found:
         covers = None if missing is None or s.saves_bytes is None else s.saves_bytes >= missing
         ranked.append((order, replace(s, covers=covers)))
-    ranked.sort(key=lambda item: (TIER_RANK[item[1].tier], item[1].saves_bytes is None,
-                                  -_effect(item[1].saves_bytes, missing), item[0]))
+    ranked.sort(
+        key=lambda item: (
+            TIER_RANK[item[1].tier],
+            item[1].saves_bytes is None,
+            -_effect(item[1].saves_bytes, missing),
+            item[0],
+        )
+    )
     out: list[Suggestion] = []
     said_ids: set[str] = set()
     for _, suggestion in ranked:  # two rules may reach --reserve-vram: the stronger case stays

@@ -13,8 +13,19 @@ from .workflow import workflow_parameters
 
 __all__ = ["compare_runs", "memory_effect"]
 
-_PARAMETERS = ("models", "seed", "width", "height", "batch_size", "length", "steps", "cfg", "sampler_name",
-               "scheduler", "denoise")
+_PARAMETERS = (
+    "models",
+    "seed",
+    "width",
+    "height",
+    "batch_size",
+    "length",
+    "steps",
+    "cfg",
+    "sampler_name",
+    "scheduler",
+    "denoise",
+)
 _VERSIONS = ("comfyui_version", "frontend_version", "torch_version")
 
 
@@ -25,7 +36,9 @@ def _flags(doc: RunDoc) -> list[str]:
     out, i = [], 0
     while i < len(argv):
         if argv[i] in skip:
-            i += 2 if argv[i] in ("--listen", "--port") and i + 1 < len(argv) and not argv[i + 1].startswith("--") else 1
+            i += (
+                2 if argv[i] in ("--listen", "--port") and i + 1 < len(argv) and not argv[i + 1].startswith("--") else 1
+            )
             continue
         out.append(argv[i])
         i += 1
@@ -45,13 +58,20 @@ def _cached_stages(doc: RunDoc) -> set[str]:
 
 def _outcome(doc: RunDoc) -> dict[str, Any]:
     failure = doc.get("failure") or {}
-    return {"status": doc.get("status"), "failure_kind": failure.get("kind"), "failure_node": failure.get("node_id"),
-            "failure_stage": failure.get("stage"), "duration_s": doc.get("duration_s")}
+    return {
+        "status": doc.get("status"),
+        "failure_kind": failure.get("kind"),
+        "failure_node": failure.get("node_id"),
+        "failure_stage": failure.get("stage"),
+        "duration_s": doc.get("duration_s"),
+    }
 
 
-_MEMORIES = (("vram", "peak VRAM", ("gpu0_used_bytes",)),
-             ("comfyui_ram", "peak ComfyUI RAM", ("process_private_bytes", "process_rss_bytes")),
-             ("commit", "peak commit", ("commit_bytes",)))
+_MEMORIES = (
+    ("vram", "peak VRAM", ("gpu0_used_bytes",)),
+    ("comfyui_ram", "peak ComfyUI RAM", ("process_private_bytes", "process_rss_bytes")),
+    ("commit", "peak commit", ("commit_bytes",)),
+)
 
 
 def memory_effect(a: RunDoc, b: RunDoc) -> dict[str, dict[str, Any]]:
@@ -94,9 +114,13 @@ def _model_change(a: RunDoc, b: RunDoc, pa: dict[str, Any], pb: dict[str, Any]) 
             differ.append({"kind": kind, "a": side_a, "b": side_b})
     if not differ:
         return None
-    return {"what": "models", "a": "; ".join(x for d in differ for x in d["a"]) or None,
-            "b": "; ".join(x for d in differ for x in d["b"]) or None, "models": differ,
-            "effect": memory_effect(a, b)}
+    return {
+        "what": "models",
+        "a": "; ".join(x for d in differ for x in d["a"]) or None,
+        "b": "; ".join(x for d in differ for x in d["b"]) or None,
+        "models": differ,
+        "effect": memory_effect(a, b),
+    }
 
 
 def compare_runs(a: RunDoc, b: RunDoc) -> dict[str, Any]:
@@ -136,14 +160,18 @@ def compare_runs(a: RunDoc, b: RunDoc) -> dict[str, Any]:
         ea, eb = sa.get(stage), sb.get(stage)
         peak_a = (ea or {}).get("peaks", {}).get(metric)
         peak_b = (eb or {}).get("peaks", {}).get(metric)
-        stages.append({
-            "stage": stage,
-            "a": ea, "b": eb,
-            "peak_a": peak_a, "peak_b": peak_b,
-            "peak_delta": peak_b - peak_a if peak_a is not None and peak_b is not None else None,
-            "time_delta_s": round(eb["time_s"] - ea["time_s"], 4) if ea and eb else None,
-            "cached": {"a": stage in cached_a, "b": stage in cached_b},
-        })
+        stages.append(
+            {
+                "stage": stage,
+                "a": ea,
+                "b": eb,
+                "peak_a": peak_a,
+                "peak_b": peak_b,
+                "peak_delta": peak_b - peak_a if peak_a is not None and peak_b is not None else None,
+                "time_delta_s": round(eb["time_s"] - ea["time_s"], 4) if ea and eb else None,
+                "cached": {"a": stage in cached_a, "b": stage in cached_b},
+            }
+        )
     return {
         "a": {"id": a.get("id"), "started_at": a.get("started_at"), "parameters": pa},
         "b": {"id": b.get("id"), "started_at": b.get("started_at"), "parameters": pb},
@@ -157,11 +185,3 @@ def compare_runs(a: RunDoc, b: RunDoc) -> dict[str, Any]:
         "outcome": {"a": _outcome(a), "b": _outcome(b)},
         "memory": memory_effect(a, b),
     }
-
-
-
-
-
-
-
-

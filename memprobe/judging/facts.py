@@ -59,10 +59,18 @@ class FailureFacts:
     @classmethod
     def from_doc(cls, doc: FailureDoc) -> FailureFacts:
         message = doc.get("message")
-        return cls(kind=doc.get("kind") or "other", node_id=doc.get("node_id"), class_type=doc.get("class_type"),
-                   stage=doc.get("stage"), message=message, exception_type=doc.get("exception_type"),
-                   abrupt=bool(doc.get("abrupt")), evidence=doc.get("evidence"), snapshot=doc.get("snapshot"),
-                   sizes=message_sizes(message))
+        return cls(
+            kind=doc.get("kind") or "other",
+            node_id=doc.get("node_id"),
+            class_type=doc.get("class_type"),
+            stage=doc.get("stage"),
+            message=message,
+            exception_type=doc.get("exception_type"),
+            abrupt=bool(doc.get("abrupt")),
+            evidence=doc.get("evidence"),
+            snapshot=doc.get("snapshot"),
+            sizes=message_sizes(message),
+        )
 
 
 @dataclass(slots=True)
@@ -100,14 +108,25 @@ class RunFacts:
         nodes = executed_nodes(doc)
         failure = doc.get("failure")
         return cls(
-            status=str(doc.get("status") or ""), context=doc.get("context") or {}, nodes=nodes,
-            failure=FailureFacts.from_doc(failure) if failure else None, compute=compute_limit(doc),
-            limits=memory_limits(doc), peaks=run_peaks(doc), params=workflow_parameters(doc.get("prompt")),
-            events=list(doc.get("events") or []), partials=partial_loads(doc), machine=machine or {},
-            prompt=doc.get("prompt"), start_metrics=doc.get("start_metrics") or {},
-            end_metrics=doc.get("end_metrics") or {}, models_end=doc.get("models_end"),
+            status=str(doc.get("status") or ""),
+            context=doc.get("context") or {},
+            nodes=nodes,
+            failure=FailureFacts.from_doc(failure) if failure else None,
+            compute=compute_limit(doc),
+            limits=memory_limits(doc),
+            peaks=run_peaks(doc),
+            params=workflow_parameters(doc.get("prompt")),
+            events=list(doc.get("events") or []),
+            partials=partial_loads(doc),
+            machine=machine or {},
+            prompt=doc.get("prompt"),
+            start_metrics=doc.get("start_metrics") or {},
+            end_metrics=doc.get("end_metrics") or {},
+            models_end=doc.get("models_end"),
             model_readings=[n.get("models") for n in nodes] + [doc.get("models_end")],
-            timeline=dict(doc["timeline"]) if doc.get("timeline") else None, totals=known_totals(doc))
+            timeline=dict(doc["timeline"]) if doc.get("timeline") else None,
+            totals=known_totals(doc),
+        )
 
     # ------------------------------------------------------------------ what the rules ask
     @property
@@ -183,7 +202,9 @@ class RunFacts:
         out = []
         failure = self.failure
         if failure is not None and kind_of(failure.kind).resource == "system":
-            out.append(f"the run failed at {self.label(self.failing_node())} ({failure.kind}: {short(failure.message)})")
+            out.append(
+                f"the run failed at {self.label(self.failing_node())} ({failure.kind}: {short(failure.message)})"
+            )
         if failure is not None and failure.abrupt:
             out.append("ComfyUI ended without an error mid-run")
         if self.system.near(self.peaks):  # judged by the limit the OS enforces, never Linux's CommitLimit
@@ -206,8 +227,12 @@ class RunFacts:
         return f"node {node.get('node_id')} {name}" if node.get("node_id") else str(name)  # a log may not print the id
 
 
-USAGE_WORDS = {"RAM": "RAM in use", "RAM + swap": "RAM + swap in use", COMMIT: "commit",
-               CGROUP: "the container's memory in use"}
+USAGE_WORDS = {
+    "RAM": "RAM in use",
+    "RAM + swap": "RAM + swap in use",
+    COMMIT: "commit",
+    CGROUP: "the container's memory in use",
+}
 
 
 def of_limit(limit: MemoryLimit, used: int | None) -> str:
@@ -218,7 +243,9 @@ def of_limit(limit: MemoryLimit, used: int | None) -> str:
         return fmt_bytes(used)
     share = f"{100 * used / limit.limit_bytes:.0f}%"
     if "limit" in limit.name:
-        return f"{fmt_bytes(used)} of the {fmt_bytes(limit.limit_bytes)} {limit.name.replace(' (cgroup)', '')} ({share})"
+        return (
+            f"{fmt_bytes(used)} of the {fmt_bytes(limit.limit_bytes)} {limit.name.replace(' (cgroup)', '')} ({share})"
+        )
     return f"{fmt_bytes(used)} of {fmt_bytes(limit.limit_bytes)} {limit.name} ({share})"
 
 

@@ -16,8 +16,15 @@ from .._log import logger
 from ..sensing.snapshot import SystemMemory
 from ..vocabulary import AT_LIMIT, FAILURE_KINDS, KINDS
 
-__all__ = ["FAILURE_KINDS", "classify_failure", "is_memory_failure", "detect_fallback", "FALLBACKS", "MessageSizes",
-           "message_sizes"]
+__all__ = [
+    "FAILURE_KINDS",
+    "classify_failure",
+    "is_memory_failure",
+    "detect_fallback",
+    "FALLBACKS",
+    "MessageSizes",
+    "message_sizes",
+]
 
 # Texts are matched lower-cased. Order matters: the CPU allocator's message wins over the type
 # (torch raises OutOfMemoryError for CPU allocations too).
@@ -149,29 +156,48 @@ class MessageSizes:
         return {f.name: v for f in fields(self) if (v := getattr(self, f.name)) is not None}
 
 
-_UNITS = {"": 1, "b": 1, "byte": 1, "bytes": 1, "k": 1024, "kb": 1024, "kib": 1024, "m": 1024**2, "mb": 1024**2,
-          "mib": 1024**2, "g": 1024**3, "gb": 1024**3, "gib": 1024**3, "t": 1024**4, "tb": 1024**4, "tib": 1024**4}
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "byte": 1,
+    "bytes": 1,
+    "k": 1024,
+    "kb": 1024,
+    "kib": 1024,
+    "m": 1024**2,
+    "mb": 1024**2,
+    "mib": 1024**2,
+    "g": 1024**3,
+    "gb": 1024**3,
+    "gib": 1024**3,
+    "t": 1024**4,
+    "tb": 1024**4,
+    "tib": 1024**4,
+}
 _SIZE = r"([\d.,]+)\s*(bytes|byte|[kmgt]i?b|[kmgt]|b)?"
-_SIZE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((key, re.compile(pattern, re.IGNORECASE)) for key, pattern in (
-    ("requested_bytes", r"tried to allocate\s+" + _SIZE),
-    ("requested_bytes", r"requested\s*:\s*" + _SIZE),
-    ("requested_bytes", r"unable to allocate\s+" + _SIZE + r"\s+for an array"),
-    ("requested_bytes", r"could not allocate tensor with\s+" + _SIZE),
-    ("requested_bytes", r"failed to allocate\s+" + _SIZE),
-    ("total_bytes", r"total capac(?:i)?ty of\s+" + _SIZE),
-    ("total_bytes", _SIZE + r"\s+total capacity"),
-    ("limit_bytes", r"device limit\s*:\s*" + _SIZE),
-    ("limit_bytes", r"max allowed:\s*" + _SIZE),
-    ("free_bytes", r"of which\s+" + _SIZE + r"\s+is free"),
-    ("free_bytes", r"free \(according to cuda\)\s*:\s*" + _SIZE),
-    ("free_bytes", r";\s*" + _SIZE + r"\s+free\b"),
-    ("allocated_bytes", r"currently allocated\s*:\s*" + _SIZE),
-    ("allocated_bytes", _SIZE + r"\s+already allocated"),
-    ("allocated_bytes", r"of the allocated memory\s+" + _SIZE + r"\s+is allocated by pytorch"),
-    ("allocated_bytes", r"mps allocated:\s*" + _SIZE),
-    ("reserved_bytes", _SIZE + r"\s+reserved in total by pytorch"),
-    ("others_bytes", r"other allocations:\s*" + _SIZE),
-))
+_SIZE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (key, re.compile(pattern, re.IGNORECASE))
+    for key, pattern in (
+        ("requested_bytes", r"tried to allocate\s+" + _SIZE),
+        ("requested_bytes", r"requested\s*:\s*" + _SIZE),
+        ("requested_bytes", r"unable to allocate\s+" + _SIZE + r"\s+for an array"),
+        ("requested_bytes", r"could not allocate tensor with\s+" + _SIZE),
+        ("requested_bytes", r"failed to allocate\s+" + _SIZE),
+        ("total_bytes", r"total capac(?:i)?ty of\s+" + _SIZE),
+        ("total_bytes", _SIZE + r"\s+total capacity"),
+        ("limit_bytes", r"device limit\s*:\s*" + _SIZE),
+        ("limit_bytes", r"max allowed:\s*" + _SIZE),
+        ("free_bytes", r"of which\s+" + _SIZE + r"\s+is free"),
+        ("free_bytes", r"free \(according to cuda\)\s*:\s*" + _SIZE),
+        ("free_bytes", r";\s*" + _SIZE + r"\s+free\b"),
+        ("allocated_bytes", r"currently allocated\s*:\s*" + _SIZE),
+        ("allocated_bytes", _SIZE + r"\s+already allocated"),
+        ("allocated_bytes", r"of the allocated memory\s+" + _SIZE + r"\s+is allocated by pytorch"),
+        ("allocated_bytes", r"mps allocated:\s*" + _SIZE),
+        ("reserved_bytes", _SIZE + r"\s+reserved in total by pytorch"),
+        ("others_bytes", r"other allocations:\s*" + _SIZE),
+    )
+)
 
 
 def _bytes(number: str, unit: str | None) -> int | None:

@@ -30,8 +30,17 @@ from typing import Any
 
 from ..vocabulary import AT_LIMIT, NEAR_LIMIT
 
-__all__ = ["MemoryLimit", "NEAR_LIMIT", "AT_LIMIT", "LOW_DISK_SHARE", "LOW_DISK_BYTES", "disk_is_low", "system_limits",
-           "vram_limit", "os_family"]
+__all__ = [
+    "MemoryLimit",
+    "NEAR_LIMIT",
+    "AT_LIMIT",
+    "LOW_DISK_SHARE",
+    "LOW_DISK_BYTES",
+    "disk_is_low",
+    "system_limits",
+    "vram_limit",
+    "os_family",
+]
 
 
 LOW_DISK_SHARE = 0.05
@@ -45,6 +54,7 @@ def disk_is_low(free_bytes: int | None, total_bytes: int | None) -> bool:
     if free_bytes is None or not total_bytes:
         return False
     return free_bytes < LOW_DISK_SHARE * total_bytes or free_bytes < LOW_DISK_BYTES
+
 
 CGROUP = "container limit (cgroup)"
 COMMIT = "commit limit"
@@ -81,8 +91,12 @@ class MemoryLimit:
         return self.enforced and share is not None and share >= margin
 
     def to_dict(self) -> dict[str, Any]:
-        return {"limit_name": self.name, "limit_enforced": self.enforced, "metric": self.metric,
-                "limit_bytes": self.limit_bytes}
+        return {
+            "limit_name": self.name,
+            "limit_enforced": self.enforced,
+            "metric": self.metric,
+            "limit_bytes": self.limit_bytes,
+        }
 
 
 def os_family(name: str | None) -> str:
@@ -99,9 +113,15 @@ def vram_limit(index: int, total_bytes: int | None) -> MemoryLimit:
     return MemoryLimit("VRAM", True, f"gpu{index}_used_bytes", total_bytes)
 
 
-def system_limits(system: str, *, overcommit_mode: int | None = None, ram_total: int | None = None,
-                  swap_total: int | None = None, commit_limit: int | None = None,
-                  cgroup_limit: int | None = None) -> list[MemoryLimit]:
+def system_limits(
+    system: str,
+    *,
+    overcommit_mode: int | None = None,
+    ram_total: int | None = None,
+    swap_total: int | None = None,
+    commit_limit: int | None = None,
+    cgroup_limit: int | None = None,
+) -> list[MemoryLimit]:
     """The limits of system memory on ``system`` (``platform.system()`` or a run's ``os``): the one
     the OS enforces first, then (for the record) one that is only informative. Unknown figures are
     ``None``; an unknown overcommit mode on Linux is taken as the default, 0."""
@@ -116,6 +136,12 @@ def system_limits(system: str, *, overcommit_mode: int | None = None, ram_total:
         total = ram_total + swap if ram_total else None
         out.append(MemoryLimit("RAM + swap" if swap else "RAM", True, "ram_used_bytes", total, plus_swap=bool(swap)))
         if family == "Linux" and commit_limit:
-            out.append(MemoryLimit(f"{COMMIT} (not enforced: overcommit mode {overcommit_mode or 0})", False,
-                                   "commit_bytes", commit_limit))
+            out.append(
+                MemoryLimit(
+                    f"{COMMIT} (not enforced: overcommit mode {overcommit_mode or 0})",
+                    False,
+                    "commit_bytes",
+                    commit_limit,
+                )
+            )
     return out

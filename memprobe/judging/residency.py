@@ -45,9 +45,22 @@ from typing import Any
 from ..documents import ModelDoc, NodeDoc, RunDoc
 from ..format import MIB, fmt_bytes
 
-__all__ = ["ModelState", "diff_models", "same_residency", "describe_model", "describe_change", "offloaded_bytes",
-           "stage_models", "duplicate_models", "model_label", "partial_loads", "run_models", "max_offloaded",
-           "KINDS", "MIN_CHANGE_BYTES"]
+__all__ = [
+    "ModelState",
+    "diff_models",
+    "same_residency",
+    "describe_model",
+    "describe_change",
+    "offloaded_bytes",
+    "stage_models",
+    "duplicate_models",
+    "model_label",
+    "partial_loads",
+    "run_models",
+    "max_offloaded",
+    "KINDS",
+    "MIN_CHANGE_BYTES",
+]
 
 KINDS = ("diffusion_model", "text_encoder", "vae", "other")
 MIN_CHANGE_BYTES = MIB
@@ -78,11 +91,22 @@ class ModelState:
 
     def to_dict(self) -> ModelDoc:
         name = self.name or (f"{self.model_class} ({self.file})" if self.file else self.model_class)
-        return {"key": self.key, "name": name, "class": self.model_class,
-                "kind": self.kind, "device": self.device, "offload_device": self.offload_device,
-                "size_bytes": self.size_bytes, "loaded_bytes": self.loaded_bytes,
-                "offloaded_bytes": self.offloaded_bytes, "dtype": self.dtype, "dynamic": self.dynamic,
-                "pinned_bytes": self.pinned_bytes, "file": self.file, "loaded_by": self.loaded_by}
+        return {
+            "key": self.key,
+            "name": name,
+            "class": self.model_class,
+            "kind": self.kind,
+            "device": self.device,
+            "offload_device": self.offload_device,
+            "size_bytes": self.size_bytes,
+            "loaded_bytes": self.loaded_bytes,
+            "offloaded_bytes": self.offloaded_bytes,
+            "dtype": self.dtype,
+            "dynamic": self.dynamic,
+            "pinned_bytes": self.pinned_bytes,
+            "file": self.file,
+            "loaded_by": self.loaded_by,
+        }
 
 
 def _loaded(model: ModelDoc | None) -> int:
@@ -91,11 +115,19 @@ def _loaded(model: ModelDoc | None) -> int:
 
 def _change(model: ModelDoc, change: str, before: ModelDoc | None) -> dict[str, Any]:
     gone = change == "unloaded"
-    return {"key": model.get("key"), "name": model.get("name"), "class": model.get("class"), "kind": model.get("kind"),
-            "file": model.get("file"), "device": model.get("device"), "size_bytes": model.get("size_bytes"), "change": change,
-            "loaded_bytes_before": _loaded(before) if before is not None else 0,
-            "loaded_bytes": 0 if gone else model.get("loaded_bytes"),
-            "offloaded_bytes": None if gone else model.get("offloaded_bytes")}
+    return {
+        "key": model.get("key"),
+        "name": model.get("name"),
+        "class": model.get("class"),
+        "kind": model.get("kind"),
+        "file": model.get("file"),
+        "device": model.get("device"),
+        "size_bytes": model.get("size_bytes"),
+        "change": change,
+        "loaded_bytes_before": _loaded(before) if before is not None else 0,
+        "loaded_bytes": 0 if gone else model.get("loaded_bytes"),
+        "offloaded_bytes": None if gone else model.get("offloaded_bytes"),
+    }
 
 
 def diff_models(before: Sequence[ModelDoc] | None, after: Sequence[ModelDoc] | None) -> list[dict[str, Any]]:
@@ -227,23 +259,46 @@ def partial_loads(doc: RunDoc) -> list[dict[str, Any]]:
         if node.get("models") is not None:
             current = {m.get("key"): m for m in node.get("models") or []}
             for change in node.get("model_changes") or []:
-                if change.get("change") not in ("partially-loaded", "offloaded") or change.get("device") in (None, "cpu"):
+                if change.get("change") not in ("partially-loaded", "offloaded") or change.get("device") in (
+                    None,
+                    "cpu",
+                ):
                     continue
                 model: ModelDoc = current.get(change.get("key")) or {}
-                out.append({"node_id": node_id, "name": model_label(change), "class": change.get("class"),
-                            "file": model.get("file"), "device": change.get("device"), "dtype": model.get("dtype"),
-                            "size_bytes": change.get("size_bytes"), "loaded_bytes": change.get("loaded_bytes"),
-                            "offloaded_bytes": change.get("offloaded_bytes"), "source": "models"})
+                out.append(
+                    {
+                        "node_id": node_id,
+                        "name": model_label(change),
+                        "class": change.get("class"),
+                        "file": model.get("file"),
+                        "device": change.get("device"),
+                        "dtype": model.get("dtype"),
+                        "size_bytes": change.get("size_bytes"),
+                        "loaded_bytes": change.get("loaded_bytes"),
+                        "offloaded_bytes": change.get("offloaded_bytes"),
+                        "source": "models",
+                    }
+                )
             continue
         for event in doc.get("events") or []:
             data = event.get("data") or {}
             owner = event.get("node_id") if event.get("node_id") in claimed else None
             if owner == node_id and event.get("kind") == "model-partially-loaded":
                 loaded, offloaded = data.get("loaded_bytes"), data.get("offloaded_bytes")
-                out.append({"node_id": node_id, "name": data.get("model_class") or "a model",
-                            "class": data.get("model_class"), "file": None, "device": None, "dtype": None,
-                            "size_bytes": loaded + offloaded if loaded is not None and offloaded is not None else None,
-                            "loaded_bytes": loaded, "offloaded_bytes": offloaded, "source": "log"})
+                out.append(
+                    {
+                        "node_id": node_id,
+                        "name": data.get("model_class") or "a model",
+                        "class": data.get("model_class"),
+                        "file": None,
+                        "device": None,
+                        "dtype": None,
+                        "size_bytes": loaded + offloaded if loaded is not None and offloaded is not None else None,
+                        "loaded_bytes": loaded,
+                        "offloaded_bytes": offloaded,
+                        "source": "log",
+                    }
+                )
     return out
 
 

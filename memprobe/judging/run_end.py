@@ -84,5 +84,9 @@ class RunEndJudge(TrackerListener):
             try:
                 listener.run_judged(run, doc)
             except Exception:  # one subscriber's fault must not silence the others
-                warn_once(f"judged-{type(listener).__name__}", "Memory Probe: %s.run_judged failed (ignored)",
-                          type(listener).__name__, exc_info=True)
+                warn_once(
+                    f"judged-{type(listener).__name__}",
+                    "Memory Probe: %s.run_judged failed (ignored)",
+                    type(listener).__name__,
+                    exc_info=True,
+                )

@@ -46,11 +46,15 @@ def memory_summary(doc: RunDoc) -> MemoryDoc:
     limits = memory_limits(doc)
     system = limits[0]
     compute = compute_limit(doc)
-    summary: MemoryDoc = {**compute.to_dict(), "label": metric_label(compute.metric),  # type: ignore[typeddict-item]
-                          "system": {**system.to_dict(), "label": metric_label(system.metric),
-                                     "peak_bytes": system.used(run_peaks(doc))},
-                          "commit_limit_enforced": _commit_enforced(limits)}
-    return summary
+    return {
+        "metric": compute.metric,
+        "label": metric_label(compute.metric),
+        "limit_name": compute.name,
+        "limit_enforced": compute.enforced,
+        "limit_bytes": compute.limit_bytes,
+        "system": {**system.to_dict(), "label": metric_label(system.metric), "peak_bytes": system.used(run_peaks(doc))},
+        "commit_limit_enforced": _commit_enforced(limits),
+    }
 
 
 def live_limits(context: dict[str, Any], metrics: Metrics) -> MemoryDoc:

@@ -10,11 +10,31 @@ from ..documents import Metrics, NodeDoc, RunDoc
 from ..vocabulary import EXECUTED_STATUSES
 from .limits import MemoryLimit, system_limits, vram_limit
 
-__all__ = ["compute_memory", "compute_limit", "system_limit", "memory_limits", "stage_summary", "run_peaks",
-           "limit_of", "limit_from", "known_totals", "executed_nodes", "SUMMARY_METRICS"]
+__all__ = [
+    "compute_memory",
+    "compute_limit",
+    "system_limit",
+    "memory_limits",
+    "stage_summary",
+    "run_peaks",
+    "limit_of",
+    "limit_from",
+    "known_totals",
+    "executed_nodes",
+    "SUMMARY_METRICS",
+]
 
-SUMMARY_METRICS = ("gpu0_used_bytes", "gpu0_reserved_bytes", "gpu0_allocated_bytes", "gpu0_shared_bytes",
-                   "process_rss_bytes", "process_private_bytes", "ram_used_bytes", "commit_bytes", "cgroup_used_bytes")
+SUMMARY_METRICS = (
+    "gpu0_used_bytes",
+    "gpu0_reserved_bytes",
+    "gpu0_allocated_bytes",
+    "gpu0_shared_bytes",
+    "process_rss_bytes",
+    "process_private_bytes",
+    "ram_used_bytes",
+    "commit_bytes",
+    "cgroup_used_bytes",
+)
 
 
 def executed_nodes(doc: RunDoc) -> list[NodeDoc]:
@@ -46,7 +66,9 @@ def known_totals(doc: RunDoc) -> Metrics:
     for source in (doc.get("start_metrics") or {}, doc.get("end_metrics") or {}):
         known.update({k: v for k, v in source.items() if v})
     for node in executed_nodes(doc):
-        known.update({k: v for k, v in (node.get("before") or {}).items() if v and k.endswith(("total_bytes", "limit_bytes"))})
+        known.update(
+            {k: v for k, v in (node.get("before") or {}).items() if v and k.endswith(("total_bytes", "limit_bytes"))}
+        )
     return known
 
 
@@ -79,9 +101,13 @@ def memory_limits(doc: RunDoc) -> list[MemoryLimit]:
     :mod:`memprobe.judging.limits`): from the run's OS, overcommit mode, RAM, swap and cgroup."""
     context = doc.get("context") or {}
     return system_limits(
-        str(context.get("os") or ""), overcommit_mode=context.get("overcommit_mode"),
-        ram_total=limit_of(doc, "ram_used_bytes"), swap_total=context.get("swap_total_bytes"),
-        commit_limit=limit_of(doc, "commit_bytes"), cgroup_limit=limit_of(doc, "cgroup_used_bytes"))
+        str(context.get("os") or ""),
+        overcommit_mode=context.get("overcommit_mode"),
+        ram_total=limit_of(doc, "ram_used_bytes"),
+        swap_total=context.get("swap_total_bytes"),
+        commit_limit=limit_of(doc, "commit_bytes"),
+        cgroup_limit=limit_of(doc, "cgroup_used_bytes"),
+    )
 
 
 def system_limit(doc: RunDoc) -> MemoryLimit:

@@ -26,8 +26,12 @@ def node_name(node: NodeDoc | None) -> str | None:
     if not node:
         return None
     title = node.get("title")
-    return (title if title and len(title) <= 32 else None) or node.get("class_type") or title or \
-        f"node {node.get('node_id')}"
+    return (
+        (title if title and len(title) <= 32 else None)
+        or node.get("class_type")
+        or title
+        or f"node {node.get('node_id')}"
+    )
 
 
 def first_line(text: str | None, limit: int = 140) -> str:
@@ -92,16 +96,29 @@ def judge(f: RunFacts, suggestions: list[Suggestion], *, live: bool = False) -> 
         "failed": f.status in FAILED_RUN_STATUSES or (failure is not None and f.source != "run"),
         "kind": kind.id if kind is not None else None,
         "memory_ran_out": bool(kind and kind.ran_short),
-        "metric": limit.metric, "metric_label": label, "limit_bytes": limit.limit_bytes, "limit_name": limit.name,
-        "limit_enforced": limit.enforced, "peak_bytes": peak, "counted_bytes": counted, "peak_t_s": peak_t,
+        "metric": limit.metric,
+        "metric_label": label,
+        "limit_bytes": limit.limit_bytes,
+        "limit_name": limit.name,
+        "limit_enforced": limit.enforced,
+        "peak_bytes": peak,
+        "counted_bytes": counted,
+        "peak_t_s": peak_t,
         "share": share,
         "near_limit": share is not None and share >= NEAR_LIMIT,
-        "change": {"id": change.id, "title": change.title, "severity": change.severity, "tier": change.tier,
-                   "action": change.action} if change is not None else None,
+        "change": {
+            "id": change.id,
+            "title": change.title,
+            "severity": change.severity,
+            "tier": change.tier,
+            "action": change.action,
+        }
+        if change is not None
+        else None,
         "severity": change.severity if change is not None else None,
         "nodes": _nodes(f, failed_node),
     }
-    stage = (failure.stage if failure is not None else None)
+    stage = failure.stage if failure is not None else None
     node = failed_node if failure is not None else peak_node
     tone, title, detail = _words(f, verdict, node, stage, label, peak, live)
     verdict["tone"], verdict["title"], verdict["detail"] = tone, title, detail
@@ -110,15 +127,19 @@ def judge(f: RunFacts, suggestions: list[Suggestion], *, live: bool = False) -> 
     return verdict
 
 
-def _words(f: RunFacts, v: VerdictDoc, node: NodeDoc | None, stage: str | None, label: str, peak: int | None,
-           live: bool) -> tuple[str, str, str | None]:
+def _words(
+    f: RunFacts, v: VerdictDoc, node: NodeDoc | None, stage: str | None, label: str, peak: int | None, live: bool
+) -> tuple[str, str, str | None]:
     """The headline: a tone, one sentence a user reads first, and a second one (or ``None``)."""
     failure = f.failure
     stage = (node.get("stage") if node else None) or stage
     where = _where(node, stage)
     counted = v.get("counted_bytes")
-    of_limit = (f" ({fmt_pct(counted, v['limit_bytes'])} of {v['limit_name']})"
-                if counted is not None and v["limit_enforced"] and v["limit_bytes"] else "")
+    of_limit = (
+        f" ({fmt_pct(counted, v['limit_bytes'])} of {v['limit_name']})"
+        if counted is not None and v["limit_enforced"] and v["limit_bytes"]
+        else ""
+    )
     if live or f.status == "running":
         running = next((n for n in reversed(f.nodes) if n.get("status") in OPEN_STATUSES), None)
         title = f"Running {node_name(running)} ({running.get('stage')})" if running else "Running"
@@ -126,10 +147,17 @@ def _words(f: RunFacts, v: VerdictDoc, node: NodeDoc | None, stage: str | None, 
     kind = KINDS.get(v["kind"] or "")
     if failure is not None and kind is not None:
         if failure.abrupt and kind.ran_short:
-            return "failed", f"{kind.headline}{where}", f"ComfyUI was ended mid-run: {first_line(failure.evidence or failure.message)}"
+            return (
+                "failed",
+                f"{kind.headline}{where}",
+                f"ComfyUI was ended mid-run: {first_line(failure.evidence or failure.message)}",
+            )
         if failure.abrupt:
-            return ("ended", f"ComfyUI ended mid-run{where}",
-                    "No sign that memory ran out; the process stopped without an error.")
+            return (
+                "ended",
+                f"ComfyUI ended mid-run{where}",
+                "No sign that memory ran out; the process stopped without an error.",
+            )
         if kind.ran_short:
             return "failed", f"{kind.headline}{where}", first_line(failure.message) or None
         name = node_name(node) or "A node"
@@ -138,12 +166,18 @@ def _words(f: RunFacts, v: VerdictDoc, node: NodeDoc | None, stage: str | None, 
     if f.status == "error":
         return "other-failure", "Not a memory error: a node failed", None
     if peak is None:
-        return ("interrupted" if f.status == "interrupted" else "ok",
-                "Interrupted" if f.status == "interrupted" else "No memory readings in this run", None)
+        return (
+            "interrupted" if f.status == "interrupted" else "ok",
+            "Interrupted" if f.status == "interrupted" else "No memory readings in this run",
+            None,
+        )
     lead = "Interrupted · peak" if f.status == "interrupted" else "Peak"
     tone = "interrupted" if f.status == "interrupted" else "near" if v["near_limit"] else "ok"
-    detail: str | None = (f"The {v['limit_name']} is not enforced on this machine, so it is not a ceiling."
-              if not v["limit_enforced"] and v["limit_bytes"] else None)
+    detail: str | None = (
+        f"The {v['limit_name']} is not enforced on this machine, so it is not a ceiling."
+        if not v["limit_enforced"] and v["limit_bytes"]
+        else None
+    )
     return tone, f"{lead}: {label} {fmt_bytes(peak)}{of_limit}{where}", detail
 
 
@@ -151,15 +185,24 @@ def _failure_node(f: RunFacts) -> NodeDoc | None:
     failure = f.failure
     if failure is None or not (failure.node_id or failure.class_type):
         return None
-    return {"node_id": failure.node_id or "", "class_type": failure.class_type or "", "stage": failure.stage or "",
-            "title": None}
+    return {
+        "node_id": failure.node_id or "",
+        "class_type": failure.class_type or "",
+        "stage": failure.stage or "",
+        "title": None,
+    }
 
 
 def _node_doc(node: NodeDoc | None) -> dict[str, object] | None:
     if node is None:
         return None
-    return {"node_id": node.get("node_id"), "class_type": node.get("class_type"), "title": node.get("title"),
-            "stage": node.get("stage"), "name": node_name(node)}
+    return {
+        "node_id": node.get("node_id"),
+        "class_type": node.get("class_type"),
+        "title": node.get("title"),
+        "stage": node.get("stage"),
+        "name": node_name(node),
+    }
 
 
 def _nodes(f: RunFacts, failing: NodeDoc | None) -> list[VerdictNode]:
@@ -170,9 +213,20 @@ def _nodes(f: RunFacts, failing: NodeDoc | None) -> list[VerdictNode]:
     for node in f.nodes:
         peak = (node.get("peaks") or {}).get(limit.metric)
         counted = limit.used(node.get("peaks") or {})
-        near = counted is not None and limit.enforced and bool(limit.limit_bytes) and \
-            counted >= NEAR_LIMIT * (limit.limit_bytes or 0)
-        failed = node.get("status") == "failed" or (failing is not None and failing.get("node_id") == node.get("node_id"))
-        out.append({"node_id": str(node.get("node_id")), "peak_bytes": peak,
-                    "tone": "failed" if failed else "near" if near else "neutral"})
+        near = (
+            counted is not None
+            and limit.enforced
+            and bool(limit.limit_bytes)
+            and counted >= NEAR_LIMIT * (limit.limit_bytes or 0)
+        )
+        failed = node.get("status") == "failed" or (
+            failing is not None and failing.get("node_id") == node.get("node_id")
+        )
+        out.append(
+            {
+                "node_id": str(node.get("node_id")),
+                "peak_bytes": peak,
+                "tone": "failed" if failed else "near" if near else "neutral",
+            }
+        )
     return out

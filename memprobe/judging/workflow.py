@@ -8,8 +8,15 @@ import hashlib
 import re
 from typing import Any
 
-__all__ = ["workflow_parameters", "model_files", "upstream", "is_link", "literal", "graph_signature",
-           "workflow_identity"]
+__all__ = [
+    "workflow_parameters",
+    "model_files",
+    "upstream",
+    "is_link",
+    "literal",
+    "graph_signature",
+    "workflow_identity",
+]
 
 _MAX_ID_CHARS = 200
 _NO_ID = "00000000-0000-0000-0000-000000000000"
@@ -39,7 +46,9 @@ def literal(prompt: dict[str, Any], value: Any, depth: int = 0) -> Any:
 def _nodes(prompt: dict[str, Any] | None) -> list[tuple[str, dict[str, Any]]]:
     """The prompt's nodes; an entry without a class (the frontend sends ``class_type: null`` for a
     node type it does not know) is not one."""
-    return [(nid, n) for nid, n in (prompt or {}).items() if isinstance(n, dict) and isinstance(n.get("class_type"), str)]
+    return [
+        (nid, n) for nid, n in (prompt or {}).items() if isinstance(n, dict) and isinstance(n.get("class_type"), str)
+    ]
 
 
 def model_files(prompt: dict[str, Any] | None) -> list[str]:
@@ -112,8 +121,9 @@ def graph_signature(prompt: dict[str, Any] | None) -> str | None:
         return None
     lines = []
     for node_id, node in sorted(nodes, key=lambda item: str(item[0])):
-        links = sorted(f"{name}<{value[0]}.{value[1]}" for name, value in (node.get("inputs") or {}).items()
-                       if is_link(value))
+        links = sorted(
+            f"{name}<{value[0]}.{value[1]}" for name, value in (node.get("inputs") or {}).items() if is_link(value)
+        )
         lines.append(f"{node_id}:{node['class_type']}({','.join(links)})")
     return hashlib.blake2b("\n".join(lines).encode("utf-8"), digest_size=8).hexdigest()
 

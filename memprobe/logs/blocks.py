@@ -71,6 +71,7 @@ class BlockReading:
     validation_extras: list[LogFailure]
 
     if TYPE_CHECKING:  # the machine facts of a report, read by MachineReading
+
         def _version(self, key: str, value: str, s: str) -> None: ...
         def _args(self, rest: str, s: str) -> None: ...
         def _os(self, name: str, s: str) -> None: ...
@@ -81,8 +82,14 @@ class BlockReading:
 
     def _open(self, source: str, text: str, **fields: Any) -> LogFailure:
         self._close()
-        failure = LogFailure(source=source, line=self.n, evidence=[self._ev(text)], before=self.prompt.last_activity,
-                             before_hint=self.prompt.last_hint, **fields)
+        failure = LogFailure(
+            source=source,
+            line=self.n,
+            evidence=[self._ev(text)],
+            before=self.prompt.last_activity,
+            before_hint=self.prompt.last_hint,
+            **fields,
+        )
         self.block = failure
         return failure
 
@@ -94,11 +101,18 @@ class BlockReading:
         self.exc, self.mode, self.validation_node, self.chain = None, None, None, []
         if block is None:
             return
-        if block.source == "traceback" and any(f.function in ("load_custom_node", "execute_prestartup_script",
-                                                              "init_external_custom_nodes") for f in block.frames):
+        if block.source == "traceback" and any(
+            f.function in ("load_custom_node", "execute_prestartup_script", "init_external_custom_nodes")
+            for f in block.frames
+        ):
             self.facts.import_failures += 1
             return
-        if block.source in ("traceback", "message") and not block.message and not block.exception_type and not block.frames:
+        if (
+            block.source in ("traceback", "message")
+            and not block.message
+            and not block.exception_type
+            and not block.frames
+        ):
             return
         found = self._same_failure(block)
         if found is not None:
@@ -216,8 +230,11 @@ class BlockReading:
                 if len(holder.message.splitlines()) < MAX_MESSAGE_LINES and len(holder.message) < MAX_MESSAGE_CHARS:
                     holder.message = f"{holder.message}\n{s}" if holder.message else s
                 return True
-            if mode in (Mode.FRAMES, Mode.REPORT_TRACE) and (m := _EXC_LINE.match(s)) and (self.exc is None or self.exc.frames
-                                                                                       or mode == Mode.FRAMES):
+            if (
+                mode in (Mode.FRAMES, Mode.REPORT_TRACE)
+                and (m := _EXC_LINE.match(s))
+                and (self.exc is None or self.exc.frames or mode == Mode.FRAMES)
+            ):
                 if self.exc is None:
                     self.exc = LoggedException(None, "")
                 self.exc.type, self.exc.message = m.group(1), (m.group(2) or "").strip()
@@ -249,8 +266,9 @@ class BlockReading:
             block.evidence.append(self._ev(s))
             self.validation_node = block
         else:
-            extra = LogFailure(source="validation", line=self.n, class_type=class_type, node_id=node_id,
-                               evidence=[self._ev(s)])
+            extra = LogFailure(
+                source="validation", line=self.n, class_type=class_type, node_id=node_id, evidence=[self._ev(s)]
+            )
             if len(self.validation_extras) < MAX_FAILURES - 1:
                 self.validation_extras.append(extra)
             self.validation_node = extra
@@ -307,4 +325,3 @@ class BlockReading:
         elif name == "VRAM Total" and value.isdigit() and "vram_total_bytes" not in self.facts.machine:
             self.facts.machine["vram_total_bytes"] = int(value)
             self.facts.evidence["vram_total_bytes"] = self._ev(s)
-

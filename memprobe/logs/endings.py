@@ -8,15 +8,43 @@ import re
 
 __all__ = ["ending_kind", "ENDING_HINT"]
 
-ENDING_HINT = re.compile(r"(?i)pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
-                          r"fatal|violation|c0000005|3221225477|1073741819|resource-exhaustion|virtual memory")
-_PAUSE = ("press any key to continue", "请按任意键继续", "drücken sie eine beliebige taste", "appuyez sur une touche",
-          "presione una tecla", "pulse cualquier tecla", "premere un tasto", "нажмите любую клавишу",
-          "続行するには何かキーを押してください", "계속하려면 아무 키나 누르십시오", "press a key to continue")
-_CRASH = ("segmentation fault", "core dumped", "fatal python error", "windows fatal exception", "access violation",
-          "3221225477", "-1073741819", "0xc0000005", "exit code 139", "exited with code 139")
-_MEMORY_KILL = ("out of memory: killed process", "oom-kill:", "invoked oom-killer", "memory cgroup out of memory",
-                "oom_reaper", "oomkilled")
+ENDING_HINT = re.compile(
+    r"(?i)pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
+    r"fatal|violation|c0000005|3221225477|1073741819|resource-exhaustion|virtual memory"
+)
+_PAUSE = (
+    "press any key to continue",
+    "请按任意键继续",
+    "drücken sie eine beliebige taste",
+    "appuyez sur une touche",
+    "presione una tecla",
+    "pulse cualquier tecla",
+    "premere un tasto",
+    "нажмите любую клавишу",
+    "続行するには何かキーを押してください",
+    "계속하려면 아무 키나 누르십시오",
+    "press a key to continue",
+)
+_CRASH = (
+    "segmentation fault",
+    "core dumped",
+    "fatal python error",
+    "windows fatal exception",
+    "access violation",
+    "3221225477",
+    "-1073741819",
+    "0xc0000005",
+    "exit code 139",
+    "exited with code 139",
+)
+_MEMORY_KILL = (
+    "out of memory: killed process",
+    "oom-kill:",
+    "invoked oom-killer",
+    "memory cgroup out of memory",
+    "oom_reaper",
+    "oomkilled",
+)
 _COMMIT_EXHAUSTED = ("resource-exhaustion-detector", "low virtual memory condition")
 
 

@@ -45,12 +45,24 @@ MESSAGE_CHARS = 600
 _BUILTIN_FUNCTIONS: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
     ("nodes.py", "sample"): (("start_step", "KSamplerAdvanced"), ("noise_seed", "KSamplerAdvanced"), ("", "KSampler")),
     ("nodes.py", "decode"): (("tiled", "VAEDecodeTiled"), ("", "VAEDecode")),
-    ("nodes.py", "encode"): (("tiled", "VAEEncodeTiled"), ("vae.encode", "VAEEncode"), ("clip_vision", "CLIPVisionEncode"),
-                             ("token", "CLIPTextEncode"), ("clip.", "CLIPTextEncode")),
-    ("nodes.py", "load_checkpoint"): (("config_path", "CheckpointLoader"), ("clipvision", "unCLIPCheckpointLoader"),
-                                      ("", "CheckpointLoaderSimple")),
-    ("nodes.py", "load_clip"): (("clip_name2", "DualCLIPLoader"), ("clip_path2", "DualCLIPLoader"),
-                                ("clip_vision", "CLIPVisionLoader"), ("", "CLIPLoader")),
+    ("nodes.py", "encode"): (
+        ("tiled", "VAEEncodeTiled"),
+        ("vae.encode", "VAEEncode"),
+        ("clip_vision", "CLIPVisionEncode"),
+        ("token", "CLIPTextEncode"),
+        ("clip.", "CLIPTextEncode"),
+    ),
+    ("nodes.py", "load_checkpoint"): (
+        ("config_path", "CheckpointLoader"),
+        ("clipvision", "unCLIPCheckpointLoader"),
+        ("", "CheckpointLoaderSimple"),
+    ),
+    ("nodes.py", "load_clip"): (
+        ("clip_name2", "DualCLIPLoader"),
+        ("clip_path2", "DualCLIPLoader"),
+        ("clip_vision", "CLIPVisionLoader"),
+        ("", "CLIPLoader"),
+    ),
     ("nodes.py", "load_unet"): (("", "UNETLoader"),),
     ("nodes.py", "load_vae"): (("", "VAELoader"),),
     ("nodes.py", "load_lora"): (("", "LoraLoader"),),
@@ -66,25 +78,52 @@ _BUILTIN_FUNCTIONS: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
     ("nodes_upscale_model.py", "load_model"): (("", "UpscaleModelLoader"),),
     ("nodes_custom_sampler.py", "sample"): (("guider", "SamplerCustomAdvanced"), ("", "SamplerCustom")),
 }
-_EXECUTOR = {"execute", "recursive_execute", "get_output_data", "_map_node_over_list", "map_node_over_list",
-             "process_inputs", "_async_map_node_over_list", "async_map_node_over_list"}
+_EXECUTOR = {
+    "execute",
+    "recursive_execute",
+    "get_output_data",
+    "_map_node_over_list",
+    "map_node_over_list",
+    "process_inputs",
+    "_async_map_node_over_list",
+    "async_map_node_over_list",
+}
 # comfy_extras modules whose nodes all belong to one stage
-_MODULE_STAGES = (("nodes_upscale_model", "upscale"), ("nodes_custom_sampler", "sampling"), ("nodes_video", "video"),
-                  ("nodes_wan", "video"), ("nodes_hunyuan", "video"), ("nodes_ltxv", "video"), ("nodes_mochi", "video"),
-                  ("nodes_cosmos", "video"))
+_MODULE_STAGES = (
+    ("nodes_upscale_model", "upscale"),
+    ("nodes_custom_sampler", "sampling"),
+    ("nodes_video", "video"),
+    ("nodes_wan", "video"),
+    ("nodes_hunyuan", "video"),
+    ("nodes_ltxv", "video"),
+    ("nodes_mochi", "video"),
+    ("nodes_cosmos", "video"),
+)
 # ComfyUI's own code a traceback passes through, and the stage that code is
-_CODE_STAGES = (("comfy/sd.py", ("decode", "decode_tiled", "decode_tiled_", "decode_tiled_3d", "decode_tiled_1d"), "vae-decode"),
-                ("comfy/sd.py", ("encode", "encode_tiled", "encode_tiled_"), "vae-encode"),
-                ("comfy/sd.py", ("encode_from_tokens", "encode_from_tokens_scheduled", "tokenize"), "text-encode"),
-                ("comfy/sd.py", ("load_checkpoint_guess_config", "load_state_dict_guess_config", "load_diffusion_model",
-                                 "load_clip", "load_unet"), "load"),
-                ("comfy/utils.py", ("load_torch_file",), "load"),
-                ("comfy/samplers.py", (), "sampling"), ("comfy/sample.py", (), "sampling"),
-                ("comfy/k_diffusion/", (), "sampling"))
+_CODE_STAGES = (
+    ("comfy/sd.py", ("decode", "decode_tiled", "decode_tiled_", "decode_tiled_3d", "decode_tiled_1d"), "vae-decode"),
+    ("comfy/sd.py", ("encode", "encode_tiled", "encode_tiled_"), "vae-encode"),
+    ("comfy/sd.py", ("encode_from_tokens", "encode_from_tokens_scheduled", "tokenize"), "text-encode"),
+    (
+        "comfy/sd.py",
+        (
+            "load_checkpoint_guess_config",
+            "load_state_dict_guess_config",
+            "load_diffusion_model",
+            "load_clip",
+            "load_unet",
+        ),
+        "load",
+    ),
+    ("comfy/utils.py", ("load_torch_file",), "load"),
+    ("comfy/samplers.py", (), "sampling"),
+    ("comfy/sample.py", (), "sampling"),
+    ("comfy/k_diffusion/", (), "sampling"),
+)
 _ENDINGS = {
     "pause": "the console window's \"press any key\" prompt: ComfyUI's process ended with no error",
-    "killed": "\"Killed\": the process was sent SIGKILL (on Linux this is most often the kernel's OOM killer, but a "
-              "manual kill looks the same)",
+    "killed": '"Killed": the process was sent SIGKILL (on Linux this is most often the kernel\'s OOM killer, but a '
+    "manual kill looks the same)",
     "crash": "a crash of the process (segmentation fault or access violation), not an exception",
     "memory-kill": "the system's out-of-memory killer ended the process: RAM + swap were exhausted",
     "commit-exhausted": "Windows reported low virtual memory: RAM + pagefile (the commit limit) were exhausted",
@@ -132,8 +171,11 @@ def _is_executor(frame: Frame) -> bool:
     if "/custom_nodes/" in path:
         return False
     name = path.rsplit("/", 1)[-1]
-    return ((name in ("execution.py", "main.py") and frame.function in _EXECUTOR)
-            or "/comfy_api/" in path or "/comfy_execution/" in path)
+    return (
+        (name in ("execution.py", "main.py") and frame.function in _EXECUTOR)
+        or "/comfy_api/" in path
+        or "/comfy_execution/" in path
+    )
 
 
 def _node_frame(frames: list[Frame]) -> Frame | None:
@@ -169,13 +211,18 @@ def _identify(failure: LogFailure) -> _Node:
     if node.class_type:
         entry = builtins.get(node.class_type)
         if entry is not None and node.pack is None:
-            node.stage = stage_of(NodeClass(node.class_type, category=entry[0], python_module="nodes", output_node=entry[1]))
+            node.stage = stage_of(
+                NodeClass(node.class_type, category=entry[0], python_module="nodes", output_node=entry[1])
+            )
             node.stage_evidence = f"{node.class_type} is a built-in node ({entry[0] or 'no category'})"
         else:
             node.stage = "custom"
             node.not_builtin = node.pack is None
-            node.stage_evidence = (f"its code is in custom_nodes/{node.pack}" if node.pack
-                                   else f"{node.class_type} is not one of {BUILTIN_SOURCE}'s built-in nodes")
+            node.stage_evidence = (
+                f"its code is in custom_nodes/{node.pack}"
+                if node.pack
+                else f"{node.class_type} is not one of {BUILTIN_SOURCE}'s built-in nodes"
+            )
         return node
     if node.pack:
         node.stage, node.stage_evidence = "custom", f"the failing code is in custom_nodes/{node.pack}"
@@ -195,10 +242,12 @@ def _identify(failure: LogFailure) -> _Node:
                 return node
     if failure.before_hint and failure.before is not None:
         node.stage, node.stage_line = failure.before_hint, failure.before
-        node.stage_evidence = {"sampling": "a sampler's progress bar was running when it failed",
-                               "load": "a checkpoint was being loaded when it failed",
-                               "vae-decode": "ComfyUI had just retried the VAE decode in tiles",
-                               "vae-encode": "ComfyUI had just retried the VAE encode in tiles"}.get(failure.before_hint)
+        node.stage_evidence = {
+            "sampling": "a sampler's progress bar was running when it failed",
+            "load": "a checkpoint was being loaded when it failed",
+            "vae-decode": "ComfyUI had just retried the VAE decode in tiles",
+            "vae-encode": "ComfyUI had just retried the VAE encode in tiles",
+        }.get(failure.before_hint)
     return node
 
 
@@ -217,9 +266,12 @@ def _focus(facts: LogFacts) -> _Focus:
     last_failure_line = max((f.line for p in with_failures for f in p.failures), default=-1)
     endings = [e for e in facts.endings if e.line.number > last_failure_line]
     strong = next((e for e in reversed(endings) if e.kind in ("memory-kill", "commit-exhausted")), None) or (
-        endings[-1] if endings else None)
+        endings[-1] if endings else None
+    )
     ran = [p for p in facts.prompts if p.started is not None]
-    if strong is not None and (strong.during_prompt is not None or not ran or strong.kind in ("memory-kill", "commit-exhausted")):
+    if strong is not None and (
+        strong.during_prompt is not None or not ran or strong.kind in ("memory-kill", "commit-exhausted")
+    ):
         prompt = next((p for p in facts.prompts if p.index == strong.during_prompt), None)
         return _Focus(prompt, [], strong)
     if with_failures:
@@ -256,8 +308,15 @@ def _install(facts: LogFacts, os_name: str | None) -> str:
     executable = str(machine.get("python_executable") or "")
     root = str(machine.get("comfyui_path") or "")
     if not root:
-        root = next((fr.path for f in facts.failures for fr in f.frames if fr.path.replace("\\", "/").endswith(
-            ("/execution.py", "/main.py"))), "")
+        root = next(
+            (
+                fr.path
+                for f in facts.failures
+                for fr in f.frames
+                if fr.path.replace("\\", "/").endswith(("/execution.py", "/main.py"))
+            ),
+            "",
+        )
     if machine.get("install_hint") == "portable":
         executable = executable or "python_embeded"
     if not (executable or root or facts.args):
@@ -270,19 +329,34 @@ def _install(facts: LogFacts, os_name: str | None) -> str:
     return found
 
 
-def _failure_doc(kind: str, stage: str | None, node: _Node | None, message: str, exc_type: str | None,
-                 evidence: list[LogLine], **extra: Any) -> dict[str, Any]:
-    return {"kind": kind, "stage": stage,
-            "node": {"class_type": node.class_type if node else None, "id": node.node_id if node else None,
-                     "pack": node.pack if node else None},
-            "message": _short_message(message), "exception_type": exc_type,
-            "evidence": [{"line": e.number, "text": e.text} for e in evidence[:8]], **extra}
+def _failure_doc(
+    kind: str,
+    stage: str | None,
+    node: _Node | None,
+    message: str,
+    exc_type: str | None,
+    evidence: list[LogLine],
+    **extra: Any,
+) -> dict[str, Any]:
+    return {
+        "kind": kind,
+        "stage": stage,
+        "node": {
+            "class_type": node.class_type if node else None,
+            "id": node.node_id if node else None,
+            "pack": node.pack if node else None,
+        },
+        "message": _short_message(message),
+        "exception_type": exc_type,
+        "evidence": [{"line": e.number, "text": e.text} for e in evidence[:8]],
+        **extra,
+    }
 
 
 def _short_message(message: str) -> str:
     lines = [line.rstrip() for line in message.strip().splitlines() if line.strip()]
     text = "\n".join(lines[:6])
-    return text if len(text) <= MESSAGE_CHARS else text[:MESSAGE_CHARS - 1] + "…"
+    return text if len(text) <= MESSAGE_CHARS else text[: MESSAGE_CHARS - 1] + "…"
 
 
 def explain_log(source: str | bytes | BinaryIO) -> dict[str, Any]:
@@ -312,33 +386,79 @@ def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgeme
     j = _Judgement()
     if first.causes:  # a chained traceback: the oldest exception is the cause, the last a consequence
         cause = first.causes[0]
-        j.consequences.append(_failure_doc(classify_failure(exc_type, message, compute_device=compute_device),
-                                           node.stage, node, message, exc_type, first.evidence[-1:], source=first.source))
+        j.consequences.append(
+            _failure_doc(
+                classify_failure(exc_type, message, compute_device=compute_device),
+                node.stage,
+                node,
+                message,
+                exc_type,
+                first.evidence[-1:],
+                source=first.source,
+            )
+        )
         exc_type, message = cause.type or exc_type, cause.message or message
     kind = classify_failure(exc_type, message, compute_device=compute_device)
     j.evidence = first.evidence + ([node.stage_line] if node.stage_line is not None else [])
-    j.failure = _failure_doc(kind, node.stage, node, message, exc_type, j.evidence, source=first.source,
-                             stage_evidence=node.stage_evidence, oom_unload=first.oom_unload, abrupt=False)
+    j.failure = _failure_doc(
+        kind,
+        node.stage,
+        node,
+        message,
+        exc_type,
+        j.evidence,
+        source=first.source,
+        stage_evidence=node.stage_evidence,
+        oom_unload=first.oom_unload,
+        abrupt=False,
+    )
     for later in failures[1:]:
         later_node = _identify(later)
-        j.consequences.append(_failure_doc(
-            classify_failure(later.exception_type, later.message, compute_device=compute_device), later_node.stage,
-            later_node, later.message, later.exception_type, later.evidence, source=later.source))
-    j.record = FailureFacts(kind=kind, node_id=node.node_id or "", class_type=node.class_type, stage=node.stage,
-                            message=message, exception_type=exc_type, sizes=message_sizes(message), pack=node.pack)
+        j.consequences.append(
+            _failure_doc(
+                classify_failure(later.exception_type, later.message, compute_device=compute_device),
+                later_node.stage,
+                later_node,
+                later.message,
+                later.exception_type,
+                later.evidence,
+                source=later.source,
+            )
+        )
+    j.record = FailureFacts(
+        kind=kind,
+        node_id=node.node_id or "",
+        class_type=node.class_type,
+        stage=node.stage,
+        message=message,
+        exception_type=exc_type,
+        sizes=message_sizes(message),
+        pack=node.pack,
+    )
     if node.class_type:
-        j.node = {"seq": 1, "node_id": node.node_id or "", "class_type": node.class_type,
-                  "stage": node.stage or "other", "status": "failed", "title": None}
+        j.node = {
+            "seq": 1,
+            "node_id": node.node_id or "",
+            "class_type": node.class_type,
+            "stage": node.stage or "other",
+            "status": "failed",
+            "title": None,
+        }
     if not node.node_id:
         j.unknown.append("the failing node's id (the log does not print it)")
     if not node.class_type:
-        j.unknown.append(f"which node of custom_nodes/{node.pack} failed (the log does not name its class)" if node.pack
-                         else "the failing node's class (the log does not name it)")
+        j.unknown.append(
+            f"which node of custom_nodes/{node.pack} failed (the log does not name its class)"
+            if node.pack
+            else "the failing node's class (the log does not name it)"
+        )
     if node.stage is None:
         j.unknown.append("the stage it failed in (nothing in the log places it)")
     if node.not_builtin:
-        j.unknown.append(f"whether {node.class_type} comes from a custom node pack: it is not one of "
-                         f"{BUILTIN_SOURCE}'s built-in nodes, so it is taken for one")
+        j.unknown.append(
+            f"whether {node.class_type} comes from a custom node pack: it is not one of "
+            f"{BUILTIN_SOURCE}'s built-in nodes, so it is taken for one"
+        )
     if not message and not exc_type:
         j.unknown.append("the error message (the log shows only the traceback)")
     return j
@@ -353,13 +473,24 @@ def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bo
     doing = f"; the last thing it logged was line {last.number}: {last.text[:160]}" if last else ""
     message = f"ComfyUI stopped without reporting an error ({how}){doing}"
     j = _Judgement(abrupt=True, evidence=[e for e in (ending.line if ending else None, last) if e is not None])
-    j.failure = _failure_doc(memory or "abrupt", hint, _Node(stage=hint), message, None, j.evidence, source="ending",
-                             ending=ending.kind if ending else "log-stops", oom_unload=False, abrupt=True,
-                             stage_evidence=f"the last line it logged (line {last.number}) belongs to that stage"
-                             if hint and last else None)
+    j.failure = _failure_doc(
+        memory or "abrupt",
+        hint,
+        _Node(stage=hint),
+        message,
+        None,
+        j.evidence,
+        source="ending",
+        ending=ending.kind if ending else "log-stops",
+        oom_unload=False,
+        abrupt=True,
+        stage_evidence=f"the last line it logged (line {last.number}) belongs to that stage" if hint and last else None,
+    )
     j.record = FailureFacts(kind=memory or "other", stage=hint, message=message, abrupt=True)
-    j.unknown.append("what ended ComfyUI: the log stops without an error"
-                     + ("" if memory else " (the system's own logs say whether it was out of memory)"))
+    j.unknown.append(
+        "what ended ComfyUI: the log stops without an error"
+        + ("" if memory else " (the system's own logs say whether it was out of memory)")
+    )
     if cut_short:
         j.unknown.append("whether ComfyUI really stopped, or the log was only cut when it was copied")
     if hint is None:
@@ -368,26 +499,53 @@ def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bo
     return j
 
 
-def _run_facts(facts: LogFacts, focus: _Focus, j: _Judgement, os_name: str | None, compute_device: str,
-               fallbacks: list[tuple[str, LogLine]]) -> RunFacts:
+def _run_facts(
+    facts: LogFacts,
+    focus: _Focus,
+    j: _Judgement,
+    os_name: str | None,
+    compute_device: str,
+    fallbacks: list[tuple[str, LogLine]],
+) -> RunFacts:
     """The facts a traced run would give the rules, from what the log says."""
     ended = focus.prompt.ended if focus.prompt is not None else None
     status = "ended_abruptly" if j.abrupt else "error" if j.failure else "success" if ended == "executed" else "unknown"
     context = _context(facts, os_name, compute_device)
-    events: list[EventDoc] = [{"t_s": 0.0, "kind": kind, "node_id": None, "message": line.text}
-                              for kind, line in fallbacks]
+    events: list[EventDoc] = [
+        {"t_s": 0.0, "kind": kind, "node_id": None, "message": line.text} for kind, line in fallbacks
+    ]
     for model in focus.prompt.models if focus.prompt is not None else []:
         if model.partial:  # ComfyUI kept part of it in RAM: the advice weighs that (memprobe.judging.residency)
-            events.append({"t_s": 0.0, "kind": "model-partially-loaded", "node_id": None, "message": f"line {model.line}",
-                           "data": {"model_class": model.name, "loaded_bytes": model.loaded_bytes,
-                                    "offloaded_bytes": model.offloaded_bytes}})
+            events.append(
+                {
+                    "t_s": 0.0,
+                    "kind": "model-partially-loaded",
+                    "node_id": None,
+                    "message": f"line {model.line}",
+                    "data": {
+                        "model_class": model.name,
+                        "loaded_bytes": model.loaded_bytes,
+                        "offloaded_bytes": model.offloaded_bytes,
+                    },
+                }
+            )
     nodes = [j.node] if j.node is not None else []
-    limits = system_limits(os_name or "", ram_total=facts.machine.get("ram_total_bytes"),
-                           cgroup_limit=facts.machine.get("ram_limit_bytes"))
+    limits = system_limits(
+        os_name or "", ram_total=facts.machine.get("ram_total_bytes"), cgroup_limit=facts.machine.get("ram_limit_bytes")
+    )
     vram = context["gpus"][0].get("vram_total_bytes") if context["gpus"] else None
     compute = limits[0] if compute_device == "cpu" else vram_limit(0, vram)
-    return RunFacts(status=status, context=context, nodes=nodes, failure=j.record, compute=compute, limits=limits,
-                    events=events, partials=partial_loads({"nodes": nodes, "events": events}), source="log")
+    return RunFacts(
+        status=status,
+        context=context,
+        nodes=nodes,
+        failure=j.record,
+        compute=compute,
+        limits=limits,
+        events=events,
+        partials=partial_loads({"nodes": nodes, "events": events}),
+        source="log",
+    )
 
 
 def _without_action(doc: dict[str, Any]) -> dict[str, Any]:
@@ -399,8 +557,6 @@ def _without_action_verdict(verdict: VerdictDoc) -> VerdictDoc:
     if verdict.get("change"):
         verdict["change"] = _without_action(verdict["change"] or {})
     return verdict
-
-
 
 
 def explain_facts(facts: LogFacts) -> dict[str, Any]:
@@ -416,10 +572,16 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
     else:
         j = _Judgement()
     prompt = focus.prompt
-    fallbacks = list(prompt.fallbacks) if prompt is not None and prompt.fallbacks else [
-        fb for p in facts.prompts for fb in p.fallbacks][-8:]
-    unknown = ["memory readings: a log has no peaks and no per-node figures (with Memory Probe installed, the next "
-               "run records them)", *j.unknown]
+    fallbacks = (
+        list(prompt.fallbacks)
+        if prompt is not None and prompt.fallbacks
+        else [fb for p in facts.prompts for fb in p.fallbacks][-8:]
+    )
+    unknown = [
+        "memory readings: a log has no peaks and no per-node figures (with Memory Probe installed, the next "
+        "run records them)",
+        *j.unknown,
+    ]
     if "vram_total_bytes" not in machine and "ram_total_bytes" not in machine:
         unknown.append("the machine's VRAM and RAM (the start-up banner is not in the log)")
     if not facts.versions.get("comfyui"):
@@ -435,8 +597,9 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
         "consequences": j.consequences,
         "machine": {
             "gpu_name": machine.get("gpu_name"),
-            "vram_total_bytes": None if compute_device == "cpu" else (
-                machine.get("vram_total_bytes") or machine.get("vram_total_from_error_bytes")),
+            "vram_total_bytes": None
+            if compute_device == "cpu"
+            else (machine.get("vram_total_bytes") or machine.get("vram_total_from_error_bytes")),
             "ram_total_bytes": machine.get("ram_total_bytes"),
             "ram_limit_bytes": machine.get("ram_limit_bytes"),
             "os": os_name,
@@ -448,13 +611,23 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
         },
         "versions": dict(facts.versions),
         "launch_args": list(facts.args),
-        "models": [{"name": m.name, "loaded_bytes": m.loaded_bytes, "offloaded_bytes": m.offloaded_bytes,
-                    "partial": m.partial, "line": m.line, **({"staged_bytes": m.staged_bytes} if m.staged_bytes else {})}
-                   for m in (prompt.models if prompt is not None else [])],
+        "models": [
+            {
+                "name": m.name,
+                "loaded_bytes": m.loaded_bytes,
+                "offloaded_bytes": m.offloaded_bytes,
+                "partial": m.partial,
+                "line": m.line,
+                **({"staged_bytes": m.staged_bytes} if m.staged_bytes else {}),
+            }
+            for m in (prompt.models if prompt is not None else [])
+        ],
         "fallbacks": [{"kind": k, "line": line.number, "text": line.text} for k, line in fallbacks],
-        "prompts": {"seen": facts.prompt_count,
-                    "failed": sum(1 for p in facts.prompts if p.index and p.failures),
-                    "completed": sum(1 for p in facts.prompts if p.ended == "executed" and not p.failures)},
+        "prompts": {
+            "seen": facts.prompt_count,
+            "failed": sum(1 for p in facts.prompts if p.index and p.failures),
+            "completed": sum(1 for p in facts.prompts if p.ended == "executed" and not p.failures),
+        },
         "suggestions": [{**_without_action(s.to_dict()), "evidence": evidence} for s in suggestions],
         "verdict": _without_action_verdict(judge(run, suggestions)),
         "unknown": unknown,
@@ -469,11 +642,18 @@ def _context(facts: LogFacts, os_name: str | None, compute_device: str) -> dict[
     vram = machine.get("vram_total_bytes") or machine.get("vram_total_from_error_bytes")
     if machine.get("gpu_name") or (vram and compute_device != "cpu"):
         gpus.append({"index": 0, "name": machine.get("gpu_name"), "vram_total_bytes": vram})
-    return {"os": os_name or "", "argv": list(facts.args), "compute_device": compute_device, "gpus": gpus,
-            "ram_total_bytes": machine.get("ram_total_bytes"),
-            "install": {"type": _install(facts, os_name)},
-            "comfyui_version": facts.versions.get("comfyui"), "torch_version": facts.versions.get("torch"),
-            "python_version": facts.versions.get("python"), "frontend_version": facts.versions.get("frontend")}
+    return {
+        "os": os_name or "",
+        "argv": list(facts.args),
+        "compute_device": compute_device,
+        "gpus": gpus,
+        "ram_total_bytes": machine.get("ram_total_bytes"),
+        "install": {"type": _install(facts, os_name)},
+        "comfyui_version": facts.versions.get("comfyui"),
+        "torch_version": facts.versions.get("torch"),
+        "python_version": facts.versions.get("python"),
+        "frontend_version": facts.versions.get("frontend"),
+    }
 
 
 def _scrub(doc: dict[str, Any], names: set[str]) -> dict[str, Any]:
@@ -493,19 +673,3 @@ def _scrub(doc: dict[str, Any], names: set[str]) -> dict[str, Any]:
         return value
 
     return cast(dict[str, Any], walk(cleaned))
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-

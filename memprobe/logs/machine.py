@@ -19,6 +19,7 @@ class MachineReading:
     n: int
 
     if TYPE_CHECKING:  # the reader's
+
         def _ev(self, text: str) -> LogLine: ...
 
     def _banner(self, s: str) -> None:
@@ -40,7 +41,7 @@ class MachineReading:
                 machine["gpu_name"] = name
             self.facts.evidence["device"] = self._ev(s)
         elif s.startswith("Using ") and "attention" in s and "VAE" not in s:
-            machine.setdefault("attention", s[len("Using "):])
+            machine.setdefault("attention", s[len("Using ") :])
         elif s.startswith("** Platform:"):
             self._os(s.split(":", 1)[1].strip(), s)
         elif s.startswith("** Python executable:"):
@@ -98,4 +99,3 @@ class MachineReading:
         if name and "os" not in self.facts.machine:
             self.facts.machine["os"] = name
             self.facts.evidence["os"] = self._ev(s)
-

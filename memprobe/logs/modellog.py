@@ -49,14 +49,18 @@ _REQUESTED = re.compile(r"Requested to load (\S+)")
 _LOADED_NEW = re.compile(
     r"loaded (completely|partially);\s*(?:" + _NUM + r" MB usable,)?\s*" + _NUM + r" MB loaded"
     r"(?:, " + _NUM + r" MB offloaded)?(?:, " + _NUM + r" MB buffer reserved)?"
-    r"(?:, lowvram patches: (\d+))?(?:, full load: (True|False))?")
+    r"(?:, lowvram patches: (\d+))?(?:, full load: (True|False))?"
+)
 _LOADED_OLD = re.compile(r"loaded (completely|partially) " + _NUM + " " + _NUM + r" (True|False|\d+)\b")
 _UNLOADED_PARTIALLY = re.compile(
     r"Unloaded partially: " + _NUM + r" MB freed, " + _NUM + r" MB remains loaded"
-    r"(?:, " + _NUM + r" MB buffer reserved)?(?:, lowvram patches: (\d+))?")
+    r"(?:, " + _NUM + r" MB buffer reserved)?(?:, lowvram patches: (\d+))?"
+)
 _MODELS_UNLOADED = re.compile(r"\b(\d+) models? unloaded\.")
-_DYNAMIC = re.compile(r"Model (\S+) prepared for dynamic VRAM loading\. (\d+)\s*MB Staged\. (\d+) patches attached\."
-                      r"(?: Force pre-loaded (\d+) weights: (\d+) KB\.)?")
+_DYNAMIC = re.compile(
+    r"Model (\S+) prepared for dynamic VRAM loading\. (\d+)\s*MB Staged\. (\d+) patches attached\."
+    r"(?: Force pre-loaded (\d+) weights: (\d+) KB\.)?"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,26 +119,44 @@ def parse_model_line(line: str, *, load_name: str | None = None) -> ModelLogLine
         if match:
             partial = match[1] == "partially"
             full = match[7]
-            return ModelLogLine("partially-loaded" if partial else "loaded", model_class=load_name,
-                                usable_bytes=_bytes(match[2]), loaded_bytes=_bytes(match[3]),
-                                offloaded_bytes=_bytes(match[4]) if partial else 0, buffer_bytes=_bytes(match[5]),
-                                count=int(match[6]) if match[6] else None,
-                                full_load=None if full is None else full == "True", text=text)
+            return ModelLogLine(
+                "partially-loaded" if partial else "loaded",
+                model_class=load_name,
+                usable_bytes=_bytes(match[2]),
+                loaded_bytes=_bytes(match[3]),
+                offloaded_bytes=_bytes(match[4]) if partial else 0,
+                buffer_bytes=_bytes(match[5]),
+                count=int(match[6]) if match[6] else None,
+                full_load=None if full is None else full == "True",
+                text=text,
+            )
         match = _LOADED_OLD.search(text)
         if match:
             partial = match[1] == "partially"
             last = match[4]
-            return ModelLogLine("partially-loaded" if partial else "loaded", model_class=load_name,
-                                usable_bytes=_bytes(match[2]), loaded_bytes=_bytes(match[3]),
-                                offloaded_bytes=None if partial else 0,
-                                count=int(last) if partial and last.isdigit() else None,
-                                full_load=(last == "True") if not partial else False, text=text)
+            return ModelLogLine(
+                "partially-loaded" if partial else "loaded",
+                model_class=load_name,
+                usable_bytes=_bytes(match[2]),
+                loaded_bytes=_bytes(match[3]),
+                offloaded_bytes=None if partial else 0,
+                count=int(last) if partial and last.isdigit() else None,
+                full_load=(last == "True") if not partial else False,
+                text=text,
+            )
     if "Unloaded partially" in text and (match := _UNLOADED_PARTIALLY.search(text)):
-        return ModelLogLine("partially-unloaded", freed_bytes=_bytes(match[1]), loaded_bytes=_bytes(match[2]),
-                            buffer_bytes=_bytes(match[3]), count=int(match[4]) if match[4] else None, text=text)
+        return ModelLogLine(
+            "partially-unloaded",
+            freed_bytes=_bytes(match[1]),
+            loaded_bytes=_bytes(match[2]),
+            buffer_bytes=_bytes(match[3]),
+            count=int(match[4]) if match[4] else None,
+            text=text,
+        )
     if "dynamic VRAM" in text and (match := _DYNAMIC.search(text)):
-        return ModelLogLine("dynamic-prepared", model_class=match[1], staged_bytes=int(match[2]) * MIB,
-                            count=int(match[3]), text=text)
+        return ModelLogLine(
+            "dynamic-prepared", model_class=match[1], staged_bytes=int(match[2]) * MIB, count=int(match[3]), text=text
+        )
     if "unloaded." in text and (match := _MODELS_UNLOADED.search(text)):
         return ModelLogLine("models-unloaded", count=int(match[1]), text=text)
     return None
@@ -162,7 +184,9 @@ class ModelLogReader:
             self._pending.append(parsed.model_class)
         elif parsed.kind in ("loaded", "partially-loaded") and self._pending:
             self._pending.popleft()  # the load was named after it
-        elif parsed.kind == "dynamic-prepared" and parsed.model_class is not None and parsed.model_class in self._pending:
+        elif (
+            parsed.kind == "dynamic-prepared" and parsed.model_class is not None and parsed.model_class in self._pending
+        ):
             self._pending.remove(parsed.model_class)
         return parsed
 
@@ -180,7 +204,15 @@ def models_from_log(lines: Iterable[str]) -> list[dict[str, Any]]:
         parsed = reader.feed(line)
         if parsed is None or parsed.kind not in LOAD_KINDS:
             continue
-        out.append({"name": parsed.model_class, "kind": parsed.kind, "loaded_bytes": parsed.loaded_bytes,
-                    "offloaded_bytes": parsed.offloaded_bytes, "usable_bytes": parsed.usable_bytes,
-                    "staged_bytes": parsed.staged_bytes, "line": number})
+        out.append(
+            {
+                "name": parsed.model_class,
+                "kind": parsed.kind,
+                "loaded_bytes": parsed.loaded_bytes,
+                "offloaded_bytes": parsed.offloaded_bytes,
+                "usable_bytes": parsed.usable_bytes,
+                "staged_bytes": parsed.staged_bytes,
+                "line": number,
+            }
+        )
     return out

@@ -14,9 +14,13 @@ __all__: list[str] = []
 _EXC_START = re.compile(r"!!! ?Exception during processing ?!!!\s?(.*)$")
 _TRACEBACK = "Traceback (most recent call last):"
 _FRAME = re.compile(r'^\s*File "(.+)", line (\d+), in (.+?)\s*$')
-_EXC_LINE = re.compile(r"^((?:[A-Za-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt)|Exception|KeyboardInterrupt))(?::(?:\s(.*)|$)|$)")
-_CHAIN = ("During handling of the above exception, another exception occurred:",
-          "The above exception was the direct cause of the following exception:")
+_EXC_LINE = re.compile(
+    r"^((?:[A-Za-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt)|Exception|KeyboardInterrupt))(?::(?:\s(.*)|$)|$)"
+)
+_CHAIN = (
+    "During handling of the above exception, another exception occurred:",
+    "The above exception was the direct cause of the following exception:",
+)
 _POPUP = re.compile(r"^Error occurred when executing (.+?):\s*$")
 _THREAD = re.compile(r"^Exception in thread .*\((prompt_worker)\):")
 _REPORT_FIELD = re.compile(r"^-\s+\*\*(.+?):\*\*\s*(.*)$")
@@ -27,8 +31,10 @@ _MODEL_LINES = ("Requested to load ", "loaded ", "Model ", "Unloaded partially")
 _TOTALS = re.compile(r"Total VRAM (\d+) MB, total RAM (\d+) MB")
 _CGROUP = re.compile(r"RAM limited by cgroup to (\d+) MB")
 _DEVICE = re.compile(r"^Device: (.+)$")
-_CAPACITY = re.compile(r"total capac(?:i)?ty of ([\d.]+) ([GM])i?B|GPU \d+; ([\d.]+) ([GM])iB total capacity"
-                       r"|Device limit\s*:\s*([\d.]+) ([GM])iB")
+_CAPACITY = re.compile(
+    r"total capac(?:i)?ty of ([\d.]+) ([GM])i?B|GPU \d+; ([\d.]+) ([GM])iB total capacity"
+    r"|Device limit\s*:\s*([\d.]+) ([GM])iB"
+)
 _COMMAND = re.compile(r"(?:^|[>$#]\s*)(?:\S*[\\/])?python(?:3(?:\.\d+)?)?(?:\.exe)?\s+(?:-\S+\s+)*\S*main\.py\b(.*)$")
 _USER_PATH = re.compile(r"[A-Za-z]:[\\/]+Users[\\/]+([^\\/:*?\"<>|\r\n]+?)[\\/]|/(?:home|Users)/([^/\s\"'<>]+)/")
 _GENERIC_USERS = {"user", "users", "admin", "administrator", "public", "default", "root", "me", "shared", "runner"}
@@ -42,9 +48,20 @@ _VERSION_LINES = (
     (re.compile(r"^### ComfyUI Revision: (.+)$"), "comfyui_revision"),
 )
 _REPORT_VERSIONS = {"ComfyUI Version": "comfyui", "PyTorch Version": "torch", "Python Version": "python"}
-_BANNER_HINT = re.compile(r"Total VRAM|RAM limited|vram state|^Device: |^Using |^\*\* |Mac Version|AMD arch|[Vv]ersion|Revision")
-_LOADER_LINES = ("model weight dtype", "model_type ", "VAE load device", "CLIP/text encoder model load device",
-                 "Working with z of shape", "loaded straight to GPU", "missing {", "left over keys", "clip missing:")
+_BANNER_HINT = re.compile(
+    r"Total VRAM|RAM limited|vram state|^Device: |^Using |^\*\* |Mac Version|AMD arch|[Vv]ersion|Revision"
+)
+_LOADER_LINES = (
+    "model weight dtype",
+    "model_type ",
+    "VAE load device",
+    "CLIP/text encoder model load device",
+    "Working with z of shape",
+    "loaded straight to GPU",
+    "missing {",
+    "left over keys",
+    "clip missing:",
+)
 _SUMMARY = ("popup", "report", "message")
 
 
@@ -59,10 +76,25 @@ def _frame_anchor(frames: list[Frame]) -> str:
 
 def _known(s: str) -> bool:
     """A line that starts something of its own (so it cannot continue an exception's message)."""
-    return bool(s == "got prompt" or s.startswith(("Prompt executed in", "Got an OOM", "Requested to load", "loaded ",
-                                                   "!!!", "Traceback (", "Error occurred when executing", "# ComfyUI",
-                                                   "File \"", "During handling", "The above exception"))
-                or _PROGRESS.search(s))
+    return bool(
+        s == "got prompt"
+        or s.startswith(
+            (
+                "Prompt executed in",
+                "Got an OOM",
+                "Requested to load",
+                "loaded ",
+                "!!!",
+                "Traceback (",
+                "Error occurred when executing",
+                "# ComfyUI",
+                'File "',
+                "During handling",
+                "The above exception",
+            )
+        )
+        or _PROGRESS.search(s)
+    )
 
 
 def _merge(into: LogFailure, other: LogFailure) -> None:

@@ -48,8 +48,18 @@ from .patterns import (
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog
 from .text import clean, iter_lines
 
-__all__ = ["read_log", "LogFacts", "PromptLog", "LogFailure", "LoggedException", "Frame", "LogLine",
-           "ModelLoad", "Ending", "MAX_PROMPTS"]
+__all__ = [
+    "read_log",
+    "LogFacts",
+    "PromptLog",
+    "LogFailure",
+    "LoggedException",
+    "Frame",
+    "LogLine",
+    "ModelLoad",
+    "Ending",
+    "MAX_PROMPTS",
+]
 
 MAX_PROMPTS = 32
 MAX_MODELS = 48
@@ -187,7 +197,12 @@ class _Reader(BlockReading, MachineReading):
                 self.prompt.failures[-1].oom_unload = True
                 self.prompt.failures[-1].evidence.append(self._ev(s))
             return
-        if ": " in s and ("Error" in s or "Exception" in s or "Interrupt" in s) and (m := _EXC_LINE.match(s)) and m.group(2):
+        if (
+            ": " in s
+            and ("Error" in s or "Exception" in s or "Interrupt" in s)
+            and (m := _EXC_LINE.match(s))
+            and m.group(2)
+        ):
             self._open("message", s, exception_type=m.group(1), message=m.group(2).strip())
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), m.group(2).strip())
@@ -204,8 +219,16 @@ class _Reader(BlockReading, MachineReading):
         machine = self.facts.machine
         if s.startswith(_MODEL_LINES) and (line := self.models.feed(s)) is not None:
             if line.kind in LOAD_KINDS:
-                self._add_model(ModelLoad(line.model_class, self.n, line.loaded_bytes, line.offloaded_bytes,
-                                          line.kind == "partially-loaded", line.staged_bytes))
+                self._add_model(
+                    ModelLoad(
+                        line.model_class,
+                        self.n,
+                        line.loaded_bytes,
+                        line.offloaded_bytes,
+                        line.kind == "partially-loaded",
+                        line.staged_bytes,
+                    )
+                )
             self._activity(s, None)
             return
         if "emory" in s and (kind := detect_fallback(s)):
@@ -232,7 +255,11 @@ class _Reader(BlockReading, MachineReading):
         kind = ending_kind(low, s)
         if kind is None:
             return
-        if self.facts.endings and self.facts.endings[-1].kind == kind and self.facts.endings[-1].line.number >= self.n - 3:
+        if (
+            self.facts.endings
+            and self.facts.endings[-1].kind == kind
+            and self.facts.endings[-1].line.number >= self.n - 3
+        ):
             return  # "...>pause" and "Press any key" are one ending
         running = self.prompt.started is not None and self.prompt.ended is None and not self.prompt.failures
         self.facts.endings.append(Ending(kind, self._ev(s), self.prompt.index if running else None))
@@ -248,7 +275,6 @@ class _Reader(BlockReading, MachineReading):
         facts.prompts = list(self.prompts)
         facts.lines = self.n
         return facts
-
 
 
 def read_log(source: str | bytes | BinaryIO) -> LogFacts:

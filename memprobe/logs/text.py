@@ -55,9 +55,14 @@ def iter_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
     if not hasattr(stream, "peek"):
         stream = io.BufferedReader(stream)  # type: ignore[type-var]
     head = stream.peek(4096)[:4096]
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or (len(head) >= 64 and head.count(b"\0") > len(head) // 3):
-        encoding = "utf-16" if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else (
-            "utf-16-le" if head[1:2] == b"\0" else "utf-16-be")
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or (
+        len(head) >= 64 and head.count(b"\0") > len(head) // 3
+    ):
+        encoding = (
+            "utf-16"
+            if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+            else ("utf-16-le" if head[1:2] == b"\0" else "utf-16-be")
+        )
         text = io.TextIOWrapper(stream, encoding=encoding, errors="replace", newline="\n")
         for line, cut in _readlines(text.readline, "\n"):
             yield line.rstrip("\r\n"), cut
@@ -104,5 +109,5 @@ def clean(text: str) -> str:
         m = _PREFIX.match(text)
         if not m or not m.group(0):
             break
-        text = text[m.end():]
+        text = text[m.end() :]
     return text.rstrip()

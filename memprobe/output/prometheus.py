@@ -55,10 +55,14 @@ class MachineFacts:
         snap = sensors.snapshot(disks=False)
         s = snap.system
         cgroup = sensors.cgroup()
-        return cls(platform=sensors.platform, overcommit_mode=s.overcommit_mode, ram_total_bytes=s.ram_total_bytes,
-                   swap_total_bytes=s.swap_total_bytes,
-                   gpus=tuple((g.index, g.name or "", g.device_total_bytes) for g in snap.gpus),
-                   cgroup_limit_bytes=cgroup.limit_bytes if cgroup is not None else None)
+        return cls(
+            platform=sensors.platform,
+            overcommit_mode=s.overcommit_mode,
+            ram_total_bytes=s.ram_total_bytes,
+            swap_total_bytes=s.swap_total_bytes,
+            gpus=tuple((g.index, g.name or "", g.device_total_bytes) for g in snap.gpus),
+            cgroup_limit_bytes=cgroup.limit_bytes if cgroup is not None else None,
+        )
 
 
 _LIMIT_LABELS = {COMMIT: "commit", CGROUP: "cgroup"}
@@ -81,9 +85,14 @@ def enforced_limit(facts: MachineFacts, metrics: Mapping[str, int]) -> tuple[str
     >>> enforced_limit(linux, {"ram_used_bytes": 10 * 2**30, "swap_used_bytes": 2**30, "commit_bytes": 30 * 2**30})
     ('ram+swap', 11811160064, 21474836480)
     """
-    limit = system_limits(os_family(facts.platform), overcommit_mode=facts.overcommit_mode,
-                          ram_total=facts.ram_total_bytes, swap_total=facts.swap_total_bytes,
-                          commit_limit=metrics.get("commit_limit_bytes"), cgroup_limit=facts.cgroup_limit_bytes)[0]
+    limit = system_limits(
+        os_family(facts.platform),
+        overcommit_mode=facts.overcommit_mode,
+        ram_total=facts.ram_total_bytes,
+        swap_total=facts.swap_total_bytes,
+        commit_limit=metrics.get("commit_limit_bytes"),
+        cgroup_limit=facts.cgroup_limit_bytes,
+    )[0]
     used = limit.used(metrics)
     if used is None or not limit.limit_bytes:
         return None
@@ -127,9 +136,16 @@ class MetricsExporter(TrackerListener):
     """The ``/memprobe/metrics`` document. Subscribe it to the tracker so it re-reads the machine
     facts after each run (sizes move when a pagefile grows or swap is added)."""
 
-    def __init__(self, stats: RunStats, *, latest: Callable[[], tuple[float, Metrics] | None],
-                 facts: Callable[[], MachineFacts], cpu: Callable[[], Mapping[str, float]] = dict,
-                 state: Callable[[], Mapping[str, Any]] = dict, info: Mapping[str, str | None] | None = None) -> None:
+    def __init__(
+        self,
+        stats: RunStats,
+        *,
+        latest: Callable[[], tuple[float, Metrics] | None],
+        facts: Callable[[], MachineFacts],
+        cpu: Callable[[], Mapping[str, float]] = dict,
+        state: Callable[[], Mapping[str, Any]] = dict,
+        info: Mapping[str, str | None] | None = None,
+    ) -> None:
         self.stats = stats
         self.latest = latest
         self.read_facts = facts
@@ -155,23 +171,30 @@ class MetricsExporter(TrackerListener):
 
     # ------------------------------------------------------------------ families
     def _add_state(self, f: _Families) -> None:
-        info = f.family("memprobe_build", "Memory Probe and ComfyUI versions, and the device ComfyUI computes on",
-                        "info")
+        info = f.family(
+            "memprobe_build", "Memory Probe and ComfyUI versions, and the device ComfyUI computes on", "info"
+        )
         info.add_sample("memprobe_build_info", dict(self.info), 1)
         state = self.state()
-        f.gauge("memprobe_tracing_enabled", "1 while every node is traced (setting on and the hook installed)", "",
-                1 if state.get("tracing") else 0)
+        f.gauge(
+            "memprobe_tracing_enabled",
+            "1 while every node is traced (setting on and the hook installed)",
+            "",
+            1 if state.get("tracing") else 0,
+        )
         f.gauge("memprobe_run_active", "1 while a run executes", "", 1 if state.get("run_active") else 0)
         cpu = self.cpu()
         if cpu:
-            family = f.family("memprobe_cpu_seconds", "CPU time Memory Probe itself has used, by part", "counter",
-                              "seconds")
+            family = f.family(
+                "memprobe_cpu_seconds", "CPU time Memory Probe itself has used, by part", "counter", "seconds"
+            )
             for key, value in sorted(cpu.items()):
                 if key != "process_cpu_s":
                     family.add_sample("memprobe_cpu_seconds_total", {"part": key.removesuffix("_cpu_s")}, value)
             if "process_cpu_s" in cpu:
-                family = f.family("memprobe_process_cpu_seconds", "CPU time of the whole ComfyUI process",
-                                  "counter", "seconds")
+                family = f.family(
+                    "memprobe_process_cpu_seconds", "CPU time of the whole ComfyUI process", "counter", "seconds"
+                )
                 family.add_sample("memprobe_process_cpu_seconds_total", {}, cpu["process_cpu_s"])
 
     def _add_readings(self, f: _Families) -> None:
@@ -179,14 +202,16 @@ class MetricsExporter(TrackerListener):
         if latest is None:
             return
         wall, m = latest
-        f.gauge("memprobe_reading_timestamp_seconds", "When the readings below were taken (Unix time)", "seconds",
-                wall)
+        f.gauge("memprobe_reading_timestamp_seconds", "When the readings below were taken (Unix time)", "seconds", wall)
         gpu_series = (
             ("memprobe_gpu_used_bytes", "GPU memory in use on the device, every process (driver/NVML)", "used_bytes"),
             ("memprobe_gpu_torch_reserved_bytes", "GPU memory torch's caching allocator holds", "reserved_bytes"),
             ("memprobe_gpu_torch_allocated_bytes", "GPU memory in live torch tensors", "allocated_bytes"),
-            ("memprobe_gpu_shared_used_bytes", "Shared GPU memory in use (system RAM lent to the GPU; Windows)",
-             "shared_bytes"),
+            (
+                "memprobe_gpu_shared_used_bytes",
+                "Shared GPU memory in use (system RAM lent to the GPU; Windows)",
+                "shared_bytes",
+            ),
         )
         gpus = facts.gpus
         if gpus:
@@ -200,49 +225,95 @@ class MetricsExporter(TrackerListener):
                     value = m.get(f"gpu{index}_{suffix}")
                     if value is not None:
                         family.add_sample(metric_name, f.labels(gpu=str(index), name=name), value)
-        f.gauge("memprobe_ram_used_bytes", "RAM in use by the whole machine (total - available)", "bytes",
-                m.get("ram_used_bytes"))
+        f.gauge(
+            "memprobe_ram_used_bytes",
+            "RAM in use by the whole machine (total - available)",
+            "bytes",
+            m.get("ram_used_bytes"),
+        )
         f.gauge("memprobe_ram_total_bytes", "RAM of the machine", "bytes", facts.ram_total_bytes)
         f.gauge("memprobe_swap_used_bytes", "Swap / pagefile in use", "bytes", m.get("swap_used_bytes"))
         f.gauge("memprobe_swap_total_bytes", "Swap / pagefile size", "bytes", facts.swap_total_bytes)
-        f.gauge("memprobe_commit_bytes", "Commit charge (Windows) / Committed_AS (Linux); see "
-                "memprobe_enforced_limit_bytes for whether this OS enforces a limit on it", "bytes",
-                m.get("commit_bytes"))
-        f.gauge("memprobe_commit_limit_bytes", "Commit limit: RAM + pagefile (Windows) / CommitLimit (Linux, "
-                "enforced only with vm.overcommit_memory = 2)", "bytes", m.get("commit_limit_bytes"))
-        f.gauge("memprobe_process_resident_bytes", "ComfyUI's resident memory (RSS)", "bytes",
-                m.get("process_rss_bytes"))
-        f.gauge("memprobe_process_private_bytes", "ComfyUI's private memory (Windows Private Bytes; Linux "
-                "RssAnon + VmSwap)", "bytes", m.get("process_private_bytes"))
+        f.gauge(
+            "memprobe_commit_bytes",
+            "Commit charge (Windows) / Committed_AS (Linux); see "
+            "memprobe_enforced_limit_bytes for whether this OS enforces a limit on it",
+            "bytes",
+            m.get("commit_bytes"),
+        )
+        f.gauge(
+            "memprobe_commit_limit_bytes",
+            "Commit limit: RAM + pagefile (Windows) / CommitLimit (Linux, enforced only with vm.overcommit_memory = 2)",
+            "bytes",
+            m.get("commit_limit_bytes"),
+        )
+        f.gauge(
+            "memprobe_process_resident_bytes", "ComfyUI's resident memory (RSS)", "bytes", m.get("process_rss_bytes")
+        )
+        f.gauge(
+            "memprobe_process_private_bytes",
+            "ComfyUI's private memory (Windows Private Bytes; Linux RssAnon + VmSwap)",
+            "bytes",
+            m.get("process_private_bytes"),
+        )
         limit = enforced_limit(facts, m)
         if limit is not None:
             name, used, size = limit
-            f.gauge("memprobe_enforced_limit_bytes", "The system memory limit this OS enforces: commit limit "
-                    "(Windows, Linux overcommit mode 2) or RAM + swap (Linux modes 0/1, macOS)", "bytes", size,
-                    limit=name)
-            f.gauge("memprobe_enforced_limit_used_bytes", "What counts against memprobe_enforced_limit_bytes",
-                    "bytes", used, limit=name)
+            f.gauge(
+                "memprobe_enforced_limit_bytes",
+                "The system memory limit this OS enforces: commit limit "
+                "(Windows, Linux overcommit mode 2) or RAM + swap (Linux modes 0/1, macOS)",
+                "bytes",
+                size,
+                limit=name,
+            )
+            f.gauge(
+                "memprobe_enforced_limit_used_bytes",
+                "What counts against memprobe_enforced_limit_bytes",
+                "bytes",
+                used,
+                limit=name,
+            )
 
     def _add_counts(self, f: _Families) -> None:
         counts = self.stats.counts()
-        runs = f.family("memprobe_runs", "Runs finished, by outcome (ended_abruptly: found at start-up, its "
-                        "ComfyUI having died during it)", "counter")
+        runs = f.family(
+            "memprobe_runs",
+            "Runs finished, by outcome (ended_abruptly: found at start-up, its ComfyUI having died during it)",
+            "counter",
+        )
         for (status, workflow), n in sorted(counts["runs"].items()):
             runs.add_sample("memprobe_runs_total", f.labels(status=status, workflow=workflow), n)
-        failures = f.family("memprobe_run_failures", "Runs that failed, by the memory that ran out (kind: vram, "
-                            "system-ram, commit-limit, disk, other) and the stage of the failing node", "counter")
+        failures = f.family(
+            "memprobe_run_failures",
+            "Runs that failed, by the memory that ran out (kind: vram, "
+            "system-ram, commit-limit, disk, other) and the stage of the failing node",
+            "counter",
+        )
         for (kind, stage, workflow), n in sorted(counts["failures"].items()):
             failures.add_sample("memprobe_run_failures_total", f.labels(kind=kind, stage=stage, workflow=workflow), n)
-        fallbacks = f.family("memprobe_fallbacks", "Silent out-of-memory fallbacks ComfyUI took (tiled VAE retry, "
-                             "attention fallback) and VRAM spills into shared memory, by kind and stage", "counter")
+        fallbacks = f.family(
+            "memprobe_fallbacks",
+            "Silent out-of-memory fallbacks ComfyUI took (tiled VAE retry, "
+            "attention fallback) and VRAM spills into shared memory, by kind and stage",
+            "counter",
+        )
         for (kind, stage, workflow), n in sorted(counts["fallbacks"].items()):
             fallbacks.add_sample("memprobe_fallbacks_total", f.labels(kind=kind, stage=stage, workflow=workflow), n)
-        gpu = f.family("memprobe_stage_peak_gpu_used_bytes", "Each run's peak GPU memory in use during a stage",
-                       "histogram", "bytes")
+        gpu = f.family(
+            "memprobe_stage_peak_gpu_used_bytes",
+            "Each run's peak GPU memory in use during a stage",
+            "histogram",
+            "bytes",
+        )
         for (stage, index, workflow), hist in sorted(counts["gpu_peaks"].items()):
             _histogram(gpu, f.labels(stage=stage, gpu=index, workflow=workflow), *hist)
-        ram = f.family("memprobe_stage_peak_process_resident_bytes", "Each run's peak resident memory of ComfyUI "
-                       "during a stage", "histogram", "bytes")
+        ram = f.family(
+            "memprobe_stage_peak_process_resident_bytes",
+            "Each run's peak resident memory of ComfyUI during a stage",
+            "histogram",
+            "bytes",
+        )
         for (stage, workflow), hist in sorted(counts["ram_peaks"].items()):
             _histogram(ram, f.labels(stage=stage, workflow=workflow), *hist)
 

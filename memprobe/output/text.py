@@ -9,8 +9,16 @@ from ..format import fmt_bytes, fmt_pair
 from ..judging.doctor import Finding
 from ..vocabulary import SEVERITY_MARKS, kind_of
 
-__all__ = ["doctor_text", "explain_text", "kind_words", "node_words", "machine_words", "versions_words",
-           "loaded_words", "no_suggestion"]
+__all__ = [
+    "doctor_text",
+    "explain_text",
+    "kind_words",
+    "node_words",
+    "machine_words",
+    "versions_words",
+    "loaded_words",
+    "no_suggestion",
+]
 
 
 def doctor_text(machine: dict[str, Any], findings: list[Finding]) -> str:
@@ -21,45 +29,60 @@ def doctor_text(machine: dict[str, Any], findings: list[Finding]) -> str:
     for g in machine.get("gpus") or []:
         driver = f", driver {g['driver_version']}" if g.get("driver_version") else ""
         shared = f", shared {fmt_bytes(g['shared_used_bytes'])}" if g.get("shared_used_bytes") is not None else ""
-        lines.append(f"GPU {g['index']}    {g.get('name')} [{g['backend']}{driver}]: "
-                     f"VRAM {fmt_pair(g.get('vram_used_bytes'), g.get('vram_total_bytes'))}{shared}")
+        lines.append(
+            f"GPU {g['index']}    {g.get('name')} [{g['backend']}{driver}]: "
+            f"VRAM {fmt_pair(g.get('vram_used_bytes'), g.get('vram_total_bytes'))}{shared}"
+        )
     if not machine.get("gpus"):
         lines.append("GPU      none found")
     m = machine["memory"]
-    used = m["ram_total_bytes"] - m["ram_available_bytes"] if m.get("ram_total_bytes") and m.get(
-        "ram_available_bytes") is not None else None
+    used = (
+        m["ram_total_bytes"] - m["ram_available_bytes"]
+        if m.get("ram_total_bytes") and m.get("ram_available_bytes") is not None
+        else None
+    )
     lines.append(f"RAM      {fmt_pair(used, m.get('ram_total_bytes'))} in use")
     commit = f"Commit   {fmt_pair(m.get('commit_bytes'), m.get('commit_limit_bytes'))}"
     if m.get("commit_peak_bytes") is not None:
         commit += f", peak {fmt_bytes(m['commit_peak_bytes'])}"
     if m.get("overcommit_mode") is not None:
-        commit += f" (overcommit mode {m['overcommit_mode']}: {'enforced' if m['overcommit_mode'] == 2 else 'not enforced'})"
+        commit += (
+            f" (overcommit mode {m['overcommit_mode']}: {'enforced' if m['overcommit_mode'] == 2 else 'not enforced'})"
+        )
     lines.append(commit)
     if m.get("limit_name"):
         how = "the limit the OS enforces on system memory" if m.get("limit_enforced") else "not enforced"
-        lines.append(f"Limit    {m['limit_name']}: {fmt_pair(m.get('limit_used_bytes'), m.get('limit_bytes'))} "
-                     f"in use ({how})")
+        lines.append(
+            f"Limit    {m['limit_name']}: {fmt_pair(m.get('limit_used_bytes'), m.get('limit_bytes'))} in use ({how})"
+        )
     cgroup = machine.get("cgroup") or {}
     if cgroup:
-        lines.append(f"Cgroup   v{cgroup.get('version')} {cgroup.get('path')}: limit "
-                     f"{fmt_bytes(cgroup.get('limit_bytes')) if cgroup.get('limit_bytes') else 'none'}, in use "
-                     f"{fmt_bytes(cgroup.get('used_bytes'))}, OOM kills {cgroup.get('oom_kills', 'n/a')}")
+        lines.append(
+            f"Cgroup   v{cgroup.get('version')} {cgroup.get('path')}: limit "
+            f"{fmt_bytes(cgroup.get('limit_bytes')) if cgroup.get('limit_bytes') else 'none'}, in use "
+            f"{fmt_bytes(cgroup.get('used_bytes'))}, OOM kills {cgroup.get('oom_kills', 'n/a')}"
+        )
     swap = machine.get("swap") or {}
     areas = swap.get("areas") or []
     name = "Pagefile" if swap.get("source") == "registry" else "Swap    "
     lines.append(f"{name} {fmt_pair(m.get('swap_used_bytes'), m.get('swap_total_bytes'))} ({swap.get('source')})")
     for a in areas:
         if a.get("kind") == "pagefile":
-            size = "system managed" if a.get("system_managed") else (
-                f"{fmt_bytes(a.get('initial_bytes'))} initial, {fmt_bytes(a.get('maximum_bytes'))} maximum")
+            size = (
+                "system managed"
+                if a.get("system_managed")
+                else (f"{fmt_bytes(a.get('initial_bytes'))} initial, {fmt_bytes(a.get('maximum_bytes'))} maximum")
+            )
         else:
             size = f"{fmt_bytes(a.get('size_bytes'))}, {fmt_bytes(a.get('used_bytes'))} used"
         vol = a.get("volume") or {}
         free = f"; drive {fmt_bytes(vol.get('free_bytes'))} free" if vol else ""
         lines.append(f"         {a['path']} ({a.get('kind')}): {size}{free}")
     for d in machine.get("disks") or []:
-        lines.append(f"Disk     {d['role']}: {d['path']}: {fmt_bytes(d.get('free_bytes'))} free of "
-                     f"{fmt_bytes(d.get('total_bytes'))}")
+        lines.append(
+            f"Disk     {d['role']}: {d['path']}: {fmt_bytes(d.get('free_bytes'))} free of "
+            f"{fmt_bytes(d.get('total_bytes'))}"
+        )
     unreadable = machine.get("unreadable") or []
     if unreadable:
         lines += ["", "Could not read"]
@@ -107,7 +130,10 @@ def machine_words(doc: dict[str, Any]) -> str:
 
 def versions_words(doc: dict[str, Any]) -> str:
     names = (("comfyui", "ComfyUI"), ("frontend", "frontend"), ("torch", "torch"), ("python", "Python"))
-    return ", ".join(f"{label} {doc['versions'][key]}" for key, label in names if doc["versions"].get(key)) or "not in the log"
+    return (
+        ", ".join(f"{label} {doc['versions'][key]}" for key, label in names if doc["versions"].get(key))
+        or "not in the log"
+    )
 
 
 def loaded_words(model: dict[str, Any]) -> str:
@@ -123,8 +149,10 @@ def loaded_words(model: dict[str, Any]) -> str:
 def no_suggestion(doc: dict[str, Any]) -> str:
     failure = doc["failure"]
     if failure is not None and (kind_of(failure["kind"]).ran_short or failure["kind"] == "abrupt"):
-        return ("The log does not show enough for Memory Probe's rules (which node, which stage): see what it "
-                "cannot tell below.")
+        return (
+            "The log does not show enough for Memory Probe's rules (which node, which stage): see what it "
+            "cannot tell below."
+        )
     return "Nothing in this log points to a memory limit."
 
 
@@ -138,8 +166,7 @@ def explain_text(doc: dict[str, Any]) -> str:
     if failure is None:
         lines.append("No failure in this log: no error, and no sign that ComfyUI stopped mid-run.")
     else:
-        lines.append(f"First failure: {kind_words(failure['kind'])} [{failure['kind']}] — "
-                     f"{node_words(failure)}")
+        lines.append(f"First failure: {kind_words(failure['kind'])} [{failure['kind']}] — {node_words(failure)}")
         head = f"{failure['exception_type']}: " if failure["exception_type"] else ""
         lines += ["  " + line for line in (head + (failure["message"] or "")).splitlines()[:6]]
         if failure.get("stage_evidence"):
@@ -147,16 +174,25 @@ def explain_text(doc: dict[str, Any]) -> str:
         for e in failure["evidence"][:4]:
             lines.append(f"  line {e['line']}: {e['text'][:160]}")
         for c in doc["consequences"]:
-            what = " ".join(p for p in (c["exception_type"], (c["message"] or "").splitlines()[0][:120] if c["message"] else "") if p)
+            what = " ".join(
+                p
+                for p in (c["exception_type"], (c["message"] or "").splitlines()[0][:120] if c["message"] else "")
+                if p
+            )
             lines.append(f"Then (a consequence): [{c['kind']}] {what} — {node_words(c)}")
     lines += ["", f"Machine: {machine_words(doc)}", f"Versions: {versions_words(doc)}"]
     if doc["launch_args"]:
         lines.append(f"Launch options: {' '.join(doc['launch_args'])}")
     if doc["models"]:
-        lines.append("Models loaded in that prompt: " + ", ".join(
-            f"{m['name'] or '?'} ({loaded_words(m)}" + (
-                f", {fmt_bytes(m['offloaded_bytes'])} offloaded" if m["offloaded_bytes"] else "") + ")"
-            for m in doc["models"][:12]))
+        lines.append(
+            "Models loaded in that prompt: "
+            + ", ".join(
+                f"{m['name'] or '?'} ({loaded_words(m)}"
+                + (f", {fmt_bytes(m['offloaded_bytes'])} offloaded" if m["offloaded_bytes"] else "")
+                + ")"
+                for m in doc["models"][:12]
+            )
+        )
     for fb in doc["fallbacks"]:
         lines.append(f"ComfyUI's silent fallback ({fb['kind']}), line {fb['line']}: {fb['text'][:140]}")
     lines += ["", "Try first:" if doc["suggestions"] else f"Suggestions: none. {no_suggestion(doc)}"]

@@ -30,8 +30,12 @@ def _call(kind: str, fn: Callable[..., Any], *args: Any) -> Any:
     try:
         return fn(*args)
     except Exception:  # the hook must never change what the wrapped code does
-        warn_once(f"hook-{kind}-{getattr(fn, '__qualname__', fn)}", "Memory Probe: %s callback failed; "
-                  "the node ran unchanged", kind, exc_info=True)
+        warn_once(
+            f"hook-{kind}-{getattr(fn, '__qualname__', fn)}",
+            "Memory Probe: %s callback failed; the node ran unchanged",
+            kind,
+            exc_info=True,
+        )
         return None
 
 

@@ -100,8 +100,14 @@ class _Job:
 
     __slots__ = ("op", "args", "commit", "run", "done")
 
-    def __init__(self, op: Callable[..., None] | None, args: tuple[Any, ...], commit: bool,
-                 run: RunRecord | None = None, done: threading.Event | None = None) -> None:
+    def __init__(
+        self,
+        op: Callable[..., None] | None,
+        args: tuple[Any, ...],
+        commit: bool,
+        run: RunRecord | None = None,
+        done: threading.Event | None = None,
+    ) -> None:
         self.op, self.args, self.commit, self.run, self.done = op, args, commit, run, done
 
 
@@ -119,8 +125,15 @@ class Ledger:
     RETRY_S = 5.0
     """While the file cannot be written, how often the writer tries again."""
 
-    def __init__(self, path: str | os.PathLike[str], *, max_runs: int = 200, max_bytes: int = 512 * 1024**2,
-                 max_samples_per_run: int = 20_000, keep_unsaved: int = 20) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        max_runs: int = 200,
+        max_bytes: int = 512 * 1024**2,
+        max_samples_per_run: int = 20_000,
+        keep_unsaved: int = 20,
+    ) -> None:
         self.path = Path(path)
         self.max_runs = max_runs
         self.max_bytes = max_bytes
@@ -143,8 +156,9 @@ class Ledger:
 
     # ------------------------------------------------------------------ opening
     def _connect(self, *, readonly: bool = False) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None if readonly else "DEFERRED",
-                               check_same_thread=False)
+        conn = sqlite3.connect(
+            self.path, timeout=10, isolation_level=None if readonly else "DEFERRED", check_same_thread=False
+        )
         conn.execute("PRAGMA busy_timeout = 10000")
         if readonly:
             conn.execute("PRAGMA query_only = 1")
@@ -169,8 +183,9 @@ class Ledger:
             self._storage_failed(exc)
             return []
         except sqlite3.DatabaseError as exc:
-            raise LedgerError(f"{self.path} cannot be used ({exc}); it was left as it is — move it away to start "
-                              "a new ledger") from exc
+            raise LedgerError(
+                f"{self.path} cannot be used ({exc}); it was left as it is — move it away to start a new ledger"
+            ) from exc
         self._opened = True
         return ids
 
@@ -179,8 +194,10 @@ class Ledger:
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise LedgerError(f"{self.path} was written by a newer Memory Probe (schema {version}, "
-                                  f"this release reads {SCHEMA_VERSION}); update Memory Probe or move the file")
+                raise LedgerError(
+                    f"{self.path} was written by a newer Memory Probe (schema {version}, "
+                    f"this release reads {SCHEMA_VERSION}); update Memory Probe or move the file"
+                )
             if version == 0:
                 conn.execute("PRAGMA auto_vacuum = INCREMENTAL")  # only takes effect on an empty file
             conn.execute("PRAGMA journal_mode = WAL")
@@ -195,17 +212,21 @@ class Ledger:
             conn.close()
 
     def _recover(self, conn: sqlite3.Connection, pid: int) -> list[str]:
-        rows = [(run_id, header) for run_id, header, owner in
-                conn.execute("SELECT id, header, pid FROM runs WHERE status = 'running'")
-                if owner is None or (owner != pid and not _pid_alive(owner))]  # another live ComfyUI may share it
+        rows = [
+            (run_id, header)
+            for run_id, header, owner in conn.execute("SELECT id, header, pid FROM runs WHERE status = 'running'")
+            if owner is None or (owner != pid and not _pid_alive(owner))
+        ]  # another live ComfyUI may share it
         for run_id, header_text in rows:
             header = json.loads(header_text)
             node_row = conn.execute(
                 "SELECT doc FROM nodes WHERE run_id = ? AND status IN ('running', 'pending') ORDER BY seq DESC LIMIT 1",
-                (run_id,)).fetchone()
+                (run_id,),
+            ).fetchone()
             node = json.loads(node_row[0]) if node_row else None
-            last = conn.execute("SELECT doc, t1 FROM samples WHERE run_id = ? ORDER BY t0 DESC LIMIT 1",
-                                (run_id,)).fetchone()
+            last = conn.execute(
+                "SELECT doc, t1 FROM samples WHERE run_id = ? ORDER BY t0 DESC LIMIT 1", (run_id,)
+            ).fetchone()
             last_metrics: dict[str, int] = {}
             ended_s = None
             if last:
@@ -213,23 +234,36 @@ class Ledger:
                 ended_s = last[1]
                 last_metrics = {k: v[-1] for k, v in chunk["series"].items() if v and v[-1] is not None}
             failure = abrupt_failure(node, last_metrics, ended_s, header, self._kills_now)
-            header.update(status="ended_abruptly", failure=failure, end_metrics=last_metrics or None,
-                          abrupt={"node": node, "last_metrics": last_metrics, "last_sample_s": ended_s})
+            header.update(
+                status="ended_abruptly",
+                failure=failure,
+                end_metrics=last_metrics or None,
+                abrupt={"node": node, "last_metrics": last_metrics, "last_sample_s": ended_s},
+            )
             ended_at = header["started_at"] + ended_s if ended_s is not None else None
             header["ended_at"] = ended_at
             with conn:
-                conn.execute("UPDATE runs SET status = 'ended_abruptly', ended_at = ?, header = ? WHERE id = ?",
-                             (ended_at, _dumps(header), run_id))
+                conn.execute(
+                    "UPDATE runs SET status = 'ended_abruptly', ended_at = ?, header = ? WHERE id = ?",
+                    (ended_at, _dumps(header), run_id),
+                )
                 if node is not None:
                     node["status"] = "failed"
                     node["end_s"] = ended_s
                     self._peaks_from_samples(conn, run_id, node)
-                    conn.execute("UPDATE nodes SET status = 'failed', doc = ? WHERE run_id = ? AND seq = ?",
-                                 (_dumps(node), run_id, node["seq"]))
-                conn.execute("INSERT OR REPLACE INTO failures VALUES (?, 0, ?, ?, ?)",
-                             (run_id, failure["kind"], failure["node_id"], _dumps(failure)))
-            logger.warning("Memory Probe: run %s ended abruptly (ComfyUI stopped during node %s)", run_id,
-                           node.get("node_id") if node else "?")
+                    conn.execute(
+                        "UPDATE nodes SET status = 'failed', doc = ? WHERE run_id = ? AND seq = ?",
+                        (_dumps(node), run_id, node["seq"]),
+                    )
+                conn.execute(
+                    "INSERT OR REPLACE INTO failures VALUES (?, 0, ?, ?, ?)",
+                    (run_id, failure["kind"], failure["node_id"], _dumps(failure)),
+                )
+            logger.warning(
+                "Memory Probe: run %s ended abruptly (ComfyUI stopped during node %s)",
+                run_id,
+                node.get("node_id") if node else "?",
+            )
         return [r[0] for r in rows]
 
     def _peaks_from_samples(self, conn: sqlite3.Connection, run_id: str, node: dict[str, Any]) -> None:
@@ -274,8 +308,14 @@ class Ledger:
     def state(self) -> dict[str, Any]:
         """Whether runs are being saved, why not, and the free space of the ledger's volume."""
         volume = _volume(self.path.parent)
-        return {"saving": self.error is None, "reason": self.error, "path": str(self.path),
-                "unsaved_runs": len(self.kept), "dropped_runs": self.kept.dropped, "volume": volume}
+        return {
+            "saving": self.error is None,
+            "reason": self.error,
+            "path": str(self.path),
+            "unsaved_runs": len(self.kept),
+            "dropped_runs": self.kept.dropped,
+            "volume": volume,
+        }
 
     def _writer(self) -> None:
         conn = self._connect() if self._opened else None
@@ -330,8 +370,12 @@ class Ledger:
             self._lose_transaction(conn, exc)
             self._keep_finished(job)
         except Exception:  # a bad write must not stop the writer
-            warn_once("ledger-write", "Memory Probe: a ledger write failed (%s)", getattr(job.op, "__name__", job.op),
-                      exc_info=True)
+            warn_once(
+                "ledger-write",
+                "Memory Probe: a ledger write failed (%s)",
+                getattr(job.op, "__name__", job.op),
+                exc_info=True,
+            )
 
     def _commit(self, conn: sqlite3.Connection) -> bool:
         """Commit what is pending; ``True`` only when something was committed."""
@@ -408,18 +452,31 @@ class Ledger:
 
     # ------------------------------------------------------------------ writes (writer thread)
     def _insert_run(self, conn: sqlite3.Connection, header: dict[str, Any], prompt: Any, pid: int) -> None:
-        conn.execute("INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)",
-                     (header["id"], header["started_at"], header["ended_at"], header["status"], pid,
-                      _dumps(header), _dumps(prompt) if prompt is not None else None))
+        conn.execute(
+            "INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                header["id"],
+                header["started_at"],
+                header["ended_at"],
+                header["status"],
+                pid,
+                _dumps(header),
+                _dumps(prompt) if prompt is not None else None,
+            ),
+        )
 
     def _put_node(self, conn: sqlite3.Connection, run_id: str, doc: NodeDoc) -> None:
-        conn.execute("INSERT OR REPLACE INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?)",
-                     (run_id, doc["seq"], doc["node_id"], doc["class_type"], doc["stage"], doc["status"], _dumps(doc)))
+        conn.execute(
+            "INSERT OR REPLACE INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (run_id, doc["seq"], doc["node_id"], doc["class_type"], doc["stage"], doc["status"], _dumps(doc)),
+        )
 
     def _put_samples(self, conn: sqlite3.Connection, run_id: str, chunk: dict[str, Any]) -> None:
         t = chunk["t"]
-        conn.execute("INSERT INTO samples VALUES (?, ?, ?, ?, ?)",
-                     (run_id, t[0], t[-1], len(t), zlib.compress(_dumps(chunk).encode(), 6)))
+        conn.execute(
+            "INSERT INTO samples VALUES (?, ?, ?, ?, ?)",
+            (run_id, t[0], t[-1], len(t), zlib.compress(_dumps(chunk).encode(), 6)),
+        )
 
     def _put_mark(self, conn: sqlite3.Connection, run_id: str, doc: MarkDoc) -> None:
         conn.execute("INSERT OR REPLACE INTO marks VALUES (?, ?, ?)", (run_id, doc["seq"], _dumps(doc)))
@@ -428,11 +485,15 @@ class Ledger:
         conn.execute("INSERT INTO events VALUES (?, ?, ?, ?)", (run_id, doc["t_s"], doc["kind"], _dumps(doc)))
 
     def _finish_run(self, conn: sqlite3.Connection, header: dict[str, Any], failures: list[dict[str, Any]]) -> None:
-        conn.execute("UPDATE runs SET status = ?, ended_at = ?, header = ? WHERE id = ?",
-                     (header["status"], header["ended_at"], _dumps(header), header["id"]))
+        conn.execute(
+            "UPDATE runs SET status = ?, ended_at = ?, header = ? WHERE id = ?",
+            (header["status"], header["ended_at"], _dumps(header), header["id"]),
+        )
         conn.execute("DELETE FROM failures WHERE run_id = ?", (header["id"],))
-        conn.executemany("INSERT INTO failures VALUES (?, ?, ?, ?, ?)",
-                         [(header["id"], i, f["kind"], f["node_id"], _dumps(f)) for i, f in enumerate(failures)])
+        conn.executemany(
+            "INSERT INTO failures VALUES (?, ?, ?, ?, ?)",
+            [(header["id"], i, f["kind"], f["node_id"], _dumps(f)) for i, f in enumerate(failures)],
+        )
         self._compact(conn, header["id"])
         self._retain(conn)
 
@@ -446,13 +507,17 @@ class Ledger:
         conn.execute("DELETE FROM samples WHERE run_id = ?", (run_id,))
         step = 1000
         for i in range(0, len(reduced["t"]), step):
-            self._put_samples(conn, run_id, {"t": reduced["t"][i:i + step],
-                                             "series": {k: v[i:i + step] for k, v in reduced["series"].items()}})
+            self._put_samples(
+                conn,
+                run_id,
+                {"t": reduced["t"][i : i + step], "series": {k: v[i : i + step] for k, v in reduced["series"].items()}},
+            )
 
     def _retain(self, conn: sqlite3.Connection) -> None:
         """Keep the newest ``max_runs`` runs and the file under ``max_bytes``."""
-        stale = conn.execute("SELECT id FROM runs ORDER BY started_at DESC LIMIT -1 OFFSET ?",
-                             (self.max_runs,)).fetchall()
+        stale = conn.execute(
+            "SELECT id FROM runs ORDER BY started_at DESC LIMIT -1 OFFSET ?", (self.max_runs,)
+        ).fetchall()
         for (run_id,) in stale:
             self._delete(conn, run_id)
         page_size = conn.execute("PRAGMA page_size").fetchone()[0]
@@ -478,8 +543,21 @@ class Ledger:
         self.submit(self._import_run, doc, chunk, commit=True)
 
     def _import_run(self, conn: sqlite3.Connection, doc: RunDoc, chunk: int) -> None:
-        header_keys = ("id", "status", "started_at", "ended_at", "duration_s", "context", "start_metrics",
-                       "end_metrics", "error", "failure", "overhead", "abrupt", "workflow")
+        header_keys = (
+            "id",
+            "status",
+            "started_at",
+            "ended_at",
+            "duration_s",
+            "context",
+            "start_metrics",
+            "end_metrics",
+            "error",
+            "failure",
+            "overhead",
+            "abrupt",
+            "workflow",
+        )
         header = {k: doc.get(k) for k in header_keys if k in doc}
         run_id = str(header["id"])
         self._delete(conn, run_id)
@@ -492,12 +570,20 @@ class Ledger:
             self._put_event(conn, run_id, event)
         first = doc.get("failure")
         failures = doc.get("failures") or ([first] if first else [])
-        conn.executemany("INSERT INTO failures VALUES (?, ?, ?, ?, ?)",
-                         [(run_id, i, f["kind"], f.get("node_id"), _dumps(f)) for i, f in enumerate(failures)])
+        conn.executemany(
+            "INSERT INTO failures VALUES (?, ?, ?, ?, ?)",
+            [(run_id, i, f["kind"], f.get("node_id"), _dumps(f)) for i, f in enumerate(failures)],
+        )
         timeline = doc.get("timeline") or {"t": [], "series": {}}
         for i in range(0, len(timeline["t"]), chunk):
-            self._put_samples(conn, run_id, {"t": timeline["t"][i:i + chunk],
-                                                   "series": {k: v[i:i + chunk] for k, v in timeline["series"].items()}})
+            self._put_samples(
+                conn,
+                run_id,
+                {
+                    "t": timeline["t"][i : i + chunk],
+                    "series": {k: v[i : i + chunk] for k, v in timeline["series"].items()},
+                },
+            )
 
     # ------------------------------------------------------------------ reads (any thread)
     @contextmanager
@@ -520,7 +606,8 @@ class Ledger:
                 rows = conn.execute(
                     "SELECT header, (SELECT COUNT(*) FROM nodes WHERE run_id = runs.id) FROM runs "
                     "ORDER BY started_at DESC LIMIT ? OFFSET ?",
-                    (limit + offset + len(kept), 0) if kept else (limit, offset)).fetchall()
+                    (limit + offset + len(kept), 0) if kept else (limit, offset),
+                ).fetchall()
         except sqlite3.Error as exc:
             total, rows, error = 0, [], f"the run ledger cannot be read now ({exc})"
         runs = []
@@ -532,7 +619,7 @@ class Ledger:
             ids = {h["id"] for h in kept}
             total += sum(1 for h in kept if h["id"] not in {r["id"] for r in runs})
             runs = sorted([r for r in runs if r["id"] not in ids] + kept, key=lambda r: -(r.get("started_at") or 0))
-            runs = runs[offset:offset + limit]
+            runs = runs[offset : offset + limit]
         out = {"runs": runs, "total": total, "limit": limit, "offset": offset}
         if error:
             out["error"] = error
@@ -555,21 +642,28 @@ class Ledger:
                 return None
             doc = cast(RunDoc, json.loads(row[0]))
             doc["prompt"] = json.loads(row[1]) if row[1] else None
-            doc["nodes"] = [json.loads(r[0]) for r in
-                            conn.execute("SELECT doc FROM nodes WHERE run_id = ? ORDER BY seq", (run_id,))]
-            doc["marks"] = [json.loads(r[0]) for r in
-                            conn.execute("SELECT doc FROM marks WHERE run_id = ? ORDER BY seq", (run_id,))]
-            doc["events"] = [json.loads(r[0]) for r in
-                             conn.execute("SELECT doc FROM events WHERE run_id = ? ORDER BY t_s", (run_id,))]
-            doc["failures"] = [json.loads(r[0]) for r in
-                               conn.execute("SELECT doc FROM failures WHERE run_id = ? ORDER BY seq", (run_id,))]
+            doc["nodes"] = [
+                json.loads(r[0]) for r in conn.execute("SELECT doc FROM nodes WHERE run_id = ? ORDER BY seq", (run_id,))
+            ]
+            doc["marks"] = [
+                json.loads(r[0]) for r in conn.execute("SELECT doc FROM marks WHERE run_id = ? ORDER BY seq", (run_id,))
+            ]
+            doc["events"] = [
+                json.loads(r[0])
+                for r in conn.execute("SELECT doc FROM events WHERE run_id = ? ORDER BY t_s", (run_id,))
+            ]
+            doc["failures"] = [
+                json.loads(r[0])
+                for r in conn.execute("SELECT doc FROM failures WHERE run_id = ? ORDER BY seq", (run_id,))
+            ]
             timeline = self._timeline(conn, run_id)
         doc["timeline"] = downsample(timeline, max_points) if max_points else timeline
         doc["sample_count"] = len(timeline["t"])
         return doc
 
-    def samples(self, run_id: str, *, start: float | None = None, end: float | None = None,
-                max_points: int = 2000) -> Timeline | None:
+    def samples(
+        self, run_id: str, *, start: float | None = None, end: float | None = None, max_points: int = 2000
+    ) -> Timeline | None:
         """A time window of a run's samples, downsampled to at most ``max_points`` rows."""
         if run_id in self.kept:
             return self.kept.samples(run_id, start, end, max_points)
@@ -582,11 +676,13 @@ class Ledger:
             raise LedgerError(f"the run ledger cannot be read now ({exc})") from exc
         return downsample(window(timeline, start, end), max_points)
 
-    def _timeline(self, conn: sqlite3.Connection, run_id: str, start: float | None = None,
-                  end: float | None = None) -> Timeline:
+    def _timeline(
+        self, conn: sqlite3.Connection, run_id: str, start: float | None = None, end: float | None = None
+    ) -> Timeline:
         rows = conn.execute(
             "SELECT doc FROM samples WHERE run_id = ? AND t1 >= ? AND t0 <= ? ORDER BY t0",
-            (run_id, start if start is not None else float("-inf"), end if end is not None else float("inf")))
+            (run_id, start if start is not None else float("-inf"), end if end is not None else float("inf")),
+        )
         return merge_timelines(_chunk(r[0]) for r in rows)
 
     def delete_run(self, run_id: str) -> bool:
@@ -634,10 +730,14 @@ def _why_not_saving(path: Path, exc: BaseException) -> str:
     free, total = volume["free_bytes"], volume["total_bytes"]
     text = str(exc) or type(exc).__name__
     if getattr(exc, "errno", None) == errno.ENOSPC or (free is not None and free < MIB):
-        return (f"runs are not being saved: the volume of {path.parent} is full ({fmt_bytes(free)} free of "
-                f"{fmt_bytes(total)}; {text}). They are kept in memory and saved when space returns.")
-    return (f"runs are not being saved: {path} cannot be written ({text}; {fmt_bytes(free)} free of "
-            f"{fmt_bytes(total)} on its volume). They are kept in memory and saved when it can be written again.")
+        return (
+            f"runs are not being saved: the volume of {path.parent} is full ({fmt_bytes(free)} free of "
+            f"{fmt_bytes(total)}; {text}). They are kept in memory and saved when space returns."
+        )
+    return (
+        f"runs are not being saved: {path} cannot be written ({text}; {fmt_bytes(free)} free of "
+        f"{fmt_bytes(total)} on its volume). They are kept in memory and saved when it can be written again."
+    )
 
 
 class _LedgerListener(TrackerListener):
@@ -671,5 +771,6 @@ class _LedgerListener(TrackerListener):
         for node in run.nodes:  # final state of every node (cached ones, and ones closed at the end)
             if node.status != "ran":
                 self.ledger.submit(self.ledger._put_node, run.id, node.to_dict(), run=run)
-        self.ledger.submit(self.ledger._finish_run, run.header(), [f.to_dict() for f in run.failures], commit=True,
-                           run=run)
+        self.ledger.submit(
+            self.ledger._finish_run, run.header(), [f.to_dict() for f in run.failures], commit=True, run=run
+        )

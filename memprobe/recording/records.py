@@ -15,7 +15,6 @@ from .timeline import SampleBuffer
 __all__ = ["NodeRun", "Failure", "Mark", "RunEvent", "RunRecord", "max_merge", "deltas"]
 
 
-
 def max_merge(into: dict[str, int], values: Metrics) -> None:
     """``into[k] = max(into[k], values[k])`` for every metric in ``values``."""
     for key, value in values.items():
@@ -28,8 +27,9 @@ def deltas(before: Metrics | None, after: Metrics | None) -> dict[str, int]:
     """``after - before`` for the metrics both have (totals and limits are left out)."""
     if not before or not after:
         return {}
-    return {k: after[k] - before[k] for k in after.keys() & before.keys()
-            if not k.endswith(("total_bytes", "limit_bytes"))}
+    return {
+        k: after[k] - before[k] for k in after.keys() & before.keys() if not k.endswith(("total_bytes", "limit_bytes"))
+    }
 
 
 @dataclass(slots=True)
@@ -48,9 +48,15 @@ class Failure:
 
     def to_dict(self) -> FailureDoc:
         return {
-            "node_id": self.node_id, "class_type": self.class_type, "stage": self.stage, "kind": self.kind,
-            "exception_type": self.exception_type, "message": self.message, "t_s": self.t_s,
-            "snapshot": self.snapshot, "consequence": self.consequence,
+            "node_id": self.node_id,
+            "class_type": self.class_type,
+            "stage": self.stage,
+            "kind": self.kind,
+            "exception_type": self.exception_type,
+            "message": self.message,
+            "t_s": self.t_s,
+            "snapshot": self.snapshot,
+            "consequence": self.consequence,
         }
 
 
@@ -96,17 +102,33 @@ class NodeRun:
 
     def to_dict(self) -> NodeDoc:
         return {
-            "seq": self.seq, "node_id": self.node_id, "display_node_id": self.display_node_id or self.node_id,
-            "real_node_id": self.real_node_id or self.node_id, "class_type": self.class_type,
-            "title": self.title, "stage": self.stage, "status": self.status,
-            "start_s": self.start_s, "end_s": self.end_s, "duration_s": self.duration_s,
-            "before": self.before, "after": self.after, "peaks": dict(self.peaks),
-            "exact_peaks": sorted(self.exact_peaks), "deltas": deltas(self.before, self.after),
-            "error": self.error, "fallbacks": list(self.fallbacks),
+            "seq": self.seq,
+            "node_id": self.node_id,
+            "display_node_id": self.display_node_id or self.node_id,
+            "real_node_id": self.real_node_id or self.node_id,
+            "class_type": self.class_type,
+            "title": self.title,
+            "stage": self.stage,
+            "status": self.status,
+            "start_s": self.start_s,
+            "end_s": self.end_s,
+            "duration_s": self.duration_s,
+            "before": self.before,
+            "after": self.after,
+            "peaks": dict(self.peaks),
+            "exact_peaks": sorted(self.exact_peaks),
+            "deltas": deltas(self.before, self.after),
+            "error": self.error,
+            "fallbacks": list(self.fallbacks),
             "models": self.models_before if self.status in ("running", "pending") else self.models,
             "model_changes": list(self.model_changes),
-            **({} if self.status in ("running", "pending") or self.models_before is self.models
-               or same_residency(self.models_before, self.models) else {"models_before": self.models_before}),
+            **(
+                {}
+                if self.status in ("running", "pending")
+                or self.models_before is self.models
+                or same_residency(self.models_before, self.models)
+                else {"models_before": self.models_before}
+            ),
         }
 
 
@@ -123,8 +145,15 @@ class Mark:
     models: list[ModelDoc] | None = None
 
     def to_dict(self) -> MarkDoc:
-        return {"seq": self.seq, "label": self.label, "node_id": self.node_id, "t_s": self.t_s,
-                "metrics": self.metrics, "summary": self.summary, "models": self.models}
+        return {
+            "seq": self.seq,
+            "label": self.label,
+            "node_id": self.node_id,
+            "t_s": self.t_s,
+            "metrics": self.metrics,
+            "summary": self.summary,
+            "models": self.models,
+        }
 
 
 @dataclass(slots=True)
@@ -181,12 +210,20 @@ class RunRecord:
         """The run without its nodes, samples and prompt: what lists and events carry."""
         duration = round(self.ended_at - self.started_at, 4) if self.ended_at is not None else None
         return {
-            "id": self.id, "status": self.status, "started_at": self.started_at, "ended_at": self.ended_at,
-            "duration_s": duration, "context": self.context, "start_metrics": self.start_metrics,
-            "end_metrics": self.end_metrics, "error": self.error,
-            "failure": self.failure.to_dict() if self.failure else None, "overhead": self.overhead,
+            "id": self.id,
+            "status": self.status,
+            "started_at": self.started_at,
+            "ended_at": self.ended_at,
+            "duration_s": duration,
+            "context": self.context,
+            "start_metrics": self.start_metrics,
+            "end_metrics": self.end_metrics,
+            "error": self.error,
+            "failure": self.failure.to_dict() if self.failure else None,
+            "overhead": self.overhead,
             "workflow": self.workflow,
-            "models_start": self.models_start, "models_end": self.models_end,
+            "models_start": self.models_start,
+            "models_end": self.models_end,
         }
 
     def to_dict(self, *, timeline: Timeline | None = None) -> RunDoc:

@@ -29,12 +29,21 @@ from ..vocabulary import EXECUTED_STATUSES, FALLBACK_KINDS, RUN_OUTCOMES, STAGES
 from .listener import TrackerListener
 from .records import RunEvent, RunRecord
 
-__all__ = ["RunStats", "Histogram", "PEAK_BUCKETS_BYTES", "RUN_OUTCOMES", "FALLBACK_KINDS", "STAGE_LABELS",
-           "MAX_WORKFLOWS", "workflow_label"]
+__all__ = [
+    "RunStats",
+    "Histogram",
+    "PEAK_BUCKETS_BYTES",
+    "RUN_OUTCOMES",
+    "FALLBACK_KINDS",
+    "STAGE_LABELS",
+    "MAX_WORKFLOWS",
+    "workflow_label",
+]
 
 GIB = 1024**3
 PEAK_BUCKETS_BYTES: tuple[int, ...] = tuple(
-    int(g * GIB) for g in (0.25, 0.5, 1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 80, 96, 128, 192, 256))
+    int(g * GIB) for g in (0.25, 0.5, 1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 80, 96, 128, 192, 256)
+)
 """Upper bounds of the stage-peak histograms: the sizes GPUs and machines come in."""
 
 STAGE_LABELS = (*STAGES, "unknown")
@@ -74,8 +83,11 @@ def workflow_label(run: RunRecord) -> str:
     name = (run.context or {}).get("workflow_name")
     if isinstance(name, str) and (clean := _LABEL_TEXT.sub("_", name).strip("_")[:64]):
         return clean
-    types = sorted(node["class_type"] for node in (run.prompt or {}).values()
-                   if isinstance(node, dict) and isinstance(node.get("class_type"), str))
+    types = sorted(
+        node["class_type"]
+        for node in (run.prompt or {}).values()
+        if isinstance(node, dict) and isinstance(node.get("class_type"), str)
+    )
     if not types:
         return "unknown"
     return "wf-" + hashlib.sha256("\n".join(types).encode()).hexdigest()[:8]
@@ -89,9 +101,11 @@ class RunStats(TrackerListener):
         self._lock = threading.Lock()
         self._runs: Counter[tuple[str, str]] = Counter({(o, ""): 0 for o in RUN_OUTCOMES})
         self._failures: Counter[tuple[str, str, str]] = Counter(
-            {(k, s, ""): 0 for k in VERDICT_KINDS for s in STAGE_LABELS})
+            {(k, s, ""): 0 for k in VERDICT_KINDS for s in STAGE_LABELS}
+        )
         self._fallbacks: Counter[tuple[str, str, str]] = Counter(
-            {(k, s, ""): 0 for k in FALLBACK_KINDS for s in STAGE_LABELS})
+            {(k, s, ""): 0 for k in FALLBACK_KINDS for s in STAGE_LABELS}
+        )
         self._gpu_peaks: dict[tuple[str, str, str], Histogram] = {}
         """(stage, gpu index, workflow) -> the stage's peak device memory per run."""
         self._ram_peaks: dict[tuple[str, str], Histogram] = {}
@@ -147,7 +161,9 @@ class RunStats(TrackerListener):
         ``gpu_peaks``, ``ram_peaks`` (label tuples -> (cumulative buckets, sum, count))."""
         with self._lock:
             return {
-                "runs": dict(self._runs), "failures": dict(self._failures), "fallbacks": dict(self._fallbacks),
+                "runs": dict(self._runs),
+                "failures": dict(self._failures),
+                "fallbacks": dict(self._fallbacks),
                 "gpu_peaks": {k: (h.cumulative(), h.sum, h.count) for k, h in self._gpu_peaks.items()},
                 "ram_peaks": {k: (h.cumulative(), h.sum, h.count) for k, h in self._ram_peaks.items()},
             }

@@ -14,7 +14,6 @@ from ..documents import Timeline
 __all__ = ["SampleBuffer", "downsample", "merge_timelines", "window"]
 
 
-
 class SampleBuffer:
     """Append-only columns; a metric that appears later is back-filled with ``None``."""
 
@@ -61,7 +60,7 @@ def downsample(timeline: Timeline, max_points: int) -> Timeline:
     for key, column in timeline["series"].items():
         reduced: list[int | None] = []
         for i in range(max_points):
-            values = [v for v in column[edges[i]:edges[i + 1]] if v is not None]
+            values = [v for v in column[edges[i] : edges[i + 1]] if v is not None]
             reduced.append(max(values) if values else None)
         out_series[key] = reduced
     return {"t": out_t, "series": out_series}

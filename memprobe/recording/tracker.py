@@ -43,8 +43,12 @@ def _guarded(method: F) -> F:
         try:
             return method(*args, **kwargs)
         except Exception:  # never break the user's workflow
-            warn_once(f"tracker-{method.__name__}", "Memory Probe: internal error in %s (tracing continues)",
-                      method.__name__, exc_info=True)
+            warn_once(
+                f"tracker-{method.__name__}",
+                "Memory Probe: internal error in %s (tracing continues)",
+                method.__name__,
+                exc_info=True,
+            )
             return None
 
     return wrapper  # type: ignore[return-value]
@@ -96,8 +100,13 @@ class Tracker:
             try:
                 getattr(listener, name)(*args)
             except Exception:  # one listener's fault must not silence the others
-                warn_once(f"listener-{type(listener).__name__}-{name}",
-                          "Memory Probe: %s.%s failed (ignored)", type(listener).__name__, name, exc_info=True)
+                warn_once(
+                    f"listener-{type(listener).__name__}-{name}",
+                    "Memory Probe: %s.%s failed (ignored)",
+                    type(listener).__name__,
+                    name,
+                    exc_info=True,
+                )
 
     @property
     def active(self) -> bool:
@@ -105,8 +114,13 @@ class Tracker:
 
     # ------------------------------------------------------------------ runs
     @_guarded
-    def begin_run(self, run_id: str, prompt: dict[str, Any] | None = None,
-                  context: dict[str, Any] | None = None, workflow: dict[str, Any] | None = None) -> RunRecord:
+    def begin_run(
+        self,
+        run_id: str,
+        prompt: dict[str, Any] | None = None,
+        context: dict[str, Any] | None = None,
+        workflow: dict[str, Any] | None = None,
+    ) -> RunRecord:
         """Open a run. ``workflow`` is where it came from (see ``workflow.workflow_identity``)."""
         unfinished = None
         with self._lock:
@@ -115,9 +129,16 @@ class Tracker:
                     return self.current
                 unfinished = self._finish(self.current, "interrupted")  # its end was never reported
             snap = self.sensors.snapshot()
-            run = RunRecord(id=str(run_id), started_at=snap.wall_time_s, started_mono=snap.monotonic_s,
-                            context=dict(context or {}), prompt=prompt, start_metrics=snap.metrics(),
-                            models_start=self.read_models(), workflow=dict(workflow) if workflow else None)
+            run = RunRecord(
+                id=str(run_id),
+                started_at=snap.wall_time_s,
+                started_mono=snap.monotonic_s,
+                context=dict(context or {}),
+                prompt=prompt,
+                start_metrics=snap.metrics(),
+                models_start=self.read_models(),
+                workflow=dict(workflow) if workflow else None,
+            )
             self.current = run
             self._cost_at_start = self._cost()
             self._open = []
@@ -130,8 +151,9 @@ class Tracker:
         return run
 
     @_guarded
-    def end_run(self, run_id: str, status: str, *, error: dict[str, Any] | None = None,
-                cached: Iterable[str] = ()) -> RunRecord | None:
+    def end_run(
+        self, run_id: str, status: str, *, error: dict[str, Any] | None = None, cached: Iterable[str] = ()
+    ) -> RunRecord | None:
         """Close the run: ``status`` is ``success``, ``error`` or ``interrupted``; ``error`` is
         ComfyUI's ``execution_error`` data; ``cached`` the ids ComfyUI served from its cache."""
         with self._lock:
@@ -192,9 +214,14 @@ class Tracker:
     def _add_cached(self, run: RunRecord, node_id: str) -> None:
         class_type = _prompt_class(run.prompt, node_id) or "?"
         self._seq += 1
-        node = NodeRun(seq=self._seq, node_id=node_id, class_type=class_type,
-                       stage=self.stages.stage(class_type, None), status="cached",
-                       title=_prompt_title(run.prompt, node_id))
+        node = NodeRun(
+            seq=self._seq,
+            node_id=node_id,
+            class_type=class_type,
+            stage=self.stages.stage(class_type, None),
+            status="cached",
+            title=_prompt_title(run.prompt, node_id),
+        )
         run.nodes.append(node)
         self._notify("node_finished", run, node, node.to_dict())
 
@@ -202,11 +229,18 @@ class Tracker:
         node_id = error.get("node_id")
         node = next((n for n in reversed(run.nodes) if n.node_id == node_id), None)
         class_type = error.get("node_type") or (node.class_type if node else None)
-        kind = classify_failure(error.get("exception_type"), error.get("exception_message"),
-                                compute_device=self.compute_device)
-        return Failure(node_id=node_id, class_type=class_type, stage=node.stage if node else None, kind=kind,
-                       exception_type=error.get("exception_type"), message=error.get("exception_message"),
-                       t_s=self._t(run))
+        kind = classify_failure(
+            error.get("exception_type"), error.get("exception_message"), compute_device=self.compute_device
+        )
+        return Failure(
+            node_id=node_id,
+            class_type=class_type,
+            stage=node.stage if node else None,
+            kind=kind,
+            exception_type=error.get("exception_type"),
+            message=error.get("exception_message"),
+            t_s=self._t(run),
+        )
 
     def _t(self, run: RunRecord, mono: float | None = None) -> float:
         return round((self.clock() if mono is None else mono) - run.started_mono, 4)
@@ -219,8 +253,16 @@ class Tracker:
 
     # ------------------------------------------------------------------ nodes
     @_guarded
-    def node_begin(self, run_id: str, node_id: str, class_type: str, node_cls: type | None = None, *,
-                   display_node_id: str | None = None, real_node_id: str | None = None) -> NodeRun:
+    def node_begin(
+        self,
+        run_id: str,
+        node_id: str,
+        class_type: str,
+        node_cls: type | None = None,
+        *,
+        display_node_id: str | None = None,
+        real_node_id: str | None = None,
+    ) -> NodeRun:
         with self._lock:
             run = self._run_for(run_id)
             if self._open:  # nodes overlap (async work): bank their peaks before the counters restart
@@ -229,12 +271,18 @@ class Tracker:
             snap = self.sensors.snapshot(disks=False)
             self._seq += 1
             node = NodeRun(
-                seq=self._seq, node_id=str(node_id), class_type=class_type,
-                stage=self.stages.stage(class_type, node_cls), display_node_id=display_node_id,
+                seq=self._seq,
+                node_id=str(node_id),
+                class_type=class_type,
+                stage=self.stages.stage(class_type, node_cls),
+                display_node_id=display_node_id,
                 real_node_id=real_node_id,
                 title=_prompt_title(run.prompt, real_node_id or display_node_id or str(node_id)),
-                start_s=self._t(run, snap.monotonic_s), before=snap.metrics(), models_before=self.read_models(),
-                counters_start=snap.peak_counters(), counters_reset=reset,
+                start_s=self._t(run, snap.monotonic_s),
+                before=snap.metrics(),
+                models_before=self.read_models(),
+                counters_start=snap.peak_counters(),
+                counters_reset=reset,
             )
             node.peaks.update(node.before or {})
             run.nodes.append(node)
@@ -272,10 +320,19 @@ class Tracker:
                 kind = classify_failure(type_name, str(exc), system=snap.system, compute_device=self.compute_device)
                 node.error = {"exception_type": type_name, "message": str(exc), "kind": kind}
                 if run is not None:
-                    run.failures.append(Failure(
-                        node_id=node.node_id, class_type=node.class_type, stage=node.stage, kind=kind,
-                        exception_type=type_name, message=str(exc), t_s=node.end_s, snapshot=snap.to_dict(),
-                        consequence=bool(run.failures)))
+                    run.failures.append(
+                        Failure(
+                            node_id=node.node_id,
+                            class_type=node.class_type,
+                            stage=node.stage,
+                            kind=kind,
+                            exception_type=type_name,
+                            message=str(exc),
+                            t_s=node.end_s,
+                            snapshot=snap.to_dict(),
+                            consequence=bool(run.failures),
+                        )
+                    )
         if run is not None:
             self._notify("node_finished", run, node, node.to_dict())
 
@@ -352,9 +409,15 @@ class Tracker:
             summary = probe_summary(snap)
             if models:
                 summary += "\n" + "\n".join(describe_model(m) for m in models)
-            mark = Mark(seq=self._mark_seq, label=label, node_id=node_id,
-                        t_s=self._t(run, snap.monotonic_s) if run else None,
-                        metrics=snap.metrics(), summary=summary, models=models)
+            mark = Mark(
+                seq=self._mark_seq,
+                label=label,
+                node_id=node_id,
+                t_s=self._t(run, snap.monotonic_s) if run else None,
+                metrics=snap.metrics(),
+                summary=summary,
+                models=models,
+            )
             if run is not None:
                 run.marks.append(mark)
         self._notify("mark_added", run, mark)
@@ -382,8 +445,13 @@ class Tracker:
                 return
             node = self._open[-1] if self._open else None
             data = {k: v for k, v in line.to_dict().items() if v is not None and k not in ("kind", "text")}
-            event = RunEvent(t_s=self._t(run), kind=f"model-{line.kind}", node_id=node.node_id if node else None,
-                             message=line.text, data=data)
+            event = RunEvent(
+                t_s=self._t(run),
+                kind=f"model-{line.kind}",
+                node_id=node.node_id if node else None,
+                message=line.text,
+                data=data,
+            )
             run.events.append(event)
         self._notify("event_added", run, event)
 
@@ -450,4 +518,3 @@ def _prompt_class(prompt: dict[str, Any] | None, node_id: str) -> str | None:
     node = _prompt_node(prompt, node_id)
     value = node.get("class_type") if node else None
     return value if isinstance(value, str) else None
-

@@ -18,8 +18,20 @@ from .timeline import downsample, window
 
 __all__ = ["KeptRuns"]
 
-_HEADER_KEYS = ("id", "status", "started_at", "ended_at", "duration_s", "context", "start_metrics", "end_metrics",
-                "error", "failure", "overhead", "abrupt")
+_HEADER_KEYS = (
+    "id",
+    "status",
+    "started_at",
+    "ended_at",
+    "duration_s",
+    "context",
+    "start_metrics",
+    "end_metrics",
+    "error",
+    "failure",
+    "overhead",
+    "abrupt",
+)
 
 
 class KeptRuns:
@@ -66,8 +78,14 @@ class KeptRuns:
 
     def headers(self) -> list[dict[str, Any]]:
         """What a run list shows of each: the header, its node count and ``saved: false``."""
-        return [{**{k: doc.get(k) for k in _HEADER_KEYS if k in doc}, "node_count": len(doc.get("nodes") or []),
-                 "saved": False} for doc in self.documents()]
+        return [
+            {
+                **{k: doc.get(k) for k in _HEADER_KEYS if k in doc},
+                "node_count": len(doc.get("nodes") or []),
+                "saved": False,
+            }
+            for doc in self.documents()
+        ]
 
     def get(self, run_id: str, max_points: int | None = 2000) -> RunDoc | None:
         with self._lock:

@@ -14,7 +14,7 @@ __all__ = ["detect_install_type", "LAUNCH_OPTION_PLACES"]
 LAUNCH_OPTION_PLACES = {
     "manual": "add it to the command you start ComfyUI with: python main.py {flag}",
     "portable": "add it to the end of the python_embeded line in run_nvidia_gpu.bat (or run_cpu.bat), "
-                "e.g. .\\python_embeded\\python.exe -s ComfyUI\\main.py --windows-standalone-build {flag}",
+    "e.g. .\\python_embeded\\python.exe -s ComfyUI\\main.py --windows-standalone-build {flag}",
     "desktop": "ComfyUI Desktop: Settings > Server-Config holds the launch options; set {flag} there and restart",
     "unknown": "add {flag} to the options your launcher passes to ComfyUI's main.py",
 }

@@ -29,9 +29,13 @@ from .system.cgroup import CgroupMemory
 __all__ = ["gather_machine", "machine_from_snapshot", "MEMORY_LABELS", "default_disk_paths", "find_comfyui"]
 
 MEMORY_LABELS = {
-    "ram_total_bytes": "installed RAM", "ram_available_bytes": "available RAM", "commit_bytes": "commit charge",
-    "commit_limit_bytes": "commit limit", "commit_peak_bytes": "peak commit since start-up",
-    "overcommit_mode": "overcommit mode", "swap_total_bytes": "pagefile/swap size",
+    "ram_total_bytes": "installed RAM",
+    "ram_available_bytes": "available RAM",
+    "commit_bytes": "commit charge",
+    "commit_limit_bytes": "commit limit",
+    "commit_peak_bytes": "peak commit since start-up",
+    "overcommit_mode": "overcommit mode",
+    "swap_total_bytes": "pagefile/swap size",
     "swap_used_bytes": "pagefile/swap in use",
 }
 """The ``memory`` values of the machine document, in words."""
@@ -41,8 +45,9 @@ def _unreadable(value: str, label: str, reason: str) -> dict[str, str]:
     return {"value": value, "label": label, "reason": reason}
 
 
-def gather_machine(disk_paths: Mapping[str, str] | None = None, *, sensors: Sensors | None = None,
-                   allow_cuda_init: bool = True) -> dict[str, Any]:
+def gather_machine(
+    disk_paths: Mapping[str, str] | None = None, *, sensors: Sensors | None = None, allow_cuda_init: bool = True
+) -> dict[str, Any]:
     """Read this machine now. ``disk_paths`` (role -> folder) adds the free space of those volumes."""
     if sensors is None:
         _import_torch_quietly()
@@ -50,15 +55,23 @@ def gather_machine(disk_paths: Mapping[str, str] | None = None, *, sensors: Sens
     elif disk_paths:
         sensors.set_disk_paths(disk_paths)
     snap = sensors.snapshot()
-    unreadable = [_unreadable(f"memory.{key}", MEMORY_LABELS[key], reason)
-                  for key, reason in sensors.unreadable.items() if key in MEMORY_LABELS]
+    unreadable = [
+        _unreadable(f"memory.{key}", MEMORY_LABELS[key], reason)
+        for key, reason in sensors.unreadable.items()
+        if key in MEMORY_LABELS
+    ]
     for i, g in enumerate(snap.gpus):
         if g.shared_used_bytes is None and sensors.gpu.shared_error:
-            unreadable.append(_unreadable(f"gpus[{i}].shared_used_bytes", f"shared GPU memory of GPU {g.index}",
-                                          sensors.gpu.shared_error))
+            unreadable.append(
+                _unreadable(
+                    f"gpus[{i}].shared_used_bytes", f"shared GPU memory of GPU {g.index}", sensors.gpu.shared_error
+                )
+            )
     for i, d in enumerate(snap.disks):
         if d.role in sensors.disk_errors:
-            unreadable.append(_unreadable(f"disks[{i}].free_bytes", f"free space of {d.path}", sensors.disk_errors[d.role]))
+            unreadable.append(
+                _unreadable(f"disks[{i}].free_bytes", f"free space of {d.path}", sensors.disk_errors[d.role])
+            )
     swap: dict[str, Any]
     if sys.platform == "win32":
         swap = _windows_pagefiles(unreadable)
@@ -69,45 +82,71 @@ def gather_machine(disk_paths: Mapping[str, str] | None = None, *, sensors: Sens
     return machine_from_snapshot(snap, swap, unreadable, cgroup=sensors.cgroup())
 
 
-def machine_from_snapshot(snap: Snapshot, swap: dict[str, Any], unreadable: list[dict[str, str]] | None = None, *,
-                          cgroup: CgroupMemory | None = None, system: str | None = None) -> dict[str, Any]:
+def machine_from_snapshot(
+    snap: Snapshot,
+    swap: dict[str, Any],
+    unreadable: list[dict[str, str]] | None = None,
+    *,
+    cgroup: CgroupMemory | None = None,
+    system: str | None = None,
+) -> dict[str, Any]:
     """Assemble the machine document from a snapshot, the swap/pagefile facts, what could not be
     read and ComfyUI's (or this process's) memory cgroup. ``memory.limit_*`` name the limit the OS
     enforces on system memory (see :mod:`memprobe.judging.limits`)."""
     s = snap.system
     system = system or platform.system()
-    limit = system_limits(system, overcommit_mode=s.overcommit_mode, ram_total=s.ram_total_bytes,
-                          swap_total=s.swap_total_bytes, commit_limit=s.commit_limit_bytes,
-                          cgroup_limit=cgroup.limit_bytes if cgroup else None)[0]
+    limit = system_limits(
+        system,
+        overcommit_mode=s.overcommit_mode,
+        ram_total=s.ram_total_bytes,
+        swap_total=s.swap_total_bytes,
+        commit_limit=s.commit_limit_bytes,
+        cgroup_limit=cgroup.limit_bytes if cgroup else None,
+    )[0]
     metrics = snap.metrics()
     if cgroup is not None and cgroup.used_bytes is not None:
         metrics.setdefault("cgroup_used_bytes", cgroup.used_bytes)
     return {
         "memprobe_version": __version__,
         "platform": {
-            "system": system, "release": platform.release(), "machine": platform.machine(),
+            "system": system,
+            "release": platform.release(),
+            "machine": platform.machine(),
             "python": platform.python_version(),
         },
         "gpus": [
             {
-                "index": g.index, "backend": g.backend, "name": g.name, "driver_version": g.driver_version,
-                "vram_total_bytes": g.device_total_bytes, "vram_used_bytes": g.device_used_bytes,
-                "shared_used_bytes": g.shared_used_bytes, "pci_bus_id": g.pci_bus_id,
+                "index": g.index,
+                "backend": g.backend,
+                "name": g.name,
+                "driver_version": g.driver_version,
+                "vram_total_bytes": g.device_total_bytes,
+                "vram_used_bytes": g.device_used_bytes,
+                "shared_used_bytes": g.shared_used_bytes,
+                "pci_bus_id": g.pci_bus_id,
             }
             for g in snap.gpus
         ],
         "memory": {
-            "ram_total_bytes": s.ram_total_bytes, "ram_available_bytes": s.ram_available_bytes,
-            "commit_bytes": s.commit_bytes, "commit_limit_bytes": s.commit_limit_bytes,
-            "commit_peak_bytes": s.commit_peak_bytes, "overcommit_mode": s.overcommit_mode,
-            "swap_total_bytes": s.swap_total_bytes, "swap_used_bytes": s.swap_used_bytes,
-            "limit_name": limit.name, "limit_enforced": limit.enforced, "limit_bytes": limit.limit_bytes,
+            "ram_total_bytes": s.ram_total_bytes,
+            "ram_available_bytes": s.ram_available_bytes,
+            "commit_bytes": s.commit_bytes,
+            "commit_limit_bytes": s.commit_limit_bytes,
+            "commit_peak_bytes": s.commit_peak_bytes,
+            "overcommit_mode": s.overcommit_mode,
+            "swap_total_bytes": s.swap_total_bytes,
+            "swap_used_bytes": s.swap_used_bytes,
+            "limit_name": limit.name,
+            "limit_enforced": limit.enforced,
+            "limit_bytes": limit.limit_bytes,
             "limit_used_bytes": limit.used(metrics),
         },
         "cgroup": cgroup.to_dict() if cgroup is not None else None,
         "swap": swap,
-        "disks": [{"role": d.role, "path": d.path, "free_bytes": d.free_bytes, "total_bytes": d.total_bytes}
-                  for d in snap.disks],
+        "disks": [
+            {"role": d.role, "path": d.path, "free_bytes": d.free_bytes, "total_bytes": d.total_bytes}
+            for d in snap.disks
+        ],
         "unreadable": list(unreadable or []),
     }
 
@@ -122,8 +161,7 @@ def find_comfyui(candidates: list[Path]) -> Path | None:
     return None
 
 
-def default_disk_paths(cwd: Path | None = None, home: Path | None = None,
-                       pack: Path | None = None) -> dict[str, str]:
+def default_disk_paths(cwd: Path | None = None, home: Path | None = None, pack: Path | None = None) -> dict[str, str]:
     """The volumes that matter without ``--path``: the home folder's and the current folder's, and
     ComfyUI's models and output folders when a ComfyUI is found (the current folder, a ``ComfyUI``
     folder in it, or the ComfyUI this package is installed in as a custom node). Folders on the
@@ -179,8 +217,11 @@ def _linux_swaps(unreadable: list[dict[str, str]]) -> dict[str, Any]:
     out = []
     for i, area in enumerate(areas):
         entry: dict[str, Any] = {
-            "path": area.path, "kind": "zram" if area.is_zram else area.kind,
-            "size_bytes": area.size_bytes, "used_bytes": area.used_bytes, "priority": area.priority,
+            "path": area.path,
+            "kind": "zram" if area.is_zram else area.kind,
+            "size_bytes": area.size_bytes,
+            "used_bytes": area.used_bytes,
+            "priority": area.priority,
             "rotational": None if area.is_zram else linux.is_rotational(area.path),
         }
         if area.kind == "file":
@@ -203,11 +244,14 @@ def _windows_pagefiles(unreadable: list[dict[str, str]]) -> dict[str, Any]:
     for i, setting in enumerate(settings):
         drive = setting.drive
         entry: dict[str, Any] = {
-            "path": setting.path, "kind": "pagefile", "system_managed": setting.system_managed,
+            "path": setting.path,
+            "kind": "pagefile",
+            "system_managed": setting.system_managed,
             "all_drives": setting.all_drives,
             "initial_bytes": setting.initial_mb * 1024**2 if setting.initial_mb is not None else None,
             "maximum_bytes": setting.maximum_mb * 1024**2 if setting.maximum_mb is not None else None,
-            "drive": drive, "system_drive": drive == system_drive if drive else None,
+            "drive": drive,
+            "system_drive": drive == system_drive if drive else None,
         }
         if drive:
             entry["volume"] = _volume(drive + "\\", f"swap.areas[{i}].volume", unreadable)
@@ -221,7 +265,8 @@ def _windows_pagefiles(unreadable: list[dict[str, str]]) -> dict[str, Any]:
             except OSError as exc:
                 entry["rotational"] = None
                 warn_once(f"seek-penalty-{drive}", "Memory Probe: cannot tell whether %s is an SSD (%s)", drive, exc)
-                unreadable.append(_unreadable(f"swap.areas[{i}].rotational",
-                                              f"whether {drive} is an SSD or a hard disk", str(exc)))
+                unreadable.append(
+                    _unreadable(f"swap.areas[{i}].rotational", f"whether {drive} is an SSD or a hard disk", str(exc))
+                )
         areas.append(entry)
     return {"source": "registry", "areas": areas, "system_drive": system_drive}

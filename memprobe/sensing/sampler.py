@@ -47,8 +47,15 @@ def auto_rate(compute_device: str | None) -> float:
 
 
 class Sampler(TrackerListener):
-    def __init__(self, sensors: Sensors, tracker: Tracker, *, active_hz: float | None = None, idle_hz: float = 1.0,
-                 idle_history: int = 300) -> None:
+    def __init__(
+        self,
+        sensors: Sensors,
+        tracker: Tracker,
+        *,
+        active_hz: float | None = None,
+        idle_hz: float = 1.0,
+        idle_history: int = 300,
+    ) -> None:
         self.sensors = sensors
         self.tracker = tracker
         self.requested_hz = active_hz
@@ -159,5 +166,11 @@ class Sampler(TrackerListener):
             warn_once("sampler", "Memory Probe: a sampler reading failed (%s); sampling continues", exc)
 
     def status(self) -> dict[str, Any]:
-        return {"running": self.running, "active_hz": self.active_hz, "rate": "fixed" if self.requested_hz else "auto",
-                "idle_hz": self.idle_hz, "ticks": self.ticks, "cpu_s": round(self.cpu_s, 4)}
+        return {
+            "running": self.running,
+            "active_hz": self.active_hz,
+            "rate": "fixed" if self.requested_hz else "auto",
+            "idle_hz": self.idle_hz,
+            "ticks": self.ticks,
+            "cpu_s": round(self.cpu_s, 4),
+        }

@@ -32,8 +32,16 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["GpuMemory", "SystemMemory", "DiskSpace", "Snapshot", "Metrics", "metrics_of", "snapshot_from_dict",
-           "PEAK_COUNTERS"]
+__all__ = [
+    "GpuMemory",
+    "SystemMemory",
+    "DiskSpace",
+    "Snapshot",
+    "Metrics",
+    "metrics_of",
+    "snapshot_from_dict",
+    "PEAK_COUNTERS",
+]
 
 Metrics = dict[str, int]
 
@@ -124,11 +132,19 @@ class Snapshot:
         sampler's rows do; the commit limit stays, since a growing pagefile moves it. A cgroup's
         limit is a total: it changes only when an administrator changes it."""
         s = self.system
-        return metrics_of(self.gpus, ram_total_bytes=s.ram_total_bytes, ram_available_bytes=s.ram_available_bytes,
-                          commit_bytes=s.commit_bytes, commit_limit_bytes=s.commit_limit_bytes,
-                          swap_used_bytes=s.swap_used_bytes, process_rss_bytes=s.process_rss_bytes,
-                          process_private_bytes=s.process_private_bytes, cgroup_used_bytes=s.cgroup_used_bytes,
-                          cgroup_limit_bytes=s.cgroup_limit_bytes, totals=totals)
+        return metrics_of(
+            self.gpus,
+            ram_total_bytes=s.ram_total_bytes,
+            ram_available_bytes=s.ram_available_bytes,
+            commit_bytes=s.commit_bytes,
+            commit_limit_bytes=s.commit_limit_bytes,
+            swap_used_bytes=s.swap_used_bytes,
+            process_rss_bytes=s.process_rss_bytes,
+            process_private_bytes=s.process_private_bytes,
+            cgroup_used_bytes=s.cgroup_used_bytes,
+            cgroup_limit_bytes=s.cgroup_limit_bytes,
+            totals=totals,
+        )
 
     def peak_counters(self) -> Metrics:
         """The peak counters this snapshot carries, keyed by the metric each is the peak of
@@ -145,8 +161,11 @@ class Snapshot:
         return asdict(self)
 
 
-PEAK_COUNTERS = {"process_peak_rss_bytes": "process_rss_bytes", "process_peak_private_bytes": "process_private_bytes",
-                 "commit_peak_bytes": "commit_bytes"}
+PEAK_COUNTERS = {
+    "process_peak_rss_bytes": "process_rss_bytes",
+    "process_peak_private_bytes": "process_private_bytes",
+    "commit_peak_bytes": "commit_bytes",
+}
 """:class:`SystemMemory` peak fields -> the metric each is the peak of."""
 
 
@@ -167,8 +186,14 @@ def metrics_of(gpus: tuple[GpuMemory, ...], *, totals: bool = True, **system: An
     if totals:
         _put(out, "ram_total_bytes", total)
         _put(out, "cgroup_limit_bytes", system.get("cgroup_limit_bytes"))
-    for key in ("commit_bytes", "commit_limit_bytes", "swap_used_bytes", "process_rss_bytes", "process_private_bytes",
-                "cgroup_used_bytes"):
+    for key in (
+        "commit_bytes",
+        "commit_limit_bytes",
+        "swap_used_bytes",
+        "process_rss_bytes",
+        "process_private_bytes",
+        "cgroup_used_bytes",
+    ):
         _put(out, key, system.get(key))
     return out
 

@@ -36,5 +36,8 @@ def comfy(frontend, browser, tmp_path):
 
     version, static = frontend
     server = FrontendServer(static, tmp_path)
-    with boot(browser, server, ready="window.app && window.app.extensionManager && window.__memprobe") as (page, errors):
+    with boot(browser, server, ready="window.app && window.app.extensionManager && window.__memprobe") as (
+        page,
+        errors,
+    ):
         yield page, server, version, errors

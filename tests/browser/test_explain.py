@@ -50,7 +50,9 @@ def test_a_chosen_file_and_a_dropped_file(comfy):
     page, server, version, errors = comfy
     open_dialog(page)
     # a log file chosen with the file picker: a VRAM OOM at VAE Decode
-    page.set_input_files("[data-testid=memprobe-explain-input]", str(FIXTURES / "logs" / "cuda_vaedecode_control_lora_6gb.log"))
+    page.set_input_files(
+        "[data-testid=memprobe-explain-input]", str(FIXTURES / "logs" / "cuda_vaedecode_control_lora_6gb.log")
+    )
     wait_explained(page)
     assert page.locator(f"{RESULT} .mp-explain-kind").get_attribute("data-kind") == "vram"
     first = page.locator(f"{RESULT} [data-suggestion]").first

@@ -27,7 +27,9 @@ def test_a_recorded_run_says_which_node_loaded_which_model(comfy):
     title = page.locator(f"{ROWS}[data-node='9'] td").first.get_attribute("title")
     assert title.startswith("Models held: ") and "SD1ClipModel" in title
     open_timeline(page)
-    assert "model_offloaded_bytes" not in page.evaluate("() => window.__memprobe.timeline.chart.state.specs.map(s => s.key)")
+    assert "model_offloaded_bytes" not in page.evaluate(
+        "() => window.__memprobe.timeline.chart.state.specs.map(s => s.key)"
+    )
     assert [e for e in errors if e.startswith("pageerror")] == []
 
 
@@ -36,26 +38,72 @@ def test_a_live_partial_load_draws_the_offloaded_series_and_marks_the_node(comfy
     open_panel(page)
     open_timeline(page)
     # the real ModelPatcher partial load recorded on CPU tensors, as it reads on a GPU
-    steps = {s["step"]: [{**m, "device": "cuda:0"} for m in s["models"]]
-             for s in load_json("residency/partial_load_cpu.json")["steps"]}
-    changes = [{**c, "device": "cuda:0"} for s in load_json("residency/partial_load_cpu.json")["steps"]
-               if s["step"] == "partial load" for c in s["changes"]]
+    steps = {
+        s["step"]: [{**m, "device": "cuda:0"} for m in s["models"]]
+        for s in load_json("residency/partial_load_cpu.json")["steps"]
+    }
+    changes = [
+        {**c, "device": "cuda:0"}
+        for s in load_json("residency/partial_load_cpu.json")["steps"]
+        if s["step"] == "partial load"
+        for c in s["changes"]
+    ]
     run_id = "live-models-1"
-    server.broadcast("memprobe.run_start", {"id": run_id, "status": "running", "started_at": time.time(), "context": {}})
+    server.broadcast(
+        "memprobe.run_start", {"id": run_id, "status": "running", "started_at": time.time(), "context": {}}
+    )
     page.wait_for_function("id => window.__memprobe.store.doc && window.__memprobe.store.doc.id === id", arg=run_id)
-    node = {"run_id": run_id, "seq": 1, "node_id": "3", "class_type": "KSampler", "title": "KSampler", "stage": "sampling",
-            "start_s": 0.0, "before": {}, "peaks": {}, "fallbacks": []}
-    server.broadcast("memprobe.node", {**node, "status": "running", "end_s": None, "after": None,
-                                       "models": steps["start"], "model_changes": []})
-    server.broadcast("memprobe.samples", {"run_id": run_id, "t": [round(i * 0.1, 1) for i in range(20)],
-                                          "series": {"process_rss_bytes": [2 * 1024**3] * 20}})
+    node = {
+        "run_id": run_id,
+        "seq": 1,
+        "node_id": "3",
+        "class_type": "KSampler",
+        "title": "KSampler",
+        "stage": "sampling",
+        "start_s": 0.0,
+        "before": {},
+        "peaks": {},
+        "fallbacks": [],
+    }
+    server.broadcast(
+        "memprobe.node",
+        {**node, "status": "running", "end_s": None, "after": None, "models": steps["start"], "model_changes": []},
+    )
+    server.broadcast(
+        "memprobe.samples",
+        {
+            "run_id": run_id,
+            "t": [round(i * 0.1, 1) for i in range(20)],
+            "series": {"process_rss_bytes": [2 * 1024**3] * 20},
+        },
+    )
     page.wait_for_function("() => window.__memprobe.timeline.chart.pointCount() === 20")
-    server.broadcast("memprobe.model", {"run_id": run_id, "t_s": 0.5, "kind": "model-partially-loaded", "node_id": "3",
-                                        "message": "loaded partially 67.5870418548584 67.57447814941406 0",
-                                        "data": {"loaded_bytes": 70856976, "usable_bytes": 70870150, "count": 0}})
-    server.broadcast("memprobe.node", {**node, "status": "ran", "end_s": 1.0, "after": {}, "models": steps["partial load"],
-                                       "models_before": steps["start"], "model_changes": changes})
-    page.wait_for_function("() => window.__memprobe.timeline.chart.state.specs.some(s => s.key === 'model_offloaded_bytes')")
+    server.broadcast(
+        "memprobe.model",
+        {
+            "run_id": run_id,
+            "t_s": 0.5,
+            "kind": "model-partially-loaded",
+            "node_id": "3",
+            "message": "loaded partially 67.5870418548584 67.57447814941406 0",
+            "data": {"loaded_bytes": 70856976, "usable_bytes": 70870150, "count": 0},
+        },
+    )
+    server.broadcast(
+        "memprobe.node",
+        {
+            **node,
+            "status": "ran",
+            "end_s": 1.0,
+            "after": {},
+            "models": steps["partial load"],
+            "models_before": steps["start"],
+            "model_changes": changes,
+        },
+    )
+    page.wait_for_function(
+        "() => window.__memprobe.timeline.chart.state.specs.some(s => s.key === 'model_offloaded_bytes')"
+    )
     series = page.evaluate("() => window.__memprobe.timeline.chart.state.timeline.series.model_offloaded_bytes")
     offloaded = next(m for m in steps["partial load"] if m["class"] == "BaseModel")["offloaded_bytes"]
     assert series[:10] == [0] * 10 and series[10:] == [offloaded] * 10  # from the sampler's end on

@@ -44,16 +44,23 @@ def test_the_headline_names_the_peak_its_limit_the_node_and_the_change_to_try(co
     first_suggestion = page.evaluate("() => window.__memprobe.store.doc.suggestions[0]")
     assert first_suggestion["id"] == "tiled-decode" and first_suggestion["title"] in headline.inner_text()
     assert headline.locator("button[data-action=swap]").is_enabled()
-    assert headline.locator("button[data-action=swap]").inner_text().strip() == "Use VAE Decode (Tiled)"  # says what it changes
+    assert (
+        headline.locator("button[data-action=swap]").inner_text().strip() == "Use VAE Decode (Tiled)"
+    )  # says what it changes
     # the same memory drives the table's default sort and the badges
     first = page.locator("[data-testid=memprobe-table] tbody tr").first
     assert first.get_attribute("data-node") == "8"
-    assert page.locator(f"[data-testid=memprobe-table] th[data-key='{served['metric']}:peak']").get_attribute("aria-sort") == "descending"
+    assert (
+        page.locator(f"[data-testid=memprobe-table] th[data-key='{served['metric']}:peak']").get_attribute("aria-sort")
+        == "descending"
+    )
     badges = our_badges(page)
     assert badges and all(text.startswith(label) for text, _ in badges)
     assert {bg for _, bg in badges} == {"#4a4f57"}, "a run far from its limit gets neutral badges"
     # the table fits the sidebar: no horizontal scrolling
-    widths = page.evaluate("() => { const t = document.querySelector('[data-testid=memprobe-table]'); return [t.scrollWidth, t.parentElement.clientWidth]; }")
+    widths = page.evaluate(
+        "() => { const t = document.querySelector('[data-testid=memprobe-table]'); return [t.scrollWidth, t.parentElement.clientWidth]; }"
+    )
     assert widths[0] <= widths[1]
     # "added while running" is peak − before, not after − before
     decode = next(n for n in doc["nodes"] if n["node_id"] == "8")
@@ -78,7 +85,10 @@ def test_a_failed_run_reads_plainly(comfy):
     store_runs(page, server, oom)
     page.select_option(".mp-runs", oom["id"])
     wait_for_doc(page, oom["id"])
-    assert page.locator("[data-testid=memprobe-headline] .mp-hl-title").inner_text() == "Out of system RAM at VAE Decode (vae-decode)"
+    assert (
+        page.locator("[data-testid=memprobe-headline] .mp-hl-title").inner_text()
+        == "Out of system RAM at VAE Decode (vae-decode)"
+    )
     assert ours(errors) == []
 
 
@@ -116,7 +126,9 @@ def test_apply_with_another_workflow_open_changes_nothing_and_offers_the_runs_ow
     assert selected_ids(page) == []
     assert any("not the one open" in (t["detail"] or "") for t in toasts(page))
     # AND even a direct call refuses
-    result = page.evaluate("() => window.__memprobe.panel.apply(window.__memprobe.store.doc.suggestions.find(s => s.id === 'tiled-decode'))")
+    result = page.evaluate(
+        "() => window.__memprobe.panel.apply(window.__memprobe.store.doc.suggestions.find(s => s.id === 'tiled-decode'))"
+    )
     assert result["ok"] is False
     assert decode_state(page) == before
     # WHEN the user opens the run's own workflow, Apply works there
@@ -237,7 +249,9 @@ def test_apply_works_inside_a_subgraph_of_a_real_template(comfy, template):
     page.locator("[data-suggestion=tiled-decode] button[data-action=swap]").click()
     after = decode_state(page, subgraph)
     assert [d["type"] for d in before] == ["VAEDecode"] and [d["type"] for d in after] == ["VAEDecodeTiled"]
-    assert [after[0]["inputs"][k][:2] for k in ("samples", "vae")] == [before[0]["inputs"][k][:2] for k in ("samples", "vae")]
+    assert [after[0]["inputs"][k][:2] for k in ("samples", "vae")] == [
+        before[0]["inputs"][k][:2] for k in ("samples", "vae")
+    ]
     assert sorted(o[2:] for o in after[0]["outputs"]) == sorted(o[2:] for o in before[0]["outputs"])
     press_shortcut(page, "z", f"() => {subgraph}._nodes.some(n => n.type === 'VAEDecode')")
     assert [d["type"] for d in decode_state(page, subgraph)] == ["VAEDecode"]

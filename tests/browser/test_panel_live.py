@@ -13,15 +13,34 @@ from panel_page import ours, recorded_txt2img, run_doc, selected_ids, store_runs
 
 # ---------------------------------------------------------------------------------- live runs
 def node_event(run_id: str, seq: int, node_id: str, cls: str, stage: str, start: float, end: float | None) -> dict:
-    return {"run_id": run_id, "seq": seq, "node_id": node_id, "class_type": cls, "title": cls, "stage": stage,
-            "status": "running" if end is None else "ran", "start_s": start, "end_s": end,
-            "before": {"ram_used_bytes": 2 * 1024**3}, "after": None, "peaks": {}, "fallbacks": []}
+    return {
+        "run_id": run_id,
+        "seq": seq,
+        "node_id": node_id,
+        "class_type": cls,
+        "title": cls,
+        "stage": stage,
+        "status": "running" if end is None else "ran",
+        "start_s": start,
+        "end_s": end,
+        "before": {"ram_used_bytes": 2 * 1024**3},
+        "after": None,
+        "peaks": {},
+        "fallbacks": [],
+    }
 
 
 def samples(run_id: str, batch: int) -> dict:
     t = [round(batch * 0.25 + i * 0.02, 3) for i in range(12)]
-    return {"run_id": run_id, "t": t, "series": {"ram_used_bytes": [2 * 1024**3 + (batch * 12 + i) * 10**7 for i in range(12)],
-                                                 "process_rss_bytes": [1024**3] * 12, "commit_bytes": [3 * 1024**3] * 12}}
+    return {
+        "run_id": run_id,
+        "t": t,
+        "series": {
+            "ram_used_bytes": [2 * 1024**3 + (batch * 12 + i) * 10**7 for i in range(12)],
+            "process_rss_bytes": [1024**3] * 12,
+            "commit_bytes": [3 * 1024**3] * 12,
+        },
+    }
 
 
 def test_a_live_run_streams_into_the_headline_and_the_timeline(comfy):
@@ -30,8 +49,15 @@ def test_a_live_run_streams_into_the_headline_and_the_timeline(comfy):
     page.locator("[data-action=timeline]").click()
     page.wait_for_selector("[data-testid=memprobe-timeline]")
     run_id = "live-run-1"
-    server.broadcast("memprobe.run_start", {"id": run_id, "status": "running", "started_at": time.time(),
-                                            "context": {"compute_device": "cpu", "ram_total_bytes": 16 * 1024**3}})
+    server.broadcast(
+        "memprobe.run_start",
+        {
+            "id": run_id,
+            "status": "running",
+            "started_at": time.time(),
+            "context": {"compute_device": "cpu", "ram_total_bytes": 16 * 1024**3},
+        },
+    )
     wait_for_doc(page, run_id)  # followed by default
     server.broadcast("memprobe.node", node_event(run_id, 1, "3", "KSampler", "sampling", 0.0, None))
     ends = []
@@ -41,22 +67,54 @@ def test_a_live_run_streams_into_the_headline_and_the_timeline(comfy):
         ends.append(page.evaluate("() => window.__memprobe.timeline.chart.state.bands[0].end"))
     assert ends == sorted(ends) and ends[-1] == pytest.approx(4 * 0.25 + 11 * 0.02), "the running node's band grows"
     assert page.locator(".mp-status").inner_text().startswith("● Running")
-    page.wait_for_function("() => document.querySelector('[data-testid=memprobe-headline]').innerText.includes('Running KSampler (sampling)')")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=memprobe-headline]').innerText.includes('Running KSampler (sampling)')"
+    )
     legend = page.locator("[data-testid=memprobe-timeline] .mp-legend [data-series]")
     assert legend.count() == 3  # a legend while live
     assert page.locator("[data-testid=memprobe-table] tbody tr").count() == 1
     # the node ends with an exact RAM peak (from the OS's counter) and a sampled commit peak
-    server.broadcast("memprobe.node", {**node_event(run_id, 1, "3", "KSampler", "sampling", 0.0, 1.1),
-                                       "before": {"ram_used_bytes": 2 * 1024**3, "commit_bytes": 3 * 1024**3},
-                                       "peaks": {"ram_used_bytes": 3 * 1024**3, "commit_bytes": 3 * 1024**3},
-                                       "exact_peaks": ["ram_used_bytes"], "duration_s": 1.1})
+    server.broadcast(
+        "memprobe.node",
+        {
+            **node_event(run_id, 1, "3", "KSampler", "sampling", 0.0, 1.1),
+            "before": {"ram_used_bytes": 2 * 1024**3, "commit_bytes": 3 * 1024**3},
+            "peaks": {"ram_used_bytes": 3 * 1024**3, "commit_bytes": 3 * 1024**3},
+            "exact_peaks": ["ram_used_bytes"],
+            "duration_s": 1.1,
+        },
+    )
     peak = page.locator("[data-testid=memprobe-table] tbody tr td.mp-peak")
-    page.wait_for_function("() => document.querySelector('[data-testid=memprobe-table] td.mp-peak')?.textContent.startsWith('3.0 GiB')")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=memprobe-table] td.mp-peak')?.textContent.startsWith('3.0 GiB')"
+    )
     assert peak.inner_text().startswith("3.0 GiB") and "+1.0 GiB" in peak.inner_text()
     page.locator("[data-metric=commit_bytes]").click()
     assert peak.inner_text().startswith("≥ 3.0 GiB")
-    server.broadcast("memprobe.run_end", {"id": run_id, "status": "success", "duration_s": 1.2, "memory": {"metric": "ram_used_bytes", "limit_bytes": 16 * 1024**3, "limit_name": "RAM", "limit_enforced": True},
-                                          "suggestions": [{"id": "tiled-decode", "severity": "info", "title": "Decode in tiles", "why": "w", "try": "t", "action": None}]})
+    server.broadcast(
+        "memprobe.run_end",
+        {
+            "id": run_id,
+            "status": "success",
+            "duration_s": 1.2,
+            "memory": {
+                "metric": "ram_used_bytes",
+                "limit_bytes": 16 * 1024**3,
+                "limit_name": "RAM",
+                "limit_enforced": True,
+            },
+            "suggestions": [
+                {
+                    "id": "tiled-decode",
+                    "severity": "info",
+                    "title": "Decode in tiles",
+                    "why": "w",
+                    "try": "t",
+                    "action": None,
+                }
+            ],
+        },
+    )
     page.wait_for_selector("[data-suggestion=tiled-decode]")
     assert page.locator(".mp-status").inner_text() == "Latest run"
     assert ours(errors) == []
@@ -75,7 +133,10 @@ def test_a_pinned_run_stays_and_a_new_failure_is_announced(comfy):
     assert page.locator("[data-action=follow]").is_visible()
     # WHEN a new run starts, the pinned run stays on screen and the panel says a run is executing
     failed = run_doc("error_runtime", workflow_id=None, run_id="new-failed-run", started_at=time.time())
-    server.broadcast("memprobe.run_start", {"id": failed["id"], "status": "running", "started_at": failed["started_at"], "context": failed["context"]})
+    server.broadcast(
+        "memprobe.run_start",
+        {"id": failed["id"], "status": "running", "started_at": failed["started_at"], "context": failed["context"]},
+    )
     page.wait_for_selector(".mp-news:not([hidden])")
     assert page.evaluate("() => window.__memprobe.store.doc.id") == old["id"]
     # AND when it fails, a toast says so even though another run is on screen
@@ -169,7 +230,10 @@ def test_legend_sort_headers_and_rows_work_from_the_keyboard(comfy):
     assert page.locator(f"{table} th[data-key='{key}']").get_attribute("aria-sort") == "descending"
     metric = key.split(":")[0]
     peaks = [n["peaks"].get(metric, 0) for n in doc["nodes"]]
-    assert page.locator(f"{table} tbody tr").first.get_attribute("data-node") == doc["nodes"][peaks.index(max(peaks))]["node_id"]
+    assert (
+        page.locator(f"{table} tbody tr").first.get_attribute("data-node")
+        == doc["nodes"][peaks.index(max(peaks))]["node_id"]
+    )
     # each node's time: in its own column, or under its name where the sidebar is too narrow for one
     width = page.evaluate("""() => {
         const el = document.querySelector('[data-testid=memprobe-panel]'), cs = getComputedStyle(el);

@@ -107,9 +107,17 @@ def test_a_partially_loaded_sdxl_reads_its_loaded_and_offloaded_bytes(models_mod
     (state,) = reader.read()
     # THEN size, loaded and offloaded bytes, devices, dtype and kind are what ComfyUI holds
     assert (state.model_class, state.kind, state.device, state.offload_device, state.dtype) == (
-        "SDXL", "diffusion_model", "cuda:0", "cpu", "float16")
+        "SDXL",
+        "diffusion_model",
+        "cuda:0",
+        "cpu",
+        "float16",
+    )
     assert (state.size_bytes, state.loaded_bytes, state.offloaded_bytes) == (
-        int(4.8 * GIB), int(3.2 * GIB), int(4.8 * GIB) - int(3.2 * GIB))
+        int(4.8 * GIB),
+        int(3.2 * GIB),
+        int(4.8 * GIB) - int(3.2 * GIB),
+    )
     assert state.dynamic is None and state.pinned_bytes is None  # 0.3.64 cannot say
     assert patcher.sized == 0  # the cached size is read, the model is not sized again
 
@@ -138,7 +146,12 @@ def test_missing_attributes_read_as_unknown_and_dead_entries_are_skipped(models_
     # WHEN read THEN the bare one reads as unknown (its dtype: the one most bytes have), the others are skipped
     (state,) = reader.read()
     assert (state.model_class, state.size_bytes, state.loaded_bytes, state.offloaded_bytes, state.device) == (
-        "Mystery", None, None, None, None)
+        "Mystery",
+        None,
+        None,
+        None,
+        None,
+    )
     assert state.dtype == "float16" and state.kind == "other"
 
 
@@ -154,8 +167,11 @@ def test_node_outputs_name_the_file_and_the_loader_and_the_first_producer_wins(m
     clip = type("CLIP", (), {"patcher": patchers[1]})()
     vae = type("VAE", (), {"patcher": patchers[2]})()
     reader = reader_for(models_module, [LoadedModel(p) for p in patchers])
-    reader.note_outputs([[patchers[0]], [clip], [vae]], {"node_id": "4", "class_type": "CheckpointLoaderSimple"},
-                        lambda: ["tiny_sd15.safetensors"])
+    reader.note_outputs(
+        [[patchers[0]], [clip], [vae]],
+        {"node_id": "4", "class_type": "CheckpointLoaderSimple"},
+        lambda: ["tiny_sd15.safetensors"],
+    )
     # WHEN a LoRA loader later outputs a clone sharing the same weights
     clone = Patcher0364(unet, 169 * MIB)
     reader.note_outputs([[clone]], {"node_id": "10", "class_type": "LoraLoader"}, lambda: ["style.safetensors"])
@@ -164,7 +180,8 @@ def test_node_outputs_name_the_file_and_the_loader_and_the_first_producer_wins(m
     assert [(s.model_class, s.kind, s.file, s.loaded_by["node_id"]) for s in states] == [
         ("BaseModel", "diffusion_model", "tiny_sd15.safetensors", "4"),
         ("SD1ClipModel", "text_encoder", "tiny_sd15.safetensors", "4"),
-        ("AutoencoderKL", "vae", "tiny_sd15.safetensors", "4")]
+        ("AutoencoderKL", "vae", "tiny_sd15.safetensors", "4"),
+    ]
     assert states[0].to_dict()["name"] == "BaseModel (tiny_sd15.safetensors)"
 
 
@@ -204,8 +221,10 @@ def test_a_traced_prompt_records_what_the_model_manager_did_at_each_node(pack, m
             logging.getLogger().info("loaded partially 3400.0 3276.8 0")
             return ("latent",)
 
-        prompt = {"4": {"class_type": "CheckpointLoaderSimple", "inputs": {"ckpt_name": "sdxl/sd_xl_base_1.0.safetensors"}},
-                  "3": {"class_type": "KSampler", "inputs": {"model": ["4", 0]}}}
+        prompt = {
+            "4": {"class_type": "CheckpointLoaderSimple", "inputs": {"ckpt_name": "sdxl/sd_xl_base_1.0.safetensors"}},
+            "3": {"class_type": "KSampler", "inputs": {"model": ["4", 0]}},
+        }
         nodes = {"4": Node(lambda: (patcher, "clip", "vae")), "3": Node(sample)}
         logging.getLogger().setLevel(logging.INFO)
         execution.PromptExecutor(nodes).execute(prompt, "p-models", {}, ["3"])
@@ -214,7 +233,10 @@ def test_a_traced_prompt_records_what_the_model_manager_did_at_each_node(pack, m
         assert loader.models == [] and loader.model_changes == []
         (model,) = sampler.models
         assert (model["name"], model["loaded_bytes"], model["offloaded_bytes"]) == (
-            "SDXL (sd_xl_base_1.0.safetensors)", int(3.2 * GIB), int(4.8 * GIB) - int(3.2 * GIB))
+            "SDXL (sd_xl_base_1.0.safetensors)",
+            int(3.2 * GIB),
+            int(4.8 * GIB) - int(3.2 * GIB),
+        )
         assert model["loaded_by"] == {"node_id": "4", "class_type": "CheckpointLoaderSimple"}
         assert [c["change"] for c in sampler.model_changes] == ["partially-loaded"]
         (event,) = run.events

@@ -32,9 +32,11 @@ def runtime(pack, tmp_path):
             logging.getLogger().removeHandler(handler)
 
 
-PROMPT = {"4": {"class_type": "CheckpointLoaderSimple", "inputs": {}, "_meta": {"title": "Load"}},
-          "3": {"class_type": "KSampler", "inputs": {}, "_meta": {"title": "Sample"}},
-          "8": {"class_type": "VAEDecode", "inputs": {}, "_meta": {"title": "Decode"}}}
+PROMPT = {
+    "4": {"class_type": "CheckpointLoaderSimple", "inputs": {}, "_meta": {"title": "Load"}},
+    "3": {"class_type": "KSampler", "inputs": {}, "_meta": {"title": "Sample"}},
+    "8": {"class_type": "VAEDecode", "inputs": {}, "_meta": {"title": "Decode"}},
+}
 
 
 def test_a_traced_prompt_leaves_a_complete_run_in_the_ledger(runtime, monkeypatch):
@@ -44,15 +46,18 @@ def test_a_traced_prompt_leaves_a_complete_run_in_the_ledger(runtime, monkeypatc
     rt.start()
     assert rt.tracing_available and rt.status()["tracing"]["available"]
     outputs = {"3": object(), "8": object()}
-    executor = execution.PromptExecutor({"3": Node(lambda: (outputs["3"],)), "8": Node(lambda: (outputs["8"],))},
-                                        cached=("4",))
+    executor = execution.PromptExecutor(
+        {"3": Node(lambda: (outputs["3"],)), "8": Node(lambda: (outputs["8"],))}, cached=("4",)
+    )
     executor.execute(PROMPT, "prompt-1", {}, ["8"])
     rt.ledger.flush()
     doc = rt.ledger.get_run("prompt-1")
     assert doc["status"] == "success"
     assert [(n["node_id"], n["class_type"], n["title"], n["stage"], n["status"]) for n in doc["nodes"]] == [
-        ("3", "KSampler", "Sample", "sampling", "ran"), ("8", "VAEDecode", "Decode", "vae-decode", "ran"),
-        ("4", "CheckpointLoaderSimple", "Load", "load", "cached")]
+        ("3", "KSampler", "Sample", "sampling", "ran"),
+        ("8", "VAEDecode", "Decode", "vae-decode", "ran"),
+        ("4", "CheckpointLoaderSimple", "Load", "load", "cached"),
+    ]
     assert doc["nodes"][0]["before"]["process_rss_bytes"] > 0 and doc["nodes"][0]["peaks"]
     assert doc["context"]["memprobe_version"]
     overhead = doc["overhead"]  # Memory Probe's own CPU use during this run
@@ -79,7 +84,11 @@ def test_results_are_untouched_and_errors_pass_through_unchanged(runtime, monkey
     rt.ledger.flush()
     doc = rt.ledger.get_run("prompt-err")
     assert doc["status"] == "error"
-    assert (doc["failure"]["node_id"], doc["failure"]["stage"], doc["failure"]["kind"]) == ("8", "vae-decode", "system-ram")
+    assert (doc["failure"]["node_id"], doc["failure"]["stage"], doc["failure"]["kind"]) == (
+        "8",
+        "vae-decode",
+        "system-ram",
+    )
     assert doc["failure"]["snapshot"]["system"]["ram_total_bytes"] > 0
 
 
@@ -171,7 +180,9 @@ def test_the_log_handler_marks_comfyuis_tiled_decode_retry(runtime, monkeypatch)
     rt.start()
 
     def decode_with_retry():
-        logging.getLogger().warning("Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.")
+        logging.getLogger().warning(
+            "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding."
+        )
         return ("image",)
 
     execution.PromptExecutor({"8": Node(decode_with_retry)}).execute(PROMPT, "p-retry", {}, ["8"])
@@ -298,8 +309,11 @@ def test_a_run_records_the_workflow_it_came_from_by_position_or_by_name(runtime,
     nodes = {"3": Node(lambda: ("x",)), "8": Node(lambda: ("y",))}
     # GIVEN ComfyUI's executor called with extra_data by position, then by name, then without it
     execution.PromptExecutor(nodes).execute(PROMPT, "by-position", extra, ["8"])
-    asyncio.run(execution.PromptExecutor(nodes).execute_async(prompt=PROMPT, prompt_id="by-name", extra_data=extra,
-                                                              execute_outputs=["8"]))
+    asyncio.run(
+        execution.PromptExecutor(nodes).execute_async(
+            prompt=PROMPT, prompt_id="by-name", extra_data=extra, execute_outputs=["8"]
+        )
+    )
     execution.PromptExecutor(nodes).execute(PROMPT, "api-client")
     rt.ledger.flush()
     # THEN each run knows its workflow (id and graph signature), in the run and in the list

@@ -23,8 +23,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from comfy_server import PACK_NAME, REPO, find_comfyui, free_port, install_requirements
 
-SUITE = ["tests/execution/test_execution.py", "tests/execution/test_async_nodes.py",
-         "tests/execution/test_progress_isolation.py"]
+SUITE = [
+    "tests/execution/test_execution.py",
+    "tests/execution/test_async_nodes.py",
+    "tests/execution/test_progress_isolation.py",
+]
 NOT_COPIED = {"models", "output", "input", "temp", "user", ".git", "__pycache__"}
 
 
@@ -32,8 +35,12 @@ def copy_comfyui(source: Path, work: Path) -> Path:
     target = work / "ComfyUI"
     if target.exists():
         shutil.rmtree(target)
-    shutil.copytree(source, target, symlinks=True,
-                    ignore=lambda d, names: [n for n in names if n in NOT_COPIED and Path(d) == source])
+    shutil.copytree(
+        source,
+        target,
+        symlinks=True,
+        ignore=lambda d, names: [n for n in names if n in NOT_COPIED and Path(d) == source],
+    )
     (target / "models").symlink_to(source / "models", target_is_directory=True)
     (target / "tests" / "execution" / "testing_nodes" / PACK_NAME).symlink_to(REPO, target_is_directory=True)
     return target
@@ -54,18 +61,37 @@ def main() -> int:
     work = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp(prefix="memprobe-comfyui-suite-"))
     work.mkdir(parents=True, exist_ok=True)
     install_requirements(found)
-    subprocess.run([str(found.python), "-m", "pip", "install", "-q", "pytest", "websocket-client"], check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [str(found.python), "-m", "pip", "install", "-q", "pytest", "websocket-client"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     comfy = copy_comfyui(found.root, work)
     env = {**os.environ, "PATH": f"{found.python.parent}{os.pathsep}{os.environ['PATH']}", "HF_HUB_OFFLINE": "1"}
     env.pop("PYTHONPATH", None)
     started = time.monotonic()
-    suite = subprocess.run([str(found.python), "-m", "pytest", "-q", "-p", "no:cacheprovider", *SUITE,
-                            "--skip-timing-checks", "--port", str(free_port())], cwd=comfy, env=env)
+    suite = subprocess.run(
+        [
+            str(found.python),
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            *SUITE,
+            "--skip-timing-checks",
+            "--port",
+            str(free_port()),
+        ],
+        cwd=comfy,
+        env=env,
+    )
     elapsed = time.monotonic() - started
     runs = ledger_summary(comfy / "user" / "memprobe" / "ledger.sqlite3")
-    print(f"ComfyUI {found.version} execution suite with Memory Probe: exit {suite.returncode} in {elapsed:.0f} s; "
-          f"Memory Probe's ledger holds {sum(runs.values())} runs {runs}")
+    print(
+        f"ComfyUI {found.version} execution suite with Memory Probe: exit {suite.returncode} in {elapsed:.0f} s; "
+        f"Memory Probe's ledger holds {sum(runs.values())} runs {runs}"
+    )
     if suite.returncode != 0:
         return suite.returncode
     if sum(runs.values()) == 0:

@@ -29,8 +29,9 @@ def comfy_install() -> ComfyInstall:
 
 
 @pytest.fixture(scope="session")
-def make_server(comfy_install: ComfyInstall, tmp_path_factory: pytest.TempPathFactory
-                ) -> Iterator[Callable[..., ComfyServer]]:
+def make_server(
+    comfy_install: ComfyInstall, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[..., ComfyServer]]:
     """``make_server(**options)``: a started ComfyUI with Memory Probe, stopped at the end of the session."""
     servers: list[ComfyServer] = []
 

@@ -57,8 +57,11 @@ logging.getLogger().addHandler(ComfyLogHandler(sink))  # type: ignore[arg-type]
 
 model, clip, vae, *_ = comfy.sd.load_checkpoint_guess_config(checkpoint, output_vae=True, output_clip=True)
 reader = ModelReader()
-reader.note_outputs([[model], [clip], [vae]], {"node_id": "4", "class_type": "CheckpointLoaderSimple"},
-                    lambda: [os.path.basename(checkpoint)])
+reader.note_outputs(
+    [[model], [clip], [vae]],
+    {"node_id": "4", "class_type": "CheckpointLoaderSimple"},
+    lambda: [os.path.basename(checkpoint)],
+)
 size = model.model_size()
 steps: list[dict] = []
 
@@ -66,8 +69,7 @@ steps: list[dict] = []
 def step(name: str) -> None:
     reading = [s.to_dict() for s in reader.read()]
     before = steps[-1]["models"] if steps else []
-    steps.append({"step": name, "models": reading, "changes": diff_models(before, reading),
-                  "log": sink.lines[:]})
+    steps.append({"step": name, "models": reading, "changes": diff_models(before, reading), "log": sink.lines[:]})
     sink.lines.clear()
 
 
@@ -84,5 +86,15 @@ with torch.inference_mode():
     mm.unload_all_models()
     step("unload all")
 
-sys.stdout.write(json.dumps({"size": size, "dtype": str(model.model_dtype()), "model_class": type(model.model).__name__,
-                  "lowvram_patch_counter": model.lowvram_patch_counter(), "steps": steps}) + "\n")
+sys.stdout.write(
+    json.dumps(
+        {
+            "size": size,
+            "dtype": str(model.model_dtype()),
+            "model_class": type(model.model).__name__,
+            "lowvram_patch_counter": model.lowvram_patch_counter(),
+            "steps": steps,
+        }
+    )
+    + "\n"
+)

@@ -28,7 +28,9 @@ SIZES = [(1600, 1000), (1280, 720)]
 def boot(browser, url: str, width: int, height: int):
     page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(url)
-    page.wait_for_function("window.app && window.app.extensionManager && window.__memprobe && window.app.canvas", timeout=120_000)
+    page.wait_for_function(
+        "window.app && window.app.extensionManager && window.__memprobe && window.app.canvas", timeout=120_000
+    )
     return page
 
 
@@ -58,7 +60,9 @@ def show_panel(page) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--frontend", default=None, help="a comfyui-frontend-package version (default: the one ComfyUI serves)")
+    parser.add_argument(
+        "--frontend", default=None, help="a comfyui-frontend-package version (default: the one ComfyUI serves)"
+    )
     parser.add_argument("--out", type=Path, default=HERE.parents[1] / "docs")
     args = parser.parse_args()
     install = find_comfyui()
@@ -75,8 +79,12 @@ def main() -> int:
             page = boot(browser, server.url, *SIZES[0])
             prompt = load_workflow("txt2img")
             page.evaluate("([p]) => window.app.loadApiJson(p, 'txt2img-api')", [prompt])
-            page.wait_for_function("() => window.app.extensionManager.workflow.activeWorkflow?.path?.endsWith('txt2img-api.json')")
-            page.evaluate(f"async () => {{ const w = {GRAPH}.serialize(); delete w.id; await window.app.loadGraphData(w, true, true, 'txt2img'); }}")
+            page.wait_for_function(
+                "() => window.app.extensionManager.workflow.activeWorkflow?.path?.endsWith('txt2img-api.json')"
+            )
+            page.evaluate(
+                f"async () => {{ const w = {GRAPH}.serialize(); delete w.id; await window.app.loadGraphData(w, true, true, 'txt2img'); }}"
+            )
             page.evaluate("() => window.app.queuePrompt(0, 1)")
             deadline = time.monotonic() + 300
             while time.monotonic() < deadline:
@@ -84,7 +92,9 @@ def main() -> int:
                 if runs and runs[0]["status"] != "running":
                     break
                 time.sleep(0.5)
-            page.wait_for_function("() => window.__memprobe.store.doc?.status === 'success' && window.__memprobe.store.doc.suggestions?.length")
+            page.wait_for_function(
+                "() => window.__memprobe.store.doc?.status === 'success' && window.__memprobe.store.doc.suggestions?.length"
+            )
             show_panel(page)
             args.out.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(args.out / f"panel-{SIZES[0][0]}x{SIZES[0][1]}.png"))

@@ -21,8 +21,11 @@ def image(content: str = "WHITE") -> dict:
 
 
 def test_async_nodes_are_closed_when_their_tasks_end(pack_server):
-    prompt = {"1": image(), "2": {"class_type": "TestSleep", "inputs": {"value": ["1", 0], "seconds": 0.3}},
-              "3": {"class_type": "PreviewImage", "inputs": {"images": ["2", 0]}}}
+    prompt = {
+        "1": image(),
+        "2": {"class_type": "TestSleep", "inputs": {"value": ["1", 0], "seconds": 0.3}},
+        "3": {"class_type": "PreviewImage", "inputs": {"images": ["2", 0]}},
+    }
     prompt_id, history = pack_server.run(prompt)
     assert history["status"]["status_str"] == "success"
     run = pack_server.memprobe_run(prompt_id)
@@ -32,8 +35,11 @@ def test_async_nodes_are_closed_when_their_tasks_end(pack_server):
 
 
 def test_an_async_failure_is_the_runs_failure(pack_server):
-    prompt = {"1": image(), "2": {"class_type": "TestAsyncError", "inputs": {"value": ["1", 0], "error_after": 0.1}},
-              "3": {"class_type": "PreviewImage", "inputs": {"images": ["2", 0]}}}
+    prompt = {
+        "1": image(),
+        "2": {"class_type": "TestAsyncError", "inputs": {"value": ["1", 0], "error_after": 0.1}},
+        "3": {"class_type": "PreviewImage", "inputs": {"images": ["2", 0]}},
+    }
     prompt_id, history = pack_server.run(prompt)
     assert history["status"]["status_str"] == "error"
     run = pack_server.memprobe_run(prompt_id)
@@ -43,10 +49,15 @@ def test_an_async_failure_is_the_runs_failure(pack_server):
 
 
 def test_expanded_nodes_are_traced_with_their_display_node(pack_server):
-    prompt = {"1": image("WHITE"), "2": image("BLACK"),
-              "3": {"class_type": "TestDynamicAsyncGeneration",
-                    "inputs": {"image1": ["1", 0], "image2": ["2", 0], "num_async_nodes": 2, "sleep_duration": 0.1}},
-              "4": {"class_type": "PreviewImage", "inputs": {"images": ["3", 0]}}}
+    prompt = {
+        "1": image("WHITE"),
+        "2": image("BLACK"),
+        "3": {
+            "class_type": "TestDynamicAsyncGeneration",
+            "inputs": {"image1": ["1", 0], "image2": ["2", 0], "num_async_nodes": 2, "sleep_duration": 0.1},
+        },
+        "4": {"class_type": "PreviewImage", "inputs": {"images": ["3", 0]}},
+    }
     prompt_id, history = pack_server.run(prompt)
     assert history["status"]["status_str"] == "success"
     run = pack_server.memprobe_run(prompt_id)

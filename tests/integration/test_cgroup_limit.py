@@ -38,7 +38,10 @@ def test_a_workflow_killed_by_the_cgroup_limit_is_recorded_with_its_cause(server
     live = server.get("/memprobe/live")["status"]
     limits = live["memory"]["system"]
     assert (limits["limit_name"], limits["limit_enforced"], limits["limit_bytes"]) == (
-        "container limit (cgroup)", True, LIMIT)
+        "container limit (cgroup)",
+        True,
+        LIMIT,
+    )
     assert live["memory"]["limit_name"] == "container limit (cgroup)"  # on the CPU, the compute memory too
     assert 0 < limits["used_bytes"] < LIMIT
     system = server.get("/memprobe/system")

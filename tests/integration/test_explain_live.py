@@ -24,10 +24,20 @@ def judgements(server, prompt_id: str) -> tuple[tuple, tuple]:
     traced = suggest(run)
     doc = explain_log(server.log_text())
     failure = doc["failure"]
-    return ((run["failure"]["kind"], run["failure"]["class_type"], run["failure"]["stage"],
-             traced[0].id if traced else None),
-            (failure["kind"], failure["node"]["class_type"], failure["stage"],
-             doc["suggestions"][0]["id"] if doc["suggestions"] else None))
+    return (
+        (
+            run["failure"]["kind"],
+            run["failure"]["class_type"],
+            run["failure"]["stage"],
+            traced[0].id if traced else None,
+        ),
+        (
+            failure["kind"],
+            failure["node"]["class_type"],
+            failure["stage"],
+            doc["suggestions"][0]["id"] if doc["suggestions"] else None,
+        ),
+    )
 
 
 def test_an_execution_error_is_explained_from_the_log_as_it_was_traced(make_server):

@@ -31,7 +31,11 @@ def test_a_server_killed_mid_sampling_is_found_at_the_next_start(comfy_install, 
         assert run["status"] == "ended_abruptly"
         failure = run["failure"]
         assert (failure["node_id"], failure["class_type"], failure["stage"], failure["abrupt"]) == (
-            "3", "KSampler", "sampling", True)
+            "3",
+            "KSampler",
+            "sampling",
+            True,
+        )
         assert run["sample_count"] > 0 and run["timeline"]["t"]  # the readings up to the kill were kept
         assert any(s["id"] for s in run["suggestions"])
     finally:
@@ -57,7 +61,11 @@ def test_a_real_system_ram_oom_in_vae_decode(comfy_install, tmp_path):
         run = server.memprobe_run(prompt_id)
         failure = run["failure"]
         assert (failure["node_id"], failure["class_type"], failure["stage"], failure["kind"]) == (
-            "8", "VAEDecode", "vae-decode", "system-ram")
+            "8",
+            "VAEDecode",
+            "vae-decode",
+            "system-ram",
+        )
         assert "DefaultCPUAllocator" in failure["message"] or "not enough memory" in failure["message"]
         assert run["suggestions"][0]["id"] == "tiled-decode"
     finally:

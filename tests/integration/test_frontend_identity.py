@@ -46,13 +46,19 @@ def test_the_frontends_workflow_id_reaches_the_run(make_server, chromium, versio
     page = chromium.new_page(viewport={"width": 1600, "height": 1000})
     try:
         page.goto(server.url)
-        page.wait_for_function("window.app && window.app.extensionManager && window.__memprobe && window.app.canvas", timeout=120_000)
+        page.wait_for_function(
+            "window.app && window.app.extensionManager && window.__memprobe && window.app.canvas", timeout=120_000
+        )
         assert page.evaluate("() => window.__COMFYUI_FRONTEND_VERSION__") == version
         # GIVEN a workflow opened from a file (it has an id), here the integration tier's txt2img
         prompt = load_workflow("txt2img", **{"5.width": 256, "5.height": 256})
         page.evaluate("([p]) => window.app.loadApiJson(p, 'txt2img-api')", [prompt])
-        page.wait_for_function("() => window.app.extensionManager.workflow.activeWorkflow?.path?.endsWith('txt2img-api.json')")
-        page.evaluate(f"async () => {{ const w = {GRAPH}.serialize(); delete w.id; await window.app.loadGraphData(w, true, true, 'txt2img'); }}")
+        page.wait_for_function(
+            "() => window.app.extensionManager.workflow.activeWorkflow?.path?.endsWith('txt2img-api.json')"
+        )
+        page.evaluate(
+            f"async () => {{ const w = {GRAPH}.serialize(); delete w.id; await window.app.loadGraphData(w, true, true, 'txt2img'); }}"
+        )
         workflow_id = page.evaluate(f"() => {GRAPH}.id")
         assert workflow_id and workflow_id != "00000000-0000-0000-0000-000000000000"
         # WHEN the frontend queues it (its Queue action)
@@ -72,7 +78,10 @@ def test_the_frontends_workflow_id_reaches_the_run(make_server, chromium, versio
         assert doc["workflow"] == {"id": workflow_id, "graph": graph_signature(doc["prompt"])}
         assert run["workflow"] == doc["workflow"]
         # AND the panel, following the run, treats the open workflow as the run's own
-        page.wait_for_function("id => window.__memprobe.store.doc?.id === id && window.__memprobe.store.doc.status === 'success'", arg=run["id"])
+        page.wait_for_function(
+            "id => window.__memprobe.store.doc?.id === id && window.__memprobe.store.doc.status === 'success'",
+            arg=run["id"],
+        )
         target = page.evaluate("() => window.__memprobe.panel.target(window.__memprobe.store.doc).state")
         assert target == "same"
     finally:

@@ -56,13 +56,18 @@ def headline_of(chromium, server: ComfyServer, version: str, run_id: str) -> dic
         page.goto(server.url)
         page.wait_for_function("window.app && window.app.extensionManager && window.__memprobe", timeout=120_000)
         assert page.evaluate("() => window.__COMFYUI_FRONTEND_VERSION__") == version
-        page.evaluate("id => window.__memprobe.store.refreshRuns().then(() => window.__memprobe.store.select(id))", run_id)
+        page.evaluate(
+            "id => window.__memprobe.store.refreshRuns().then(() => window.__memprobe.store.select(id))", run_id
+        )
         button = page.locator(".memprobe-tab-button, [data-testid='memprobe-tab-button']").first
         button.click()
         page.wait_for_selector("[data-testid=memprobe-headline] .mp-hl-title")
         head = page.locator("[data-testid=memprobe-headline]")
-        return {"title": head.locator(".mp-hl-title").inner_text(), "class": head.get_attribute("class") or "",
-                "text": head.inner_text()}
+        return {
+            "title": head.locator(".mp-hl-title").inner_text(),
+            "class": head.get_attribute("class") or "",
+            "text": head.inner_text(),
+        }
     finally:
         page.close()
 

@@ -19,8 +19,7 @@ def with_probes(prompt: dict) -> dict:
     prompt["22"] = {"class_type": "MemProbe", "inputs": {"value": ["8", 0], "label": "after decode"}}
     prompt["3"] = {**prompt["3"], "inputs": {**prompt["3"]["inputs"], "model": ["20", 0]}}
     prompt["8"] = {**prompt["8"], "inputs": {**prompt["8"]["inputs"], "samples": ["21", 0]}}
-    prompt["9"] = {**prompt["9"], "inputs": {**prompt["9"]["inputs"], "images": ["22", 0],
-                                              "filename_prefix": "probed"}}
+    prompt["9"] = {**prompt["9"], "inputs": {**prompt["9"]["inputs"], "images": ["22", 0], "filename_prefix": "probed"}}
     return prompt
 
 
@@ -32,9 +31,9 @@ def saved_pixels(server, history: dict) -> bytes:
     png = (server.base_dir / "output" / images[0].get("subfolder", "") / images[0]["filename"]).read_bytes()
     pos, idat = 8, b""
     while pos < len(png):
-        (length,), kind = struct.unpack(">I", png[pos:pos + 4]), png[pos + 4:pos + 8]
+        (length,), kind = struct.unpack(">I", png[pos : pos + 4]), png[pos + 4 : pos + 8]
         if kind == b"IDAT":
-            idat += png[pos + 8:pos + 8 + length]
+            idat += png[pos + 8 : pos + 8 + length]
         pos += 12 + length
     return zlib.decompress(idat)
 

@@ -82,13 +82,27 @@ def instance(server: ComfyServer) -> str:
 def test_both_instances_are_scraped_and_every_series_exists_per_instance(fleet):
     prometheus, a, b = fleet
     both = {instance(a), instance(b)}
-    prometheus.wait_for(lambda: set(prometheus.values('up{job="comfyui"} == 1', "instance")) == {(i,) for i in both},
-                        60, "both ComfyUIs to be up in Prometheus")
-    for name in ("memprobe_ram_used_bytes", "memprobe_ram_total_bytes", "memprobe_commit_bytes",
-                 "memprobe_commit_limit_bytes", "memprobe_swap_used_bytes", "memprobe_swap_total_bytes",
-                 "memprobe_process_resident_bytes", "memprobe_process_private_bytes", "memprobe_reading_timestamp_seconds",
-                 "memprobe_tracing_enabled", "memprobe_run_active", "memprobe_build_info", "memprobe_cpu_seconds_total",
-                 "memprobe_process_cpu_seconds_total"):
+    prometheus.wait_for(
+        lambda: set(prometheus.values('up{job="comfyui"} == 1', "instance")) == {(i,) for i in both},
+        60,
+        "both ComfyUIs to be up in Prometheus",
+    )
+    for name in (
+        "memprobe_ram_used_bytes",
+        "memprobe_ram_total_bytes",
+        "memprobe_commit_bytes",
+        "memprobe_commit_limit_bytes",
+        "memprobe_swap_used_bytes",
+        "memprobe_swap_total_bytes",
+        "memprobe_process_resident_bytes",
+        "memprobe_process_private_bytes",
+        "memprobe_reading_timestamp_seconds",
+        "memprobe_tracing_enabled",
+        "memprobe_run_active",
+        "memprobe_build_info",
+        "memprobe_cpu_seconds_total",
+        "memprobe_process_cpu_seconds_total",
+    ):
         got = prometheus.wait_for(lambda n=name: prometheus.values(n, "instance"), 10, name)
         assert set(got) == {(i,) for i in both}, name
     rss = prometheus.values("memprobe_process_resident_bytes", "instance")
@@ -102,13 +116,17 @@ def test_both_instances_are_scraped_and_every_series_exists_per_instance(fleet):
     failures = prometheus.values(FAILURES, "instance", "kind", "stage")
     assert len(failures) == 2 * SERIES_PER_INSTANCE and set(failures.values()) == {0.0}  # every kind x stage, from zero
     assert set(prometheus.values('memprobe_runs_total{job="comfyui"}', "instance", "status")) == {
-        (i, s) for i in both for s in ("success", "error", "interrupted", "ended_abruptly")}
+        (i, s) for i in both for s in ("success", "error", "interrupted", "ended_abruptly")
+    }
 
 
 def test_a_failing_run_moves_its_instances_failure_counter_by_exactly_one(fleet):
     prometheus, a, b = fleet
-    prometheus.wait_for(lambda: len(prometheus.values(FAILURES, "instance", "kind", "stage")) == 2 * SERIES_PER_INSTANCE, 60,
-                        "the failure counters of both instances")
+    prometheus.wait_for(
+        lambda: len(prometheus.values(FAILURES, "instance", "kind", "stage")) == 2 * SERIES_PER_INSTANCE,
+        60,
+        "the failure counters of both instances",
+    )
     errors = f'memprobe_runs_total{{instance="{instance(a)}",status="error"}}'
     peaks_b = f'memprobe_stage_peak_process_resident_bytes_count{{instance="{instance(b)}"}}'
     before = prometheus.values(FAILURES, "instance", "kind", "stage")
@@ -120,15 +138,15 @@ def test_a_failing_run_moves_its_instances_failure_counter_by_exactly_one(fleet)
     failure = a.memprobe_run(prompt_id)["failure"]
     assert (failure["node_id"], failure["class_type"], failure["kind"]) == ("11", "LatentBlend", "other")
 
-    prometheus.wait_for(lambda: prometheus.values(errors).get(()) == errors_before + 1, 30,
-                        "Prometheus to scrape the error run")
+    prometheus.wait_for(
+        lambda: prometheus.values(errors).get(()) == errors_before + 1, 30, "Prometheus to scrape the error run"
+    )
     after = prometheus.values(FAILURES, "instance", "kind", "stage")
     moved = {key: after[key] - before[key] for key in after if after[key] != before.get(key)}
     assert moved == {(instance(a), "other", failure["stage"]): 1.0}
     assert failure["stage"] == "other"  # LatentBlend (category "_for_testing") is in no named stage
     # the stage peaks of that run (the nodes that ran before the failure) reached Prometheus too, for A only
-    peaks = prometheus.values(f'memprobe_stage_peak_process_resident_bytes_count{{instance="{instance(a)}"}}',
-                              "stage")
+    peaks = prometheus.values(f'memprobe_stage_peak_process_resident_bytes_count{{instance="{instance(a)}"}}', "stage")
     assert {("load",), ("text-encode",), ("sampling",)} <= set(peaks)
     assert prometheus.values(peaks_b, "stage") == peaks_b_before
 
@@ -141,8 +159,11 @@ def test_a_successful_run_counts_on_its_own_instance_only(fleet):
     before_b = prometheus.values(success.format(instance(b)))[()]
     _, history = b.run(load_workflow("txt2img", **SMALL))
     assert history["status"]["status_str"] == "success"
-    prometheus.wait_for(lambda: prometheus.values(success.format(instance(b))).get(()) == before_b + 1, 30,
-                        "Prometheus to scrape the successful run")
+    prometheus.wait_for(
+        lambda: prometheus.values(success.format(instance(b))).get(()) == before_b + 1,
+        30,
+        "Prometheus to scrape the successful run",
+    )
     assert prometheus.values(success.format(instance(a)))[()] == before_a
     decode = prometheus.values(f'memprobe_stage_peak_process_resident_bytes_sum{{instance="{instance(b)}"}}', "stage")
     assert decode[("vae-decode",)] > 200 * 1024**2
@@ -171,8 +192,9 @@ def test_the_readmes_configuration_and_alert_rules_are_valid_and_loaded(fleet, t
     prometheus, *_ = fleet
     (tmp_path / "prometheus.yml").write_text(readme_block("prometheus.yml"), encoding="utf-8")
     (tmp_path / "memprobe-alerts.yml").write_text(readme_block("alert rules"), encoding="utf-8")
-    check = subprocess.run([tools[1], "check", "config", "prometheus.yml"], cwd=tmp_path, capture_output=True,
-                           timeout=30)
+    check = subprocess.run(
+        [tools[1], "check", "config", "prometheus.yml"], cwd=tmp_path, capture_output=True, timeout=30
+    )
     assert check.returncode == 0, check.stdout.decode() + check.stderr.decode()
 
     def evaluated():

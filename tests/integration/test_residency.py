@@ -20,8 +20,11 @@ from comfy_server import load_workflow
 SMALL = {"5.width": 256, "5.height": 256}
 ITEMSIZE = {"F64": 8, "F32": 4, "F16": 2, "BF16": 2, "F8_E4M3": 1, "F8_E5M2": 1, "I64": 8, "I32": 4, "U8": 1}
 TORCH_ITEMSIZE = {"float64": 8, "float32": 4, "float16": 2, "bfloat16": 2, "float8_e4m3fn": 1, "float8_e5m2": 1}
-COMPONENTS = {"diffusion_model": "model.diffusion_model.", "text_encoder": "cond_stage_model.",
-              "vae": "first_stage_model."}
+COMPONENTS = {
+    "diffusion_model": "model.diffusion_model.",
+    "text_encoder": "cond_stage_model.",
+    "vae": "first_stage_model.",
+}
 DRIVER = Path(__file__).with_name("partial_load_driver.py")
 
 
@@ -103,7 +106,9 @@ def test_a_second_checkpoint_keeps_the_first_loaded_until_comfyui_is_asked_to_un
     assert sorted(m["file"] for m in unets) == ["tiny_sd15.safetensors", "tiny_sd15_taesd.safetensors"]
     assert not [c for n in run["nodes"] for c in n["model_changes"] if c["change"] == "unloaded"]
     second = next(n for n in run["nodes"] if n["node_id"] == "13")
-    assert [(c["change"], c["name"]) for c in second["model_changes"]] == [("loaded", "BaseModel (tiny_sd15_taesd.safetensors)")]
+    assert [(c["change"], c["name"]) for c in second["model_changes"]] == [
+        ("loaded", "BaseModel (tiny_sd15_taesd.safetensors)")
+    ]
     assert not any(e["kind"] == "model-models-unloaded" for e in run["events"])
     # WHEN ComfyUI is asked to unload its models (the panel's Free memory) and a run follows
     status, _ = fresh.request("POST", "/free", {"unload_models": True})
@@ -135,9 +140,19 @@ def test_the_same_checkpoint_loaded_twice_is_two_copies_and_is_flagged(fresh):
 def test_comfyuis_partial_load_path_on_cpu_tensors_reads_as_comfyui_logs_it(comfy_install, checkpoints):
     # GIVEN ComfyUI's own LoadedModel/ModelPatcher driven through a partial load, a partial
     # unload, loading the rest and unloading all (in ComfyUI's Python, on CPU tensors)
-    out = subprocess.run([str(comfy_install.python), str(DRIVER), str(checkpoints / "tiny_sd15.safetensors"),
-                          str(Path(__file__).resolve().parents[1])], cwd=comfy_install.root, capture_output=True,
-                         text=True, timeout=300, check=True)
+    out = subprocess.run(
+        [
+            str(comfy_install.python),
+            str(DRIVER),
+            str(checkpoints / "tiny_sd15.safetensors"),
+            str(Path(__file__).resolve().parents[1]),
+        ],
+        cwd=comfy_install.root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     doc = json.loads(out.stdout.strip().splitlines()[-1])
     steps = {s["step"]: s for s in doc["steps"]}
     size = doc["size"]

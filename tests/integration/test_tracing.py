@@ -15,10 +15,14 @@ def test_txt2img_is_traced_node_by_node(server):
     assert run["status"] == "success" and run["failure"] is None
     nodes = {n["node_id"]: n for n in run["nodes"]}
     assert {nid: (n["class_type"], n["stage"], n["status"]) for nid, n in nodes.items()} == {
-        "4": ("CheckpointLoaderSimple", "load", "ran"), "5": ("EmptyLatentImage", "other", "ran"),
-        "6": ("CLIPTextEncode", "text-encode", "ran"), "7": ("CLIPTextEncode", "text-encode", "ran"),
-        "3": ("KSampler", "sampling", "ran"), "8": ("VAEDecode", "vae-decode", "ran"),
-        "9": ("SaveImage", "output", "ran")}
+        "4": ("CheckpointLoaderSimple", "load", "ran"),
+        "5": ("EmptyLatentImage", "other", "ran"),
+        "6": ("CLIPTextEncode", "text-encode", "ran"),
+        "7": ("CLIPTextEncode", "text-encode", "ran"),
+        "3": ("KSampler", "sampling", "ran"),
+        "8": ("VAEDecode", "vae-decode", "ran"),
+        "9": ("SaveImage", "output", "ran"),
+    }
     for node in nodes.values():
         assert node["before"]["process_rss_bytes"] > 0 and node["after"]["process_rss_bytes"] > 0
         assert node["duration_s"] >= 0

@@ -30,8 +30,12 @@ def test_javascript_units_pass(tmp_path):
         (served / "runs").mkdir(parents=True, exist_ok=True)
         doc = enrich(json.loads(path.read_text(encoding="utf-8")))
         (served / "runs" / path.name).write_text(json.dumps(doc), encoding="utf-8")
-    env = {**os.environ, "MEMPROBE_TEMPLATES_DIR": str(Path(comfyui_workflow_templates.__file__).parent / "templates"),
-           "MEMPROBE_VOCABULARY": str(vocabulary), "MEMPROBE_SERVED": str(served)}
+    env = {
+        **os.environ,
+        "MEMPROBE_TEMPLATES_DIR": str(Path(comfyui_workflow_templates.__file__).parent / "templates"),
+        "MEMPROBE_VOCABULARY": str(vocabulary),
+        "MEMPROBE_SERVED": str(served),
+    }
     files = sorted(str(p) for p in HERE.glob("*.test.mjs"))
     proc = subprocess.run([node, "--test", *files], capture_output=True, text=True, env=env, timeout=300)
     summary = [line for line in proc.stdout.splitlines() if line.startswith(("# pass", "# fail", "# tests"))]

@@ -64,8 +64,14 @@ def test_recorded_successful_txt2img_where_the_decode_is_the_ram_peak():
 
 
 # ---------------------------------------------------------------- both sides of pressure, recorded runs
-NO_PRESSURE = ("txt2img", "txt2img_probes", "txt2img_tiled", "decode_big_tiled_cpu", "txt2img_commit_overcommitted",
-               "error_runtime")
+NO_PRESSURE = (
+    "txt2img",
+    "txt2img_probes",
+    "txt2img_tiled",
+    "decode_big_tiled_cpu",
+    "txt2img_commit_overcommitted",
+    "error_runtime",
+)
 
 
 @pytest.mark.parametrize("name", NO_PRESSURE)
@@ -163,8 +169,9 @@ def test_a_note_without_pressure_never_outranks_evidence():
 # ---------------------------------------------------------------- GPU situations
 def test_vram_oom_at_decode_comfyui_issue_2431():
     # "Currently allocated : 1.26 GiB / Requested : 256.00 MiB / Device limit : 2.00 GiB" at VAEDecode
-    doc = gpu_scenario("error_runtime", "error_runtime", total_gib=2.0, vram_gib={"11": 1.9},
-                       fail_with=torch_oom(ALLOCATION))
+    doc = gpu_scenario(
+        "error_runtime", "error_runtime", total_gib=2.0, vram_gib={"11": 1.9}, fail_with=torch_oom(ALLOCATION)
+    )
     # the recorded trace fails at LatentBlend; re-label that node as the decode it would be
     doc = _as_decode_failure(doc)
     first = suggest(doc)[0]
@@ -193,16 +200,25 @@ def test_vram_spill_during_decode_and_during_sampling():
 
 
 def test_an_already_tiled_decode_that_still_fails_gets_one_smaller_tile_step():
-    doc = _as_decode_failure(gpu_scenario("error_runtime", "error_runtime", total_gib=8.0, vram_gib={"11": 7.9},
-                                          fail_with=torch_oom(ALLOCATION)), class_type="VAEDecodeTiled", tile_size=384)
+    doc = _as_decode_failure(
+        gpu_scenario(
+            "error_runtime", "error_runtime", total_gib=8.0, vram_gib={"11": 7.9}, fail_with=torch_oom(ALLOCATION)
+        ),
+        class_type="VAEDecodeTiled",
+        tile_size=384,
+    )
     first = suggest(doc)[0]
     assert first.id == "smaller-tiles" and "from 384 to 192" in first.try_ and "seams" in first.try_
     assert first.action == {"type": "set_widget", "node_id": "11", "widget": "tile_size", "value": 192}
 
 
 def test_a_specialised_decoder_is_never_swapped_for_an_image_decoder():
-    doc = _as_decode_failure(gpu_scenario("error_runtime", "error_runtime", total_gib=8.0, vram_gib={"11": 7.9},
-                                          fail_with=torch_oom(ALLOCATION)), class_type="VAEDecodeHunyuan3D")
+    doc = _as_decode_failure(
+        gpu_scenario(
+            "error_runtime", "error_runtime", total_gib=8.0, vram_gib={"11": 7.9}, fail_with=torch_oom(ALLOCATION)
+        ),
+        class_type="VAEDecodeHunyuan3D",
+    )
     found = suggest(doc)
     assert found[0].id == "tiled-decode-own" and found[0].action is None
     assert all((s.action or {}).get("type") != "swap_vae_decode" for s in found)
@@ -210,8 +226,15 @@ def test_a_specialised_decoder_is_never_swapped_for_an_image_decoder():
 
 def test_vram_oom_while_loading_comfyui_issue_5886_with_launch_options_for_portable():
     # CheckpointLoaderSimple: "Currently allocated : 5.96 GiB ... Device limit : 12.00 GiB"
-    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={"4": 11.9}), "4", "CheckpointLoaderSimple", "load",
-                   "vram", "torch.OutOfMemoryError", ALLOCATION)
+    doc = _fail_at(
+        gpu_scenario("txt2img", "txt2img", vram_gib={"4": 11.9}),
+        "4",
+        "CheckpointLoaderSimple",
+        "load",
+        "vram",
+        "torch.OutOfMemoryError",
+        ALLOCATION,
+    )
     found = ids(doc)
     assert found[0] == "smaller-model" and "tiled-decode" not in found and "lowvram" in found
     lowvram = next(s for s in suggest(doc) if s.id == "lowvram")
@@ -219,16 +242,30 @@ def test_vram_oom_while_loading_comfyui_issue_5886_with_launch_options_for_porta
 
 
 def test_other_programs_holding_vram_point_to_reserve_vram():
-    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9}, reserved_gib={"3": 8.0}), "3", "KSampler",
-                   "sampling", "vram", "torch.OutOfMemoryError", ALLOCATION,
-                   snapshot_gpu={"device_used_bytes": int(11.9 * GIB), "torch_reserved_bytes": 8 * GIB})
+    doc = _fail_at(
+        gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9}, reserved_gib={"3": 8.0}),
+        "3",
+        "KSampler",
+        "sampling",
+        "vram",
+        "torch.OutOfMemoryError",
+        ALLOCATION,
+        snapshot_gpu={"device_used_bytes": int(11.9 * GIB), "torch_reserved_bytes": 8 * GIB},
+    )
     reserve = next(s for s in suggest(doc) if s.id == "reserve-vram")
     assert "3.9 GiB" in reserve.why and "--reserve-vram 3.9" in reserve.try_
 
 
 def test_launch_options_are_not_suggested_when_already_set():
-    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9}, context={"argv": ["main.py", "--lowvram"]}),
-                   "3", "KSampler", "sampling", "vram", "torch.OutOfMemoryError", ALLOCATION)
+    doc = _fail_at(
+        gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9}, context={"argv": ["main.py", "--lowvram"]}),
+        "3",
+        "KSampler",
+        "sampling",
+        "vram",
+        "torch.OutOfMemoryError",
+        ALLOCATION,
+    )
     assert "lowvram" not in ids(doc)
 
 
@@ -249,9 +286,15 @@ def test_pagefile_advice_sized_from_the_runs_peak_commit_windows_and_linux():
 
 
 def test_a_paging_file_failure_comfyui_issue_8065_is_critical_and_mentions_lowvram_pressure():
-    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={"4": 3.0}, context={"argv": ["--lowvram"]}), "4",
-                   "CheckpointLoaderSimple", "load", "commit-limit", "OSError",
-                   "The paging file is too small for this operation to complete. (os error 1455)")
+    doc = _fail_at(
+        gpu_scenario("txt2img", "txt2img", vram_gib={"4": 3.0}, context={"argv": ["--lowvram"]}),
+        "4",
+        "CheckpointLoaderSimple",
+        "load",
+        "commit-limit",
+        "OSError",
+        "The paging file is too small for this operation to complete. (os error 1455)",
+    )
     found = suggest(doc)
     assert found[0].id == "pagefile" and found[0].severity == "critical"
     assert "--lowvram moves work into system RAM" in found[0].try_
@@ -263,8 +306,15 @@ def test_commit_well_below_its_limit_gives_no_pagefile_advice():
 
 
 def test_disk_full_and_low_disk_from_the_machine():
-    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={}), "9", "SaveImage", "output", "disk", "OSError",
-                   "[Errno 28] No space left on device")
+    doc = _fail_at(
+        gpu_scenario("txt2img", "txt2img", vram_gib={}),
+        "9",
+        "SaveImage",
+        "output",
+        "disk",
+        "OSError",
+        "[Errno 28] No space left on device",
+    )
     first = suggest(doc)[0]
     assert first.id == "free-disk" and first.severity == "critical" and "frees disk, not VRAM" in first.try_
     machine = {"disks": [{"role": "models", "path": "D:\\models", "free_bytes": 3 * GIB, "total_bytes": 1000 * GIB}]}
@@ -274,8 +324,15 @@ def test_disk_full_and_low_disk_from_the_machine():
 
 
 def test_memory_still_held_after_a_failed_run_offers_free_memory():
-    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9}, end_gib=11.0), "3", "KSampler", "sampling",
-                   "vram", "torch.OutOfMemoryError", ALLOCATION)
+    doc = _fail_at(
+        gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9}, end_gib=11.0),
+        "3",
+        "KSampler",
+        "sampling",
+        "vram",
+        "torch.OutOfMemoryError",
+        ALLOCATION,
+    )
     doc["status"], doc["start_metrics"]["gpu0_used_bytes"] = "error", 2 * GIB
     held = next(s for s in suggest(doc) if s.id == "free-memory")
     assert held.action == {"type": "free_memory", "unload_models": True, "free_memory": True}
@@ -284,11 +341,25 @@ def test_memory_still_held_after_a_failed_run_offers_free_memory():
 
 
 def test_custom_node_upscale_and_video_failures():
-    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9}), "3", "KSampler (Efficient)", "custom",
-                   "vram", "torch.OutOfMemoryError", ALLOCATION)
+    doc = _fail_at(
+        gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9}),
+        "3",
+        "KSampler (Efficient)",
+        "custom",
+        "vram",
+        "torch.OutOfMemoryError",
+        ALLOCATION,
+    )
     assert ids(doc)[0] == "builtin-node"
-    doc = _fail_at(gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9}), "3", "ImageUpscaleWithModel", "upscale",
-                   "vram", "torch.OutOfMemoryError", ALLOCATION)
+    doc = _fail_at(
+        gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.9}),
+        "3",
+        "ImageUpscaleWithModel",
+        "upscale",
+        "vram",
+        "torch.OutOfMemoryError",
+        ALLOCATION,
+    )
     assert ids(doc)[0] == "smaller-upscale"
     doc = gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.5})
     next(n for n in doc["nodes"] if n["node_id"] == "3")["stage"] = "video"
@@ -309,8 +380,15 @@ def _fail_at(doc, node_id, class_type, stage, kind, exception_type, message, sna
     node = next(n for n in doc["nodes"] if n["node_id"] == node_id)
     node.update(class_type=class_type, stage=stage, status="failed")
     snapshot = {"gpus": [snapshot_gpu]} if snapshot_gpu else None
-    doc["failure"] = {"node_id": node_id, "class_type": class_type, "stage": stage, "kind": kind,
-                      "exception_type": exception_type, "message": message, "snapshot": snapshot}
+    doc["failure"] = {
+        "node_id": node_id,
+        "class_type": class_type,
+        "stage": stage,
+        "kind": kind,
+        "exception_type": exception_type,
+        "message": message,
+        "snapshot": snapshot,
+    }
     doc["status"] = "error"
     return doc
 
@@ -323,4 +401,3 @@ def _as_decode_failure(doc, class_type="VAEDecode", tile_size=None):
     if tile_size is not None:
         doc["prompt"]["11"] = {"class_type": class_type, "inputs": {"tile_size": tile_size, "overlap": 64}}
     return doc
-

@@ -29,10 +29,22 @@ def recorded_states(step: str, device: str = "cuda:0") -> list[ModelState]:
     """The models of one step of the recorded real partial load, as they read on ``device``."""
     doc = load_json("residency/partial_load_cpu.json")
     models = next(s for s in doc["steps"] if s["step"] == step)["models"]
-    return [ModelState(key=m["key"], model_class=m["class"], kind=m["kind"], device=device,
-                       offload_device=m["offload_device"], size_bytes=m["size_bytes"], loaded_bytes=m["loaded_bytes"],
-                       offloaded_bytes=m["offloaded_bytes"], dtype=m["dtype"], file=m["file"],
-                       loaded_by=m["loaded_by"]) for m in models]
+    return [
+        ModelState(
+            key=m["key"],
+            model_class=m["class"],
+            kind=m["kind"],
+            device=device,
+            offload_device=m["offload_device"],
+            size_bytes=m["size_bytes"],
+            loaded_bytes=m["loaded_bytes"],
+            offloaded_bytes=m["offloaded_bytes"],
+            dtype=m["dtype"],
+            file=m["file"],
+            loaded_by=m["loaded_by"],
+        )
+        for m in models
+    ]
 
 
 CLIP_ONLY = recorded_states("start")
@@ -48,14 +60,21 @@ def partial_run(**kwargs) -> dict:
 # ---------------------------------------------------------------- weights kept in RAM
 def test_a_partial_load_under_commit_pressure_points_at_lower_precision_with_the_arithmetic():
     # GIVEN commit at 38 of 40 GiB while the sampler ran with part of its UNet in RAM
-    doc = partial_run(system={"3": {"commit_bytes": 38 * GIB, "process_private_bytes": 9 * GIB}},
-                      reserved_gib={"3": 11.4})
+    doc = partial_run(
+        system={"3": {"commit_bytes": 38 * GIB, "process_private_bytes": 9 * GIB}}, reserved_gib={"3": 11.4}
+    )
     found = by_id(doc)
     offload = found["smaller-model-offload"]
     # THEN the suggestion names the node, the model, what stayed in RAM and the pressure
     assert offload.severity == "warning" and offload.rule == "offloaded-weights"
-    assert "node 3 KSampler (sampling)" in offload.why and "ComfyUI kept 101.4 MiB of BaseModel (tiny_sd15.safetensors) in RAM" in offload.why
-    assert "67.6 MiB of its 169.0 MiB fit on cuda:0" in offload.why and "commit reached 38.0 GiB of the 40.0 GiB commit limit (95%)" in offload.why
+    assert (
+        "node 3 KSampler (sampling)" in offload.why
+        and "ComfyUI kept 101.4 MiB of BaseModel (tiny_sd15.safetensors) in RAM" in offload.why
+    )
+    assert (
+        "67.6 MiB of its 169.0 MiB fit on cuda:0" in offload.why
+        and "commit reached 38.0 GiB of the 40.0 GiB commit limit (95%)" in offload.why
+    )
     # AND one change with its arithmetic: float32 -> fp16 halves it, still more than the VRAM it got
     assert "as fp16: about 84.5 MiB instead of 169.0 MiB (float32)" in offload.try_
     assert "is still more than the 67.6 MiB" in offload.try_
@@ -73,9 +92,11 @@ def test_without_pressure_a_partial_load_is_a_fact_not_an_alarm():
 def test_other_programs_holding_vram_point_at_closing_them():
     # GIVEN 3 GiB of the card used outside ComfyUI when the sampler loaded (11.5 used, 8.5 reserved)
     before = ("4", "6", "7", "5")
-    doc = partial_run(reserved_gib={**dict.fromkeys(before, 3.0), "3": 8.5},
-                      vram_gib={**dict.fromkeys(before, 6.0), "3": 11.5},
-                      system={"3": {"commit_bytes": 38 * GIB}})  # Windows: commit is the limit it enforces
+    doc = partial_run(
+        reserved_gib={**dict.fromkeys(before, 3.0), "3": 8.5},
+        vram_gib={**dict.fromkeys(before, 6.0), "3": 11.5},
+        system={"3": {"commit_bytes": 38 * GIB}},
+    )  # Windows: commit is the limit it enforces
     found = by_id(doc)["close-vram-programs"]
     assert "other programs held 3.0 GiB of VRAM" in found.why
     assert "commit reached 38.0 GiB of the 40.0 GiB commit limit (95%)" in found.why
@@ -84,8 +105,11 @@ def test_other_programs_holding_vram_point_at_closing_them():
 
 def test_other_programs_and_a_spill_point_at_reserve_vram():
     before = ("4", "6", "7", "5")  # 6 GiB in use, 3 of them ComfyUI's
-    doc = partial_run(reserved_gib={**dict.fromkeys(before, 3.0), "3": 8.5},
-                      vram_gib={**dict.fromkeys(before, 6.0), "3": 11.9}, shared_gib={"3": 2.0})
+    doc = partial_run(
+        reserved_gib={**dict.fromkeys(before, 3.0), "3": 8.5},
+        vram_gib={**dict.fromkeys(before, 6.0), "3": 11.9},
+        shared_gib={"3": 2.0},
+    )
     found = by_id(doc)
     assert found["reserve-vram"].rule == "offloaded-weights" and "--reserve-vram 3.0" in found["reserve-vram"].try_
     assert "VRAM then spilled into shared memory" in found["reserve-vram"].why
@@ -95,8 +119,13 @@ def test_other_programs_and_a_spill_point_at_reserve_vram():
 def test_a_run_known_only_from_comfyuis_log_lines_still_shows_the_offload():
     # GIVEN no readable model objects, only the log line ComfyUI wrote when the sampler loaded
     lines = (FIXTURES / "modellog" / "pr11096_te_offload.log").read_text(encoding="utf-8").splitlines()
-    doc = gpu_scenario("txt2img", "txt2img", vram_gib={"3": 11.5}, model_log={"3": lines[2:4]},
-                       system={"3": {"commit_bytes": 38 * GIB}})
+    doc = gpu_scenario(
+        "txt2img",
+        "txt2img",
+        vram_gib={"3": 11.5},
+        model_log={"3": lines[2:4]},
+        system={"3": {"commit_bytes": 38 * GIB}},
+    )
     node = next(n for n in doc["nodes"] if n["node_id"] == "3")
     (event,) = [e for e in doc["events"] if e["node_id"] == "3"]
     assert event["kind"] == "model-partially-loaded" and event["data"]["model_class"] == "WanTEModel"
@@ -109,9 +138,11 @@ def test_a_run_known_only_from_comfyuis_log_lines_still_shows_the_offload():
 def test_the_recorded_same_checkpoint_twice_is_flagged_once_with_what_it_costs():
     (found,) = [s for s in suggest(run("same_checkpoint_twice")) if s.id == "duplicate-model"]
     # the UNet and the text encoder, each loaded by both loader nodes: one file, one change
-    assert found.why == ("tiny_sd15.safetensors is loaded 2 times, by node 4 (CheckpointLoaderSimple) and node 14 "
-                         "(unCLIPCheckpointLoader); 2 copies of SD1ClipModel (235.8 MiB each) and of BaseModel "
-                         "(169.0 MiB each): 404.8 MiB more than one copy needs.")
+    assert found.why == (
+        "tiny_sd15.safetensors is loaded 2 times, by node 4 (CheckpointLoaderSimple) and node 14 "
+        "(unCLIPCheckpointLoader); 2 copies of SD1ClipModel (235.8 MiB each) and of BaseModel "
+        "(169.0 MiB each): 404.8 MiB more than one copy needs."
+    )
     assert found.severity == "info"  # nothing ran short: a fact, no alarm
     assert "delete the second loader node" in found.try_
 
@@ -136,7 +167,6 @@ def test_a_non_memory_failure_with_models_loaded_is_no_reason_to_free_memory():
     assert "free-memory" not in by_id(run("error_runtime_models"))
 
 
-
 def test_a_log_that_shows_a_partial_load_then_a_commit_failure_is_explained_with_both():
     """``memprobe explain`` on a log put together from two real logs: the WAN text encoder's
     partial load (fixtures/modellog/pr11096_te_offload.log) and a Desktop install's os error 1455
@@ -145,14 +175,16 @@ def test_a_log_that_shows_a_partial_load_then_a_commit_failure_is_explained_with
 
     offload = (FIXTURES / "modellog" / "pr11096_te_offload.log").read_text(encoding="utf-8").splitlines()[2:4]
     commit = (FIXTURES / "logs" / "commit1455_desktop_english.log").read_text(encoding="utf-8").splitlines()
-    failure = commit[next(i for i, line in enumerate(commit) if line.endswith(" - got prompt")) + 1:]
+    failure = commit[next(i for i, line in enumerate(commit) if line.endswith(" - got prompt")) + 1 :]
     doc = explain_log("\n".join(["got prompt", *offload, *failure]) + "\n")
     assert doc["failure"]["kind"] == "commit-limit"
     assert [(m["name"], m["partial"]) for m in doc["models"]] == [("WanTEModel", True)]
     found = {s["id"]: s for s in doc["suggestions"]}
     assert list(found)[0] == "pagefile"
-    assert "1.1 GiB of that are WanTEModel's weights, which ComfyUI kept in RAM because VRAM was short" in \
-        found["pagefile"]["why"]
+    assert (
+        "1.1 GiB of that are WanTEModel's weights, which ComfyUI kept in RAM because VRAM was short"
+        in found["pagefile"]["why"]
+    )
     offloaded = found["smaller-model-offload"]
     assert offloaded["why"].startswith("ComfyUI kept 1.1 GiB of WanTEModel in RAM because VRAM was short")
     assert "(ComfyUI's log)" in offloaded["why"] and offloaded["severity"] == "critical"

@@ -64,14 +64,26 @@ def test_v2_without_a_limit_and_v2_limited_after_a_kill():
 
 
 def test_a_v2_parent_limit_bounds_a_child_without_one():
-    child = memory_from_files(2, "/pod/app", {"memory.max": "max\n", "memory.current": "1000\n"},
-                              ancestor_limits=("2147483648\n", "max\n", None))
+    child = memory_from_files(
+        2,
+        "/pod/app",
+        {"memory.max": "max\n", "memory.current": "1000\n"},
+        ancestor_limits=("2147483648\n", "max\n", None),
+    )
     assert child.limit_bytes == 2 * 1024**3
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("max\n", None), ("9223372036854771712\n", None), ("209715200\n", 200 * MIB), ("", None), (None, None),
-    ("garbage", None)])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("max\n", None),
+        ("9223372036854771712\n", None),
+        ("209715200\n", 200 * MIB),
+        ("", None),
+        (None, None),
+        ("garbage", None),
+    ],
+)
 def test_limit_texts(text, expected):
     assert parse_limit(text) == expected
 
@@ -81,18 +93,25 @@ def test_the_recorded_v1_process_is_found_in_its_memory_hierarchy():
     proc = (CGROUP / "v1_killed" / "proc_self_cgroup.txt").read_text()
     mounts = (CGROUP / "v1_killed" / "mountinfo.txt").read_text()
     assert parse_proc_cgroup(proc) == {"memory": "/ci/session/memprobe-rec", "unified": "/"}
-    assert parse_mountinfo(mounts) == {"memory": ("/", "/sys/fs/cgroup/memory"),
-                                       "unified": ("/", "/sys/fs/cgroup/unified")}
+    assert parse_mountinfo(mounts) == {
+        "memory": ("/", "/sys/fs/cgroup/memory"),
+        "unified": ("/", "/sys/fs/cgroup/unified"),
+    }
     # THEN the v1 memory controller wins over the unified hierarchy mounted beside it without memory
     location = locate(proc, mounts, has_memory=lambda folder, version: False)
     assert (location.version, location.path, location.directory, location.top) == (
-        1, "/ci/session/memprobe-rec", "/sys/fs/cgroup/memory/ci/session/memprobe-rec", "/sys/fs/cgroup/memory")
+        1,
+        "/ci/session/memprobe-rec",
+        "/sys/fs/cgroup/memory/ci/session/memprobe-rec",
+        "/sys/fs/cgroup/memory",
+    )
 
 
 # mountinfo lines as Docker containers show them (cgroup v2, own namespace / the host's namespace)
 DOCKER_V2 = "570 569 0:29 / /sys/fs/cgroup ro,nosuid,nodev,noexec,relatime - cgroup2 cgroup rw,nsdelegate\n"
-HOST_NS_V2 = ("1234 1233 0:28 /system.slice/docker-abc.scope /sys/fs/cgroup ro,nosuid,nodev,noexec,relatime "
-              "- cgroup2 cgroup rw\n")
+HOST_NS_V2 = (
+    "1234 1233 0:28 /system.slice/docker-abc.scope /sys/fs/cgroup ro,nosuid,nodev,noexec,relatime - cgroup2 cgroup rw\n"
+)
 
 
 def test_v2_in_a_container_with_its_own_namespace_and_with_the_hosts():

@@ -12,9 +12,13 @@ from memprobe.output.markdown import comparison_md as render_comparison_md
 
 def test_txt2img_then_txt2img_tiled_one_change_the_decoder():
     cmp = compare_runs(load_json("runs/txt2img.json"), load_json("runs/txt2img_tiled.json"))
-    assert cmp["one_change"] and cmp["changes"] == [{
-        "what": "decode node", "a": "VAEDecode",
-        "b": "VAEDecodeTiled (tile_size 512, overlap 64, temporal_size 64, temporal_overlap 8)"}]
+    assert cmp["one_change"] and cmp["changes"] == [
+        {
+            "what": "decode node",
+            "a": "VAEDecode",
+            "b": "VAEDecodeTiled (tile_size 512, overlap 64, temporal_size 64, temporal_overlap 8)",
+        }
+    ]
     decode = next(s for s in cmp["stages"] if s["stage"] == "vae-decode")
     assert decode["peak_a"] and decode["peak_b"] and decode["time_delta_s"] > 0  # tiles: more time on this CPU
     sampling = next(s for s in cmp["stages"] if s["stage"] == "sampling")
@@ -57,8 +61,10 @@ def test_a_precision_change_is_one_change_with_its_effect_on_each_memory():
     assert cmp["one_change"]
     (change,) = cmp["changes"]
     assert (change["what"], change["a"], change["b"]) == (
-        "models", "BaseModel float32 169.0 MiB (tiny_sd15.safetensors)",
-        "BaseModel float8_e4m3fn 42.2 MiB (tiny_sd15.safetensors)")
+        "models",
+        "BaseModel float32 169.0 MiB (tiny_sd15.safetensors)",
+        "BaseModel float8_e4m3fn 42.2 MiB (tiny_sd15.safetensors)",
+    )
     assert [m["kind"] for m in change["models"]] == ["diffusion_model"]
     # AND its effect on each memory the runs measured, B - A
     effect = change["effect"]

@@ -18,26 +18,67 @@ GIB = 1024**3
 MIB = 1024**2
 
 
-def machine(system: str, *, ram_gb: float | None, vram_gb: float | None, swap: dict, commit=None, limit=None, peak=None,
-            overcommit=None, available_gb=None, unreadable=None):
-    gpus = () if vram_gb is None else (GpuMemory(0, "cuda", "NVIDIA GeForce RTX", device_total_bytes=int(vram_gb * GIB),
-                                                 device_used_bytes=int(0.05 * vram_gb * GIB), driver_version="572.60"),)
-    snap = Snapshot(0, 0, gpus=gpus, system=SystemMemory(
-        ram_total_bytes=int(ram_gb * GIB) if ram_gb else None,
-        ram_available_bytes=int((available_gb or ram_gb * 0.6) * GIB) if ram_gb else None,
-        commit_bytes=commit, commit_limit_bytes=limit, commit_peak_bytes=peak, overcommit_mode=overcommit))
+def machine(
+    system: str,
+    *,
+    ram_gb: float | None,
+    vram_gb: float | None,
+    swap: dict,
+    commit=None,
+    limit=None,
+    peak=None,
+    overcommit=None,
+    available_gb=None,
+    unreadable=None,
+):
+    gpus = (
+        ()
+        if vram_gb is None
+        else (
+            GpuMemory(
+                0,
+                "cuda",
+                "NVIDIA GeForce RTX",
+                device_total_bytes=int(vram_gb * GIB),
+                device_used_bytes=int(0.05 * vram_gb * GIB),
+                driver_version="572.60",
+            ),
+        )
+    )
+    snap = Snapshot(
+        0,
+        0,
+        gpus=gpus,
+        system=SystemMemory(
+            ram_total_bytes=int(ram_gb * GIB) if ram_gb else None,
+            ram_available_bytes=int((available_gb or ram_gb * 0.6) * GIB) if ram_gb else None,
+            commit_bytes=commit,
+            commit_limit_bytes=limit,
+            commit_peak_bytes=peak,
+            overcommit_mode=overcommit,
+        ),
+    )
     return machine_from_snapshot(snap, swap, unreadable, system=system)
 
 
 def win_swap(entries: list[str], *, free_gb=200, total_gb=1000, drive_type="fixed", rotational=False):
     areas = []
     for s in windows.parse_paging_files(entries):
-        areas.append({"path": s.path, "kind": "pagefile", "system_managed": s.system_managed, "all_drives": s.all_drives,
-                      "initial_bytes": s.initial_mb * MIB if s.initial_mb is not None else None,
-                      "maximum_bytes": s.maximum_mb * MIB if s.maximum_mb is not None else None,
-                      "drive": s.drive, "system_drive": s.drive == "C:",
-                      "volume": {"path": f"{s.drive}\\", "free_bytes": free_gb * GIB, "total_bytes": total_gb * GIB},
-                      "drive_type": drive_type, "rotational": rotational})
+        areas.append(
+            {
+                "path": s.path,
+                "kind": "pagefile",
+                "system_managed": s.system_managed,
+                "all_drives": s.all_drives,
+                "initial_bytes": s.initial_mb * MIB if s.initial_mb is not None else None,
+                "maximum_bytes": s.maximum_mb * MIB if s.maximum_mb is not None else None,
+                "drive": s.drive,
+                "system_drive": s.drive == "C:",
+                "volume": {"path": f"{s.drive}\\", "free_bytes": free_gb * GIB, "total_bytes": total_gb * GIB},
+                "drive_type": drive_type,
+                "rotational": rotational,
+            }
+        )
     return {"source": "registry", "areas": areas, "system_drive": "C:"}
 
 
@@ -47,8 +88,15 @@ def ids(findings):
 
 def test_the_32gb_machine_of_comfyui_impact_pack_1069_system_managed_pagefile():
     # "Memory Size: 32768 MB", "Page File Settings: 0 MB Initial, 0 MB Maximum", RTX 4070 Ti SUPER 16 GB
-    doc = machine("Windows", ram_gb=32, vram_gb=16, swap=win_swap(["C:\\pagefile.sys 0 0"]),
-                  commit=20 * GIB, limit=34 * GIB, peak=25 * GIB)
+    doc = machine(
+        "Windows",
+        ram_gb=32,
+        vram_gb=16,
+        swap=win_swap(["C:\\pagefile.sys 0 0"]),
+        commit=20 * GIB,
+        limit=34 * GIB,
+        peak=25 * GIB,
+    )
     findings = diagnose(doc)
     managed = next(f for f in findings if f.id == "pagefile-system-managed")
     assert managed.severity == "warning" and "32 GB" in managed.action and "initial = maximum" in managed.action
@@ -65,38 +113,66 @@ def test_no_pagefile_is_critical_and_listed_first():
 
 
 def test_a_small_growing_pagefile_on_a_full_removable_hard_disk():
-    doc = machine("Windows", ram_gb=16, vram_gb=12, commit=5 * GIB, limit=20 * GIB, peak=6 * GIB,
-                  swap=win_swap(["E:\\pagefile.sys 2048 4096"], free_gb=3, total_gb=500, drive_type="removable",
-                                rotational=True))
+    doc = machine(
+        "Windows",
+        ram_gb=16,
+        vram_gb=12,
+        commit=5 * GIB,
+        limit=20 * GIB,
+        peak=6 * GIB,
+        swap=win_swap(["E:\\pagefile.sys 2048 4096"], free_gb=3, total_gb=500, drive_type="removable", rotational=True),
+    )
     found = ids(diagnose(doc))
     assert {"pagefile-too-small", "pagefile-removable", "pagefile-hdd", "pagefile-drive-low"} <= set(found)
     assert "pagefile-not-fixed" not in found  # "raise it to 64 GB, fixed (initial = maximum)" says it already
 
 
 def test_a_well_set_up_windows_machine_passes():
-    doc = machine("Windows", ram_gb=32, vram_gb=16, swap=win_swap(["D:\\pagefile.sys 32768 32768"]),
-                  commit=12 * GIB, limit=64 * GIB, peak=30 * GIB)
+    doc = machine(
+        "Windows",
+        ram_gb=32,
+        vram_gb=16,
+        swap=win_swap(["D:\\pagefile.sys 32768 32768"]),
+        commit=12 * GIB,
+        limit=64 * GIB,
+        peak=30 * GIB,
+    )
     findings = diagnose(doc)
     assert ids(findings) == ["ok"]
 
 
 def test_commit_at_its_limit_now_is_critical():
-    doc = machine("Windows", ram_gb=32, vram_gb=16, swap=win_swap(["D:\\pagefile.sys 32768 32768"]),
-                  commit=62 * GIB, limit=64 * GIB, peak=63 * GIB)
+    doc = machine(
+        "Windows",
+        ram_gb=32,
+        vram_gb=16,
+        swap=win_swap(["D:\\pagefile.sys 32768 32768"]),
+        commit=62 * GIB,
+        limit=64 * GIB,
+        peak=63 * GIB,
+    )
     assert {"commit-high", "commit-peak-high"} <= set(ids(diagnose(doc)))
 
 
 def linux_swap(name: str):
-    areas = [{"path": a.path, "kind": "zram" if a.is_zram else a.kind, "size_bytes": a.size_bytes,
-              "used_bytes": a.used_bytes, "rotational": None if a.is_zram else False}
-             for a in linux.parse_swaps((FIXTURES / "linux" / name).read_text())]
+    areas = [
+        {
+            "path": a.path,
+            "kind": "zram" if a.is_zram else a.kind,
+            "size_bytes": a.size_bytes,
+            "used_bytes": a.used_bytes,
+            "rotational": None if a.is_zram else False,
+        }
+        for a in linux.parse_swaps((FIXTURES / "linux" / name).read_text())
+    ]
     return {"source": "/proc/swaps", "areas": areas}
 
 
 def test_linux_machine_of_this_project_without_swap():
     fields = linux.system_fields((FIXTURES / "linux" / "meminfo_idle_24g_noswap.txt").read_text(), None, 0)
-    doc = machine_from_snapshot(Snapshot(0, 0, system=SystemMemory(**fields)), linux_swap("swaps_none.txt"),
-                                system="Linux")
+    doc = machine_from_snapshot(
+        Snapshot(0, 0, system=SystemMemory(**fields)), linux_swap("swaps_none.txt"), system="Linux"
+    )
     findings = diagnose(doc)
     swap = next(f for f in findings if f.id == "swap-none")
     assert swap.severity == "warning" and "OOM killer" in swap.action and "32 GB" in swap.action
@@ -106,9 +182,18 @@ def test_linux_machine_of_this_project_without_swap():
 def test_linux_zram_only_and_strict_overcommit_near_its_limit():
     doc = machine("Linux", ram_gb=16, vram_gb=None, swap=linux_swap("swaps_zram_and_file.txt"))
     assert "swap-zram-only" not in ids(diagnose(doc))  # a swap file is there too
-    doc = machine("Linux", ram_gb=16, vram_gb=12, swap={"source": "/proc/swaps", "areas": [
-        {"path": "/dev/zram0", "kind": "zram", "size_bytes": 8 * GIB, "used_bytes": 0}]},
-        commit=19 * GIB, limit=20 * GIB, overcommit=2)
+    doc = machine(
+        "Linux",
+        ram_gb=16,
+        vram_gb=12,
+        swap={
+            "source": "/proc/swaps",
+            "areas": [{"path": "/dev/zram0", "kind": "zram", "size_bytes": 8 * GIB, "used_bytes": 0}],
+        },
+        commit=19 * GIB,
+        limit=20 * GIB,
+        overcommit=2,
+    )
     assert {"swap-zram-only", "overcommit-strict", "commit-high"} <= set(ids(diagnose(doc)))
 
 
@@ -140,8 +225,15 @@ def test_a_measured_peak_commit_raises_the_suggestion():
 
 
 def test_the_text_report_shows_what_was_read_and_what_to_do():
-    doc = machine("Windows", ram_gb=32, vram_gb=16, swap=win_swap(["C:\\pagefile.sys 0 0"]), commit=20 * GIB,
-                  limit=34 * GIB, peak=25 * GIB)
+    doc = machine(
+        "Windows",
+        ram_gb=32,
+        vram_gb=16,
+        swap=win_swap(["C:\\pagefile.sys 0 0"]),
+        commit=20 * GIB,
+        limit=34 * GIB,
+        peak=25 * GIB,
+    )
     text = render_text(doc, diagnose(doc))
     assert "GPU 0" in text and "driver 572.60" in text and "system managed" in text
     assert "read:" in text and "do:" in text
@@ -166,16 +258,24 @@ def test_a_folder_whose_free_space_cannot_be_read_is_listed_with_the_reason():
 
 
 # ------------------------------------------------------------------ readings that are missing
-WINE_PAGING_FILES = ["C:\\pagefile.sys 27 77"]  # Wine's fixed registry default (tests/fixtures/windows/wine8_readings.json)
-PSUTIL_SWAP = ("psutil.swap_memory() failed: RuntimeError: PdhAddEnglishCounterW failed. "
-               "Performance counters may be disabled.")
+WINE_PAGING_FILES = [
+    "C:\\pagefile.sys 27 77"
+]  # Wine's fixed registry default (tests/fixtures/windows/wine8_readings.json)
+PSUTIL_SWAP = (
+    "psutil.swap_memory() failed: RuntimeError: PdhAddEnglishCounterW failed. Performance counters may be disabled."
+)
 
 
 def test_issue_12_a_77_mib_pagefile_is_flagged_even_with_ram_unknown():
     # what psutil's failing swap reading once cost: RAM and commit unknown, the registry still read
     memory_values = ("ram_total_bytes", "ram_available_bytes", "commit_bytes", "commit_limit_bytes", "swap_used_bytes")
-    doc = machine("Windows", ram_gb=None, vram_gb=None, swap=win_swap(WINE_PAGING_FILES),
-                  unreadable=[{"value": f"memory.{k}", "label": k, "reason": PSUTIL_SWAP} for k in memory_values])
+    doc = machine(
+        "Windows",
+        ram_gb=None,
+        vram_gb=None,
+        swap=win_swap(WINE_PAGING_FILES),
+        unreadable=[{"value": f"memory.{k}", "label": k, "reason": PSUTIL_SWAP} for k in memory_values],
+    )
     findings = diagnose(doc)
     tiny = findings[0]
     assert (tiny.id, tiny.severity) == ("pagefile-too-small", "critical")
@@ -195,25 +295,36 @@ def test_a_fixed_16_gb_pagefile_is_small_whatever_the_ram():
 
 
 def test_two_small_fixed_pagefiles_make_one_finding_with_both():
-    doc = machine("Windows", ram_gb=32, vram_gb=8, swap=win_swap(["C:\\pagefile.sys 4096 4096",
-                                                                  "E:\\pagefile.sys 8192 8192"]))
+    doc = machine(
+        "Windows", ram_gb=32, vram_gb=8, swap=win_swap(["C:\\pagefile.sys 4096 4096", "E:\\pagefile.sys 8192 8192"])
+    )
     small = [f for f in diagnose(doc) if f.id == "pagefile-too-small"]
     assert len(small) == 1 and "12.0 GiB at most" in small[0].title
     assert "C:\\pagefile.sys" in small[0].evidence and "E:\\pagefile.sys" in small[0].evidence
 
 
 def test_a_system_managed_pagefile_beside_a_fixed_one_is_not_judged_by_its_registry_size():
-    doc = machine("Windows", ram_gb=32, vram_gb=8, swap=win_swap(["C:\\pagefile.sys 0 0", "E:\\pagefile.sys 1024 1024"]))
+    doc = machine(
+        "Windows", ram_gb=32, vram_gb=8, swap=win_swap(["C:\\pagefile.sys 0 0", "E:\\pagefile.sys 1024 1024"])
+    )
     found = ids(diagnose(doc))
     assert "pagefile-system-managed" in found and "pagefile-too-small" not in found
 
 
 def test_what_could_not_be_read_is_said_and_the_rest_still_passes():
-    unreadable = [{"value": "memory.commit_peak_bytes", "label": "peak commit since start-up",
-                   "reason": "GetPerformanceInfo gave CommitPeak = 0 (this system does not keep the peak)"},
-                  {"value": "memory.swap_used_bytes", "label": "pagefile/swap in use", "reason": PSUTIL_SWAP},
-                  {"value": "swap.areas[0].rotational", "label": "whether D: is an SSD or a hard disk",
-                   "reason": "[WinError 50] the seek-penalty query (DeviceIoControl): Request not supported."}]
+    unreadable = [
+        {
+            "value": "memory.commit_peak_bytes",
+            "label": "peak commit since start-up",
+            "reason": "GetPerformanceInfo gave CommitPeak = 0 (this system does not keep the peak)",
+        },
+        {"value": "memory.swap_used_bytes", "label": "pagefile/swap in use", "reason": PSUTIL_SWAP},
+        {
+            "value": "swap.areas[0].rotational",
+            "label": "whether D: is an SSD or a hard disk",
+            "reason": "[WinError 50] the seek-penalty query (DeviceIoControl): Request not supported.",
+        },
+    ]
     swap = win_swap(["D:\\pagefile.sys 32768 32768"], rotational=None)
     doc = machine("Windows", ram_gb=32, vram_gb=16, swap=swap, commit=12 * GIB, limit=64 * GIB, unreadable=unreadable)
     findings = diagnose(doc)
@@ -231,7 +342,9 @@ def test_what_could_not_be_read_is_said_and_the_rest_still_passes():
 def test_cli_doctor_json_has_stable_keys(capsys):
     assert main(["doctor", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert {"memprobe_version", "platform", "gpus", "memory", "swap", "disks", "findings", "suggested_pagefile"} <= set(doc)
+    assert {"memprobe_version", "platform", "gpus", "memory", "swap", "disks", "findings", "suggested_pagefile"} <= set(
+        doc
+    )
     assert {"id", "severity", "title", "evidence", "action"} == set(doc["findings"][0])
     assert {"ram_total_bytes", "commit_bytes", "commit_limit_bytes", "swap_total_bytes"} <= set(doc["memory"])
 
@@ -289,8 +402,9 @@ def test_a_cgroup_limit_above_ram_bounds_nothing():
 
 def test_linux_mode_0_names_ram_as_the_limit_and_the_commit_line_as_not_enforced():
     fields = linux.system_fields((FIXTURES / "linux" / "meminfo_4g_swap_overcommitted.txt").read_text(), None, 0)
-    doc = machine_from_snapshot(Snapshot(0, 0, system=SystemMemory(**fields)), linux_swap("swaps_64g_file.txt"),
-                                system="Linux")
+    doc = machine_from_snapshot(
+        Snapshot(0, 0, system=SystemMemory(**fields)), linux_swap("swaps_64g_file.txt"), system="Linux"
+    )
     assert doc["memory"]["limit_name"] == "RAM + swap" and doc["memory"]["limit_enforced"] is True
     assert doc["memory"]["commit_bytes"] > doc["memory"]["commit_limit_bytes"]  # overcommitted ...
     assert "commit-high" not in ids(diagnose(doc))  # ... which is no finding in mode 0
@@ -310,12 +424,14 @@ def test_without_path_the_doctor_reports_home_current_folder_and_comfyuis_folder
     paths = default_disk_paths(cwd=tmp_path, home=tmp_path, pack=comfy / "custom_nodes" / "memory-probe")
     assert paths == {"home, current folder, ComfyUI models, ComfyUI output": str(tmp_path)}
     # GIVEN a package installed in ComfyUI's custom_nodes, run from elsewhere: ComfyUI is found through it
-    paths = default_disk_paths(cwd=tmp_path / "ComfyUI" / "output", home=tmp_path,
-                               pack=comfy / "custom_nodes" / "memory-probe")
+    paths = default_disk_paths(
+        cwd=tmp_path / "ComfyUI" / "output", home=tmp_path, pack=comfy / "custom_nodes" / "memory-probe"
+    )
     assert list(paths) == ["home, current folder, ComfyUI models, ComfyUI output"]
     # GIVEN no ComfyUI anywhere: the home and current folders only
     assert list(default_disk_paths(cwd=tmp_path / "ComfyUI" / "models", home=tmp_path, pack=tmp_path)) == [
-        "home, current folder"]
+        "home, current folder"
+    ]
 
 
 def test_the_cli_without_path_lists_disks(capsys):

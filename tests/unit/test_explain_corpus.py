@@ -27,9 +27,12 @@ def explain(entry: dict) -> dict:
 
 def judged(doc: dict) -> dict:
     failure = doc["failure"] or {}
-    return {"kind": failure.get("kind"), "class_type": (failure.get("node") or {}).get("class_type"),
-            "stage": failure.get("stage"),
-            "first_suggestion": doc["suggestions"][0]["id"] if doc["suggestions"] else None}
+    return {
+        "kind": failure.get("kind"),
+        "class_type": (failure.get("node") or {}).get("class_type"),
+        "stage": failure.get("stage"),
+        "first_suggestion": doc["suggestions"][0]["id"] if doc["suggestions"] else None,
+    }
 
 
 @pytest.mark.parametrize("entry", LABELS, ids=IDS)
@@ -48,10 +51,24 @@ def test_the_corpus_covers_what_the_issue_asks_for():
     stages = {e["stage"] for e in LABELS if e["kind"] in ("vram", "system-ram", "commit-limit")}
     assert {"load", "sampling", "vae-decode", "custom", "text-encode"} <= stages
     text = " ".join((LOGS / f).read_text(encoding="utf-8") for f in files)
-    for needle in ("HIP out of memory", "MPS backend out of memory", "not enough GPU video memory",
-                   "DefaultCPUAllocator", "os error 1455", "页面文件太小", "El archivo de paginación",
-                   "No space left on device", ">pause", "Killed", "earlyoom", "shapes cannot be multiplied",
-                   "should be the same", "same device", "No such file or directory", "Failed to validate prompt"):
+    for needle in (
+        "HIP out of memory",
+        "MPS backend out of memory",
+        "not enough GPU video memory",
+        "DefaultCPUAllocator",
+        "os error 1455",
+        "页面文件太小",
+        "El archivo de paginación",
+        "No space left on device",
+        ">pause",
+        "Killed",
+        "earlyoom",
+        "shapes cannot be multiplied",
+        "should be the same",
+        "same device",
+        "No such file or directory",
+        "Failed to validate prompt",
+    ):
         assert needle in text, needle
     sources = (LOGS / "SOURCES.md").read_text(encoding="utf-8")
     assert all(f"`{f}`" in sources and e["source"] in sources for e in LABELS for f in [e["file"]])
@@ -68,8 +85,10 @@ def test_accuracy_meets_the_bar():
 
 # an absolute path (a drive, a share, a home or system folder); relative ones like torch's own
 # "..\\c10\\core\\impl\\alloc_cpu.cpp" in its error texts name no user's folders
-PATHLIKE = re.compile(r"(?<![A-Za-z])[A-Za-z]:[\\/]|\\\\[A-Za-z]|(?<![\w.])/(?:home|Users|root|mnt|media|opt|srv|tmp|var|dev|"
-                      r"workspace|teamspace|Applications|usr)/")
+PATHLIKE = re.compile(
+    r"(?<![A-Za-z])[A-Za-z]:[\\/]|\\\\[A-Za-z]|(?<![\w.])/(?:home|Users|root|mnt|media|opt|srv|tmp|var|dev|"
+    r"workspace|teamspace|Applications|usr)/"
+)
 
 
 def user_names(text: str) -> set[str]:
@@ -121,7 +140,9 @@ def test_first_failure_and_its_consequences():
     # THEN the first listed node is the failure, the others its consequences, each with its id
     assert (doc["failure"]["node"]["class_type"], doc["failure"]["node"]["id"]) == ("UpscaleModelLoader", "138")
     assert [(c["node"]["class_type"], c["node"]["id"]) for c in doc["consequences"]] == [
-        ("VAELoader", "25"), ("CheckpointLoaderSimple", "4")]
+        ("VAELoader", "25"),
+        ("CheckpointLoaderSimple", "4"),
+    ]
 
 
 def test_a_silent_end_says_what_it_cannot_tell_and_suggests_finding_who_ended_it():
@@ -129,10 +150,18 @@ def test_a_silent_end_says_what_it_cannot_tell_and_suggests_finding_who_ended_it
     failure = doc["failure"]
     assert failure["kind"] == "abrupt" and failure["ending"] == "pause" and failure["abrupt"] is True
     assert "VAE load device" in failure["message"]
-    assert doc["machine"] == {"gpu_name": "NVIDIA GeForce RTX 3060 Ti", "vram_total_bytes": 8191 * 1024**2,
-                              "ram_total_bytes": 16317 * 1024**2, "ram_limit_bytes": None, "os": "Windows",
-                              "device": "cuda:0", "allocator": "cudaMallocAsync", "vram_state": "NORMAL_VRAM",
-                              "attention": "pytorch attention", "install": "portable"}
+    assert doc["machine"] == {
+        "gpu_name": "NVIDIA GeForce RTX 3060 Ti",
+        "vram_total_bytes": 8191 * 1024**2,
+        "ram_total_bytes": 16317 * 1024**2,
+        "ram_limit_bytes": None,
+        "os": "Windows",
+        "device": "cuda:0",
+        "allocator": "cudaMallocAsync",
+        "vram_state": "NORMAL_VRAM",
+        "attention": "pytorch attention",
+        "install": "portable",
+    }
     (first,) = doc["suggestions"]
     assert first["id"] == "find-who-ended-it" and "Event Viewer" in first["try"]
     assert "readings" not in first["why"]  # a log has none: nothing is claimed about them
@@ -149,11 +178,15 @@ def test_the_memory_kill_evidence_makes_a_silent_end_a_ram_failure():
 def test_models_and_fallbacks_of_the_explained_prompt():
     doc = explain(next(e for e in LABELS if e["file"] == "other_shape_log_flux_aki.log"))
     assert [(m["name"], m["loaded_bytes"] // 1024**2) for m in doc["models"]] == [
-        ("FluxClipModel_", 4777), ("AutoencodingEngine", 159), (None, 5626)]
+        ("FluxClipModel_", 4777),
+        ("AutoencodingEngine", 159),
+        (None, 5626),
+    ]
     doc = explain(next(e for e in LABELS if e["file"] == "fallback_only_wan_vae_tiled.log"))
     assert doc["failure"] is None and [f["kind"] for f in doc["fallbacks"]] == ["tiled-vae-decode"]
-    assert doc["models"] == [{"name": "WanVAE", "loaded_bytes": 0, "offloaded_bytes": round(1344.02 * 1024**2),
-                              "partial": True, "line": 3}]
+    assert doc["models"] == [
+        {"name": "WanVAE", "loaded_bytes": 0, "offloaded_bytes": round(1344.02 * 1024**2), "partial": True, "line": 3}
+    ]
 
 
 def test_text_output_reads_like_the_panel():
@@ -169,6 +202,9 @@ def test_the_built_in_node_table_is_comfyuis_own_object_info():
     from memprobe.logs.explain import builtin_nodes
 
     info = json.loads((FIXTURES / "comfyui-0.3.64" / "object_info.json").read_text(encoding="utf-8"))
-    expected = {name: (entry.get("category") or "", bool(entry.get("output_node"))) for name, entry in info.items()
-                if not str(entry.get("python_module", "")).startswith("custom_nodes")}
+    expected = {
+        name: (entry.get("category") or "", bool(entry.get("output_node")))
+        for name, entry in info.items()
+        if not str(entry.get("python_module", "")).startswith("custom_nodes")
+    }
     assert builtin_nodes() == expected and len(expected) > 300

@@ -23,7 +23,13 @@ def survives(data: str | bytes) -> dict:
     render_text(doc)
     render_report_md(doc)
     assert doc["failure"] is None or doc["failure"]["kind"] in (
-        "vram", "system-ram", "commit-limit", "disk", "other", "abrupt")
+        "vram",
+        "system-ram",
+        "commit-limit",
+        "disk",
+        "other",
+        "abrupt",
+    )
     return doc
 
 

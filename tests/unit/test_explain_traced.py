@@ -13,9 +13,11 @@ from memprobe.logs.explain import explain_log
 from memprobe.privacy import scrub_text
 
 LOGS = FIXTURES / "comfyui-0.3.64" / "logs"
-PAIRS = [("error_runtime.log", "runs/error_runtime.json"),
-         ("load_oom_ram.log", "runs/load_oom_ram.json"),
-         ("decode_oom_ram.log", "runs/decode_oom_ram.json")]
+PAIRS = [
+    ("error_runtime.log", "runs/error_runtime.json"),
+    ("load_oom_ram.log", "runs/load_oom_ram.json"),
+    ("decode_oom_ram.log", "runs/decode_oom_ram.json"),
+]
 
 
 def traced_judgement(run: dict) -> tuple:
@@ -26,8 +28,12 @@ def traced_judgement(run: dict) -> tuple:
 
 def log_judgement(doc: dict) -> tuple:
     failure = doc["failure"]
-    return (failure["kind"], failure["node"]["class_type"], failure["stage"],
-            doc["suggestions"][0]["id"] if doc["suggestions"] else None)
+    return (
+        failure["kind"],
+        failure["node"]["class_type"],
+        failure["stage"],
+        doc["suggestions"][0]["id"] if doc["suggestions"] else None,
+    )
 
 
 @pytest.mark.parametrize("log, run", PAIRS, ids=[p[0].removesuffix(".log") for p in PAIRS])
@@ -46,5 +52,8 @@ def test_the_log_is_judged_as_the_traced_run(log, run):
 
 def test_the_recorded_runs_are_the_provoked_ram_failures():
     kinds = {run: load_json(run)["failure"]["kind"] for _, run in PAIRS}
-    assert kinds == {"runs/error_runtime.json": "other", "runs/load_oom_ram.json": "system-ram",
-                     "runs/decode_oom_ram.json": "system-ram"}
+    assert kinds == {
+        "runs/error_runtime.json": "other",
+        "runs/load_oom_ram.json": "system-ram",
+        "runs/decode_oom_ram.json": "system-ram",
+    }

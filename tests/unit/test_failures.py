@@ -44,8 +44,11 @@ def test_missing_type_and_text_is_other():
     [
         ("Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.", "tiled-vae-decode"),
         ("Warning: Ran out of memory when regular VAE encoding, retrying with tiled VAE encoding.", "tiled-vae-encode"),
-        ("ran out of memory while running softmax in  _get_attention_scores_no_kv_chunking, trying slower in place "
-         "softmax instead", "attention-fallback"),
+        (
+            "ran out of memory while running softmax in  _get_attention_scores_no_kv_chunking, trying slower in place "
+            "softmax instead",
+            "attention-fallback",
+        ),
         ("out of memory error, emptying cache and trying again", "attention-fallback"),
         ("out of memory error, increasing steps and trying again 4", "attention-fallback"),
         ("Got an OOM, unloading all loaded models.", None),  # that one follows a real failure
@@ -67,8 +70,13 @@ def test_enomem_next_to_the_cgroup_limit_is_the_cgroup_limit():
     from memprobe.sensing.snapshot import SystemMemory
 
     gib = 1024**3
-    inside = SystemMemory(ram_total_bytes=24 * gib, ram_available_bytes=20 * gib, overcommit_mode=0,
-                          cgroup_limit_bytes=3 * gib, cgroup_used_bytes=int(2.9 * gib))
+    inside = SystemMemory(
+        ram_total_bytes=24 * gib,
+        ram_available_bytes=20 * gib,
+        overcommit_mode=0,
+        cgroup_limit_bytes=3 * gib,
+        cgroup_used_bytes=int(2.9 * gib),
+    )
     message = "[enforce fail at alloc_cpu.cpp:127] DefaultCPUAllocator: can't allocate memory"
     assert classify_failure("RuntimeError", message, system=inside) == "cgroup-limit"
     roomy = SystemMemory(ram_total_bytes=24 * gib, cgroup_limit_bytes=3 * gib, cgroup_used_bytes=gib)

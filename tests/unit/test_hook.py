@@ -124,8 +124,13 @@ def test_methods_on_a_class_are_wrapped_with_self_passed_through():
             self.status_messages.append(("execution_success", {"prompt_id": prompt_id}))
 
     seen = []
-    install(Executor, "execute_async", lambda a, k: seen.append(a[0]) or a[2], lambda t, r: seen.append(t),
-            lambda t, e: None)
+    install(
+        Executor,
+        "execute_async",
+        lambda a, k: seen.append(a[0]) or a[2],
+        lambda t, r: seen.append(t),
+        lambda t, e: None,
+    )
     executor = Executor()
     asyncio.run(executor.execute_async({}, "run-1", {}, []))
     assert seen == [executor, "run-1"] and executor.status_messages

@@ -23,8 +23,13 @@ GIB = 1024**3
 
 
 def profile(t: float) -> dict:
-    return {"ram_total_bytes": 16 * GIB, "ram_available_bytes": 10 * GIB, "commit_bytes": 8 * GIB,
-            "commit_limit_bytes": 20 * GIB, "process_rss_bytes": 3 * GIB}
+    return {
+        "ram_total_bytes": 16 * GIB,
+        "ram_available_bytes": 10 * GIB,
+        "commit_bytes": 8 * GIB,
+        "commit_limit_bytes": 20 * GIB,
+        "process_rss_bytes": 3 * GIB,
+    }
 
 
 @pytest.fixture
@@ -45,7 +50,9 @@ def traced_run(tracker: Tracker, clock: FakeClock, run_id: str, *, samples: int 
     clock.t += 0.5
     if fail:
         tracker.node_failed(node, MemoryError())
-        tracker.end_run(run_id, "error", error={"node_id": "3", "exception_type": "MemoryError", "exception_message": ""})
+        tracker.end_run(
+            run_id, "error", error={"node_id": "3", "exception_type": "MemoryError", "exception_message": ""}
+        )
     else:
         tracker.node_end(node)
         tracker.end_run(run_id, "success", cached=["4"])
@@ -208,8 +215,9 @@ CRASHING_WRITER = textwrap.dedent("""
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_a_killed_process_leaves_a_run_that_the_next_start_marks_ended_abruptly(tmp_path):
     path = tmp_path / "ledger.sqlite3"
-    proc = subprocess.run([sys.executable, "-c", CRASHING_WRITER, str(path)], capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", CRASHING_WRITER, str(path)], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     assert "about to die" in proc.stdout
 
@@ -225,8 +233,11 @@ def test_a_killed_process_leaves_a_run_that_the_next_start_marks_ended_abruptly(
     # the node that never ended gets the peaks its samples show, not only its readings at its start
     killed = doc["nodes"][-1]
     timeline = doc["timeline"]
-    sampled = [v for t, v in zip(timeline["t"], timeline["series"]["process_rss_bytes"], strict=True)
-               if v is not None and t >= killed["start_s"]]
+    sampled = [
+        v
+        for t, v in zip(timeline["t"], timeline["series"]["process_rss_bytes"], strict=True)
+        if v is not None and t >= killed["start_s"]
+    ]
     assert killed["peaks"]["process_rss_bytes"] >= max(sampled) and killed["end_s"] == doc["abrupt"]["last_sample_s"]
     assert ledger.open() == []  # marked once, not again at the next start
 
@@ -299,6 +310,7 @@ def _cap_pages(ledger: Ledger, pages: int | None) -> None:
     """SQLite's own size cap on the writer's connection: past it every write fails with
     SQLITE_FULL ("database or disk is full"), exactly as on a full volume; lifting it is space
     returning. (The integration tier fills a real tmpfs, see tests/integration/test_full_disk.py.)"""
+
     def cap(conn):
         count = conn.execute("PRAGMA page_count").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count = {count if pages is None else pages}")
@@ -328,7 +340,10 @@ def test_runs_that_cannot_be_saved_are_kept_served_and_saved_when_space_returns(
     # AND the runs are listed (newest first, marked unsaved) and served whole from memory
     listed = ledger.list_runs()
     assert [(r["id"], r.get("saved", True)) for r in listed["runs"]] == [
-        ("lost-2", False), ("lost-1", False), ("saved-before", True)]
+        ("lost-2", False),
+        ("lost-1", False),
+        ("saved-before", True),
+    ]
     assert listed["total"] == 3 and [r["id"] for r in ledger.list_runs(limit=1, offset=1)["runs"]] == ["lost-1"]
     doc = ledger.get_run("lost-2")
     assert doc["status"] == "error" and doc["failure"]["kind"] == "system-ram" and doc["nodes"][0]["node_id"] == "3"
@@ -356,7 +371,9 @@ def _noisy_run(tracker: Tracker, clock: FakeClock, run_id: str, *, samples: int,
         tracker.on_sample(clock.t, {"process_rss_bytes": rng.randrange(GIB, 4 * GIB)})
     if fail:
         tracker.node_failed(node, MemoryError())
-        tracker.end_run(run_id, "error", error={"node_id": "3", "exception_type": "MemoryError", "exception_message": ""})
+        tracker.end_run(
+            run_id, "error", error={"node_id": "3", "exception_type": "MemoryError", "exception_message": ""}
+        )
     else:
         tracker.node_end(node)
         tracker.end_run(run_id, "success")
@@ -409,19 +426,24 @@ def _vanished(context, last, kills_now):
 
 
 def test_the_cgroup_oom_kill_counter_names_the_container_limit():
-    context = {**LINUX_24G, "cgroup": {"version": 2, "path": "/docker/abc", "limit_bytes": 3 * GIB},
-               "oom_kills": KILLS_AT_START}
+    context = {
+        **LINUX_24G,
+        "cgroup": {"version": 2, "path": "/docker/abc", "limit_bytes": 3 * GIB},
+        "oom_kills": KILLS_AT_START,
+    }
     # the last reading, a second before the kill, was far from the limit: only the counter can tell
-    failure = _vanished(context, {"cgroup_used_bytes": 2 * GIB, "ram_used_bytes": 4 * GIB},
-                        {**KILLS_AT_START, "system": 4, "cgroup": 1})
+    failure = _vanished(
+        context, {"cgroup_used_bytes": 2 * GIB, "ram_used_bytes": 4 * GIB}, {**KILLS_AT_START, "system": 4, "cgroup": 1}
+    )
     assert failure["kind"] == "cgroup-limit" and failure["abrupt"] is True and failure["node_id"] == "8"
     assert "oom_kill 0 -> 1" in failure["evidence"] and "3.0 GiB" in failure["evidence"]
 
 
 def test_the_machines_oom_kill_counter_names_ram_and_swap():
     context = {**LINUX_24G, "oom_kills": {**KILLS_AT_START, "cgroup": None, "cgroup_path": None}}
-    failure = _vanished(context, {"ram_used_bytes": 18 * GIB}, {**KILLS_AT_START, "system": 5, "cgroup": None,
-                                                               "cgroup_path": None})
+    failure = _vanished(
+        context, {"ram_used_bytes": 18 * GIB}, {**KILLS_AT_START, "system": 5, "cgroup": None, "cgroup_path": None}
+    )
     assert failure["kind"] == "system-ram" and "/proc/vmstat oom_kill 3 -> 5" in failure["evidence"]
 
 

@@ -22,20 +22,29 @@ def text(name: str) -> str:
     return (LOGS / name).read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("line, expected", [
-    ("2024-09-15 22:48:26,085 - root - ERROR - Got an OOM, unloading all loaded models.", "Got an OOM, unloading all loaded models."),
-    ("ERROR:root:!!! Exception during processing !!!", "!!! Exception during processing !!!"),
-    ("[2025-04-13 12:47:30.359] [info]  got prompt", "got prompt"),
-    ("2025-05-12T01:48:04.234689 - got prompt", "got prompt"),
-    ("FETCH ComfyRegistry Data: 35/812025-04-09T20:20:05.437529 - ", "FETCH ComfyRegistry Data: 35/81"),
-    ("comfyui-rocm  | Requested to load SDXL", "Requested to load SDXL"),
-    ("Aug 04 10:39:10 debian earlyoom[845]: low memory!", "low memory!"),
-    ("\x1b[31m!!! Exception during processing !!! x\x1b[0m", "!!! Exception during processing !!! x"),
-    ("2024-03-31 16:19:10,816 INFO Requested to load SDXL", "Requested to load SDXL"),
-    ("> !!! Exception during processing !!!", "!!! Exception during processing !!!"),
-    ("                    ERROR    Output will be ignored                     execution.py:838", "Output will be ignored"),
-    ("  File \"C:\\x\\nodes.py\", line 1, in sample", "  File \"C:\\x\\nodes.py\", line 1, in sample"),
-])
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        (
+            "2024-09-15 22:48:26,085 - root - ERROR - Got an OOM, unloading all loaded models.",
+            "Got an OOM, unloading all loaded models.",
+        ),
+        ("ERROR:root:!!! Exception during processing !!!", "!!! Exception during processing !!!"),
+        ("[2025-04-13 12:47:30.359] [info]  got prompt", "got prompt"),
+        ("2025-05-12T01:48:04.234689 - got prompt", "got prompt"),
+        ("FETCH ComfyRegistry Data: 35/812025-04-09T20:20:05.437529 - ", "FETCH ComfyRegistry Data: 35/81"),
+        ("comfyui-rocm  | Requested to load SDXL", "Requested to load SDXL"),
+        ("Aug 04 10:39:10 debian earlyoom[845]: low memory!", "low memory!"),
+        ("\x1b[31m!!! Exception during processing !!! x\x1b[0m", "!!! Exception during processing !!! x"),
+        ("2024-03-31 16:19:10,816 INFO Requested to load SDXL", "Requested to load SDXL"),
+        ("> !!! Exception during processing !!!", "!!! Exception during processing !!!"),
+        (
+            "                    ERROR    Output will be ignored                     execution.py:838",
+            "Output will be ignored",
+        ),
+        ('  File "C:\\x\\nodes.py", line 1, in sample', '  File "C:\\x\\nodes.py", line 1, in sample'),
+    ],
+)
 def test_prefixes_and_colours_are_removed(line, expected):
     assert clean(line) == expected
 
@@ -65,9 +74,12 @@ def test_a_successful_run_with_a_tiled_decode_has_no_failure():
 def test_same_log_in_every_encoding_and_line_ending_reads_the_same():
     raw = text("commit1455_portable_chinese.log")
     reference = read_log(raw)
-    variants = [raw.replace("\n", "\r\n").encode("utf-8"), codecs.BOM_UTF8 + raw.encode("utf-8"),
-                codecs.BOM_UTF16_LE + raw.replace("\n", "\r\n").encode("utf-16-le"),  # PowerShell's "> log.txt"
-                raw.encode("gbk", errors="replace")]  # a Chinese console's code page: the message degrades, not the reading
+    variants = [
+        raw.replace("\n", "\r\n").encode("utf-8"),
+        codecs.BOM_UTF8 + raw.encode("utf-8"),
+        codecs.BOM_UTF16_LE + raw.replace("\n", "\r\n").encode("utf-16-le"),  # PowerShell's "> log.txt"
+        raw.encode("gbk", errors="replace"),
+    ]  # a Chinese console's code page: the message degrades, not the reading
     for data in variants:
         facts = read_log(data)
         assert [f.exception_type for f in facts.failures] == [f.exception_type for f in reference.failures]
@@ -75,7 +87,12 @@ def test_same_log_in_every_encoding_and_line_ending_reads_the_same():
 
 
 def test_a_windows_1252_line_among_utf8_lines():
-    data = b"got prompt\n" + "!!! Exception during processing !!! Die Auslagerungsdatei ist zu klein für diesen Vorgang. (os error 1455)\n".encode("cp1252")
+    data = (
+        b"got prompt\n"
+        + "!!! Exception during processing !!! Die Auslagerungsdatei ist zu klein für diesen Vorgang. (os error 1455)\n".encode(
+            "cp1252"
+        )
+    )
     (failure,) = read_log(data).failures
     assert "für" in failure.message and failure.message.endswith("(os error 1455)")
 
@@ -96,12 +113,14 @@ def test_over_long_lines_are_cut_and_counted_without_holding_them():
 
 def test_report_popup_and_log_of_one_failure_are_one_failure():
     # GIVEN the frontend's error report followed by the log it attaches (the same OOM twice)
-    log = ("# ComfyUI Error Report\n## Error Details\n- **Node ID:** 3\n- **Node Type:** KSampler\n"
-           "- **Exception Type:** torch.OutOfMemoryError\n- **Exception Message:** Allocation on device \n"
-           "## Stack Trace\n\n  File \"/x/execution.py\", line 327, in execute\n    a = b()\n\n## Logs\n```\n"
-           "got prompt\n!!! Exception during processing !!! Allocation on device \nTraceback (most recent call last):\n"
-           "  File \"/x/execution.py\", line 327, in execute\n    a = b()\ntorch.OutOfMemoryError: Allocation on device \n\n"
-           "Got an OOM, unloading all loaded models.\nPrompt executed in 3.2 seconds\n```\n")
+    log = (
+        "# ComfyUI Error Report\n## Error Details\n- **Node ID:** 3\n- **Node Type:** KSampler\n"
+        "- **Exception Type:** torch.OutOfMemoryError\n- **Exception Message:** Allocation on device \n"
+        '## Stack Trace\n\n  File "/x/execution.py", line 327, in execute\n    a = b()\n\n## Logs\n```\n'
+        "got prompt\n!!! Exception during processing !!! Allocation on device \nTraceback (most recent call last):\n"
+        '  File "/x/execution.py", line 327, in execute\n    a = b()\ntorch.OutOfMemoryError: Allocation on device \n\n'
+        "Got an OOM, unloading all loaded models.\nPrompt executed in 3.2 seconds\n```\n"
+    )
     facts = read_log(log)
     (failure,) = facts.failures
     assert (failure.class_type, failure.node_id, failure.exception_type) == ("KSampler", "3", "torch.OutOfMemoryError")
@@ -109,13 +128,17 @@ def test_report_popup_and_log_of_one_failure_are_one_failure():
 
 
 def test_a_chained_traceback_keeps_its_cause():
-    log = ("!!! Exception during processing !!! something else\nTraceback (most recent call last):\n"
-           "  File \"/c/comfy/sd.py\", line 312, in decode\n    x = y\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n\n"
-           "During handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n"
-           "  File \"/c/comfy/sd.py\", line 330, in decode\n    z = w\nRuntimeError: something else\n")
+    log = (
+        "!!! Exception during processing !!! something else\nTraceback (most recent call last):\n"
+        '  File "/c/comfy/sd.py", line 312, in decode\n    x = y\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n\n'
+        "During handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n"
+        '  File "/c/comfy/sd.py", line 330, in decode\n    z = w\nRuntimeError: something else\n'
+    )
     (failure,) = read_log(log).failures
     assert failure.exception_type == "RuntimeError" and failure.message == "something else"
-    assert [(c.type, c.message) for c in failure.causes] == [("torch.OutOfMemoryError", "CUDA out of memory. Tried to allocate 2.00 GiB")]
+    assert [(c.type, c.message) for c in failure.causes] == [
+        ("torch.OutOfMemoryError", "CUDA out of memory. Tried to allocate 2.00 GiB")
+    ]
 
 
 def test_endings_of_a_process_that_stopped():
@@ -130,28 +153,40 @@ def test_endings_of_a_process_that_stopped():
 
 
 def test_model_lines_of_old_and_new_comfyui():
-    facts = read_log("got prompt\nRequested to load Flux2TEModel_\n"
-                     "loaded completely; 21472.80 MB usable, 17180.60 MB loaded, full load: True\n"
-                     "Requested to load Flux2\nloaded partially; 15401.26 MB usable, 13113.03 MB loaded, 20700.00 MB "
-                     "offloaded, 2268.00 MB buffer reserved, lowvram patches: 119\n"
-                     "Model WAN21 prepared for dynamic VRAM loading. 13627MB Staged. 0 patches attached.\n"
-                     "Requested to load SD1ClipModel\nloaded completely 9.5367431640625e+25 235.84423828125 True\n")
-    assert [(m.name, m.loaded_bytes and m.loaded_bytes // MIB, m.offloaded_bytes and m.offloaded_bytes // MIB, m.partial)
-            for m in facts.prompts[-1].models] == [
-        ("Flux2TEModel_", 17180, 0, False), ("Flux2", 13113, 20700, True), ("WAN21", None, None, False),
-        ("SD1ClipModel", 235, 0, False)]
+    facts = read_log(
+        "got prompt\nRequested to load Flux2TEModel_\n"
+        "loaded completely; 21472.80 MB usable, 17180.60 MB loaded, full load: True\n"
+        "Requested to load Flux2\nloaded partially; 15401.26 MB usable, 13113.03 MB loaded, 20700.00 MB "
+        "offloaded, 2268.00 MB buffer reserved, lowvram patches: 119\n"
+        "Model WAN21 prepared for dynamic VRAM loading. 13627MB Staged. 0 patches attached.\n"
+        "Requested to load SD1ClipModel\nloaded completely 9.5367431640625e+25 235.84423828125 True\n"
+    )
+    assert [
+        (m.name, m.loaded_bytes and m.loaded_bytes // MIB, m.offloaded_bytes and m.offloaded_bytes // MIB, m.partial)
+        for m in facts.prompts[-1].models
+    ] == [
+        ("Flux2TEModel_", 17180, 0, False),
+        ("Flux2", 13113, 20700, True),
+        ("WAN21", None, None, False),
+        ("SD1ClipModel", 235, 0, False),
+    ]
     # dynamic VRAM stages the weights for loading on demand: staged, not loaded (memprobe.logs.modellog)
     assert facts.prompts[-1].models[2].staged_bytes == 13627 * MIB
 
 
 def test_banner_of_newer_comfyui_and_other_devices():
-    facts = read_log("RAM limited by cgroup to 15360 MB (host has 64000 MB)\nTotal VRAM 24564 MB, total RAM 64000 MB\n"
-                     "Device: cuda:0 AMD Radeon RX 7900 XTX : native\nAMD arch: gfx1100\nROCm version: (6, 2)\n"
-                     "Using pytorch attention\nComfyUI version: 0.38.1\n")
+    facts = read_log(
+        "RAM limited by cgroup to 15360 MB (host has 64000 MB)\nTotal VRAM 24564 MB, total RAM 64000 MB\n"
+        "Device: cuda:0 AMD Radeon RX 7900 XTX : native\nAMD arch: gfx1100\nROCm version: (6, 2)\n"
+        "Using pytorch attention\nComfyUI version: 0.38.1\n"
+    )
     machine = facts.machine
     assert machine["ram_limit_bytes"] == 15360 * MIB and machine["gpu_name"] == "AMD Radeon RX 7900 XTX"
     assert machine["allocator"] == "native" and machine["amd_arch"] == "gfx1100" and facts.versions["rocm"] == "(6, 2)"
-    assert read_log("Using directml with device: AMD Radeon RX 580\nDevice: privateuseone\n").machine["device"] == "directml"
+    assert (
+        read_log("Using directml with device: AMD Radeon RX 580\nDevice: privateuseone\n").machine["device"]
+        == "directml"
+    )
     assert read_log("Device: mps\n").machine["os"] == "macOS"
     xpu = read_log("Device: xpu:0 Intel(R) Arc(TM) A770 Graphics : native\n").machine
     assert (xpu["device"], xpu["gpu_name"]) == ("xpu:0", "Intel(R) Arc(TM) A770 Graphics")
@@ -166,12 +201,21 @@ def test_only_the_last_prompts_are_kept_in_a_long_log():
 
 
 def test_a_traceback_whose_every_line_carries_the_desktop_apps_prefix():
-    log = "\n".join("[2025-05-12 01:48:04.238] [error] " + line for line in (
-        "!!! Exception during processing !!! Allocation on device", "Traceback (most recent call last):",
-        '  File "C:\\ComfyUI\\execution.py", line 347, in execute', "    output_data = get_output_data(obj)",
-        '  File "C:\\ComfyUI\\nodes.py", line 1525, in sample', "    return common_ksampler(model, seed, steps)",
-        "torch.OutOfMemoryError: Allocation on device"))
+    log = "\n".join(
+        "[2025-05-12 01:48:04.238] [error] " + line
+        for line in (
+            "!!! Exception during processing !!! Allocation on device",
+            "Traceback (most recent call last):",
+            '  File "C:\\ComfyUI\\execution.py", line 347, in execute',
+            "    output_data = get_output_data(obj)",
+            '  File "C:\\ComfyUI\\nodes.py", line 1525, in sample',
+            "    return common_ksampler(model, seed, steps)",
+            "torch.OutOfMemoryError: Allocation on device",
+        )
+    )
     (failure,) = read_log(log).failures
     assert failure.exception_type == "torch.OutOfMemoryError"
     assert [(f.function, f.code) for f in failure.frames] == [
-        ("execute", "output_data = get_output_data(obj)"), ("sample", "return common_ksampler(model, seed, steps)")]
+        ("execute", "output_data = get_output_data(obj)"),
+        ("sample", "return common_ksampler(model, seed, steps)"),
+    ]

@@ -16,8 +16,11 @@ from memprobe.privacy import PROMPT_MARK, sanitize, sanitize_prompt, sanitize_wo
 try:
     import comfyui_workflow_templates
 
-    TEMPLATES = sorted(p for p in (Path(comfyui_workflow_templates.__file__).parent / "templates").glob("*.json")
-                       if '"nodes"' in p.read_text(encoding="utf-8")[:100_000])  # workflows, not the index files
+    TEMPLATES = sorted(
+        p
+        for p in (Path(comfyui_workflow_templates.__file__).parent / "templates").glob("*.json")
+        if '"nodes"' in p.read_text(encoding="utf-8")[:100_000]
+    )  # workflows, not the index files
 except ImportError:  # pragma: no cover - the test extra installs it
     TEMPLATES = []
 
@@ -72,8 +75,15 @@ def test_text_encode_prompts_and_primitive_strings_feeding_them_are_marked():
     prompt = {
         "1": {"class_type": "PrimitiveStringMultiline", "inputs": {"value": "portrait"}},
         "2": {"class_type": "CLIPTextEncode", "inputs": {"text": ["1", 0], "clip": ["3", 1]}},
-        "3": {"class_type": "CheckpointLoaderSimple", "inputs": {"ckpt_name": "D:\\models\\private\\dreamshaper_8.safetensors"}},
-        "4": {"class_type": "SaveImage", "inputs": {"filename_prefix": "/home/alice/out/portrait"}, "_meta": {"title": "C:\\Users\\alice\\x"}},
+        "3": {
+            "class_type": "CheckpointLoaderSimple",
+            "inputs": {"ckpt_name": "D:\\models\\private\\dreamshaper_8.safetensors"},
+        },
+        "4": {
+            "class_type": "SaveImage",
+            "inputs": {"filename_prefix": "/home/alice/out/portrait"},
+            "_meta": {"title": "C:\\Users\\alice\\x"},
+        },
     }
     clean = sanitize_prompt(prompt)
     assert clean["1"]["inputs"]["value"] == PROMPT_MARK  # one word, but it is the prompt
@@ -85,10 +95,15 @@ def test_text_encode_prompts_and_primitive_strings_feeding_them_are_marked():
 
 def test_free_text_is_scrubbed_of_paths_and_the_user_name():
     assert scrub_text(r'File "C:\Users\bob\ComfyUI\nodes.py", line 3') == 'File "nodes.py", line 3'
-    assert scrub_text("unable to mmap 5 bytes from file </root/ComfyUI/models/x.safetensors>") == \
-        "unable to mmap 5 bytes from file <x.safetensors>"
+    assert (
+        scrub_text("unable to mmap 5 bytes from file </root/ComfyUI/models/x.safetensors>")
+        == "unable to mmap 5 bytes from file <x.safetensors>"
+    )
     assert scrub_text("--output-directory /mnt/data/out --lowvram") == "--output-directory [path] --lowvram"
-    assert scrub_text("1/2 steps, cfg 7/10, see https://docs.comfy.org/a/b") == "1/2 steps, cfg 7/10, see https://docs.comfy.org/a/b"
+    assert (
+        scrub_text("1/2 steps, cfg 7/10, see https://docs.comfy.org/a/b")
+        == "1/2 steps, cfg 7/10, see https://docs.comfy.org/a/b"
+    )
 
 
 RUNS = sorted((FIXTURES / "runs").glob("*.json"))
@@ -97,8 +112,11 @@ RUNS = sorted((FIXTURES / "runs").glob("*.json"))
 @pytest.mark.parametrize("path", RUNS, ids=[p.stem for p in RUNS])
 def test_reports_of_the_recorded_runs_carry_no_prompt_or_path(path):
     doc = json.loads(path.read_text())
-    secrets = {n["inputs"]["text"] for n in (doc.get("prompt") or {}).values()
-               if n["class_type"] == "CLIPTextEncode" and isinstance(n["inputs"].get("text"), str)}
+    secrets = {
+        n["inputs"]["text"]
+        for n in (doc.get("prompt") or {}).values()
+        if n["class_type"] == "CLIPTextEncode" and isinstance(n["inputs"].get("text"), str)
+    }
     secrets |= {s for s in strings(doc) if ("/root/" in s or "/home/" in s)}
     for fmt in ("md", "json"):
         text = report(doc, fmt)
@@ -133,7 +151,9 @@ def test_cli_report_and_compare_on_exported_runs(capsys):
     assert "# Memory Probe report" in capsys.readouterr().out
     assert main(["report", "--format", "json", str(FIXTURES / "runs" / "decode_oom_cpu.json")]) == 0
     assert json.loads(capsys.readouterr().out)["error"]["kind"] == "system-ram"
-    assert main(["compare", str(FIXTURES / "runs" / "txt2img.json"), str(FIXTURES / "runs" / "txt2img_tiled.json")]) == 0
+    assert (
+        main(["compare", str(FIXTURES / "runs" / "txt2img.json"), str(FIXTURES / "runs" / "txt2img_tiled.json")]) == 0
+    )
     assert "decode node" in capsys.readouterr().out
 
 
@@ -151,8 +171,12 @@ def test_the_report_carries_the_per_stage_model_picture():
     models = built["models"]
     assert list(models["by_stage"]) == ["load", "other", "text-encode", "sampling", "vae-decode", "output"]
     (change,) = models["by_stage"]["sampling"]["changes"]
-    assert change == {"node_id": "3", "change": "loaded", "name": "BaseModel (tiny_sd15.safetensors)",
-                      "text": "loaded BaseModel (tiny_sd15.safetensors): 169.0 MiB in RAM (cpu)"}
+    assert change == {
+        "node_id": "3",
+        "change": "loaded",
+        "name": "BaseModel (tiny_sd15.safetensors)",
+        "text": "loaded BaseModel (tiny_sd15.safetensors): 169.0 MiB in RAM (cpu)",
+    }
     assert sorted(m["class"] for m in models["at_end"]) == ["AutoencoderKL", "BaseModel", "SD1ClipModel"]
     assert all("key" not in m and "loaded_by" not in m for m in models["at_end"])
     assert models["partial_loads"] == [] and len(built["model_log"]) == 3

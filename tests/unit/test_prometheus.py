@@ -26,29 +26,46 @@ REQUIRE_PROMTOOL = os.environ.get("MEMPROBE_REQUIRE_PROMETHEUS") == "1"
 
 
 def linux_reading(meminfo: str, status: str | None, mode: int) -> tuple[MachineFacts, dict[str, int]]:
-    fields = linux.system_fields((FIXTURES / "linux" / meminfo).read_text(),
-                                 (FIXTURES / "linux" / status).read_text() if status else None, mode)
-    facts = MachineFacts("linux", overcommit_mode=mode, ram_total_bytes=fields["ram_total_bytes"],
-                         swap_total_bytes=fields["swap_total_bytes"])
+    fields = linux.system_fields(
+        (FIXTURES / "linux" / meminfo).read_text(), (FIXTURES / "linux" / status).read_text() if status else None, mode
+    )
+    facts = MachineFacts(
+        "linux",
+        overcommit_mode=mode,
+        ram_total_bytes=fields["ram_total_bytes"],
+        swap_total_bytes=fields["swap_total_bytes"],
+    )
     return facts, metrics_of((), totals=False, **fields)
 
 
-RTX_3060 = GpuMemory(index=0, backend="cuda", name="NVIDIA GeForce RTX 3060", device_used_bytes=int(11.2 * GIB),
-                     device_total_bytes=12 * GIB, torch_reserved_bytes=10 * GIB, torch_allocated_bytes=8 * GIB,
-                     shared_used_bytes=GIB)
+RTX_3060 = GpuMemory(
+    index=0,
+    backend="cuda",
+    name="NVIDIA GeForce RTX 3060",
+    device_used_bytes=int(11.2 * GIB),
+    device_total_bytes=12 * GIB,
+    torch_reserved_bytes=10 * GIB,
+    torch_allocated_bytes=8 * GIB,
+    shared_used_bytes=GIB,
+)
 
 
 def windows_fields() -> dict[str, int | None]:
     values = load_json("windows/performance_information_32gb.json")
     perf = windows.PerformanceInformation(**{k: v for k, v in values.items() if not k.startswith("_")})
-    return windows.system_fields(perf, swap_total_bytes=2 * GIB, swap_used_bytes=GIB, process_rss_bytes=9 * GIB,
-                                 process_private_bytes=11 * GIB)
+    return windows.system_fields(
+        perf, swap_total_bytes=2 * GIB, swap_used_bytes=GIB, process_rss_bytes=9 * GIB, process_private_bytes=11 * GIB
+    )
 
 
 def windows_reading() -> tuple[MachineFacts, dict[str, int]]:
     fields = windows_fields()
-    facts = MachineFacts("win32", ram_total_bytes=fields["ram_total_bytes"], swap_total_bytes=2 * GIB,
-                         gpus=((0, "NVIDIA GeForce RTX 3060", 12 * GIB),))
+    facts = MachineFacts(
+        "win32",
+        ram_total_bytes=fields["ram_total_bytes"],
+        swap_total_bytes=2 * GIB,
+        gpus=((0, "NVIDIA GeForce RTX 3060", 12 * GIB),),
+    )
     return facts, metrics_of((RTX_3060,), totals=False, **fields)
 
 
@@ -80,8 +97,13 @@ def test_no_swap_machine_limit_is_its_ram_and_missing_readings_give_none():
 def test_a_container_is_judged_by_its_cgroup_limit():
     # GIVEN the project's machine kind inside a 3 GiB memory cgroup (recorded meminfo; cgroup reading)
     facts, m = linux_reading("meminfo_idle_24g_noswap.txt", "status_python_idle.txt", 0)
-    inside = MachineFacts("linux", overcommit_mode=0, ram_total_bytes=facts.ram_total_bytes, swap_total_bytes=0,
-                          cgroup_limit_bytes=3 * GIB)
+    inside = MachineFacts(
+        "linux",
+        overcommit_mode=0,
+        ram_total_bytes=facts.ram_total_bytes,
+        swap_total_bytes=0,
+        cgroup_limit_bytes=3 * GIB,
+    )
     assert enforced_limit(inside, {**m, "cgroup_used_bytes": 2 * GIB}) == ("cgroup", 2 * GIB, 3 * GIB)
 
 
@@ -107,12 +129,14 @@ def exporter():
     tracker = Tracker(sensors, clock=clock)
     stats = RunStats()
     tracker.subscribe(stats)
-    exporter = MetricsExporter.for_sensors(stats, sensors, latest=lambda: (1_800_000_000.0, reading),
-                                           cpu=lambda: {"hook_cpu_s": 0.5, "sampler_cpu_s": 2.0, "ledger_cpu_s": 0.25,
-                                            "process_cpu_s": 300.0},
-                                           state=lambda: {"tracing": True, "run_active": False},
-                                           info={"version": "0.1.0", "comfyui_version": "0.3.64",
-                                                 "compute_device": "cuda"})
+    exporter = MetricsExporter.for_sensors(
+        stats,
+        sensors,
+        latest=lambda: (1_800_000_000.0, reading),
+        cpu=lambda: {"hook_cpu_s": 0.5, "sampler_cpu_s": 2.0, "ledger_cpu_s": 0.25, "process_cpu_s": 300.0},
+        state=lambda: {"tracing": True, "run_active": False},
+        info={"version": "0.1.0", "comfyui_version": "0.3.64", "compute_device": "cuda"},
+    )
     tracker.subscribe(exporter)
     judge = judged_by(tracker, stats)
     replay_trace(tracker, clock, read_trace("txt2img"), TXT2IMG)
@@ -121,8 +145,11 @@ def exporter():
 
 
 def samples(text: str) -> dict[tuple[str, frozenset], float]:
-    return {(s.name, frozenset(s.labels.items())): s.value
-            for family in text_string_to_metric_families(text) for s in family.samples}
+    return {
+        (s.name, frozenset(s.labels.items())): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
 
 
 def test_the_document_names_and_labels(exporter):
@@ -141,18 +168,38 @@ def test_the_document_names_and_labels(exporter):
     assert got[("memprobe_runs_total", frozenset({"status": "success"}.items()))] == 1
     assert got[("memprobe_run_failures_total", frozenset({"kind": "vram", "stage": "vae-decode"}.items()))] == 0
     assert got[("memprobe_cpu_seconds_total", frozenset({"part": "sampler"}.items()))] == 2.0
-    assert got[("memprobe_build_info", frozenset({"version": "0.1.0", "comfyui_version": "0.3.64",
-                                                  "compute_device": "cuda"}.items()))] == 1
+    assert (
+        got[
+            (
+                "memprobe_build_info",
+                frozenset({"version": "0.1.0", "comfyui_version": "0.3.64", "compute_device": "cuda"}.items()),
+            )
+        ]
+        == 1
+    )
     count = frozenset({"stage": "sampling"}.items())
     assert got[("memprobe_stage_peak_process_resident_bytes_count", count)] == 1
     for name, _ in got:  # Prometheus conventions: a prefix, base units, _total on counters
         assert name.startswith("memprobe_")
     families = {f.name: f.type for f in text_string_to_metric_families(body.decode())}
-    assert all(name.endswith(("_bytes", "_seconds", "_enabled", "_active", "_info"))
-               or families[name] == "counter" for name in families)
+    assert all(
+        name.endswith(("_bytes", "_seconds", "_enabled", "_active", "_info")) or families[name] == "counter"
+        for name in families
+    )
     label_names = {k for _, labels in got for k, _ in labels}
-    assert label_names == {"gpu", "name", "limit", "status", "kind", "stage", "part", "le", "version",
-                           "comfyui_version", "compute_device"}
+    assert label_names == {
+        "gpu",
+        "name",
+        "limit",
+        "status",
+        "kind",
+        "stage",
+        "part",
+        "le",
+        "version",
+        "comfyui_version",
+        "compute_device",
+    }
 
 
 def test_prometheus_gets_openmetrics_when_it_asks(exporter):
@@ -212,6 +259,11 @@ def test_the_grafana_dashboard_reads_only_series_the_exporter_serves(exporter):
     queries += [v["query"]["query"] for v in dashboard["templating"]["list"] if v["type"] == "query"]
     used = {name for q in queries for name in re.findall(r"memprobe_\w+", q)}
     assert used - served == set()
-    assert {"memprobe_gpu_used_bytes", "memprobe_enforced_limit_bytes", "memprobe_run_failures_total",
-            "memprobe_stage_peak_gpu_used_bytes_bucket", "memprobe_stage_peak_process_resident_bytes_bucket"} <= used
+    assert {
+        "memprobe_gpu_used_bytes",
+        "memprobe_enforced_limit_bytes",
+        "memprobe_run_failures_total",
+        "memprobe_stage_peak_gpu_used_bytes_bucket",
+        "memprobe_stage_peak_process_resident_bytes_bucket",
+    } <= used
     assert all(t["datasource"]["uid"] == "${datasource}" for p in dashboard["panels"] for t in p.get("targets", []))

@@ -55,10 +55,13 @@ def test_unknown_readings_and_tiny_movements_are_no_change():
 def test_descriptions_say_where_the_bytes_are():
     model = {**unet("partial load"), "device": "cuda:0"}
     assert describe_model(model) == "BaseModel (tiny_sd15.safetensors): 67.6 MiB on cuda:0, 101.4 MiB offloaded to RAM"
-    assert describe_model({**model, "loaded_bytes": None}) == "BaseModel (tiny_sd15.safetensors): 169.0 MiB, where unknown"
+    assert (
+        describe_model({**model, "loaded_bytes": None}) == "BaseModel (tiny_sd15.safetensors): 169.0 MiB, where unknown"
+    )
     (change,) = diff_models([], [model])
-    assert describe_change(change) == ("loaded BaseModel (tiny_sd15.safetensors) partially: 67.6 MiB on cuda:0, "
-                                       "101.4 MiB left in RAM")
+    assert describe_change(change) == (
+        "loaded BaseModel (tiny_sd15.safetensors) partially: 67.6 MiB on cuda:0, 101.4 MiB left in RAM"
+    )
     assert offloaded_bytes([model]) == model["offloaded_bytes"]
     assert offloaded_bytes([]) == 0 and offloaded_bytes(None) is None and offloaded_bytes([{"key": 1}]) is None
 
@@ -67,7 +70,9 @@ def test_the_per_stage_picture_of_a_recorded_txt2img():
     stages = stage_models(load_json("runs/txt2img_models.json"))
     assert list(stages) == ["load", "other", "text-encode", "sampling", "vae-decode", "output"]  # as they ran
     assert [m["class"] for m in stages["load"]["models"]] == ["SD1ClipModel"]
-    assert [(c["node_id"], c["class"], c["change"]) for c in stages["sampling"]["changes"]] == [("3", "BaseModel", "loaded")]
+    assert [(c["node_id"], c["class"], c["change"]) for c in stages["sampling"]["changes"]] == [
+        ("3", "BaseModel", "loaded")
+    ]
     assert sorted(m["class"] for m in stages["output"]["models"]) == ["AutoencoderKL", "BaseModel", "SD1ClipModel"]
     assert stages["text-encode"]["changes"] == []
 
@@ -90,20 +95,40 @@ def test_a_runs_models_leave_out_another_workflows_leftovers():
 
 def test_partial_loads_come_from_readings_on_a_gpu_or_else_from_comfyuis_log():
     on_gpu = [{**m, "device": "cuda:0"} for m in STEPS["partial load"]]
-    doc = {"nodes": [{"node_id": "3", "status": "ran", "models": on_gpu,
-                      "model_changes": diff_models([{**m, "device": "cuda:0"} for m in STEPS["start"]], on_gpu)}]}
+    doc = {
+        "nodes": [
+            {
+                "node_id": "3",
+                "status": "ran",
+                "models": on_gpu,
+                "model_changes": diff_models([{**m, "device": "cuda:0"} for m in STEPS["start"]], on_gpu),
+            }
+        ]
+    }
     (found,) = partial_loads(doc)
-    assert (found["node_id"], found["class"], found["dtype"], found["source"]) == ("3", "BaseModel", "float32", "models")
+    assert (found["node_id"], found["class"], found["dtype"], found["source"]) == (
+        "3",
+        "BaseModel",
+        "float32",
+        "models",
+    )
     # the same change on a CPU is no VRAM shortage
     doc["nodes"][0]["model_changes"] = diff_models(STEPS["start"], STEPS["partial load"])
     assert partial_loads(doc) == []
-    line = parse_model_line("loaded partially; 5334.55 MB usable, 5283.48 MB loaded, 1136.00 MB offloaded, "
-                            "48.00 MB buffer reserved, lowvram patches: 0")
-    log_only = {"nodes": [{"node_id": "6", "status": "ran", "models": None}],
-                "events": [{"node_id": "6", "kind": "model-partially-loaded", "data": line.to_dict()}]}
+    line = parse_model_line(
+        "loaded partially; 5334.55 MB usable, 5283.48 MB loaded, 1136.00 MB offloaded, "
+        "48.00 MB buffer reserved, lowvram patches: 0"
+    )
+    log_only = {
+        "nodes": [{"node_id": "6", "status": "ran", "models": None}],
+        "events": [{"node_id": "6", "kind": "model-partially-loaded", "data": line.to_dict()}],
+    }
     (found,) = partial_loads(log_only)
     assert (found["source"], found["offloaded_bytes"], found["size_bytes"]) == (
-        "log", line.offloaded_bytes, line.loaded_bytes + line.offloaded_bytes)
+        "log",
+        line.offloaded_bytes,
+        line.loaded_bytes + line.offloaded_bytes,
+    )
 
 
 # ---------------------------------------------------------------- the tracker records it
@@ -116,9 +141,21 @@ def tracker():
 
 
 def states(step: str) -> list[ModelState]:
-    return [ModelState(key=m["key"], model_class=m["class"], kind=m["kind"], device=m["device"],
-                       size_bytes=m["size_bytes"], loaded_bytes=m["loaded_bytes"], offloaded_bytes=m["offloaded_bytes"],
-                       dtype=m["dtype"], file=m["file"], loaded_by=m["loaded_by"]) for m in STEPS[step]]
+    return [
+        ModelState(
+            key=m["key"],
+            model_class=m["class"],
+            kind=m["kind"],
+            device=m["device"],
+            size_bytes=m["size_bytes"],
+            loaded_bytes=m["loaded_bytes"],
+            offloaded_bytes=m["offloaded_bytes"],
+            dtype=m["dtype"],
+            file=m["file"],
+            loaded_by=m["loaded_by"],
+        )
+        for m in STEPS[step]
+    ]
 
 
 def test_nodes_marks_and_the_run_carry_the_readings_and_changes(tracker):
@@ -144,8 +181,7 @@ def test_nodes_marks_and_the_run_carry_the_readings_and_changes(tracker):
     assert [m["class"] for m in run.header()["models_start"]] == ["SD1ClipModel"]
     assert len(run.header()["models_end"]) == 2
     (event,) = run.to_dict()["events"]
-    assert (event["kind"], event["node_id"], event["data"]["loaded_bytes"]) == (
-        "model-partially-loaded", "3", 70856976)
+    assert (event["kind"], event["node_id"], event["data"]["loaded_bytes"]) == ("model-partially-loaded", "3", 70856976)
 
 
 def test_a_failing_reading_costs_that_reading_only(tracker, caplog):

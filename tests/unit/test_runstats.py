@@ -19,20 +19,35 @@ TXT2IMG = load_json("comfyui-0.3.64/api-workflows/txt2img.json")
 ERROR_RUNTIME = load_json("comfyui-0.3.64/api-workflows/error_runtime.json")
 torch_oom = type("OutOfMemoryError", (RuntimeError,), {"__module__": "torch"})
 # Comfy-Org/ComfyUI#2431, as ComfyUI reported it (tests/fixtures/error_texts.json)
-ALLOCATION = next(c["message"] for c in load_json("error_texts.json")["cases"] if c["source"] == "Comfy-Org/ComfyUI#2431")
+ALLOCATION = next(
+    c["message"] for c in load_json("error_texts.json")["cases"] if c["source"] == "Comfy-Org/ComfyUI#2431"
+)
 TILED_RETRY = "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding."
 
 
 def system(t: float) -> dict:
     rss = 3 * GIB if 1.5 < t <= 17.39 else 2 * GIB  # the process grows while the recorded KSampler runs
-    return {"ram_total_bytes": 32 * GIB, "ram_available_bytes": 20 * GIB, "commit_bytes": 14 * GIB,
-            "commit_limit_bytes": 40 * GIB, "process_rss_bytes": rss}
+    return {
+        "ram_total_bytes": 32 * GIB,
+        "ram_available_bytes": 20 * GIB,
+        "commit_bytes": 14 * GIB,
+        "commit_limit_bytes": 40 * GIB,
+        "process_rss_bytes": rss,
+    }
 
 
 def gpus(t: float):
     used = int(11.5 * GIB) if 1.5 < t <= 17.39 else 5 * GIB
-    return (GpuMemory(index=0, backend="cuda", name="NVIDIA GeForce RTX 3060", device_used_bytes=used,
-                      device_total_bytes=12 * GIB, torch_reserved_bytes=used // 2),)
+    return (
+        GpuMemory(
+            index=0,
+            backend="cuda",
+            name="NVIDIA GeForce RTX 3060",
+            device_used_bytes=used,
+            device_total_bytes=12 * GIB,
+            torch_reserved_bytes=used // 2,
+        ),
+    )
 
 
 @pytest.fixture
@@ -53,8 +68,12 @@ def test_every_outcome_kind_stage_and_fallback_is_counted_from_zero():
     counts = RunStats().counts()
     assert counts["runs"] == {(o, ""): 0 for o in ("success", "error", "interrupted", "ended_abruptly")}
     assert len(counts["failures"]) == len(VERDICT_KINDS) * len(STAGE_LABELS) and set(counts["failures"].values()) == {0}
-    assert {k[0] for k in counts["fallbacks"]} == {"tiled-vae-decode", "tiled-vae-encode", "attention-fallback",
-                                                   "vram-spill"}
+    assert {k[0] for k in counts["fallbacks"]} == {
+        "tiled-vae-decode",
+        "tiled-vae-encode",
+        "attention-fallback",
+        "vram-spill",
+    }
     assert counts["gpu_peaks"] == {} and counts["ram_peaks"] == {}
 
 
@@ -109,7 +128,12 @@ def test_runs_a_dead_comfyui_left_behind_count_as_ended_abruptly():
     assert counts["runs"][("ended_abruptly", "")] == 2
     failure = killed["failure"]
     # an end nobody explained is "abrupt" in the verdict (its record says "other", without evidence)
-    assert (failure["kind"], failure["abrupt"], verdict["kind"], verdict["stage"]) == ("other", True, "abrupt", "sampling")
+    assert (failure["kind"], failure["abrupt"], verdict["kind"], verdict["stage"]) == (
+        "other",
+        True,
+        "abrupt",
+        "sampling",
+    )
     assert counts["failures"][("abrupt", "sampling", "")] == 1
 
 

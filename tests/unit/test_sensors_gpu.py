@@ -23,9 +23,14 @@ def test_pci_bus_ids_in_every_spelling_normalise_alike():
 
 
 def test_devices_are_paired_by_pci_bus_id_not_by_index():
-    torch_devs = [TorchDevice(0, "cuda", "RTX 4090", "0000:41:00", None, 24 * GIB),
-                  TorchDevice(1, "cuda", "RTX 3060", "0000:01:00", None, 12 * GIB)]
-    nvml_devs = [NvmlDevice(0, "RTX 3060", "00000000:01:00.0", "GPU-b"), NvmlDevice(1, "RTX 4090", "00000000:41:00.0", "GPU-a")]
+    torch_devs = [
+        TorchDevice(0, "cuda", "RTX 4090", "0000:41:00", None, 24 * GIB),
+        TorchDevice(1, "cuda", "RTX 3060", "0000:01:00", None, 12 * GIB),
+    ]
+    nvml_devs = [
+        NvmlDevice(0, "RTX 3060", "00000000:01:00.0", "GPU-b"),
+        NvmlDevice(1, "RTX 4090", "00000000:41:00.0", "GPU-a"),
+    ]
     pairs = match_devices(torch_devs, nvml_devs)
     assert pairs[0].name == "RTX 4090" and pairs[1].name == "RTX 3060"
 
@@ -42,42 +47,92 @@ class FakeCuda:
     def __init__(self, initialized: bool = True) -> None:
         self.initialized = initialized
         self.reset_calls: list[int] = []
-        self.props = [SimpleNamespace(name="NVIDIA GeForce RTX 4090", total_memory=24 * GIB, pci_bus_id=0x41,
-                                      pci_device_id=0, pci_domain_id=0, uuid="aaaa"),
-                      SimpleNamespace(name="NVIDIA GeForce RTX 3060", total_memory=12 * GIB, pci_bus_id=0x01,
-                                      pci_device_id=0, pci_domain_id=0, uuid="bbbb")]
+        self.props = [
+            SimpleNamespace(
+                name="NVIDIA GeForce RTX 4090",
+                total_memory=24 * GIB,
+                pci_bus_id=0x41,
+                pci_device_id=0,
+                pci_domain_id=0,
+                uuid="aaaa",
+            ),
+            SimpleNamespace(
+                name="NVIDIA GeForce RTX 3060",
+                total_memory=12 * GIB,
+                pci_bus_id=0x01,
+                pci_device_id=0,
+                pci_domain_id=0,
+                uuid="bbbb",
+            ),
+        ]
 
-    def is_available(self): return True
-    def is_initialized(self): return self.initialized
-    def device_count(self): return 2
-    def get_device_properties(self, i): return self.props[i]
+    def is_available(self):
+        return True
+
+    def is_initialized(self):
+        return self.initialized
+
+    def device_count(self):
+        return 2
+
+    def get_device_properties(self, i):
+        return self.props[i]
+
     def memory_stats(self, i):
-        return {"allocated_bytes.all.current": (i + 1) * GIB, "reserved_bytes.all.current": (i + 2) * GIB,
-                "allocated_bytes.all.peak": (i + 3) * GIB, "num_ooms": 0}
-    def mem_get_info(self, i): return (4 * GIB, self.props[i].total_memory)
-    def reset_peak_memory_stats(self, i): self.reset_calls.append(i)
+        return {
+            "allocated_bytes.all.current": (i + 1) * GIB,
+            "reserved_bytes.all.current": (i + 2) * GIB,
+            "allocated_bytes.all.peak": (i + 3) * GIB,
+            "num_ooms": 0,
+        }
+
+    def mem_get_info(self, i):
+        return (4 * GIB, self.props[i].total_memory)
+
+    def reset_peak_memory_stats(self, i):
+        self.reset_calls.append(i)
 
 
 class FakeNvml:
     """pynvml with the two cards in the opposite (PCI) order."""
 
     class Memory:
-        def __init__(self, used, total): self.used, self.total = used, total
+        def __init__(self, used, total):
+            self.used, self.total = used, total
 
     def __init__(self) -> None:
-        self.cards = [("NVIDIA GeForce RTX 3060", "00000000:01:00.0", 11 * GIB, 12 * GIB),
-                      ("NVIDIA GeForce RTX 4090", "00000000:41:00.0", 20 * GIB, 24 * GIB)]
+        self.cards = [
+            ("NVIDIA GeForce RTX 3060", "00000000:01:00.0", 11 * GIB, 12 * GIB),
+            ("NVIDIA GeForce RTX 4090", "00000000:41:00.0", 20 * GIB, 24 * GIB),
+        ]
         self.shutdowns = 0
 
-    def nvmlInit(self): pass
-    def nvmlShutdown(self): self.shutdowns += 1
-    def nvmlSystemGetDriverVersion(self): return b"560.94"
-    def nvmlDeviceGetCount(self): return len(self.cards)
-    def nvmlDeviceGetHandleByIndex(self, i): return i
-    def nvmlDeviceGetPciInfo(self, h): return SimpleNamespace(busId=self.cards[h][1].encode())
-    def nvmlDeviceGetName(self, h): return self.cards[h][0]
-    def nvmlDeviceGetUUID(self, h): return f"GPU-{h}"
-    def nvmlDeviceGetMemoryInfo(self, h): return self.Memory(self.cards[h][2], self.cards[h][3])
+    def nvmlInit(self):
+        pass
+
+    def nvmlShutdown(self):
+        self.shutdowns += 1
+
+    def nvmlSystemGetDriverVersion(self):
+        return b"560.94"
+
+    def nvmlDeviceGetCount(self):
+        return len(self.cards)
+
+    def nvmlDeviceGetHandleByIndex(self, i):
+        return i
+
+    def nvmlDeviceGetPciInfo(self, h):
+        return SimpleNamespace(busId=self.cards[h][1].encode())
+
+    def nvmlDeviceGetName(self, h):
+        return self.cards[h][0]
+
+    def nvmlDeviceGetUUID(self, h):
+        return f"GPU-{h}"
+
+    def nvmlDeviceGetMemoryInfo(self, h):
+        return self.Memory(self.cards[h][2], self.cards[h][3])
 
 
 @pytest.fixture
@@ -104,18 +159,30 @@ def test_cuda_readings_combine_torch_counters_with_nvml_device_use(fake_gpu_mach
 def test_peaks_are_reset_on_every_device(fake_gpu_machine):
     sensor = GpuSensor()
     sensor.read()
-    assert sensor.reset_peaks() == ["gpu0_allocated_bytes", "gpu0_reserved_bytes",
-                                    "gpu1_allocated_bytes", "gpu1_reserved_bytes"]
+    assert sensor.reset_peaks() == [
+        "gpu0_allocated_bytes",
+        "gpu0_reserved_bytes",
+        "gpu1_allocated_bytes",
+        "gpu1_reserved_bytes",
+    ]
     assert fake_gpu_machine.reset_calls == [0, 1]
 
 
 def test_the_nested_statistics_are_read_without_flattening(fake_gpu_machine):
     # GIVEN a torch with memory_stats_as_nested_dict (what memory_stats flattens in Python)
     def nested(i):
-        stat = lambda current, peak: {"all": {"current": current, "peak": peak, "allocated": 0, "freed": 0},  # noqa: E731
-                                      "small_pool": {}, "large_pool": {}}
-        return {"allocated_bytes": stat((i + 1) * GIB, (i + 3) * GIB), "reserved_bytes": stat((i + 2) * GIB, 5 * GIB),
-                "num_ooms": 0}
+        def stat(current, peak):
+            return {
+                "all": {"current": current, "peak": peak, "allocated": 0, "freed": 0},
+                "small_pool": {},
+                "large_pool": {},
+            }
+
+        return {
+            "allocated_bytes": stat((i + 1) * GIB, (i + 3) * GIB),
+            "reserved_bytes": stat((i + 2) * GIB, 5 * GIB),
+            "num_ooms": 0,
+        }
 
     def flattened(i):
         raise AssertionError("memory_stats must not be called when the nested form exists")
@@ -128,8 +195,10 @@ def test_the_nested_statistics_are_read_without_flattening(fake_gpu_machine):
 
 
 def test_a_cpu_only_torch_leaves_the_gpus_out_of_the_sampler(monkeypatch):
-    torch = SimpleNamespace(cuda=SimpleNamespace(is_available=lambda: False),
-                            backends=SimpleNamespace(mps=SimpleNamespace(is_available=lambda: False)))
+    torch = SimpleNamespace(
+        cuda=SimpleNamespace(is_available=lambda: False),
+        backends=SimpleNamespace(mps=SimpleNamespace(is_available=lambda: False)),
+    )
     monkeypatch.setitem(sys.modules, "torch", torch)
     monkeypatch.setitem(sys.modules, "pynvml", None)
     sensor = GpuSensor()
@@ -161,19 +230,31 @@ def test_rocm_uses_the_driver_through_torch(monkeypatch):
 
 
 def test_apple_mps(monkeypatch):
-    mps = SimpleNamespace(current_allocated_memory=lambda: 3 * GIB, driver_allocated_memory=lambda: 5 * GIB,
-                          recommended_max_memory=lambda: 21 * GIB)
-    torch = SimpleNamespace(cuda=SimpleNamespace(is_available=lambda: False), mps=mps,
-                            backends=SimpleNamespace(mps=SimpleNamespace(is_available=lambda: True)))
+    mps = SimpleNamespace(
+        current_allocated_memory=lambda: 3 * GIB,
+        driver_allocated_memory=lambda: 5 * GIB,
+        recommended_max_memory=lambda: 21 * GIB,
+    )
+    torch = SimpleNamespace(
+        cuda=SimpleNamespace(is_available=lambda: False),
+        mps=mps,
+        backends=SimpleNamespace(mps=SimpleNamespace(is_available=lambda: True)),
+    )
     monkeypatch.setitem(sys.modules, "torch", torch)
     (gpu,) = GpuSensor(use_nvml=False).read()
-    assert (gpu.backend, gpu.torch_allocated_bytes, gpu.device_used_bytes, gpu.device_total_bytes) == \
-        ("mps", 3 * GIB, 5 * GIB, 21 * GIB)
+    assert (gpu.backend, gpu.torch_allocated_bytes, gpu.device_used_bytes, gpu.device_total_bytes) == (
+        "mps",
+        3 * GIB,
+        5 * GIB,
+        21 * GIB,
+    )
 
 
 def test_a_cpu_only_machine_has_no_gpu_entries_and_no_warning(monkeypatch, caplog):
-    torch = SimpleNamespace(cuda=SimpleNamespace(is_available=lambda: False),
-                            backends=SimpleNamespace(mps=SimpleNamespace(is_available=lambda: False)))
+    torch = SimpleNamespace(
+        cuda=SimpleNamespace(is_available=lambda: False),
+        backends=SimpleNamespace(mps=SimpleNamespace(is_available=lambda: False)),
+    )
     monkeypatch.setitem(sys.modules, "torch", torch)
     monkeypatch.setitem(sys.modules, "pynvml", None)
     reset_warnings()

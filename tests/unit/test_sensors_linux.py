@@ -76,8 +76,13 @@ def test_units_only_apply_to_kb_values():
     [
         ("swaps_none.txt", []),
         ("swaps_64g_file.txt", [("/swapfile", "file", 67108860 * KIB, 0, False)]),
-        ("swaps_zram_and_file.txt", [("/var/swapfile", "file", 67108860 * KIB, 1048576 * KIB, False),
-                                     ("/dev/zram0", "partition", 15245728 * KIB, 14000000 * KIB, True)]),
+        (
+            "swaps_zram_and_file.txt",
+            [
+                ("/var/swapfile", "file", 67108860 * KIB, 1048576 * KIB, False),
+                ("/dev/zram0", "partition", 15245728 * KIB, 14000000 * KIB, True),
+            ],
+        ),
     ],
 )
 def test_proc_swaps(name, expected):
@@ -87,8 +92,13 @@ def test_proc_swaps(name, expected):
 
 def test_proc_swaps_with_several_partitions_and_escaped_spaces():
     areas = parse_swaps(text("swaps_nas_partitions.txt") + "/mnt/my\\040disk/swap file 1024 0 -6\n")
-    assert [a.path for a in areas] == ["/dev/md321", "/dev/md256", "/dev/md322",
-                                       "/share/CACHEDEV1_DATA/.swap/qnap_swap", "/mnt/my disk/swap"]
+    assert [a.path for a in areas] == [
+        "/dev/md321",
+        "/dev/md256",
+        "/dev/md322",
+        "/share/CACHEDEV1_DATA/.swap/qnap_swap",
+        "/mnt/my disk/swap",
+    ]
     assert areas[0].priority == -2
 
 
@@ -126,12 +136,15 @@ def test_the_samplers_reading_has_the_snapshots_moving_metrics():
     assert set(sensors.snapshot().metrics()) - set(sample) == {"ram_total_bytes"}
 
 
-@pytest.mark.parametrize(("meminfo", "status"), [
-    ("meminfo_idle_24g_noswap.txt", "status_python_idle.txt"),
-    ("meminfo_comfyui_sampling.txt", "status_comfyui_sampling.txt"),
-    ("meminfo_4g_swap_overcommitted.txt", None),
-    ("meminfo_kernel_2.6.10_no_memavailable.txt", None),
-])
+@pytest.mark.parametrize(
+    ("meminfo", "status"),
+    [
+        ("meminfo_idle_24g_noswap.txt", "status_python_idle.txt"),
+        ("meminfo_comfyui_sampling.txt", "status_comfyui_sampling.txt"),
+        ("meminfo_4g_swap_overcommitted.txt", None),
+        ("meminfo_kernel_2.6.10_no_memavailable.txt", None),
+    ],
+)
 def test_the_samplers_fast_parser_gives_the_same_figures_as_the_snapshots(meminfo, status):
     # GIVEN recorded /proc texts WHEN the sampler's row is parsed from the raw bytes
     raw_status = text(status).encode() if status else None

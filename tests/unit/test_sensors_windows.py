@@ -19,10 +19,26 @@ PAGE = 4096
 
 def _struct_bytes(values: dict) -> bytes:
     """The documented x64 layout: DWORD cb; 4 bytes padding; ten SIZE_T; three DWORDs; padding."""
-    names = ["CommitTotal", "CommitLimit", "CommitPeak", "PhysicalTotal", "PhysicalAvailable", "SystemCache",
-             "KernelTotal", "KernelPaged", "KernelNonpaged", "PageSize"]
-    return struct.pack("<I4x10Q3I4x", values["cb"], *(values[n] for n in names),
-                       values["HandleCount"], values["ProcessCount"], values["ThreadCount"])
+    names = [
+        "CommitTotal",
+        "CommitLimit",
+        "CommitPeak",
+        "PhysicalTotal",
+        "PhysicalAvailable",
+        "SystemCache",
+        "KernelTotal",
+        "KernelPaged",
+        "KernelNonpaged",
+        "PageSize",
+    ]
+    return struct.pack(
+        "<I4x10Q3I4x",
+        values["cb"],
+        *(values[n] for n in names),
+        values["HandleCount"],
+        values["ProcessCount"],
+        values["ThreadCount"],
+    )
 
 
 @pytest.mark.skipif(ctypes.sizeof(ctypes.c_size_t) != 8, reason="the x64 layout")
@@ -31,8 +47,9 @@ def test_performance_information_struct_matches_the_x64_layout_and_converts_page
     raw = _struct_bytes(values)
     assert ctypes.sizeof(windows.PerformanceInformation) == len(raw) == 104
     perf = windows.PerformanceInformation.from_buffer_copy(raw)
-    fields = windows.system_fields(perf, swap_total_bytes=2 * 1024**3, swap_used_bytes=1024**3,
-                                   process_rss_bytes=123, process_private_bytes=456)
+    fields = windows.system_fields(
+        perf, swap_total_bytes=2 * 1024**3, swap_used_bytes=1024**3, process_rss_bytes=123, process_private_bytes=456
+    )
     assert fields["commit_bytes"] == values["CommitTotal"] * PAGE
     assert fields["commit_limit_bytes"] == values["CommitLimit"] * PAGE == 34 * 1024**3
     assert fields["commit_peak_bytes"] == values["CommitPeak"] * PAGE
@@ -50,8 +67,12 @@ def test_process_memory_counters_struct_matches_the_x64_layout_and_gives_the_pro
     # WHEN it is read THEN the working set is the RSS, private usage the private bytes, and the
     # peaks Windows keeps since the process started are those metrics' peak counters
     fields = windows.process_fields(_process_counters(values))
-    assert fields == {"process_rss_bytes": 2726322176, "process_private_bytes": 3319754752,
-                      "process_peak_rss_bytes": 4399738880, "process_peak_private_bytes": 4161921024}
+    assert fields == {
+        "process_rss_bytes": 2726322176,
+        "process_private_bytes": 3319754752,
+        "process_peak_rss_bytes": 4399738880,
+        "process_peak_private_bytes": 4161921024,
+    }
 
 
 @pytest.mark.parametrize(
@@ -61,8 +82,13 @@ def test_process_memory_counters_struct_matches_the_x64_layout_and_gives_the_pro
         ("system_managed_c", [("C:\\pagefile.sys", None, None, True, False, "C:")]),
         ("system_managed_bare", [("c:\\pagefile.sys", None, None, True, False, "C:")]),
         ("custom_fixed_d", [("D:\\pagefile.sys", 32768, 32768, False, False, "D:")]),
-        ("custom_growing_c_and_fixed_e", [("C:\\pagefile.sys", 4096, 8192, False, False, "C:"),
-                                          ("E:\\pagefile.sys", 16384, 16384, False, False, "E:")]),
+        (
+            "custom_growing_c_and_fixed_e",
+            [
+                ("C:\\pagefile.sys", 4096, 8192, False, False, "C:"),
+                ("E:\\pagefile.sys", 16384, 16384, False, False, "E:"),
+            ],
+        ),
         ("none", []),
     ],
 )
@@ -147,8 +173,12 @@ def test_a_commit_peak_of_zero_is_unknown_not_zero():
 def test_process_memory_counters_layout_and_the_private_bytes_fallbacks():
     assert ctypes.sizeof(windows.ProcessMemoryCountersEx) == 80
     wine = _process_counters(WINE["GetProcessMemoryInfo"])  # cb 72: only PROCESS_MEMORY_COUNTERS filled
-    assert windows.process_fields(wine) == {"process_rss_bytes": 31805440, "process_private_bytes": 17879040,
-                                            "process_peak_rss_bytes": 31805440, "process_peak_private_bytes": 17879040}
+    assert windows.process_fields(wine) == {
+        "process_rss_bytes": 31805440,
+        "process_private_bytes": 17879040,
+        "process_peak_rss_bytes": 31805440,
+        "process_peak_private_bytes": 17879040,
+    }
     windows_10 = _process_counters({**WINE["GetProcessMemoryInfo"], "cb": 80, "PrivateUsage": 17879040})
     assert windows.process_fields(windows_10)["process_private_bytes"] == 17879040
     # Windows 7: "PagefileUsage is always zero. Check PrivateUsage instead." (PROCESS_MEMORY_COUNTERS_EX docs)
@@ -180,17 +210,35 @@ class _Calls:
                 if not ok:
                     raise error
                 return value()
+
             return fn
 
         denied = OSError(22, "GetPerformanceInfo: Access is denied.", None, 5)
-        monkeypatch.setattr(windows, "read_performance_information",
-                            call("perf", perf, lambda: _perf(WINE["GetPerformanceInfo"]), denied))
-        monkeypatch.setattr(windows, "read_memory_status",
-                            call("status", status, lambda: _memory_status(WINE["GlobalMemoryStatusEx"]),
-                                 OSError(22, "GlobalMemoryStatusEx: The parameter is incorrect.", None, 87)))
-        monkeypatch.setattr(windows, "read_process_memory",
-                            call("process", process, lambda: _process_counters(WINE["GetProcessMemoryInfo"]),
-                                 OSError(22, "GetProcessMemoryInfo: Access is denied.", None, 5)))
+        monkeypatch.setattr(
+            windows,
+            "read_performance_information",
+            call("perf", perf, lambda: _perf(WINE["GetPerformanceInfo"]), denied),
+        )
+        monkeypatch.setattr(
+            windows,
+            "read_memory_status",
+            call(
+                "status",
+                status,
+                lambda: _memory_status(WINE["GlobalMemoryStatusEx"]),
+                OSError(22, "GlobalMemoryStatusEx: The parameter is incorrect.", None, 87),
+            ),
+        )
+        monkeypatch.setattr(
+            windows,
+            "read_process_memory",
+            call(
+                "process",
+                process,
+                lambda: _process_counters(WINE["GetProcessMemoryInfo"]),
+                OSError(22, "GetProcessMemoryInfo: Access is denied.", None, 5),
+            ),
+        )
         monkeypatch.setattr(windows, "read_paging_files", lambda: list(WINE["PagingFiles"]))
         swap_value = type("sswap", (), {"total": 8192, "used": 4096})
         monkeypatch.setattr(windows_reader, "_psutil_swap", call("swap", swap, lambda: swap_value, PSUTIL_PDH_ERROR))
@@ -216,7 +264,7 @@ def test_a_failing_psutil_swap_costs_the_pagefile_use_only_and_is_not_retried_at
     assert first.process_rss_bytes == 31805440 and first.process_private_bytes == 17879040
     assert sensors.unreadable == {
         "swap_used_bytes": "psutil.swap_memory() failed: RuntimeError: PdhAddEnglishCounterW failed. "
-                           "Performance counters may be disabled.",
+        "Performance counters may be disabled.",
         "commit_peak_bytes": "GetPerformanceInfo gave CommitPeak = 0 (this system does not keep the peak)",
     }
     assert calls.count["swap"] == 1 and calls.count["perf"] == 2 and "status" not in calls.count
@@ -241,8 +289,15 @@ def test_when_every_memory_call_fails_the_process_is_still_read_and_each_value_s
     assert (system.ram_total_bytes, system.commit_bytes, system.swap_used_bytes) == (None, None, None)
     assert system.process_rss_bytes == 31805440
     reasons = sensors.unreadable
-    assert set(reasons) == {"ram_total_bytes", "ram_available_bytes", "commit_bytes", "commit_limit_bytes",
-                            "commit_peak_bytes", "swap_total_bytes", "swap_used_bytes"}
+    assert set(reasons) == {
+        "ram_total_bytes",
+        "ram_available_bytes",
+        "commit_bytes",
+        "commit_limit_bytes",
+        "commit_peak_bytes",
+        "swap_total_bytes",
+        "swap_used_bytes",
+    }
     perf_error, status_error = reasons["ram_total_bytes"].split("; ")
     assert perf_error.endswith("] GetPerformanceInfo: Access is denied.")
     assert status_error.endswith("] GlobalMemoryStatusEx: The parameter is incorrect.")
@@ -263,11 +318,18 @@ def test_a_failed_call_is_tried_again_after_the_retry_interval(monkeypatch):
 
 
 # --------------------------------------------------------------------------- what Wine cannot answer
-@pytest.mark.parametrize(("raw", "returned", "expected"), [
-    (struct.pack("<IIB3x", 12, 12, 0), 12, False),  # an SSD: DEVICE_SEEK_PENALTY_DESCRIPTOR, IncursSeekPenalty FALSE
-    (struct.pack("<IIB3x", 12, 12, 1), 12, True),   # a spinning disk
-    (struct.pack("<IIB3x", 12, 12, 1), 9, True),    # 9 bytes returned hold the BOOLEAN at offset 8
-])
+@pytest.mark.parametrize(
+    ("raw", "returned", "expected"),
+    [
+        (
+            struct.pack("<IIB3x", 12, 12, 0),
+            12,
+            False,
+        ),  # an SSD: DEVICE_SEEK_PENALTY_DESCRIPTOR, IncursSeekPenalty FALSE
+        (struct.pack("<IIB3x", 12, 12, 1), 12, True),  # a spinning disk
+        (struct.pack("<IIB3x", 12, 12, 1), 9, True),  # 9 bytes returned hold the BOOLEAN at offset 8
+    ],
+)
 def test_the_seek_penalty_descriptor_as_windows_returns_it(raw, returned, expected):
     assert windows.seek_penalty(windows.SeekPenaltyDescriptor.from_buffer_copy(raw), returned) is expected
 

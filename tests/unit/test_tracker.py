@@ -18,8 +18,13 @@ PROMPT = load_json("comfyui-0.3.64/api-workflows/txt2img.json")
 def ram_profile(t: float) -> dict:
     """RAM fills while sampling (t 1..10) and peaks at decode (t 12)."""
     used = 2 * GIB + (3 * GIB if 1 <= t <= 10 else 0) + (4 * GIB if 11.5 <= t <= 12.5 else 0)
-    return {"ram_total_bytes": 32 * GIB, "ram_available_bytes": 32 * GIB - used, "commit_bytes": used + GIB,
-            "commit_limit_bytes": 40 * GIB, "process_rss_bytes": used // 2}
+    return {
+        "ram_total_bytes": 32 * GIB,
+        "ram_available_bytes": 32 * GIB - used,
+        "commit_bytes": used + GIB,
+        "commit_limit_bytes": 40 * GIB,
+        "process_rss_bytes": used // 2,
+    }
 
 
 @pytest.fixture
@@ -56,7 +61,9 @@ def test_a_run_of_nodes_with_sampler_peaks(tracker, clock):
     sampler = tracker.node_begin("r1", "3", "KSampler")
     for t in (2.0, 5.0, 9.0):
         clock.t = t
-        tracker.on_sample(t, {"ram_used_bytes": ram_profile(t)["ram_total_bytes"] - ram_profile(t)["ram_available_bytes"]})
+        tracker.on_sample(
+            t, {"ram_used_bytes": ram_profile(t)["ram_total_bytes"] - ram_profile(t)["ram_available_bytes"]}
+        )
     clock.t = 11.0
     tracker.node_end(sampler)
     decode = tracker.node_begin("r1", "8", "VAEDecode")
@@ -68,10 +75,15 @@ def test_a_run_of_nodes_with_sampler_peaks(tracker, clock):
 
     assert run.status == "success" and tracker.current is None and tracker.last is run
     assert [(n.node_id, n.stage, n.status) for n in run.nodes] == [
-        ("3", "sampling", "ran"), ("8", "vae-decode", "ran"),
-        ("4", "load", "cached"), ("6", "text-encode", "cached"), ("7", "text-encode", "cached"), ("5", "other", "cached")]
+        ("3", "sampling", "ran"),
+        ("8", "vae-decode", "ran"),
+        ("4", "load", "cached"),
+        ("6", "text-encode", "cached"),
+        ("7", "text-encode", "cached"),
+        ("5", "other", "cached"),
+    ]
     assert run.nodes[0].title == "KSampler" and run.nodes[2].title == "Load Checkpoint"
-    assert run.nodes[0].peaks["ram_used_bytes"] == 5 * GIB       # seen only by the sampler
+    assert run.nodes[0].peaks["ram_used_bytes"] == 5 * GIB  # seen only by the sampler
     assert run.nodes[1].peaks["ram_used_bytes"] == 6 * GIB
     assert run.nodes[0].duration_s == 11.0
     assert run.nodes[2].before is None and run.nodes[2].peaks == {}  # cached: no memory attributed
@@ -87,7 +99,9 @@ def test_the_first_failure_is_the_cause_and_later_ones_consequences(tracker, clo
     tracker.node_failed(node, MemoryError())
     other = tracker.node_begin("r2", "9", "SaveImage")
     tracker.node_failed(other, OSError(28, "No space left on device"))
-    run = tracker.end_run("r2", "error", error={"node_id": "8", "exception_type": "MemoryError", "exception_message": ""})
+    run = tracker.end_run(
+        "r2", "error", error={"node_id": "8", "exception_type": "MemoryError", "exception_message": ""}
+    )
     first, second = run.failures
     assert (first.node_id, first.stage, first.kind, first.consequence) == ("8", "vae-decode", "system-ram", False)
     assert (second.kind, second.consequence) == ("disk", True)
@@ -97,9 +111,16 @@ def test_the_first_failure_is_the_cause_and_later_ones_consequences(tracker, clo
 
 def test_an_error_the_hook_never_saw_is_taken_from_comfyuis_report(tracker):
     tracker.begin_run("r3", prompt=PROMPT)
-    run = tracker.end_run("r3", "error", error={"node_id": "3", "node_type": "KSampler",
-                                               "exception_type": "torch.OutOfMemoryError",
-                                               "exception_message": "Allocation on device "})
+    run = tracker.end_run(
+        "r3",
+        "error",
+        error={
+            "node_id": "3",
+            "node_type": "KSampler",
+            "exception_type": "torch.OutOfMemoryError",
+            "exception_message": "Allocation on device ",
+        },
+    )
     assert (run.failure.node_id, run.failure.class_type, run.failure.kind) == ("3", "KSampler", "vram")
 
 
@@ -150,8 +171,15 @@ def test_fallback_log_lines_mark_the_running_node(tracker):
 def test_a_vram_spill_into_shared_memory_is_detected(clock):
     def gpus(t):
         shared = 3 * GIB if t >= 2 else 0
-        return (GpuMemory(index=0, backend="cuda", device_used_bytes=int(7.9 * GIB), device_total_bytes=8 * GIB,
-                          shared_used_bytes=shared),)
+        return (
+            GpuMemory(
+                index=0,
+                backend="cuda",
+                device_used_bytes=int(7.9 * GIB),
+                device_total_bytes=8 * GIB,
+                shared_used_bytes=shared,
+            ),
+        )
 
     tracker = Tracker(ScriptedSensors(clock, ram_profile, gpus), clock=clock)
     tracker.begin_run("r7")
@@ -232,8 +260,12 @@ class Process:
     def read(self, t: float) -> dict:
         self.counter = max([self.counter] + [v for when, v in self.rss if self.counted_from < when <= t])
         self.counted_from = t
-        return {"process_rss_bytes": self.at(t), "process_peak_rss_bytes": max(self.counter, self.at(t)),
-                "ram_total_bytes": 32 * GIB, "ram_available_bytes": 32 * GIB - self.at(t)}
+        return {
+            "process_rss_bytes": self.at(t),
+            "process_peak_rss_bytes": max(self.counter, self.at(t)),
+            "ram_total_bytes": 32 * GIB,
+            "ram_available_bytes": 32 * GIB - self.at(t),
+        }
 
     def sensors(self, **kwargs) -> ScriptedSensors:
         process = self
@@ -310,12 +342,15 @@ def test_overlapping_nodes_keep_exact_peaks_across_a_restart_of_the_counter(cloc
     assert second.peaks["process_rss_bytes"] == 2 * GIB and "process_rss_bytes" in second.exact_peaks
 
 
-@pytest.mark.parametrize(("rss", "peak", "exact"), [
-    # the process's peak so far is 5 GiB (from an earlier node)
-    ({0: 5 * GIB, 0.5: 2 * GIB, 2.5: 6 * GIB, 2.6: 2 * GIB}, 6 * GIB, True),   # the node sets a new high
-    ({0: 5 * GIB, 0.5: 2 * GIB, 2.5: 3 * GIB, 2.6: 2 * GIB}, 2 * GIB, False),  # below the old high: sampled
-    ({0: 5 * GIB, 0.5: 2 * GIB, 2.0: 5 * GIB, 2.2: 2 * GIB}, 5 * GIB, True),   # reads the old high: nothing above
-])
+@pytest.mark.parametrize(
+    ("rss", "peak", "exact"),
+    [
+        # the process's peak so far is 5 GiB (from an earlier node)
+        ({0: 5 * GIB, 0.5: 2 * GIB, 2.5: 6 * GIB, 2.6: 2 * GIB}, 6 * GIB, True),  # the node sets a new high
+        ({0: 5 * GIB, 0.5: 2 * GIB, 2.5: 3 * GIB, 2.6: 2 * GIB}, 2 * GIB, False),  # below the old high: sampled
+        ({0: 5 * GIB, 0.5: 2 * GIB, 2.0: 5 * GIB, 2.2: 2 * GIB}, 5 * GIB, True),  # reads the old high: nothing above
+    ],
+)
 def test_a_counter_kept_since_the_process_started_is_exact_only_when_it_can_tell(clock, rss, peak, exact):
     # GIVEN Windows-like peak counters that cannot be restarted, and a node from 1 s to 3 s
     process = Process(clock, rss, since="start")
@@ -332,12 +367,22 @@ def test_a_counter_kept_since_the_process_started_is_exact_only_when_it_can_tell
 
 def test_torchs_peak_counters_give_exact_gpu_peaks(clock):
     def gpus(t):
-        return (GpuMemory(index=0, backend="cuda", torch_allocated_bytes=2 * GIB, torch_reserved_bytes=3 * GIB,
-                          torch_peak_allocated_bytes=7 * GIB, torch_peak_reserved_bytes=8 * GIB,
-                          device_used_bytes=4 * GIB, device_total_bytes=12 * GIB),)
+        return (
+            GpuMemory(
+                index=0,
+                backend="cuda",
+                torch_allocated_bytes=2 * GIB,
+                torch_reserved_bytes=3 * GIB,
+                torch_peak_allocated_bytes=7 * GIB,
+                torch_peak_reserved_bytes=8 * GIB,
+                device_used_bytes=4 * GIB,
+                device_total_bytes=12 * GIB,
+            ),
+        )
 
-    sensors = ScriptedSensors(clock, ram_profile, gpus,
-                              resettable=frozenset({"gpu0_allocated_bytes", "gpu0_reserved_bytes"}))
+    sensors = ScriptedSensors(
+        clock, ram_profile, gpus, resettable=frozenset({"gpu0_allocated_bytes", "gpu0_reserved_bytes"})
+    )
     tracker = Tracker(sensors, clock=clock)
     tracker.begin_run("r")
     node = tracker.node_begin("r", "3", "KSampler")

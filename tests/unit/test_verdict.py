@@ -48,11 +48,17 @@ def test_failed_runs_read_plainly_the_memory_that_ran_out_or_that_it_was_not_mem
     assert verdict(load_json("runs/sampling_oom_cpu.json"))["title"] == "Out of system RAM at KSampler (sampling)"
     other = verdict(load_json("runs/error_runtime.json"))
     assert (other["tone"], other["title"], other["memory_ran_out"]) == (
-        "other-failure", "Not a memory error: LatentBlend failed", False)
+        "other-failure",
+        "Not a memory error: LatentBlend failed",
+        False,
+    )
     assert other["detail"].startswith("RuntimeError: The size of tensor a (4) must match")
     killed = verdict(load_json("runs/killed_mid_sampling.json"))
     assert (killed["tone"], killed["kind"], killed["title"]) == (
-        "ended", "abrupt", "ComfyUI ended mid-run at KSampler (sampling)")
+        "ended",
+        "abrupt",
+        "ComfyUI ended mid-run at KSampler (sampling)",
+    )
     assert "No sign that memory ran out" in killed["detail"]
 
 
@@ -70,8 +76,12 @@ def test_a_run_the_containers_limit_killed_is_headlined_as_the_container_limit()
 
 def test_a_run_that_failed_on_a_full_disk_is_headlined_as_the_full_disk():
     doc = load_json("runs/decode_oom_cpu.json")
-    doc["failure"] = {**doc["failure"], "kind": "disk", "exception_type": "OSError",
-                      "message": "[Errno 28] No space left on device"}
+    doc["failure"] = {
+        **doc["failure"],
+        "kind": "disk",
+        "exception_type": "OSError",
+        "message": "[Errno 28] No space left on device",
+    }
     v = verdict(doc)
     assert (v["tone"], v["kind"], v["title"]) == ("failed", "disk", "Disk full at VAE Decode (vae-decode)")
     assert v["detail"] == "[Errno 28] No space left on device" and v["change"]["id"] == "free-disk"
@@ -84,22 +94,42 @@ def test_the_badges_tone_each_node_by_the_enforced_limit():
 
 
 def test_a_live_run_names_the_running_node():
-    live = {"id": "x", "status": "running", "context": {"compute_device": "cpu", "ram_total_bytes": 16 * GIB},
-            "nodes": [{"node_id": "3", "class_type": "KSampler", "title": "KSampler", "stage": "sampling",
-                       "status": "running", "start_s": 0, "end_s": None, "peaks": {}}],
-            "timeline": {"t": [0, 1], "series": {"ram_used_bytes": [2 * GIB, 4 * GIB]}}}
+    live = {
+        "id": "x",
+        "status": "running",
+        "context": {"compute_device": "cpu", "ram_total_bytes": 16 * GIB},
+        "nodes": [
+            {
+                "node_id": "3",
+                "class_type": "KSampler",
+                "title": "KSampler",
+                "stage": "sampling",
+                "status": "running",
+                "start_s": 0,
+                "end_s": None,
+                "peaks": {},
+            }
+        ],
+        "timeline": {"t": [0, 1], "series": {"ram_used_bytes": [2 * GIB, 4 * GIB]}},
+    }
     v = live_verdict(live)
     assert (v["tone"], v["title"]) == ("running", "Running KSampler (sampling)")
     assert v["detail"] == "RAM in use: peak so far 4.0 GiB (25 % of RAM)"
 
 
 def test_an_explained_log_gets_the_same_verdict():
-    text = ("got prompt\n!!! Exception during processing !!! Allocation on device 0 would exceed allowed memory. "
-            "(out of memory)\nCurrently allocated : 1.26 GiB\nRequested : 256.00 MiB\nDevice limit : 2.00 GiB\n"
-            "Traceback (most recent call last):\n  File \"C:\\ComfyUI\\execution.py\", line 323, in execute\n"
-            "    output_data, output_ui, has_subgraph = get_output_data(obj, input_data_all)\n"
-            "  File \"C:\\ComfyUI\\nodes.py\", line 287, in decode\n    images = vae.decode(samples[\"samples\"])\n"
-            "torch.OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory)\n")
+    text = (
+        "got prompt\n!!! Exception during processing !!! Allocation on device 0 would exceed allowed memory. "
+        "(out of memory)\nCurrently allocated : 1.26 GiB\nRequested : 256.00 MiB\nDevice limit : 2.00 GiB\n"
+        'Traceback (most recent call last):\n  File "C:\\ComfyUI\\execution.py", line 323, in execute\n'
+        "    output_data, output_ui, has_subgraph = get_output_data(obj, input_data_all)\n"
+        '  File "C:\\ComfyUI\\nodes.py", line 287, in decode\n    images = vae.decode(samples["samples"])\n'
+        "torch.OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory)\n"
+    )
     v = explain_log(text)["verdict"]
-    assert (v["tone"], v["kind"], v["title"]) == ("failed", "vram", "Out of GPU memory (VRAM) at VAEDecode (vae-decode)")
+    assert (v["tone"], v["kind"], v["title"]) == (
+        "failed",
+        "vram",
+        "Out of GPU memory (VRAM) at VAEDecode (vae-decode)",
+    )
     assert v["change"]["id"] == "tiled-decode" and "action" not in v["change"]

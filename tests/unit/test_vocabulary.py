@@ -29,8 +29,11 @@ LISTS: dict[str, set[str]] = {
 }
 THRESHOLDS = {str(v.NEAR_LIMIT), str(v.AT_LIMIT)}
 
-_TOKEN = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`|[\[\]{}()]|"""
-                    r"""\b[A-Za-z_$][\w$]*(?=\s*:)|\b\d+\.\d+\b""", re.S)
+_TOKEN = re.compile(
+    r"""//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`|[\[\]{}()]|"""
+    r"""\b[A-Za-z_$][\w$]*(?=\s*:)|\b\d+\.\d+\b""",
+    re.S,
+)
 
 
 def js_groups(text: str) -> tuple[list[set[str]], set[str]]:
@@ -74,15 +77,21 @@ def test_the_browser_holds_no_copy_of_a_vocabulary_list(path: Path):
 
 def test_the_scan_finds_a_copy_when_there_is_one():
     # GIVEN the kind of list this project once kept in js/memory.js
-    groups, numbers = js_groups('const NEAR = 0.9;\nconst MEMORY_FAILURES = new Set(["vram", "system-ram"]);\n'
-                                '// "disk", "other" in a comment is no copy\nconst N = { vram: "Out", disk: "Full" };')
+    groups, numbers = js_groups(
+        'const NEAR = 0.9;\nconst MEMORY_FAILURES = new Set(["vram", "system-ram"]);\n'
+        '// "disk", "other" in a comment is no copy\nconst N = { vram: "Out", disk: "Full" };'
+    )
     # THEN both the list and the keyed map are found, and the comment is not
     found = [g & LISTS["failure kinds"] for g in groups if len(g & LISTS["failure kinds"]) >= 2]
     assert found == [{"vram", "system-ram"}, {"vram", "disk"}] and numbers == {"0.9"}
 
 
-PY_FILES = sorted(p for folder in ("memprobe", "web", "glue", "nodes") for p in (ROOT / folder).rglob("*.py")
-                  if p.name != "vocabulary.py")
+PY_FILES = sorted(
+    p
+    for folder in ("memprobe", "web", "glue", "nodes")
+    for p in (ROOT / folder).rglob("*.py")
+    if p.name != "vocabulary.py"
+)
 
 
 def _literal_groups(tree: ast.AST) -> list[set[str]]:
@@ -97,8 +106,20 @@ def _literal_groups(tree: ast.AST) -> list[set[str]]:
 
 # Readings are dicts keyed by metric names and rules map their own situations to stages: those are
 # data, not copies. Kinds, statuses, severities, tones, fallbacks, events and limits are words.
-PY_LISTS = {k: LISTS[k] for k in ("failure kinds", "run statuses", "node statuses", "severities", "tones",
-                                  "node tones", "fallback kinds", "events", "limit names")}
+PY_LISTS = {
+    k: LISTS[k]
+    for k in (
+        "failure kinds",
+        "run statuses",
+        "node statuses",
+        "severities",
+        "tones",
+        "node tones",
+        "fallback kinds",
+        "events",
+        "limit names",
+    )
+}
 
 
 @pytest.mark.parametrize("path", PY_FILES, ids=[str(p.relative_to(ROOT)) for p in PY_FILES])
@@ -107,7 +128,9 @@ def test_python_defines_each_list_once(path: Path):
     for group in _literal_groups(ast.parse(path.read_text(encoding="utf-8"))):
         for name, words in PY_LISTS.items():
             copied = group & words
-            assert len(copied) < 3, f"{path.relative_to(ROOT)} holds {sorted(copied)} of the {name}: import it from memprobe.vocabulary"
+            assert len(copied) < 3, (
+                f"{path.relative_to(ROOT)} holds {sorted(copied)} of the {name}: import it from memprobe.vocabulary"
+            )
 
 
 def test_the_document_the_browser_reads_carries_every_list():

@@ -35,13 +35,23 @@ def test_only_the_id_is_kept_never_the_workflow_nor_the_users_keys():
     assert "secret" not in text and "nodes" not in text and len(text) < 120
 
 
-@pytest.mark.parametrize("extra", [None, {}, [], "x", {"extra_pnginfo": None}, {"extra_pnginfo": {"workflow": "w"}},
-                                   {"extra_pnginfo": {"workflow": {"id": None}}},
-                                   {"extra_pnginfo": {"workflow": {"id": {"nested": 1}}}},
-                                   {"extra_pnginfo": {"workflow": {"id": True}}},
-                                   {"extra_pnginfo": {"workflow": {"id": "x" * 201}}},
-                                   {"extra_pnginfo": {"workflow": {"id": "bad\nid"}}},
-                                   {"extra_pnginfo": {"workflow": {"id": "00000000-0000-0000-0000-000000000000"}}}])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        None,
+        {},
+        [],
+        "x",
+        {"extra_pnginfo": None},
+        {"extra_pnginfo": {"workflow": "w"}},
+        {"extra_pnginfo": {"workflow": {"id": None}}},
+        {"extra_pnginfo": {"workflow": {"id": {"nested": 1}}}},
+        {"extra_pnginfo": {"workflow": {"id": True}}},
+        {"extra_pnginfo": {"workflow": {"id": "x" * 201}}},
+        {"extra_pnginfo": {"workflow": {"id": "bad\nid"}}},
+        {"extra_pnginfo": {"workflow": {"id": "00000000-0000-0000-0000-000000000000"}}},
+    ],
+)
 def test_a_missing_odd_or_placeholder_id_is_no_id_and_never_an_error(extra):
     assert workflow_identity(TXT2IMG, extra) == {"id": None, "graph": graph_signature(TXT2IMG)}
 
@@ -57,7 +67,9 @@ def test_the_signature_ignores_settings_but_not_nodes_or_links():
     assert graph_signature(tiled) != base  # the decode node's class changed
     rewired = copy.deepcopy(TXT2IMG)
     rewired["3"]["inputs"]["positive"], rewired["3"]["inputs"]["negative"] = (
-        rewired["3"]["inputs"]["negative"], rewired["3"]["inputs"]["positive"])
+        rewired["3"]["inputs"]["negative"],
+        rewired["3"]["inputs"]["positive"],
+    )
     assert graph_signature(rewired) != base
     assert graph_signature({}) is None and graph_signature(None) is None
     assert graph_signature({"1": "not a node", "2": {"class_type": "X"}}) == graph_signature({"2": {"class_type": "X"}})

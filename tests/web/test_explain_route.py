@@ -18,8 +18,13 @@ def app(pack, tmp_path):
     tracker_mod = importlib.import_module("memory_probe_pack.memprobe.recording.tracker")
     config_mod = importlib.import_module("memory_probe_pack.memprobe.config")
     clock = FakeClock(0.0)
-    services = routes_mod.Services(tracker=tracker_mod.Tracker(ScriptedSensors(clock), clock=clock), ledger=None,
-                                   machine=dict, config=config_mod.Config, set_config=lambda c: None)
+    services = routes_mod.Services(
+        tracker=tracker_mod.Tracker(ScriptedSensors(clock), clock=clock),
+        ledger=None,
+        machine=dict,
+        config=config_mod.Config,
+        set_config=lambda c: None,
+    )
     table = web.RouteTableDef()
     routes_mod.MemProbeRoutes(services).add_routes(table)
     application = web.Application()
@@ -33,7 +38,10 @@ async def test_a_log_is_explained(aiohttp_client, app):
     assert response.status == 200
     doc = await response.json()
     assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"], doc["failure"]["stage"]) == (
-        "vram", "VAEDecode", "vae-decode")
+        "vram",
+        "VAEDecode",
+        "vae-decode",
+    )
     assert doc["suggestions"][0]["id"] == "tiled-decode" and "action" not in doc["suggestions"][0]
 
 
@@ -47,9 +55,14 @@ async def test_the_shareable_report_and_a_utf16_body(aiohttp_client, app):
     assert "ComfyUI_windows_portable" not in report
 
 
-@pytest.mark.parametrize("body, query, reason", [
-    (b"", "", "the text of a ComfyUI log"), (b"  \n\t\n", "", "the text of a ComfyUI log"),
-    (b"got prompt\n", "?format=pdf", "format must be json or md")])
+@pytest.mark.parametrize(
+    "body, query, reason",
+    [
+        (b"", "", "the text of a ComfyUI log"),
+        (b"  \n\t\n", "", "the text of a ComfyUI log"),
+        (b"got prompt\n", "?format=pdf", "format must be json or md"),
+    ],
+)
 async def test_bad_requests_say_why(aiohttp_client, app, body, query, reason):
     client = await aiohttp_client(app[0])
     response = await client.post(f"/memprobe/explain{query}", data=body)

@@ -13,8 +13,13 @@ GIB = 1024**3
 
 
 def profile(t):
-    return {"ram_total_bytes": 16 * GIB, "ram_available_bytes": 8 * GIB, "commit_bytes": 9 * GIB,
-            "commit_limit_bytes": 20 * GIB, "process_rss_bytes": 2 * GIB}
+    return {
+        "ram_total_bytes": 16 * GIB,
+        "ram_available_bytes": 8 * GIB,
+        "commit_bytes": 9 * GIB,
+        "commit_limit_bytes": 20 * GIB,
+        "process_rss_bytes": 2 * GIB,
+    }
 
 
 @pytest.fixture
@@ -35,11 +40,20 @@ def app_parts(pack, tmp_path):
     judge = judged_by(tracker, stats, package="memory_probe_pack.memprobe")
     ledger.judge = judge
     prometheus = importlib.import_module("memory_probe_pack.memprobe.output.prometheus")
-    exporter = prometheus.MetricsExporter(stats, latest=lambda: (1_800_000_000.0, {"process_rss_bytes": 2 * GIB}),
-                                          facts=lambda: prometheus.MachineFacts("linux"))
-    services = routes_mod.Services(tracker=tracker, ledger=ledger, machine=lambda: {"memory": {"ram_total_bytes": 1}},
-                                   config=lambda: state["config"], set_config=lambda c: state.update(config=c),
-                                   status=lambda: {"tracing": {"available": True}}, metrics=exporter)
+    exporter = prometheus.MetricsExporter(
+        stats,
+        latest=lambda: (1_800_000_000.0, {"process_rss_bytes": 2 * GIB}),
+        facts=lambda: prometheus.MachineFacts("linux"),
+    )
+    services = routes_mod.Services(
+        tracker=tracker,
+        ledger=ledger,
+        machine=lambda: {"memory": {"ram_total_bytes": 1}},
+        config=lambda: state["config"],
+        set_config=lambda c: state.update(config=c),
+        status=lambda: {"tracing": {"available": True}},
+        metrics=exporter,
+    )
     app = web.Application()
     table = web.RouteTableDef()
     (tmp_path / "vendor").mkdir()
@@ -85,10 +99,19 @@ async def test_list_get_samples_and_delete(aiohttp_client, app_parts):
 
 @pytest.mark.parametrize(
     "path",
-    ["/memprobe/runs?limit=0", "/memprobe/runs?limit=abc", "/memprobe/runs?offset=-1", "/memprobe/runs?limit=501",
-     "/memprobe/runs/bad%20id", "/memprobe/runs/" + "x" * 201, "/memprobe/runs/a/samples?start=nan",
-     "/memprobe/runs/a/samples?start=5&end=1", "/memprobe/runs/a/samples?max_points=1", "/memprobe/runs/a?max_points=x",
-     "/memprobe/runs/..%2F..%2Fetc%2Fpasswd"],
+    [
+        "/memprobe/runs?limit=0",
+        "/memprobe/runs?limit=abc",
+        "/memprobe/runs?offset=-1",
+        "/memprobe/runs?limit=501",
+        "/memprobe/runs/bad%20id",
+        "/memprobe/runs/" + "x" * 201,
+        "/memprobe/runs/a/samples?start=nan",
+        "/memprobe/runs/a/samples?start=5&end=1",
+        "/memprobe/runs/a/samples?max_points=1",
+        "/memprobe/runs/a?max_points=x",
+        "/memprobe/runs/..%2F..%2Fetc%2Fpasswd",
+    ],
 )
 async def test_bad_parameters_are_400_with_a_message(aiohttp_client, app_parts, path):
     client = await aiohttp_client(app_parts[0])
@@ -143,8 +166,13 @@ async def test_without_a_ledger_the_routes_say_why(aiohttp_client, pack):
     tracker_mod = importlib.import_module("memory_probe_pack.memprobe.recording.tracker")
     Config = importlib.import_module("memory_probe_pack.memprobe.config").Config
     clock = FakeClock()
-    services = routes_mod.Services(tracker=tracker_mod.Tracker(ScriptedSensors(clock, profile), clock=clock),
-                                   ledger=None, machine=dict, config=Config, set_config=lambda c: None)
+    services = routes_mod.Services(
+        tracker=tracker_mod.Tracker(ScriptedSensors(clock, profile), clock=clock),
+        ledger=None,
+        machine=dict,
+        config=Config,
+        set_config=lambda c: None,
+    )
     app = web.Application()
     table = web.RouteTableDef()
     routes_mod.MemProbeRoutes(services).add_routes(table, static_dir=None)
@@ -174,8 +202,13 @@ def test_a_missing_static_folder_is_skipped_rather_than_breaking_comfyuis_start(
     routes_mod = importlib.import_module("memory_probe_pack.web.routes")
     Config = importlib.import_module("memory_probe_pack.memprobe.config").Config
     table = web.RouteTableDef()
-    services = routes_mod.Services(tracker=None, ledger=None, machine=dict, config=Config,  # type: ignore[arg-type]
-                                   set_config=lambda c: None)
+    services = routes_mod.Services(
+        tracker=None,
+        ledger=None,
+        machine=dict,
+        config=Config,  # type: ignore[arg-type]
+        set_config=lambda c: None,
+    )
     routes_mod.MemProbeRoutes(services).add_routes(table, static_dir=tmp_path / "missing")
     web.Application().add_routes(table)  # would raise on a missing folder
     assert not [r for r in table if isinstance(r, web.StaticDef)]
@@ -217,9 +250,14 @@ async def test_metrics_are_served_read_only_and_the_setting_turns_them_off(aioht
     response = await client.get("/memprobe/metrics")
     assert response.status == 200 and response.headers["Content-Type"].startswith("text/plain; version=0.0.4")
     text = await response.text()
-    assert 'memprobe_runs_total{status="success"} 1.0' in text and "memprobe_process_resident_bytes 2.147483648e+09" in text
+    assert (
+        'memprobe_runs_total{status="success"} 1.0' in text
+        and "memprobe_process_resident_bytes 2.147483648e+09" in text
+    )
     assert "run-m" not in text
-    openmetrics = await client.get("/memprobe/metrics", headers={"Accept": "application/openmetrics-text;version=1.0.0"})
+    openmetrics = await client.get(
+        "/memprobe/metrics", headers={"Accept": "application/openmetrics-text;version=1.0.0"}
+    )
     assert openmetrics.headers["Content-Type"].startswith("application/openmetrics-text")
     assert (await client.post("/memprobe/metrics")).status == 405
     assert (await client.post("/memprobe/config", json={"metrics": False})).status == 200
@@ -234,9 +272,15 @@ async def test_without_prometheus_client_only_the_metrics_route_says_why(aiohttp
     tracker_mod = importlib.import_module("memory_probe_pack.memprobe.recording.tracker")
     Config = importlib.import_module("memory_probe_pack.memprobe.config").Config
     clock = FakeClock()
-    services = routes_mod.Services(tracker=tracker_mod.Tracker(ScriptedSensors(clock, profile), clock=clock),
-                                   ledger=None, machine=dict, config=Config, set_config=lambda c: None,
-                                   metrics=None, metrics_unavailable="prometheus-client is not installed")
+    services = routes_mod.Services(
+        tracker=tracker_mod.Tracker(ScriptedSensors(clock, profile), clock=clock),
+        ledger=None,
+        machine=dict,
+        config=Config,
+        set_config=lambda c: None,
+        metrics=None,
+        metrics_unavailable="prometheus-client is not installed",
+    )
     app = web.Application()
     table = web.RouteTableDef()
     routes_mod.MemProbeRoutes(services).add_routes(table, static_dir=None)
@@ -257,8 +301,9 @@ def test_the_route_table_in_the_docstring_lists_every_route(app_parts):
         methods = {route.method for route in resource if route.method != "HEAD"}
         for method in methods:
             line = f"``{method} {path}" if not path.startswith("/memprobe/static") else "``GET /memprobe/static/"
-            assert line in documented or (method == "POST" and "``POST`` changes them" in documented
-                                          and path == "/memprobe/config"), f"{method} {path} is not in the table"
+            assert line in documented or (
+                method == "POST" and "``POST`` changes them" in documented and path == "/memprobe/config"
+            ), f"{method} {path} is not in the table"
 
 
 async def test_a_run_that_ended_before_the_ledger_caught_up_is_served_as_ended(aiohttp_client, app_parts):

@@ -98,8 +98,15 @@ def memprobe_exe() -> Path:
 
 
 def _run(args: list[str | os.PathLike[str]], **kwargs: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(a) for a in args], capture_output=True, text=True, encoding="utf-8", errors="replace",
-                          timeout=120, **kwargs)  # type: ignore[call-overload]
+    return subprocess.run(
+        [str(a) for a in args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        timeout=120,
+        **kwargs,
+    )  # type: ignore[call-overload]
 
 
 @pytest.fixture(scope="session")

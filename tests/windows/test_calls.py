@@ -87,8 +87,10 @@ def test_the_registry_pagefile_value_is_read_and_parsed(wine, wine_paging_files)
     if wine:  # a REG_SZ in Wine, REG_MULTI_SZ on Windows: both come back as a list
         assert raw == wine_paging_files
         assert (settings[0].drive, settings[0].initial_mb, settings[0].maximum_mb) == ("C:", 27, 77)
-    assert pagefile_volumes() == {("pagefile" if i == 0 else f"pagefile {d}"): f"{d}\\"
-                                  for i, d in enumerate(dict.fromkeys(s.drive for s in settings if s.drive))}
+    assert pagefile_volumes() == {
+        ("pagefile" if i == 0 else f"pagefile {d}"): f"{d}\\"
+        for i, d in enumerate(dict.fromkeys(s.drive for s in settings if s.drive))
+    }
 
 
 def test_a_multi_string_value_as_windows_writes_it(paging_files):

@@ -52,7 +52,10 @@ def test_doctor_json_through_the_memprobe_exe_entry_point(memprobe_exe, run, tmp
         ids = {f["id"]: f["severity"] for f in doc["findings"]}
         assert ids["pagefile-too-small"] == "critical" and "ok" not in ids
         assert {u["value"] for u in doc["unreadable"]} == {
-            "memory.commit_peak_bytes", "memory.swap_used_bytes", "swap.areas[0].rotational"}
+            "memory.commit_peak_bytes",
+            "memory.swap_used_bytes",
+            "swap.areas[0].rotational",
+        }
         assert doc["suggested_pagefile"]["recommended_bytes"] >= 32 * GIB
 
 
@@ -75,8 +78,23 @@ def test_doctor_paths_with_drive_letters_forward_slashes_and_a_missing_drive(cap
     forward = str(tmp_path).replace("\\", "/")
     missing = f"{free_drive}\\ComfyUI\\models"
     here = os.getcwd()  # under Wine: Z:\ and the Linux path of the checkout
-    assert main(["doctor", "--json", "--path", "system=C:\\", "--path", f"out={forward}", "--path", f"repo={here}",
-                 "--path", f"models={missing}"]) == 0
+    assert (
+        main(
+            [
+                "doctor",
+                "--json",
+                "--path",
+                "system=C:\\",
+                "--path",
+                f"out={forward}",
+                "--path",
+                f"repo={here}",
+                "--path",
+                f"models={missing}",
+            ]
+        )
+        == 0
+    )
     doc = json.loads(capsys.readouterr().out)
     disks = {d["role"]: d for d in doc["disks"]}
     assert disks["system"]["free_bytes"] > 0 and disks["out"]["free_bytes"] > 0 and disks["repo"]["free_bytes"] > 0
@@ -103,8 +121,11 @@ def test_the_verdict_follows_the_registry_value(paging_files, entries, expected)
     paging_files(entries)
     doc = gather_machine(allow_cuda_init=False)
     findings = {f.id: f.severity for f in diagnose(doc)}
-    pagefile = {k: v for k, v in findings.items() if k in ("pagefile-none", "pagefile-system-managed",
-                                                             "pagefile-too-small", "pagefile-not-fixed")}
+    pagefile = {
+        k: v
+        for k, v in findings.items()
+        if k in ("pagefile-none", "pagefile-system-managed", "pagefile-too-small", "pagefile-not-fixed")
+    }
     assert pagefile == expected
     assert [a["path"] for a in doc["swap"]["areas"]] == [e.split(" ")[0] for e in entries]
 
@@ -125,8 +146,11 @@ def test_unreadable_pagefile_settings_still_give_ram_and_commit(paging_files):
     doc = gather_machine(allow_cuda_init=False)
     _check_document({**doc, "findings": []})
     assert doc["swap"]["areas"] == [] and "[WinError 2]" in doc["swap"]["error"]
-    assert {"value": "swap.areas", "label": "the pagefile settings (registry PagingFiles)",
-            "reason": doc["swap"]["error"]} in doc["unreadable"]
+    assert {
+        "value": "swap.areas",
+        "label": "the pagefile settings (registry PagingFiles)",
+        "reason": doc["swap"]["error"],
+    } in doc["unreadable"]
     findings = diagnose(doc)
     assert "pagefile-unknown" in [f.id for f in findings]
     assert "RAM      n/a" not in render_text(doc, findings)

@@ -13,14 +13,14 @@ from pathlib import Path
 import memprobe
 from memprobe.sensing.install_type import LAUNCH_OPTION_PLACES, detect_install_type
 
-STUB_MAIN = '''\
+STUB_MAIN = """\
 import json, os, sys
 sys.path.insert(0, os.environ["MEMPROBE_SITE"])
 from memprobe.sensing.install_type import detect_install_type
 comfy_dir = os.path.dirname(os.path.abspath(__file__))
 print(json.dumps({"executable": sys.executable, "argv": sys.argv, "comfy_dir": comfy_dir,
                   "install": detect_install_type(sys.executable, sys.argv, comfy_dir)}))
-'''
+"""
 """Stands in for ComfyUI's main.py: reports what the glue would see (``sys.executable``,
 ``sys.argv``, the folder of ``__main__``) and the install type it detects."""
 
@@ -33,8 +33,9 @@ def _answer(stdout: str) -> dict:
     return json.loads(next(line for line in stdout.splitlines() if line.startswith("{")))
 
 
-def test_the_portable_package_started_from_its_bat_line_with_a_flag_added_as_advised(tmp_path, run,
-                                                                                     copy_embedded_python):
+def test_the_portable_package_started_from_its_bat_line_with_a_flag_added_as_advised(
+    tmp_path, run, copy_embedded_python
+):
     root = tmp_path / "ComfyUI_windows_portable"
     copy_embedded_python(root / "python_embeded")
     (root / "ComfyUI").mkdir()
@@ -64,8 +65,19 @@ def test_the_desktop_app_layout_with_its_real_arguments(tmp_path, run, copy_embe
     (comfy / "main.py").write_text(STUB_MAIN, encoding="utf-8")
     base = tmp_path / "Documents" / "ComfyUI"
     python = copy_embedded_python(base / ".venv" / "Scripts")
-    args = ["--user-directory", base / "user", "--front-end-root", comfy / "web_custom_versions" / "desktop_app",
-            "--base-directory", base, "--log-stdout", "--listen", "127.0.0.1", "--port", "8000"]
+    args = [
+        "--user-directory",
+        base / "user",
+        "--front-end-root",
+        comfy / "web_custom_versions" / "desktop_app",
+        "--base-directory",
+        base,
+        "--log-stdout",
+        "--listen",
+        "127.0.0.1",
+        "--port",
+        "8000",
+    ]
     result = run([python, comfy / "main.py", *args], env=_env())
     assert result.returncode == 0, result.stderr
     seen = _answer(result.stdout)

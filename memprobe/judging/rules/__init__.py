@@ -12,4 +12,4 @@ __all__ = ["RULES", "FAMILIES", "Rule", "Suggestion", "rule"]
 
 FAMILIES = (decode, stages, custom, system, models)
 _ORDER = [m.__name__ for m in FAMILIES]
-RULES.sort(key=lambda r: (_ORDER.index(r.judge.__module__) if r.judge.__module__ in _ORDER else len(_ORDER)))
+RULES.sort(key=lambda r: _ORDER.index(r.judge.__module__) if r.judge.__module__ in _ORDER else len(_ORDER))

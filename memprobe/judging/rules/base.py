@@ -44,9 +44,18 @@ class Suggestion:
         return SEVERITY_OF_TIER[self.tier]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "rule": self.rule, "tier": self.tier, "severity": self.severity, "title": self.title,
-                "why": self.why, "try": self.try_, "action": self.action, "saves_bytes": self.saves_bytes,
-                "covers": self.covers}
+        return {
+            "id": self.id,
+            "rule": self.rule,
+            "tier": self.tier,
+            "severity": self.severity,
+            "title": self.title,
+            "why": self.why,
+            "try": self.try_,
+            "action": self.action,
+            "saves_bytes": self.saves_bytes,
+            "covers": self.covers,
+        }
 
 
 RuleFunction = Callable[[RunFacts], list[Suggestion]]
@@ -72,8 +81,9 @@ RULES: list[Rule] = []
 """Every rule, in the order their modules registered them (the tie-break of the ranking)."""
 
 
-def rule(rule_id: str, *, needs: tuple[str, ...], tiers: tuple[Tier, ...], fallback: bool = False
-         ) -> Callable[[RuleFunction], RuleFunction]:
+def rule(
+    rule_id: str, *, needs: tuple[str, ...], tiers: tuple[Tier, ...], fallback: bool = False
+) -> Callable[[RuleFunction], RuleFunction]:
     """Register a rule function under ``rule_id``."""
 
     def register(judge: RuleFunction) -> RuleFunction:

@@ -15,8 +15,13 @@ def custom_node(f: RunFacts) -> list[Suggestion]:
     if not f.failed_in("custom") or f.failure is None:
         return []
     node = f.failing_node()
-    return [Suggestion(
-        "builtin-node", "failure", "Try a built-in node in place of the custom one",
-        f"{f.label(node)}, from a custom node pack, failed ({f.failure.kind}: {short(f.failure.message)}).",
-        f"Swap {node.get('class_type') if node else 'it'} for the smallest built-in ComfyUI node that does the same "
-        "job; if the built-in node fails too, the limit is the workload, not the pack.")]
+    return [
+        Suggestion(
+            "builtin-node",
+            "failure",
+            "Try a built-in node in place of the custom one",
+            f"{f.label(node)}, from a custom node pack, failed ({f.failure.kind}: {short(f.failure.message)}).",
+            f"Swap {node.get('class_type') if node else 'it'} for the smallest built-in ComfyUI node that does the same "
+            "job; if the built-in node fails too, the limit is the workload, not the pack.",
+        )
+    ]

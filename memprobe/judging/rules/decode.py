@@ -16,8 +16,11 @@ TILE_SAVES = 0.75
 half the side holds a quarter of the pixels."""
 
 
-@rule("decode-in-tiles", needs=("failure", "fallback", "spill", "near-limit", "peaks"),
-      tiers=("failure", "pressure", "note"))
+@rule(
+    "decode-in-tiles",
+    needs=("failure", "fallback", "spill", "near-limit", "peaks"),
+    tiers=("failure", "pressure", "note"),
+)
 def decode_in_tiles(f: RunFacts) -> list[Suggestion]:
     """The VAE decode ran out of memory (or nearly): decode in tiles."""
     out: list[Suggestion] = []
@@ -73,27 +76,52 @@ def decode_change(f: RunFacts, node: NodeDoc, why: str, tier: Tier, added: int |
     saves = int(added * TILE_SAVES) if added else requested
     class_type = node.get("class_type")
     if class_type == "VAEDecode":
-        return [Suggestion(
-            "tiled-decode", tier, "Decode in tiles: replace VAE Decode with VAE Decode (Tiled)", why,
-            "Replace this VAE Decode with VAE Decode (Tiled) at its defaults (tile_size 512, overlap 64, "
-            "temporal_size 64, temporal_overlap 8), same samples and vae inputs; keep the seed and compare the "
-            "image. Tiles use less memory and more time; for video latents the temporal settings apply.",
-            saves, swap_action(node))]
+        return [
+            Suggestion(
+                "tiled-decode",
+                tier,
+                "Decode in tiles: replace VAE Decode with VAE Decode (Tiled)",
+                why,
+                "Replace this VAE Decode with VAE Decode (Tiled) at its defaults (tile_size 512, overlap 64, "
+                "temporal_size 64, temporal_overlap 8), same samples and vae inputs; keep the seed and compare the "
+                "image. Tiles use less memory and more time; for video latents the temporal settings apply.",
+                saves,
+                swap_action(node),
+            )
+        ]
     if class_type == "VAEDecodeTiled":  # already tiled and still short: one step smaller
         inputs = ((f.prompt or {}).get(node.get("real_node_id") or node_id or "") or {}).get("inputs") or {}
         tile = inputs.get("tile_size")
         tile = tile if isinstance(tile, int) else TILED_DEFAULTS["tile_size"]
         smaller = max(64, (tile // 2) // 32 * 32)
-        return [Suggestion(
-            "smaller-tiles", tier, "Use smaller decode tiles", why,
-            f"Lower tile_size from {tile} to {smaller} (one step; leave the other settings), then check the "
-            "image for seams, gradients and lost fine detail.", saves,
-            {"type": "set_widget", "node_id": node.get("real_node_id") or node_id, "widget": "tile_size",
-             "value": smaller})]
-    return [Suggestion(  # a specialised decoder: never swap it for an image decoder
-        "tiled-decode-own", tier, f"Use {class_type}'s tiled mode", why,
-        f"Turn on the tiled/chunked decoding that {class_type} or its pack offers (its compatible tiled "
-        "decoder), keeping its temporal settings; do not swap it for an image VAE Decode.", saves)]
+        return [
+            Suggestion(
+                "smaller-tiles",
+                tier,
+                "Use smaller decode tiles",
+                why,
+                f"Lower tile_size from {tile} to {smaller} (one step; leave the other settings), then check the "
+                "image for seams, gradients and lost fine detail.",
+                saves,
+                {
+                    "type": "set_widget",
+                    "node_id": node.get("real_node_id") or node_id,
+                    "widget": "tile_size",
+                    "value": smaller,
+                },
+            )
+        ]
+    return [
+        Suggestion(  # a specialised decoder: never swap it for an image decoder
+            "tiled-decode-own",
+            tier,
+            f"Use {class_type}'s tiled mode",
+            why,
+            f"Turn on the tiled/chunked decoding that {class_type} or its pack offers (its compatible tiled "
+            "decoder), keeping its temporal settings; do not swap it for an image VAE Decode.",
+            saves,
+        )
+    ]
 
 
 def _decode_headroom(f: RunFacts, node: NodeDoc, peak: int, added: int | None) -> list[Suggestion]:
@@ -101,18 +129,34 @@ def _decode_headroom(f: RunFacts, node: NodeDoc, peak: int, added: int | None) -
     class_type = node.get("class_type")
     if class_type == "VAEDecodeTiled":
         return []
-    why = (f"{f.label(node)} is this run's {f.memory_name} peak at {f.of_limit(peak)}; nothing ran short "
-           "(no failure, no fallback, no peak within 10% of the limit).")
+    why = (
+        f"{f.label(node)} is this run's {f.memory_name} peak at {f.of_limit(peak)}; nothing ran short "
+        "(no failure, no fallback, no peak within 10% of the limit)."
+    )
     saves = int(added * TILE_SAVES) if added else None
     if class_type == "VAEDecode":
-        return [Suggestion(
-            "tiled-decode", "note", "Headroom: the VAE decode is this run's peak", why,
-            "Nothing to change. If this decode ever runs out of memory, replace it with VAE Decode (Tiled) at its "
-            "defaults (tile_size 512, overlap 64): same inputs, less memory, more time.", saves, swap_action(node))]
-    return [Suggestion(
-        "tiled-decode-own", "note", "Headroom: the decode is this run's peak", why,
-        f"Nothing to change. If it ever runs out of memory, use the tiled/chunked mode of {class_type} or its pack.",
-        saves)]
+        return [
+            Suggestion(
+                "tiled-decode",
+                "note",
+                "Headroom: the VAE decode is this run's peak",
+                why,
+                "Nothing to change. If this decode ever runs out of memory, replace it with VAE Decode (Tiled) at its "
+                "defaults (tile_size 512, overlap 64): same inputs, less memory, more time.",
+                saves,
+                swap_action(node),
+            )
+        ]
+    return [
+        Suggestion(
+            "tiled-decode-own",
+            "note",
+            "Headroom: the decode is this run's peak",
+            why,
+            f"Nothing to change. If it ever runs out of memory, use the tiled/chunked mode of {class_type} or its pack.",
+            saves,
+        )
+    ]
 
 
 def swap_action(node: NodeDoc) -> dict[str, object]:

@@ -25,25 +25,39 @@ def memory_held(f: RunFacts) -> list[Suggestion]:
     held, freed = [], 0
     used, total = end.get("gpu0_used_bytes"), f.limit_of("gpu0_used_bytes")
     if used is not None and total and used >= 0.8 * total and used - start.get("gpu0_used_bytes", 0) >= GIB:
-        held.append(f"VRAM {fmt_pair(used, total)} after the run (it began at {fmt_bytes(start.get('gpu0_used_bytes'))})")
+        held.append(
+            f"VRAM {fmt_pair(used, total)} after the run (it began at {fmt_bytes(start.get('gpu0_used_bytes'))})"
+        )
         freed = max(freed, used - start.get("gpu0_used_bytes", 0))
     rss, ram = end.get("process_rss_bytes"), f.limit_of("process_rss_bytes")
     if rss is not None and ram and rss - start.get("process_rss_bytes", rss) >= max(GIB, 0.25 * ram):
-        held.append(f"ComfyUI holds {fmt_bytes(rss)} of RAM after the run (it began at "
-                    f"{fmt_bytes(start.get('process_rss_bytes'))})")
+        held.append(
+            f"ComfyUI holds {fmt_bytes(rss)} of RAM after the run (it began at "
+            f"{fmt_bytes(start.get('process_rss_bytes'))})"
+        )
         freed = max(freed, rss - start.get("process_rss_bytes", rss))
     resident = [m for m in f.models_end or [] if m.get("loaded_bytes")]
     resident_bytes = sum(m.get("loaded_bytes") or 0 for m in resident)
     if resident and (held or (f.failed and resident_bytes >= 256 * 1024**2)):
-        held.append(f"{len(resident)} model{'s' if len(resident) > 1 else ''} still loaded: "
-                    + "; ".join(describe_model(dict(m)) for m in resident))
+        held.append(
+            f"{len(resident)} model{'s' if len(resident) > 1 else ''} still loaded: "
+            + "; ".join(describe_model(dict(m)) for m in resident)
+        )
         freed = max(freed, resident_bytes)
     if not held:
         return []
-    return [Suggestion("free-memory", "pressure", "Free the memory the failed run left behind", "; ".join(held) + ".",
-                       "Press Free memory (ComfyUI unloads its models and empties its caches) before the next try; "
-                       "if the numbers stay high, save the workflow and restart ComfyUI.", freed or None,
-                       {"type": "free_memory", "unload_models": True, "free_memory": True})]
+    return [
+        Suggestion(
+            "free-memory",
+            "pressure",
+            "Free the memory the failed run left behind",
+            "; ".join(held) + ".",
+            "Press Free memory (ComfyUI unloads its models and empties its caches) before the next try; "
+            "if the numbers stay high, save the workflow and restart ComfyUI.",
+            freed or None,
+            {"type": "free_memory", "unload_models": True, "free_memory": True},
+        )
+    ]
 
 
 @rule("launch-options", needs=("failure", "snapshot", "launch-options"), tiers=("failure",))
@@ -58,21 +72,38 @@ def launch_options(f: RunFacts) -> list[Suggestion]:
     if gpu and gpu.get("device_used_bytes") is not None and gpu.get("torch_reserved_bytes") is not None:
         others = gpu["device_used_bytes"] - gpu["torch_reserved_bytes"]
     if others is not None and gpu is not None and others >= GIB and "--reserve-vram" not in f.argv:
-        out.append(Suggestion(
-            "reserve-vram", "failure", "Tell ComfyUI how much VRAM other programs need",
-            f"At the failure, {fmt_bytes(others)} of VRAM was in use outside ComfyUI's allocator "
-            f"(device {fmt_bytes(gpu['device_used_bytes'])}, ComfyUI {fmt_bytes(gpu['torch_reserved_bytes'])}).",
-            "Start ComfyUI with --reserve-vram " + f"{others / GIB:.1f}: " + place.format(flag="--reserve-vram")
-            + ". Trade-off: ComfyUI keeps less of the card for itself; closing those programs works too."))
+        out.append(
+            Suggestion(
+                "reserve-vram",
+                "failure",
+                "Tell ComfyUI how much VRAM other programs need",
+                f"At the failure, {fmt_bytes(others)} of VRAM was in use outside ComfyUI's allocator "
+                f"(device {fmt_bytes(gpu['device_used_bytes'])}, ComfyUI {fmt_bytes(gpu['torch_reserved_bytes'])}).",
+                "Start ComfyUI with --reserve-vram "
+                + f"{others / GIB:.1f}: "
+                + place.format(flag="--reserve-vram")
+                + ". Trade-off: ComfyUI keeps less of the card for itself; closing those programs works too.",
+            )
+        )
     stage = f.failure.stage
-    if stage in ("load", "sampling") and not any(a in f.argv for a in ("--lowvram", "--novram")) \
-            and (f.params.get("batch_size") in (None, 1)):
-        out.append(Suggestion(
-            "lowvram", "failure", "Let ComfyUI offload the model (--lowvram)",
-            f"{f.label(f.failing_node())} ran out of VRAM while {'loading' if stage == 'load' else 'sampling'} "
-            "with batch 1.",
-            "Start ComfyUI with --lowvram: " + place.format(flag="--lowvram") + ". Trade-off: slower, and the offloaded "
-            "weights need system RAM (and so pagefile/swap); keep your original launch settings to return to."))
+    if (
+        stage in ("load", "sampling")
+        and not any(a in f.argv for a in ("--lowvram", "--novram"))
+        and (f.params.get("batch_size") in (None, 1))
+    ):
+        out.append(
+            Suggestion(
+                "lowvram",
+                "failure",
+                "Let ComfyUI offload the model (--lowvram)",
+                f"{f.label(f.failing_node())} ran out of VRAM while {'loading' if stage == 'load' else 'sampling'} "
+                "with batch 1.",
+                "Start ComfyUI with --lowvram: "
+                + place.format(flag="--lowvram")
+                + ". Trade-off: slower, and the offloaded "
+                "weights need system RAM (and so pagefile/swap); keep your original launch settings to return to.",
+            )
+        )
     return out
 
 
@@ -82,13 +113,19 @@ def vram_spill(f: RunFacts) -> list[Suggestion]:
     nodes = [n for n in f.nodes if "vram-spill" in (n.get("fallbacks") or []) and n.get("stage") != "vae-decode"]
     if not nodes:
         return []
-    return [Suggestion(
-        "sysmem-fallback", "pressure", "VRAM silently spilled into system RAM",
-        f"{f.label(nodes[0])}: shared GPU memory grew while VRAM was full (the NVIDIA driver's system memory "
-        "fallback): nothing failed, the node just ran many times slower.",
-        "Make that stage smaller (resolution, batch, frames) — or, to get an error instead of the slowdown, set "
-        "'CUDA - Sysmem Fallback Policy' to 'Prefer No Sysmem Fallback' for ComfyUI's python.exe in the NVIDIA "
-        "Control Panel.", _growth(nodes[0], "gpu0_shared_bytes"))]
+    return [
+        Suggestion(
+            "sysmem-fallback",
+            "pressure",
+            "VRAM silently spilled into system RAM",
+            f"{f.label(nodes[0])}: shared GPU memory grew while VRAM was full (the NVIDIA driver's system memory "
+            "fallback): nothing failed, the node just ran many times slower.",
+            "Make that stage smaller (resolution, batch, frames) — or, to get an error instead of the slowdown, set "
+            "'CUDA - Sysmem Fallback Policy' to 'Prefer No Sysmem Fallback' for ComfyUI's python.exe in the NVIDIA "
+            "Control Panel.",
+            _growth(nodes[0], "gpu0_shared_bytes"),
+        )
+    ]
 
 
 @rule("offloaded-weights", needs=("partial-load", "failure", "near-limit", "spill"), tiers=("failure", "pressure"))
@@ -106,8 +143,11 @@ def offloaded_weights(f: RunFacts) -> list[Suggestion]:
     if not pressure and not (spilled and others is not None and others >= GIB):
         return []
     fit = f" ({fmt_bytes(loaded)} of its {fmt_bytes(size)} fit on {top['device']})" if size and top["device"] else ""
-    kept = (f"ComfyUI kept {fmt_bytes(offloaded)} of {name} in RAM because VRAM was short{fit}" if offloaded
-            else f"ComfyUI loaded {name} only partially because VRAM was short (its log: loaded partially)")
+    kept = (
+        f"ComfyUI kept {fmt_bytes(offloaded)} of {name} in RAM because VRAM was short{fit}"
+        if offloaded
+        else f"ComfyUI loaded {name} only partially because VRAM was short (its log: loaded partially)"
+    )
     growth = _growth(node, "process_private_bytes") or _growth(node, "process_rss_bytes")
     evidence = [f"{f.label(node)} ({node.get('stage')}): {kept}" if node is not None else f"{kept} (ComfyUI's log)"]
     if growth is not None and growth >= 256 * 1024**2:
@@ -117,24 +157,51 @@ def offloaded_weights(f: RunFacts) -> list[Suggestion]:
     tier: Tier = "failure" if critical else "pressure"
     if spilled and others is not None and others >= GIB:
         place = LAUNCH_OPTION_PLACES.get(f.install, LAUNCH_OPTION_PLACES["unknown"])
-        why = "; ".join(evidence + [f"other programs held {fmt_bytes(others)} of VRAM", "VRAM then ran out"
-                                    if f.failed else "VRAM then spilled into shared memory"] + pressure) + "."
-        return [Suggestion(
-            "reserve-vram", "failure" if f.failed else "pressure", "Tell ComfyUI how much VRAM other programs need",
-            why, f"Start ComfyUI with --reserve-vram {others / GIB:.1f}: " + place.format(flag="--reserve-vram")
-            + ". ComfyUI then leaves that much free for them instead of planning with memory they take back. "
-            "Trade-off: more of the model stays in RAM; closing those programs works too.", others)]
+        why = (
+            "; ".join(
+                evidence
+                + [
+                    f"other programs held {fmt_bytes(others)} of VRAM",
+                    "VRAM then ran out" if f.failed else "VRAM then spilled into shared memory",
+                ]
+                + pressure
+            )
+            + "."
+        )
+        return [
+            Suggestion(
+                "reserve-vram",
+                "failure" if f.failed else "pressure",
+                "Tell ComfyUI how much VRAM other programs need",
+                why,
+                f"Start ComfyUI with --reserve-vram {others / GIB:.1f}: "
+                + place.format(flag="--reserve-vram")
+                + ". ComfyUI then leaves that much free for them instead of planning with memory they take back. "
+                "Trade-off: more of the model stays in RAM; closing those programs works too.",
+                others,
+            )
+        ]
     if others is not None and others >= GIB:
         why = "; ".join(evidence + [f"other programs held {fmt_bytes(others)} of VRAM when it loaded"] + pressure) + "."
-        return [Suggestion(
-            "close-vram-programs", tier, "Close the programs that hold VRAM", why,
-            f"Close the programs using {fmt_bytes(others)} of VRAM (browsers with hardware acceleration, games, other "
-            f"AI tools) and run again: ComfyUI sizes each load by the VRAM it finds free, so more of {name} fits on "
-            "the GPU and less of it sits in RAM.", min(others, offloaded) if offloaded else others)]
+        return [
+            Suggestion(
+                "close-vram-programs",
+                tier,
+                "Close the programs that hold VRAM",
+                why,
+                f"Close the programs using {fmt_bytes(others)} of VRAM (browsers with hardware acceleration, games, other "
+                f"AI tools) and run again: ComfyUI sizes each load by the VRAM it finds free, so more of {name} fits on "
+                "the GPU and less of it sits in RAM.",
+                min(others, offloaded) if offloaded else others,
+            )
+        ]
     why = "; ".join(evidence + pressure) + "."
     text, saves = smaller_model(name, size, loaded, top.get("dtype"))
-    return [Suggestion("smaller-model-offload", tier, "Use a smaller or lower-precision model", why, text,
-                       saves or offloaded)]
+    return [
+        Suggestion(
+            "smaller-model-offload", tier, "Use a smaller or lower-precision model", why, text, saves or offloaded
+        )
+    ]
 
 
 def _growth(node: NodeDoc | None, metric: str) -> int | None:
@@ -144,20 +211,28 @@ def _growth(node: NodeDoc | None, metric: str) -> int | None:
 
 def smaller_model(name: str, size: int | None, loaded: int | None, dtype: str | None) -> tuple[str, int | None]:
     """The precision step that would make the model fit, with the arithmetic, and what it saves."""
-    step = {"float32": ("fp16", 2), "float16": ("fp8 (or a GGUF Q8)", 2), "bfloat16": ("fp8 (or a GGUF Q8)", 2),
-            "float8_e4m3fn": ("a GGUF Q4", 2), "float8_e5m2": ("a GGUF Q4", 2)}.get(dtype or "")
+    step = {
+        "float32": ("fp16", 2),
+        "float16": ("fp8 (or a GGUF Q8)", 2),
+        "bfloat16": ("fp8 (or a GGUF Q8)", 2),
+        "float8_e4m3fn": ("a GGUF Q4", 2),
+        "float8_e5m2": ("a GGUF Q4", 2),
+    }.get(dtype or "")
     text = f"Load {name} in lower precision or pick a smaller model for the same task"
     saves = None
     if step and size and loaded is not None:
         smaller = size // step[1]
         saves = size - smaller
         fits = "fits in" if smaller <= loaded else "is still more than"
-        text = (f"Load {name} as {step[0]}: about {fmt_bytes(smaller)} instead of {fmt_bytes(size)} ({dtype}), which "
-                f"{fits} the {fmt_bytes(loaded)} of VRAM ComfyUI could give it")
+        text = (
+            f"Load {name} as {step[0]}: about {fmt_bytes(smaller)} instead of {fmt_bytes(size)} ({dtype}), which "
+            f"{fits} the {fmt_bytes(loaded)} of VRAM ComfyUI could give it"
+        )
         if smaller > loaded:
             text += "; a smaller model for the same task would fit"
-    return (text + ". Then ComfyUI keeps less of it (or nothing) in RAM. A bigger pagefile does not make it fit in "
-            "VRAM."), saves
+    return (
+        text + ". Then ComfyUI keeps less of it (or nothing) in RAM. A bigger pagefile does not make it fit in VRAM."
+    ), saves
 
 
 @rule("duplicate-models", needs=("models",), tiers=("pressure", "note"))
@@ -172,8 +247,11 @@ def duplicate_models_rule(f: RunFacts) -> list[Suggestion]:
     by_file: dict[str, list[list[ModelDoc]]] = {}
     for (file, _), copies in most.items():
         by_file.setdefault(file, []).append(copies)
-    pressure = f.system_pressure() or ([f"{f.memory_name} reached {fmt_pair(f.peaks.get(f.metric), f.compute.limit_bytes)}"]
-                                       if f.compute.near(f.peaks) else [])
+    pressure = f.system_pressure() or (
+        [f"{f.memory_name} reached {fmt_pair(f.peaks.get(f.metric), f.compute.limit_bytes)}"]
+        if f.compute.near(f.peaks)
+        else []
+    )
     out = []
     for file, groups in by_file.items():
         loaders = [m.get("loaded_by") or {} for m in groups[0]]
@@ -182,16 +260,29 @@ def duplicate_models_rule(f: RunFacts) -> list[Suggestion]:
         what = " and ".join(f"of {c[0].get('class')} ({fmt_bytes(c[0].get('size_bytes'))} each)" for c in groups)
         held = f"{count} copies {what}: {fmt_bytes(extra)} more than one copy needs"
         if len({lb.get("node_id") for lb in loaders}) == 1:
-            why = (f"{file} is in memory {count} times: node {loaders[0].get('node_id')} loaded it again while an "
-                   f"earlier copy was still loaded; {held}")
+            why = (
+                f"{file} is in memory {count} times: node {loaders[0].get('node_id')} loaded it again while an "
+                f"earlier copy was still loaded; {held}"
+            )
             change = "Press Free memory before running again (ComfyUI unloads every model), so only one copy is loaded."
             action: dict[str, Any] | None = {"type": "free_memory", "unload_models": True, "free_memory": True}
         else:
             by = " and ".join(f"node {lb.get('node_id')} ({lb.get('class_type')})" for lb in loaders)
             why = f"{file} is loaded {count} times, by {by}; {held}"
-            change = (f"Load {file} once: delete the second loader node and connect the first one's outputs wherever "
-                      "the second's went. ComfyUI then keeps one copy of its weights.")
+            change = (
+                f"Load {file} once: delete the second loader node and connect the first one's outputs wherever "
+                "the second's went. ComfyUI then keeps one copy of its weights."
+            )
             action = None
-        out.append(Suggestion("duplicate-model", "pressure" if pressure else "note", "The same model is loaded twice",
-                              "; ".join([why, *pressure]) + ".", change, extra or None, action))
+        out.append(
+            Suggestion(
+                "duplicate-model",
+                "pressure" if pressure else "note",
+                "The same model is loaded twice",
+                "; ".join([why, *pressure]) + ".",
+                change,
+                extra or None,
+                action,
+            )
+        )
     return out

@@ -38,11 +38,17 @@ def failed_load(f: RunFacts) -> list[Suggestion]:
     models = ", ".join(f.params.get("models") or []) or "the model"
     sizes = [int(p["size_bytes"]) for p in f.partials if p.get("size_bytes")]
     saves = max(sizes) // 2 if sizes else _requested(f)  # one precision step halves the weights
-    return [Suggestion(
-        "smaller-model", "failure", "Load a smaller or lower-precision model",
-        f"{_why(f, 'loading')}; models in this workflow: {models}.",
-        "Load a smaller compatible model for the same task, or the same model in lower precision (fp8, a GGUF "
-        "quantisation). Tiling the VAE decode will not help: the run never reached the decode.", saves)]
+    return [
+        Suggestion(
+            "smaller-model",
+            "failure",
+            "Load a smaller or lower-precision model",
+            f"{_why(f, 'loading')}; models in this workflow: {models}.",
+            "Load a smaller compatible model for the same task, or the same model in lower precision (fp8, a GGUF "
+            "quantisation). Tiling the VAE decode will not help: the run never reached the decode.",
+            saves,
+        )
+    ]
 
 
 @rule("failed-sampling", needs=("failure", "workflow"), tiers=("failure",))
@@ -55,21 +61,40 @@ def failed_sampling(f: RunFacts) -> list[Suggestion]:
     batch, width, height = f.params.get("batch_size"), f.params.get("width"), f.params.get("height")
     out = []
     if isinstance(batch, int) and batch > 1:
-        out.append(Suggestion("batch-one", "failure", "Sample one image at a time", f"{why}; batch_size is {batch}.",
-                              f"Set batch_size from {batch} to 1, nothing else; queue several runs instead.",
-                              added * (batch - 1) // batch if added else None))
+        out.append(
+            Suggestion(
+                "batch-one",
+                "failure",
+                "Sample one image at a time",
+                f"{why}; batch_size is {batch}.",
+                f"Set batch_size from {batch} to 1, nothing else; queue several runs instead.",
+                added * (batch - 1) // batch if added else None,
+            )
+        )
     if isinstance(width, int) and isinstance(height, int):
         w, h = _round8(int(width * RESOLUTION_STEP)), _round8(int(height * RESOLUTION_STEP))
-        out.append(Suggestion(
-            "smaller-resolution", "failure", "Sample at a smaller resolution",
-            f"{why}; the latent is {width}x{height}" + (f", batch {batch}" if batch else "") + ".",
-            f"Try {w}x{h} (keep the seed{', after batch 1' if out else ''}). Doubling width and height quadruples "
-            "the pixels, but VRAM does not simply quadruple: models have fixed costs, so measure each step.",
-            int(added * (1 - RESOLUTION_STEP**2)) if added else None))
+        out.append(
+            Suggestion(
+                "smaller-resolution",
+                "failure",
+                "Sample at a smaller resolution",
+                f"{why}; the latent is {width}x{height}" + (f", batch {batch}" if batch else "") + ".",
+                f"Try {w}x{h} (keep the seed{', after batch 1' if out else ''}). Doubling width and height quadruples "
+                "the pixels, but VRAM does not simply quadruple: models have fixed costs, so measure each step.",
+                int(added * (1 - RESOLUTION_STEP**2)) if added else None,
+            )
+        )
     if not out:
-        out.append(Suggestion("smaller-sampling", "failure", "Make the sampling step smaller", why + ".",
-                              "Lower the resolution (or frames) of the latent the sampler works on, one step at a time.",
-                              int(added * (1 - RESOLUTION_STEP**2)) if added else None))
+        out.append(
+            Suggestion(
+                "smaller-sampling",
+                "failure",
+                "Make the sampling step smaller",
+                why + ".",
+                "Lower the resolution (or frames) of the latent the sampler works on, one step at a time.",
+                int(added * (1 - RESOLUTION_STEP**2)) if added else None,
+            )
+        )
     return out
 
 
@@ -77,8 +102,10 @@ def failed_sampling(f: RunFacts) -> list[Suggestion]:
 def stage_too_big(f: RunFacts) -> list[Suggestion]:
     """Upscaling or video ran out (or nearly): a smaller input, or fewer frames."""
     out = []
-    for stage, change in (("upscale", "Feed it a smaller image (or upscale by a smaller factor)"),
-                          ("video", "Use fewer frames (length) or a smaller frame size")):
+    for stage, change in (
+        ("upscale", "Feed it a smaller image (or upscale by a smaller factor)"),
+        ("video", "Use fewer frames (length) or a smaller frame size"),
+    ):
         nodes = [n for n in f.nodes if n.get("stage") == stage]
         failed = f.failed_in(stage)
         near = [n for n in nodes if f.compute.near(n.get("peaks") or {})]
@@ -86,14 +113,23 @@ def stage_too_big(f: RunFacts) -> list[Suggestion]:
             continue
         node = f.failing_node() if failed else near[0]
         assert f.failure is not None or not failed
-        evidence = (f"failed ({f.failure.kind}: {short(f.failure.message)})" if failed and f.failure is not None
-                    else f"reached {f.of_limit(f.node_peak(node) if node is not None else None)}")
+        evidence = (
+            f"failed ({f.failure.kind}: {short(f.failure.message)})"
+            if failed and f.failure is not None
+            else f"reached {f.of_limit(f.node_peak(node) if node is not None else None)}"
+        )
         frames = f" (length is {f.params['length']})" if stage == "video" and "length" in f.params else ""
         added = _added(f, node) or (_requested(f) if failed else None)
-        out.append(Suggestion(
-            f"smaller-{stage}", "failure" if failed else "pressure", f"Give the {stage} stage less to do",
-            f"{f.label(node)} {evidence}{frames}.", change + ", one change at a time, and check whether that stage "
-            "finishes.", added // 2 if added else None))
+        out.append(
+            Suggestion(
+                f"smaller-{stage}",
+                "failure" if failed else "pressure",
+                f"Give the {stage} stage less to do",
+                f"{f.label(node)} {evidence}{frames}.",
+                change + ", one change at a time, and check whether that stage finishes.",
+                added // 2 if added else None,
+            )
+        )
     return out
 
 

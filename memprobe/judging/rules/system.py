@@ -27,8 +27,7 @@ def system_memory(f: RunFacts) -> list[Suggestion]:
     if kind == "commit-limit" and limit.name != COMMIT:  # e.g. os error 1455 from a run without OS facts
         limit = MemoryLimit(COMMIT, True, "commit_bytes", f.limit_of("commit_bytes"))
     if kind == "cgroup-limit" and limit.name != CGROUP:
-        limit = MemoryLimit(CGROUP, True, "cgroup_used_bytes",
-                            f.limit_of("cgroup_used_bytes"))
+        limit = MemoryLimit(CGROUP, True, "cgroup_used_bytes", f.limit_of("cgroup_used_bytes"))
     used = limit.used(f.peaks)
     evidence = []
     if used is not None and limit.limit_bytes:
@@ -36,19 +35,34 @@ def system_memory(f: RunFacts) -> list[Suggestion]:
     if failed and not abrupt and failure is not None:
         evidence.append(f"it failed at {f.label(f.failing_node())} with '{short(failure.message)}'")
     if abrupt and failure is not None:
-        evidence.append(failure.evidence or "ComfyUI ended without an error during the run, with system memory "
-                        "exhausted")
+        evidence.append(
+            failure.evidence or "ComfyUI ended without an error during the run, with system memory exhausted"
+        )
     offloaded = max(f.partials, key=lambda p: p.get("offloaded_bytes") or 0) if f.partials else None
     if offloaded and offloaded.get("offloaded_bytes"):
         at = f" at node {offloaded['node_id']}" if offloaded["node_id"] is not None else ""
-        evidence.append(f"{fmt_bytes(offloaded['offloaded_bytes'])} of that are {offloaded['name']}'s weights, which "
-                        f"ComfyUI kept in RAM{at} because VRAM was short")
+        evidence.append(
+            f"{fmt_bytes(offloaded['offloaded_bytes'])} of that are {offloaded['name']}'s weights, which "
+            f"ComfyUI kept in RAM{at} because VRAM was short"
+        )
     lowvram = [a for a in f.argv if a in ("--lowvram", "--novram", "--cpu")]
-    pressure = (f" {' and '.join(lowvram)} {'moves' if len(lowvram) == 1 else 'move'} work into system RAM and "
-                "raises this pressure." if lowvram else "")
+    pressure = (
+        f" {' and '.join(lowvram)} {'moves' if len(lowvram) == 1 else 'move'} work into system RAM and "
+        "raises this pressure."
+        if lowvram
+        else ""
+    )
     title, change, adds = _system_remedy(f, limit, used)
-    return [Suggestion("container-limit" if limit.name == CGROUP else "pagefile", "failure" if failed else "pressure",
-                       title, "; ".join(evidence) + ".", change + pressure, adds)]
+    return [
+        Suggestion(
+            "container-limit" if limit.name == CGROUP else "pagefile",
+            "failure" if failed else "pressure",
+            title,
+            "; ".join(evidence) + ".",
+            change + pressure,
+            adds,
+        )
+    ]
 
 
 def _system_remedy(f: RunFacts, limit: MemoryLimit, used: int | None) -> tuple[str, str, int | None]:
@@ -60,32 +74,45 @@ def _system_remedy(f: RunFacts, limit: MemoryLimit, used: int | None) -> tuple[s
     if limit.name == CGROUP:
         floor = limit.limit_bytes or used or 0
         target = -(-int(floor * 1.25) // GIB) * GIB
-        return ("Give the container more memory",
-                f"Raise the memory limit of ComfyUI's container to {target // GIB} GB or more (docker run --memory, "
-                "compose mem_limit, Kubernetes resources.limits.memory), or run a smaller workflow. Swap or RAM "
-                "on the host does not help while the container's own limit is the one that is reached.",
-                target - limit.limit_bytes if limit.limit_bytes else None)
+        return (
+            "Give the container more memory",
+            f"Raise the memory limit of ComfyUI's container to {target // GIB} GB or more (docker run --memory, "
+            "compose mem_limit, Kubernetes resources.limits.memory), or run a smaller workflow. Swap or RAM "
+            "on the host does not help while the container's own limit is the one that is reached.",
+            target - limit.limit_bytes if limit.limit_bytes else None,
+        )
     advice = suggest_pagefile(ram, vram, peak_commit_bytes=used)
     size_bytes = advice.recommended_bytes if advice else 32 * GIB  # the smallest size the sizing table gives
     size = f"{size_bytes // GIB} GB"
     adds = max(0, size_bytes - (f.context.get("swap_total_bytes") or 0))
     if family == "Windows":
-        return ("Give Windows a larger fixed pagefile",
-                f"Set a fixed pagefile of {size} (initial = maximum){' (' + advice.basis + ')' if advice else ''} on "
-                "a non-system SSD with free space — never an HDD or a USB/removable drive. Memory compression is "
-                "not a pagefile.", adds)
+        return (
+            "Give Windows a larger fixed pagefile",
+            f"Set a fixed pagefile of {size} (initial = maximum){' (' + advice.basis + ')' if advice else ''} on "
+            "a non-system SSD with free space — never an HDD or a USB/removable drive. Memory compression is "
+            "not a pagefile.",
+            adds,
+        )
     if limit.name == COMMIT:  # Linux, vm.overcommit_memory = 2
-        return ("Raise Linux's commit limit",
-                f"Add swap (a {size} swap file on an SSD: CommitLimit = swap + RAM x vm.overcommit_ratio / 100) or "
-                "raise vm.overcommit_ratio; with strict overcommit, allocations beyond CommitLimit fail even with "
-                "RAM free.", adds)
+        return (
+            "Raise Linux's commit limit",
+            f"Add swap (a {size} swap file on an SSD: CommitLimit = swap + RAM x vm.overcommit_ratio / 100) or "
+            "raise vm.overcommit_ratio; with strict overcommit, allocations beyond CommitLimit fail even with "
+            "RAM free.",
+            adds,
+        )
     if family == "Darwin":
-        return ("Free RAM for ComfyUI",
-                "Close other programs before this workflow, and keep 20 GB or more free on the system volume: macOS "
-                "swaps there, and ends programs when it cannot.", None)
-    return ("Add swap so RAM can overflow",
-            f"Add swap (a {size} swap file on an SSD) so the kernel's OOM killer stops ending ComfyUI when RAM is "
-            "full.", adds)
+        return (
+            "Free RAM for ComfyUI",
+            "Close other programs before this workflow, and keep 20 GB or more free on the system volume: macOS "
+            "swaps there, and ends programs when it cannot.",
+            None,
+        )
+    return (
+        "Add swap so RAM can overflow",
+        f"Add swap (a {size} swap file on an SSD) so the kernel's OOM killer stops ending ComfyUI when RAM is full.",
+        adds,
+    )
 
 
 @rule("abrupt-end", needs=("abrupt-end",), tiers=("failure",))
@@ -97,17 +124,25 @@ def abrupt_end(f: RunFacts) -> list[Suggestion]:
     node = f.failing_node()
     where = f"during {f.label(node)}" if node else "mid-run"
     if "Windows" in f.os:
-        check = ("Open Event Viewer > Windows Logs > Application and look for errors 1000/1023 (python.exe) or "
-                 "'Resource-Exhaustion-Detector' at that time")
+        check = (
+            "Open Event Viewer > Windows Logs > Application and look for errors 1000/1023 (python.exe) or "
+            "'Resource-Exhaustion-Detector' at that time"
+        )
     else:
         check = "Run 'journalctl -k | grep -i -E \"killed process|out of memory\"' (or dmesg) for that time"
     checked = failure.evidence or (
-        "its last readings were not near a memory limit (sampled up to one second before)" if f.peaks else "")
-    return [Suggestion(
-        "find-who-ended-it", "failure", "Find out what ended ComfyUI",
-        f"ComfyUI stopped {where} without reporting an error" + (f"; {checked}." if checked else "."),
-        check + ". An out-of-memory kill there means RAM + pagefile/swap ran out (then add pagefile/swap); no "
-        "such entry points to a crash or a manual stop instead.")]
+        "its last readings were not near a memory limit (sampled up to one second before)" if f.peaks else ""
+    )
+    return [
+        Suggestion(
+            "find-who-ended-it",
+            "failure",
+            "Find out what ended ComfyUI",
+            f"ComfyUI stopped {where} without reporting an error" + (f"; {checked}." if checked else "."),
+            check + ". An out-of-memory kill there means RAM + pagefile/swap ran out (then add pagefile/swap); no "
+            "such entry points to a crash or a manual stop instead.",
+        )
+    ]
 
 
 @rule("disk-space", needs=("failure", "disks"), tiers=("failure", "pressure"))
@@ -119,8 +154,11 @@ def disk_space(f: RunFacts) -> list[Suggestion]:
         volume = area.get("volume") or {}
         if volume.get("total_bytes"):
             disks.append({"role": "pagefile", **volume})
-    low = [d for d in disks if d.get("free_bytes") is not None and d.get("total_bytes")
-           and disk_is_low(d["free_bytes"], d["total_bytes"])]
+    low = [
+        d
+        for d in disks
+        if d.get("free_bytes") is not None and d.get("total_bytes") and disk_is_low(d["free_bytes"], d["total_bytes"])
+    ]
     failed_disk = f.failure is not None and f.failure.kind == "disk"
     if not low and not failed_disk:
         return []
@@ -128,7 +166,13 @@ def disk_space(f: RunFacts) -> list[Suggestion]:
     if failed_disk and f.failure is not None:
         evidence.insert(0, f"{f.label(f.failing_node())} failed writing: {short(f.failure.message)}")
     where = ", ".join(sorted({d["role"] for d in low})) or "the output drive"
-    return [Suggestion("free-disk", "failure" if failed_disk else "pressure", f"Free disk space ({where})",
-                       "; ".join(evidence) + ".",
-                       f"Free space on the {where} drive (keep 10% or more free there). Deleting old outputs frees "
-                       "disk, not VRAM.")]
+    return [
+        Suggestion(
+            "free-disk",
+            "failure" if failed_disk else "pressure",
+            f"Free disk space ({where})",
+            "; ".join(evidence) + ".",
+            f"Free space on the {where} drive (keep 10% or more free there). Deleting old outputs frees "
+            "disk, not VRAM.",
+        )
+    ]

@@ -12,8 +12,18 @@ from .nvml import NvmlDevice, NvmlReader, match_devices, normalize_pci_bus_id
 from .sensor import GpuSensor
 from .torch_backends import CudaAllocator, MpsAllocator, XpuAllocator
 
-__all__ = ["ALLOCATORS", "DEVICE_WIDE", "AllocatorReader", "DeviceWideReader", "GpuSensor", "NvmlDevice",
-           "TorchDevice", "gpu_sensor", "match_devices", "normalize_pci_bus_id"]
+__all__ = [
+    "ALLOCATORS",
+    "DEVICE_WIDE",
+    "AllocatorReader",
+    "DeviceWideReader",
+    "GpuSensor",
+    "NvmlDevice",
+    "TorchDevice",
+    "gpu_sensor",
+    "match_devices",
+    "normalize_pci_bus_id",
+]
 
 ALLOCATORS = (CudaAllocator, XpuAllocator, MpsAllocator)
 """torch's allocators, tried in this order (CUDA covers ROCm)."""

@@ -82,8 +82,9 @@ class NvmlReader:
             except Exception as exc:  # ImportError, no driver, no device ...
                 self.nvml = None
                 if not quiet:
-                    warn_once("nvml-init", "Memory Probe: NVML is unavailable (%s); device-wide VRAM comes "
-                              "from torch", exc)
+                    warn_once(
+                        "nvml-init", "Memory Probe: NVML is unavailable (%s); device-wide VRAM comes from torch", exc
+                    )
         return self.nvml is not None
 
     def _open(self) -> None:
@@ -96,10 +97,15 @@ class NvmlReader:
         for i in range(pynvml.nvmlDeviceGetCount()):
             handle = pynvml.nvmlDeviceGetHandleByIndex(i)
             pci = pynvml.nvmlDeviceGetPciInfo(handle)
-            self.nvml_devices.append(NvmlDevice(
-                index=i, name=_text(pynvml.nvmlDeviceGetName(handle)),
-                pci_bus_id=_text(getattr(pci, "busId", None) or getattr(pci, "busIdLegacy", None)),
-                uuid=_text(pynvml.nvmlDeviceGetUUID(handle)), handle=handle))
+            self.nvml_devices.append(
+                NvmlDevice(
+                    index=i,
+                    name=_text(pynvml.nvmlDeviceGetName(handle)),
+                    pci_bus_id=_text(getattr(pci, "busId", None) or getattr(pci, "busIdLegacy", None)),
+                    uuid=_text(pynvml.nvmlDeviceGetUUID(handle)),
+                    handle=handle,
+                )
+            )
 
     def devices(self) -> list[TorchDevice]:
         return [TorchDevice(d.index, "cuda", d.name, d.pci_bus_id, d.uuid, None) for d in self.nvml_devices]

@@ -30,8 +30,13 @@ class GpuSensor:
 
     SHARED_REFRESH_S = 0.5  # the Windows performance counters cost ~1 ms: read them at most 2x/s
 
-    def __init__(self, allocators: Sequence[AllocatorReader], device_wide: Sequence[DeviceWideReader], *,
-                 allow_cuda_init: bool = False) -> None:
+    def __init__(
+        self,
+        allocators: Sequence[AllocatorReader],
+        device_wide: Sequence[DeviceWideReader],
+        *,
+        allow_cuda_init: bool = False,
+    ) -> None:
         self.allocators = allocators
         self.device_wide_readers = device_wide
         self.allow_cuda_init = allow_cuda_init
@@ -75,9 +80,13 @@ class GpuSensor:
                 self._pairs = self.device_wide.pair(devices)
                 for dev in devices:
                     if dev.index not in self._pairs:
-                        warn_once(f"device-unmatched-{dev.index}", "Memory Probe: no driver device matches torch "
-                                  "%s:%d by PCI bus id or UUID; its device-wide readings fall back to torch",
-                                  dev.backend, dev.index)
+                        warn_once(
+                            f"device-unmatched-{dev.index}",
+                            "Memory Probe: no driver device matches torch "
+                            "%s:%d by PCI bus id or UUID; its device-wide readings fall back to torch",
+                            dev.backend,
+                            dev.index,
+                        )
             else:  # torch not loaded (e.g. the standalone doctor): report what the driver sees
                 devices = self.device_wide.devices()
                 self._pairs = self.device_wide.pair(devices)
@@ -116,27 +125,46 @@ class GpuSensor:
             return tuple(self._read_one(torch, dev, shared.get(dev.index)) for dev in devices)
 
     def _read_one(self, torch: ModuleType | None, dev: TorchDevice, shared: int | None) -> GpuMemory:
-        reading = GpuMemory(index=dev.index, backend=dev.backend, name=dev.name, pci_bus_id=dev.pci_bus_id,
-                            device_total_bytes=dev.total_bytes, shared_used_bytes=shared,
-                            driver_version=self.driver_version)
+        reading = GpuMemory(
+            index=dev.index,
+            backend=dev.backend,
+            name=dev.name,
+            pci_bus_id=dev.pci_bus_id,
+            device_total_bytes=dev.total_bytes,
+            shared_used_bytes=shared,
+            driver_version=self.driver_version,
+        )
         allocator = self.allocator
         if torch is not None and allocator is not None and self._torch_ready(torch):
             try:
                 reading = replace(reading, **cast(dict[str, Any], allocator.counters(torch, dev)))
             except Exception as exc:
-                warn_once(f"torch-mem-{dev.backend}", "Memory Probe: torch memory counters failed on %s:%d (%s)",
-                          dev.backend, dev.index, exc)
+                warn_once(
+                    f"torch-mem-{dev.backend}",
+                    "Memory Probe: torch memory counters failed on %s:%d (%s)",
+                    dev.backend,
+                    dev.index,
+                    exc,
+                )
         handle = self._pairs.get(dev.index)
         if handle is not None and self.device_wide is not None:
             try:
                 used, total = self.device_wide.used_total(handle)
-                reading = replace(reading, device_used_bytes=used, device_total_bytes=total,
-                                  name=reading.name or getattr(handle, "name", None),
-                                  pci_bus_id=reading.pci_bus_id or getattr(handle, "pci_bus_id", None))
+                reading = replace(
+                    reading,
+                    device_used_bytes=used,
+                    device_total_bytes=total,
+                    name=reading.name or getattr(handle, "name", None),
+                    pci_bus_id=reading.pci_bus_id or getattr(handle, "pci_bus_id", None),
+                )
             except Exception as exc:
                 warn_once("device-wide-read", "Memory Probe: the driver's memory reading failed (%s)", exc)
-        elif torch is not None and reading.torch_reserved_bytes is not None and hasattr(allocator, "device_use") \
-                and dev.backend == "cuda":
+        elif (
+            torch is not None
+            and reading.torch_reserved_bytes is not None
+            and hasattr(allocator, "device_use")
+            and dev.backend == "cuda"
+        ):
             try:  # no driver reader for this card: its device-wide figure through torch
                 reading = replace(reading, **allocator.device_use(torch, dev))  # type: ignore[union-attr]
             except Exception as exc:
@@ -152,8 +180,11 @@ class GpuSensor:
         self._shared_read_at = now
         try:
             reader = self.device_wide
-            used = {d.index: reader.used_total(self._pairs[d.index])[0]
-                    for d in devices if d.index in self._pairs and reader is not None}
+            used = {
+                d.index: reader.used_total(self._pairs[d.index])[0]
+                for d in devices
+                if d.index in self._pairs and reader is not None
+            }
             matched = windows.match_adapters(used, windows.query_gpu_adapter_memory())
             self._shared = {index: adapter.shared_bytes for index, adapter in matched.items()}
             self.shared_error = None

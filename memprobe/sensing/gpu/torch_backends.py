@@ -28,8 +28,11 @@ class CudaAllocator:
             if getattr(props, "pci_bus_id", None) is not None:
                 pci = f"{getattr(props, 'pci_domain_id', 0):04x}:{props.pci_bus_id:02x}:{getattr(props, 'pci_device_id', 0):02x}"
             uuid = getattr(props, "uuid", None)
-            devices.append(TorchDevice(i, backend, props.name, pci, str(uuid) if uuid is not None else None,
-                                       int(props.total_memory)))
+            devices.append(
+                TorchDevice(
+                    i, backend, props.name, pci, str(uuid) if uuid is not None else None, int(props.total_memory)
+                )
+            )
         return devices
 
     def counters(self, torch: ModuleType, device: TorchDevice) -> Counters:
@@ -60,8 +63,12 @@ class XpuAllocator:
         xpu = getattr(torch, "xpu", None)
         if xpu is None or not xpu.is_available():
             return []
-        return [TorchDevice(i, "xpu", xpu.get_device_properties(i).name, None, None,
-                            int(xpu.get_device_properties(i).total_memory)) for i in range(xpu.device_count())]
+        return [
+            TorchDevice(
+                i, "xpu", xpu.get_device_properties(i).name, None, None, int(xpu.get_device_properties(i).total_memory)
+            )
+            for i in range(xpu.device_count())
+        ]
 
     def counters(self, torch: ModuleType, device: TorchDevice) -> Counters:
         out = allocator_stats(torch.xpu, device.index)
@@ -89,8 +96,11 @@ class MpsAllocator:
 
     def counters(self, torch: ModuleType, device: TorchDevice) -> Counters:
         driver = int(torch.mps.driver_allocated_memory())
-        return {"torch_allocated_bytes": int(torch.mps.current_allocated_memory()), "torch_reserved_bytes": driver,
-                "device_used_bytes": driver}
+        return {
+            "torch_allocated_bytes": int(torch.mps.current_allocated_memory()),
+            "torch_reserved_bytes": driver,
+            "device_used_bytes": driver,
+        }
 
     def reset_peaks(self, torch: ModuleType, device: TorchDevice) -> bool:
         return False  # MPS keeps no peak counter
@@ -109,9 +119,12 @@ def allocator_stats(backend: Any, index: int) -> Counters:
         value = (stats.get(stat) or {}).get("all", {}).get(kind)
         return int(value) if value is not None else None
 
-    return {"torch_allocated_bytes": get("allocated_bytes", "current"), "torch_reserved_bytes": get("reserved_bytes", "current"),
-            "torch_peak_allocated_bytes": get("allocated_bytes", "peak"),
-            "torch_peak_reserved_bytes": get("reserved_bytes", "peak")}
+    return {
+        "torch_allocated_bytes": get("allocated_bytes", "current"),
+        "torch_reserved_bytes": get("reserved_bytes", "current"),
+        "torch_peak_allocated_bytes": get("allocated_bytes", "peak"),
+        "torch_peak_reserved_bytes": get("reserved_bytes", "peak"),
+    }
 
 
 def _from_stats(stats: dict[str, Any]) -> Counters:

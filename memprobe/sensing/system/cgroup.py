@@ -47,8 +47,14 @@ __all__ = [
 UNLIMITED_FROM = 1 << 62
 """v1 writes "no limit" as the largest page-aligned signed 64-bit number (9223372036854771712)."""
 
-V1_FILES = ("memory.limit_in_bytes", "memory.usage_in_bytes", "memory.max_usage_in_bytes", "memory.failcnt",
-            "memory.oom_control", "memory.stat")
+V1_FILES = (
+    "memory.limit_in_bytes",
+    "memory.usage_in_bytes",
+    "memory.max_usage_in_bytes",
+    "memory.failcnt",
+    "memory.oom_control",
+    "memory.stat",
+)
 V2_FILES = ("memory.max", "memory.current", "memory.peak", "memory.events", "memory.stat")
 
 
@@ -154,8 +160,9 @@ def _unescape(field: str) -> str:
     return field
 
 
-def locate(proc_cgroup: str, mountinfo: str, *, has_memory: Callable[[str, int], bool] | None = None
-           ) -> CgroupLocation | None:
+def locate(
+    proc_cgroup: str, mountinfo: str, *, has_memory: Callable[[str, int], bool] | None = None
+) -> CgroupLocation | None:
     """ComfyUI's memory cgroup from the texts of ``/proc/self/cgroup`` and ``/proc/self/mountinfo``.
 
     The v1 ``memory`` controller wins where it is mounted (hybrid systems mount v2 without the
@@ -183,19 +190,23 @@ def _folder(point: str, root: str, path: str) -> str:
     if root == "/":
         relative = path.lstrip("/")
     elif path == root or path.startswith(root + "/"):
-        relative = path[len(root):].lstrip("/")
+        relative = path[len(root) :].lstrip("/")
     else:
         return point
     return posixpath.normpath(posixpath.join(point, relative)) if relative else point
 
 
-def memory_from_files(version: int, path: str, files: Mapping[str, str | None],
-                      ancestor_limits: tuple[str | None, ...] = ()) -> CgroupMemory:
+def memory_from_files(
+    version: int, path: str, files: Mapping[str, str | None], ancestor_limits: tuple[str | None, ...] = ()
+) -> CgroupMemory:
     """A :class:`CgroupMemory` from the texts of the cgroup's files (``V1_FILES``/``V2_FILES``; a
     missing one is ``None``). ``ancestor_limits`` are the v2 ``memory.max`` texts of its parents."""
     stat = parse_keyed(files.get("memory.stat"))
     if version == 1:
-        limits = [parse_limit(files.get("memory.limit_in_bytes")), parse_limit(str(stat.get("hierarchical_memory_limit", "")))]
+        limits = [
+            parse_limit(files.get("memory.limit_in_bytes")),
+            parse_limit(str(stat.get("hierarchical_memory_limit", ""))),
+        ]
         usage = _number(files.get("memory.usage_in_bytes"))
         inactive = stat.get("total_inactive_file", stat.get("inactive_file"))
         peak = _number(files.get("memory.max_usage_in_bytes"))
@@ -222,7 +233,7 @@ def inactive_file(version: int, stat_text: str) -> int | None:
     if i < 0:
         return None
     end = text.find("\n", i + len(key))
-    value = text[i + len(key): end if end >= 0 else None].strip()
+    value = text[i + len(key) : end if end >= 0 else None].strip()
     return int(value) if value.isdigit() else None
 
 

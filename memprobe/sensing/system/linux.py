@@ -51,7 +51,7 @@ def parse_kb_fields(text: str, wanted: frozenset[str] | None = None) -> dict[str
         if i < 0:
             continue
         end = text.find("\n", i)
-        parts = text[i + len(key) + 1:end if end >= 0 else len(text)].split()
+        parts = text[i + len(key) + 1 : end if end >= 0 else len(text)].split()
         if not parts or not parts[0].isdigit():
             continue
         out[key] = int(parts[0]) * _KIB if len(parts) > 1 and parts[1] == "kB" else int(parts[0])
@@ -59,8 +59,7 @@ def parse_kb_fields(text: str, wanted: frozenset[str] | None = None) -> dict[str
 
 
 _MEMINFO_KEYS = frozenset(
-    {"MemTotal", "MemFree", "MemAvailable", "Buffers", "Cached", "SwapTotal", "SwapFree",
-     "CommitLimit", "Committed_AS"}
+    {"MemTotal", "MemFree", "MemAvailable", "Buffers", "Cached", "SwapTotal", "SwapFree", "CommitLimit", "Committed_AS"}
 )
 _STATUS_KEYS = frozenset({"VmRSS", "RssAnon", "VmSwap", "VmHWM"})
 
@@ -100,7 +99,8 @@ def system_fields(meminfo: str, status: str | None, overcommit_mode: int | None)
 
 
 _MEMINFO_ROW = re.compile(
-    rb"^(MemTotal|MemFree|MemAvailable|Buffers|Cached|SwapTotal|SwapFree|CommitLimit|Committed_AS):\s+(\d+) kB", re.M)
+    rb"^(MemTotal|MemFree|MemAvailable|Buffers|Cached|SwapTotal|SwapFree|CommitLimit|Committed_AS):\s+(\d+) kB", re.M
+)
 _STATUS_ROW = re.compile(rb"^(VmRSS|RssAnon|VmSwap):\s+(\d+) kB", re.M)
 
 
@@ -165,8 +165,13 @@ class RssPeakReset:
             return True
         except OSError as exc:
             self.available = False
-            warn_once("clear-refs", "Memory Probe: cannot restart the peak RSS counter through %s (%s); per-node "
-                      "RSS peaks come from the sampler", self.path, exc)
+            warn_once(
+                "clear-refs",
+                "Memory Probe: cannot restart the peak RSS counter through %s (%s); per-node "
+                "RSS peaks come from the sampler",
+                self.path,
+                exc,
+            )
             return False
 
 

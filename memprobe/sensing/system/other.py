@@ -25,9 +25,13 @@ class PsutilSystemReader:
         vm = psutil.virtual_memory()
         swap = psutil.swap_memory()
         mem = self._process.memory_info()
-        return {"ram_total_bytes": int(vm.total), "ram_available_bytes": int(vm.available),
-                "swap_total_bytes": int(swap.total), "swap_used_bytes": int(swap.used),
-                "process_rss_bytes": int(mem.rss)}
+        return {
+            "ram_total_bytes": int(vm.total),
+            "ram_available_bytes": int(vm.available),
+            "swap_total_bytes": int(swap.total),
+            "swap_used_bytes": int(swap.used),
+            "process_rss_bytes": int(mem.rss),
+        }
 
     def sample(self) -> Metrics:
         from ..snapshot import metrics_of

@@ -118,17 +118,31 @@ def memory_fields(perf: PerformanceInformation | None, status: MemoryStatusEx | 
     The pagefile size is the commit limit minus RAM, as psutil's ``swap_memory().total``.
     """
     out: dict[str, int | None] = dict.fromkeys(
-        ("ram_total_bytes", "ram_available_bytes", "commit_bytes", "commit_limit_bytes", "commit_peak_bytes",
-         "swap_total_bytes"))
+        (
+            "ram_total_bytes",
+            "ram_available_bytes",
+            "commit_bytes",
+            "commit_limit_bytes",
+            "commit_peak_bytes",
+            "swap_total_bytes",
+        )
+    )
     if perf is not None:
         page = int(perf.PageSize)
-        out.update(ram_total_bytes=perf.PhysicalTotal * page, ram_available_bytes=perf.PhysicalAvailable * page,
-                   commit_bytes=perf.CommitTotal * page, commit_limit_bytes=perf.CommitLimit * page,
-                   commit_peak_bytes=perf.CommitPeak * page or None)
+        out.update(
+            ram_total_bytes=perf.PhysicalTotal * page,
+            ram_available_bytes=perf.PhysicalAvailable * page,
+            commit_bytes=perf.CommitTotal * page,
+            commit_limit_bytes=perf.CommitLimit * page,
+            commit_peak_bytes=perf.CommitPeak * page or None,
+        )
     elif status is not None:
-        out.update(ram_total_bytes=int(status.ullTotalPhys), ram_available_bytes=int(status.ullAvailPhys),
-                   commit_bytes=int(status.ullTotalPageFile - status.ullAvailPageFile),
-                   commit_limit_bytes=int(status.ullTotalPageFile))
+        out.update(
+            ram_total_bytes=int(status.ullTotalPhys),
+            ram_available_bytes=int(status.ullAvailPhys),
+            commit_bytes=int(status.ullTotalPageFile - status.ullAvailPageFile),
+            commit_limit_bytes=int(status.ullTotalPageFile),
+        )
     if out["ram_total_bytes"] is not None and out["commit_limit_bytes"] is not None:
         out["swap_total_bytes"] = max(0, out["commit_limit_bytes"] - out["ram_total_bytes"])
     return out
@@ -165,10 +179,12 @@ def process_fields(counters: ProcessMemoryCountersEx) -> dict[str, int | None]:
     And their peaks since the process started, which Windows keeps and nothing can restart:
     ``PeakWorkingSetSize`` (``process_peak_rss_bytes``) and ``PeakPagefileUsage``, the peak of the
     commit charge (``process_peak_private_bytes``)."""
-    return {"process_rss_bytes": int(counters.WorkingSetSize),
-            "process_private_bytes": int(counters.PrivateUsage or counters.PagefileUsage) or None,
-            "process_peak_rss_bytes": int(counters.PeakWorkingSetSize) or None,
-            "process_peak_private_bytes": int(counters.PeakPagefileUsage) or None}
+    return {
+        "process_rss_bytes": int(counters.WorkingSetSize),
+        "process_private_bytes": int(counters.PrivateUsage or counters.PagefileUsage) or None,
+        "process_peak_rss_bytes": int(counters.PeakWorkingSetSize) or None,
+        "process_peak_private_bytes": int(counters.PeakPagefileUsage) or None,
+    }
 
 
 @functools.cache
@@ -182,8 +198,19 @@ def _kernel32() -> Any:
         "GetCurrentProcess": (_HANDLE, []),
         "GetDriveTypeW": (ctypes.c_uint, [ctypes.c_wchar_p]),
         "CreateFileW": (_HANDLE, [ctypes.c_wchar_p, _DWORD, _DWORD, ctypes.c_void_p, _DWORD, _DWORD, _HANDLE]),
-        "DeviceIoControl": (_BOOL, [_HANDLE, _DWORD, ctypes.c_void_p, _DWORD, ctypes.c_void_p, _DWORD,
-                                    ctypes.POINTER(_DWORD), ctypes.c_void_p]),
+        "DeviceIoControl": (
+            _BOOL,
+            [
+                _HANDLE,
+                _DWORD,
+                ctypes.c_void_p,
+                _DWORD,
+                ctypes.c_void_p,
+                _DWORD,
+                ctypes.POINTER(_DWORD),
+                ctypes.c_void_p,
+            ],
+        ),
         "CloseHandle": (_BOOL, [_HANDLE]),
     }
     for name, (restype, argtypes) in protos.items():
@@ -335,8 +362,16 @@ def incurs_seek_penalty(drive: str) -> bool:
         query = StoragePropertyQuery(_STORAGE_DEVICE_SEEK_PENALTY_PROPERTY, _PROPERTY_STANDARD_QUERY)
         out = SeekPenaltyDescriptor()
         returned = _DWORD()
-        ok = k.DeviceIoControl(handle, _IOCTL_STORAGE_QUERY_PROPERTY, ctypes.byref(query), ctypes.sizeof(query),
-                               ctypes.byref(out), ctypes.sizeof(out), ctypes.byref(returned), None)
+        ok = k.DeviceIoControl(
+            handle,
+            _IOCTL_STORAGE_QUERY_PROPERTY,
+            ctypes.byref(query),
+            ctypes.sizeof(query),
+            ctypes.byref(out),
+            ctypes.sizeof(out),
+            ctypes.byref(returned),
+            None,
+        )
         if not ok:
             raise _last_error("the seek-penalty query (DeviceIoControl)")
         return seek_penalty(out, returned.value)
@@ -412,8 +447,12 @@ class PdhFmtCounterValueItem(ctypes.Structure):
 
 
 _PDH_STATUS_NAMES = {  # pdhmsg.h; https://learn.microsoft.com/windows/win32/perfctrs/pdh-error-codes
-    0x800007D0: "PDH_CSTATUS_NO_MACHINE", 0x800007D1: "PDH_CSTATUS_NO_INSTANCE", 0x800007D5: "PDH_NO_DATA",
-    0xC0000BB8: "PDH_CSTATUS_NO_OBJECT", 0xC0000BB9: "PDH_CSTATUS_NO_COUNTER", 0xC0000BBC: "PDH_INVALID_HANDLE",
+    0x800007D0: "PDH_CSTATUS_NO_MACHINE",
+    0x800007D1: "PDH_CSTATUS_NO_INSTANCE",
+    0x800007D5: "PDH_NO_DATA",
+    0xC0000BB8: "PDH_CSTATUS_NO_OBJECT",
+    0xC0000BB9: "PDH_CSTATUS_NO_COUNTER",
+    0xC0000BBC: "PDH_INVALID_HANDLE",
     0xC0000BBD: "PDH_INVALID_ARGUMENT",
 }
 
@@ -434,14 +473,20 @@ class PdhError(OSError):
 def _pdh() -> Any:
     pdh = ctypes.WinDLL("pdh")  # type: ignore[attr-defined]
     status = ctypes.c_uint32  # PDH_STATUS is a LONG; read unsigned to compare with pdhmsg.h
-    pdh.PdhOpenQueryW.restype, pdh.PdhOpenQueryW.argtypes = status, [
-        ctypes.c_wchar_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
-    pdh.PdhAddEnglishCounterW.restype, pdh.PdhAddEnglishCounterW.argtypes = status, [
-        ctypes.c_void_p, ctypes.c_wchar_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
+    pdh.PdhOpenQueryW.restype, pdh.PdhOpenQueryW.argtypes = (
+        status,
+        [ctypes.c_wchar_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)],
+    )
+    pdh.PdhAddEnglishCounterW.restype, pdh.PdhAddEnglishCounterW.argtypes = (
+        status,
+        [ctypes.c_void_p, ctypes.c_wchar_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)],
+    )
     pdh.PdhCollectQueryData.restype, pdh.PdhCollectQueryData.argtypes = status, [ctypes.c_void_p]
     pdh.PdhCloseQuery.restype, pdh.PdhCloseQuery.argtypes = status, [ctypes.c_void_p]
-    pdh.PdhGetFormattedCounterArrayW.restype, pdh.PdhGetFormattedCounterArrayW.argtypes = status, [
-        ctypes.c_void_p, _DWORD, ctypes.POINTER(_DWORD), ctypes.POINTER(_DWORD), ctypes.c_void_p]
+    pdh.PdhGetFormattedCounterArrayW.restype, pdh.PdhGetFormattedCounterArrayW.argtypes = (
+        status,
+        [ctypes.c_void_p, _DWORD, ctypes.POINTER(_DWORD), ctypes.POINTER(_DWORD), ctypes.c_void_p],
+    )
     return pdh
 
 
@@ -485,13 +530,15 @@ class _PdhQuery:
 
     def _array(self, handle: ctypes.c_void_p) -> dict[str, int]:
         size, count = _DWORD(0), _DWORD(0)
-        status = self.pdh.PdhGetFormattedCounterArrayW(handle, self.PDH_FMT_LARGE, ctypes.byref(size),
-                                                       ctypes.byref(count), None)
+        status = self.pdh.PdhGetFormattedCounterArrayW(
+            handle, self.PDH_FMT_LARGE, ctypes.byref(size), ctypes.byref(count), None
+        )
         if status != self.PDH_MORE_DATA:
             return {}
         buffer = (ctypes.c_byte * size.value)()
-        status = self.pdh.PdhGetFormattedCounterArrayW(handle, self.PDH_FMT_LARGE, ctypes.byref(size),
-                                                       ctypes.byref(count), buffer)
+        status = self.pdh.PdhGetFormattedCounterArrayW(
+            handle, self.PDH_FMT_LARGE, ctypes.byref(size), ctypes.byref(count), buffer
+        )
         if status != 0:
             return {}
         return counter_values(buffer, count.value)
@@ -501,8 +548,11 @@ def counter_values(buffer: Any, count: int) -> dict[str, int]:
     """``{instance name: value}`` from the buffer ``PdhGetFormattedCounterArrayW`` fills with
     ``count`` items (``PDH_FMT_LARGE``); items whose ``CStatus`` is not valid data are left out."""
     items = ctypes.cast(buffer, ctypes.POINTER(PdhFmtCounterValueItem))
-    return {items[i].szName: int(items[i].FmtValue.largeValue) for i in range(count)
-            if items[i].FmtValue.CStatus in (_PDH_CSTATUS_VALID_DATA, _PDH_CSTATUS_NEW_DATA)}
+    return {
+        items[i].szName: int(items[i].FmtValue.largeValue)
+        for i in range(count)
+        if items[i].FmtValue.CStatus in (_PDH_CSTATUS_VALID_DATA, _PDH_CSTATUS_NEW_DATA)
+    }
 
 
 _pdh_query: _PdhQuery | None = None

@@ -37,7 +37,8 @@ class WindowsSystemReader:
         for key, value in fields.items():
             if value is None:
                 unreadable[key] = "; ".join(r for r in (perf_error, status_error) if r) or (
-                    "GetPerformanceInfo gave CommitPeak = 0 (this system does not keep the peak)")
+                    "GetPerformanceInfo gave CommitPeak = 0 (this system does not keep the peak)"
+                )
         swap, swap_error = self.calls("psutil.swap_memory()", _psutil_swap)  # a PDH counter: Paging File % Usage
         if swap is None:
             unreadable["swap_used_bytes"] = swap_error or ""
@@ -52,7 +53,9 @@ class WindowsSystemReader:
         self.unreadable = unreadable
         return {
             **windows.system_fields(
-                perf, status=status, swap_total_bytes=fields["swap_total_bytes"],
+                perf,
+                status=status,
+                swap_total_bytes=fields["swap_total_bytes"],
                 swap_used_bytes=int(swap.used) if swap is not None else None,
                 process_rss_bytes=process.get("process_rss_bytes"),
                 process_private_bytes=process.get("process_private_bytes"),

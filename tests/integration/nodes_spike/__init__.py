@@ -30,9 +30,20 @@ class MemProbeTestSpike:
 
     @classmethod
     def INPUT_TYPES(cls):
-        return {"required": {"mib": ("INT", {"default": 160, "min": 1, "max": 4096}),
-                             "seed": ("INT", {"default": 0, "min": 0, "max": 2**31 - 1,
-                                              "tooltip": "change it to run the node again instead of using the cache"})}}
+        return {
+            "required": {
+                "mib": ("INT", {"default": 160, "min": 1, "max": 4096}),
+                "seed": (
+                    "INT",
+                    {
+                        "default": 0,
+                        "min": 0,
+                        "max": 2**31 - 1,
+                        "tooltip": "change it to run the node again instead of using the cache",
+                    },
+                ),
+            }
+        }
 
     def spike(self, mib: int, seed: int):
         import torch

@@ -18,8 +18,9 @@ class _Input:
 
 
 class _Output:
-    def __init__(self, id: str | None = None, display_name: str | None = None, tooltip: str | None = None,
-                 **extra: Any) -> None:
+    def __init__(
+        self, id: str | None = None, display_name: str | None = None, tooltip: str | None = None, **extra: Any
+    ) -> None:
         self.id, self.display_name, self.tooltip, self.extra = id, display_name, tooltip, extra
 
 
@@ -78,6 +79,7 @@ class PreviewText:
         return {"text": (self.value,)}
 
 
-io = SimpleNamespace(AnyType=AnyType, String=String, Hidden=Hidden, Schema=Schema, NodeOutput=NodeOutput,
-                     ComfyNode=ComfyNode)
+io = SimpleNamespace(
+    AnyType=AnyType, String=String, Hidden=Hidden, Schema=Schema, NodeOutput=NodeOutput, ComfyNode=ComfyNode
+)
 ui = SimpleNamespace(PreviewText=PreviewText)
