@@ -45,6 +45,10 @@ class FailureFacts:
     """What the message says of sizes (requested, total, free, allocated, limit)."""
     pack: str | None = None
     """The custom node pack the failing code is in, where known."""
+    likely: bool = False
+    """The kind is inferred, not stated (a bare SIGKILL taken for the OOM killer): the advice says how to confirm it."""
+    container: bool = False
+    """ComfyUI ran in a container (the log's docker prefixes, an exit code 137)."""
 
     @property
     def memory(self) -> bool:

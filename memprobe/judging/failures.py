@@ -24,40 +24,106 @@ __all__ = [
     "FALLBACKS",
     "MessageSizes",
     "message_sizes",
+    "memory_sign",
 ]
 
-# Texts are matched lower-cased. Order matters: the CPU allocator's message wins over the type
-# (torch raises OutOfMemoryError for CPU allocations too).
+# Texts are matched lower-cased, in the languages users post in (Windows' and glibc's own
+# message catalogs). Order matters: the CPU allocator's message wins over the type (torch raises
+# OutOfMemoryError for CPU allocations too).
 _SYSTEM_RAM_TEXTS = (
     "defaultcpuallocator: not enough memory",
     "defaultcpuallocator: can't allocate memory",
     "[enforce fail at alloc_cpu",
-    "cannot allocate memory",
+    "cannot allocate memory",  # ENOMEM (an mmap, a fork)
     "std::bad_alloc",
-    "not enough memory resources are available",  # WinError 8
     "unable to allocate",  # numpy's ArrayMemoryError
+    "arraymemoryerror",
+    "not enough memory resources are available",  # WinError 8
+    "nicht genügend speicherressourcen",
+    "ressources mémoire insuffisantes",
+    "no hay suficientes recursos de memoria",
+    "内存资源不足",
+    "メモリ リソースが不足",
+    "недостаточно ресурсов памяти",
+    "nicht genügend hauptspeicher",  # ENOMEM in German
+    "impossible d'allouer de la mémoire",
+    "no se puede asignar memoria",
+    "failed to allocate memory",
+    "out of host memory",
 )
-_COMMIT_TEXTS = ("paging file is too small", "os error 1455", "winerror 1455")
+_COMMIT_TEXTS = (
+    "paging file is too small",
+    "os error 1455",
+    "winerror 1455",
+    "error 1455",
+    "auslagerungsdatei ist zu klein",
+    "fichier de pagination est insuffisant",
+    "archivo de paginación es demasiado pequeño",
+    "arquivo de paginação é muito pequeno",
+    "file di paging è insufficiente",
+    "ページング ファイルが小さすぎ",
+    "페이징 파일이 너무 작",
+    "файл подкачки слишком мал",
+    "页面文件太小",
+    "分頁檔太小",
+    "system is low on virtual memory",
+)
 _DISK_TEXTS = (
     "no space left on device",
     "errno 28]",
+    "os error 28)",
     "not enough space on the disk",
     "winerror 112",
     "os error 112",
     "disk quota exceeded",
+    "auf dem datenträger ist nicht genügend speicherplatz",
+    "kein speicherplatz mehr verfügbar",
+    "espace insuffisant sur le disque",
+    "aucun espace disponible sur le périphérique",
+    "no hay espacio suficiente en el disco",
+    "no queda espacio en el dispositivo",
+    "espaço insuficiente no disco",
+    "磁盘空间不足",
+    "ディスク領域が不足",
+    "недостаточно места на диске",
 )
 _VRAM_TEXTS = (
     "cuda out of memory",
     "allocation on device",
+    "would exceed allowed memory",
     "hip out of memory",
     "xpu out of memory",
+    "npu out of memory",
     "mps backend out of memory",
     "cuda error: out of memory",
+    "hip error: out of memory",
+    "cudaerrormemoryallocation",
     "cudnn_status_alloc_failed",
     "cublas_status_alloc_failed",
     "out of memory on device",
     "not enough gpu video memory",  # DirectML: "Could not allocate tensor with N bytes. There is not enough GPU video memory available!"
+    "could not allocate tensor with",
+    "got an oom, unloading all loaded models",  # ComfyUI itself, after a device OOM
+    "ran out of memory on your gpu",  # the frontend's tip (current ComfyUI)
+    "devoured all of the memory",  # SUPIR's own hint after a torch OOM
 )
+
+
+def memory_sign(text: str) -> bool:
+    """Whether a line names memory (or disk) running out: a one-line paste, a popup, a squashed
+    report, ComfyUI's own OOM line. ``False`` for the fallbacks ComfyUI recovers from.
+
+    >>> memory_sign("The paging file is too small for this operation to complete. (os error 1455)")
+    True
+    >>> memory_sign("Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.")
+    False
+    """
+    low = text.lower()
+    if detect_fallback(text) is not None:
+        return False
+    return any(t in low for tables in (_COMMIT_TEXTS, _DISK_TEXTS, _SYSTEM_RAM_TEXTS, _VRAM_TEXTS) for t in tables) or (
+        "out of memory" in low and ("error" in low or "tried to allocate" in low)
+    )
 
 
 def classify_failure(

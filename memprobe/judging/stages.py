@@ -13,12 +13,24 @@ Stages are what users reason about ("it fails at decode"), and what the advice k
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from ..vocabulary import STAGES as STAGE_WORDS
+from .custom_nodes import custom_node
 
-__all__ = ["STAGES", "NodeClass", "stage_of", "node_class_from_object_info", "node_class_from_type", "StageCache"]
+__all__ = [
+    "builtin_nodes",
+    "STAGES",
+    "NodeClass",
+    "stage_of",
+    "node_class_from_object_info",
+    "node_class_from_type",
+    "StageCache",
+]
 
 STAGES = tuple(STAGE_WORDS)
 
@@ -72,7 +84,8 @@ def stage_of(node: NodeClass) -> str:
     if name in PROBE_CLASSES:
         return "probe"
     if (node.python_module or "").startswith("custom_nodes"):
-        return "custom"
+        known = custom_node(name)  # a memory-heavy node Memory Probe knows: the stage of its memory
+        return known.stage if known is not None else "custom"
     for needle, stage in _NAME_RULES:
         if needle in name:
             return stage
@@ -133,3 +146,16 @@ class StageCache:
         if stage is None:
             stage = self._stages[class_type] = stage_of(node_class_from_type(class_type, cls))
         return stage
+
+
+_BUILTIN_NODES = Path(__file__).resolve().parents[1] / "data" / "comfyui_nodes.json"
+
+
+@cache
+def builtin_nodes() -> dict[str, tuple[str, bool]]:
+    """ComfyUI's built-in node classes (from 0.3.64's ``/object_info``): class -> (category, output node)."""
+    try:
+        data = json.loads(_BUILTIN_NODES.read_text(encoding="utf-8"))
+        return {k: (str(v[0]), bool(v[1])) for k, v in data["nodes"].items()}
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return {}

@@ -10,7 +10,7 @@ __all__ = ["ending_kind", "ENDING_HINT"]
 
 ENDING_HINT = re.compile(
     r"(?i)pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
-    r"fatal|violation|c0000005|3221225477|1073741819|resource-exhaustion|virtual memory"
+    r"fatal|violation|c0000005|3221225477|1073741819|resource-exhaustion|virtual memory|semaphore|memcg"
 )
 _PAUSE = (
     "press any key to continue",
@@ -36,23 +36,26 @@ _CRASH = (
     "0xc0000005",
     "exit code 139",
     "exited with code 139",
+    "leaked semaphore objects to clean up at shutdown",  # Python's resource tracker, after its process died
 )
 _MEMORY_KILL = (
     "out of memory: killed process",
     "oom-kill:",
     "invoked oom-killer",
-    "memory cgroup out of memory",
     "oom_reaper",
-    "oomkilled",
 )
+_CGROUP_KILL = ("memory cgroup out of memory", "constraint=constraint_memcg", "oomkilled", "memory.max")
+"""The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
 _COMMIT_EXHAUSTED = ("resource-exhaustion-detector", "low virtual memory condition")
 
 
 def ending_kind(low: str, s: str) -> str | None:
-    """``pause``, ``memory-kill``, ``commit-exhausted``, ``killed``, ``crash`` or ``None`` for a
+    """``pause``, ``cgroup-kill``, ``memory-kill``, ``commit-exhausted``, ``killed``, ``crash`` or ``None`` for a
     line (``low``: the line lower-cased; ``s``: as written)."""
     if low.endswith(">pause") or any(p in low for p in _PAUSE):
         return "pause"
+    if any(p in low for p in _CGROUP_KILL):
+        return "cgroup-kill"
     if any(p in low for p in _MEMORY_KILL) or ("earlyoom" in low and "sending sig" in low):
         return "memory-kill"
     if any(p in low for p in _COMMIT_EXHAUSTED):

@@ -14,21 +14,19 @@ cannot tell (peaks, node ids it does not print) is listed under ``unknown``, nev
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 from typing import Any, BinaryIO, cast
 
 from .. import __version__
 from ..documents import EventDoc, NodeDoc, VerdictDoc
 from ..judging.advice import advise
+from ..judging.custom_nodes import custom_node
 from ..judging.facts import FailureFacts, RunFacts
 from ..judging.failures import classify_failure, message_sizes
 from ..judging.limits import system_limits, vram_limit
 from ..judging.residency import partial_loads
-from ..judging.stages import NodeClass, stage_of
+from ..judging.stages import NodeClass, builtin_nodes, stage_of
 from ..judging.verdict import judge
 from ..privacy import scrub_all
 from ..sensing.install_type import detect_install_type
@@ -37,7 +35,6 @@ from .text import MAX_LINE_CHARS
 
 __all__ = ["explain_log", "explain_facts", "BUILTIN_SOURCE"]
 
-_DATA = Path(__file__).resolve().parents[1] / "data" / "comfyui_nodes.json"
 MESSAGE_CHARS = 600
 
 # What a node function in ComfyUI's own files is, where the traceback shows no class:
@@ -126,18 +123,13 @@ _ENDINGS = {
     "manual kill looks the same)",
     "crash": "a crash of the process (segmentation fault or access violation), not an exception",
     "memory-kill": "the system's out-of-memory killer ended the process: RAM + swap were exhausted",
+    "cgroup-kill": "the kernel's OOM killer ended the process in its memory cgroup: the container's limit was reached",
     "commit-exhausted": "Windows reported low virtual memory: RAM + pagefile (the commit limit) were exhausted",
 }
 
 
-@cache
-def builtin_nodes() -> dict[str, tuple[str, bool]]:
-    """ComfyUI's built-in node classes (from 0.3.64's ``/object_info``): class -> (category, output node)."""
-    try:
-        data = json.loads(_DATA.read_text(encoding="utf-8"))
-        return {k: (str(v[0]), bool(v[1])) for k, v in data["nodes"].items()}
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
-        return {}
+_MEMORY_ENDINGS = ("memory-kill", "cgroup-kill", "commit-exhausted")
+"""Endings that say which memory ran out."""
 
 
 BUILTIN_SOURCE = "ComfyUI 0.3.64"
@@ -215,6 +207,9 @@ def _identify(failure: LogFailure) -> _Node:
                 NodeClass(node.class_type, category=entry[0], python_module="nodes", output_node=entry[1])
             )
             node.stage_evidence = f"{node.class_type} is a built-in node ({entry[0] or 'no category'})"
+        elif (known := custom_node(node.class_type)) is not None:
+            node.stage, node.pack = known.stage, node.pack or known.pack
+            node.stage_evidence = f"{node.class_type} is {known.pack}'s node for {known.stage} ({known.source})"
         else:
             node.stage = "custom"
             node.not_builtin = node.pack is None
@@ -265,13 +260,11 @@ def _focus(facts: LogFacts) -> _Focus:
     with_failures = [p for p in facts.prompts if p.failures]
     last_failure_line = max((f.line for p in with_failures for f in p.failures), default=-1)
     endings = [e for e in facts.endings if e.line.number > last_failure_line]
-    strong = next((e for e in reversed(endings) if e.kind in ("memory-kill", "commit-exhausted")), None) or (
+    strong = next((e for e in reversed(endings) if e.kind in _MEMORY_ENDINGS), None) or (
         endings[-1] if endings else None
     )
     ran = [p for p in facts.prompts if p.started is not None]
-    if strong is not None and (
-        strong.during_prompt is not None or not ran or strong.kind in ("memory-kill", "commit-exhausted")
-    ):
+    if strong is not None and (strong.during_prompt is not None or not ran or strong.kind in _MEMORY_ENDINGS):
         prompt = next((p for p in facts.prompts if p.index == strong.during_prompt), None)
         return _Focus(prompt, [], strong)
     if with_failures:
@@ -464,11 +457,19 @@ def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgeme
     return j
 
 
-def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bool) -> _Judgement:
-    """ComfyUI stopped without an error: how the log ends and the last thing it did."""
+def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bool, container: bool) -> _Judgement:
+    """ComfyUI stopped without an error: how the log ends and the last thing it did. A bare SIGKILL
+    ("Killed", exit code 137) is taken for what it most often is on Linux — the kernel's OOM killer,
+    in a container the container's memory limit — and marked ``likely``: the system's log confirms."""
     hint = prompt.last_hint if prompt is not None else None
     last = prompt.last_activity if prompt is not None else None
-    memory = {"memory-kill": "system-ram", "commit-exhausted": "commit-limit"}.get(ending.kind if ending else "")
+    memory = {
+        "memory-kill": "system-ram",
+        "commit-exhausted": "commit-limit",
+        "cgroup-kill": "cgroup-limit",
+        "killed": "cgroup-limit" if container else "system-ram",
+    }.get(ending.kind if ending else "")
+    likely = bool(ending and ending.kind == "killed")
     how = _ENDINGS.get(ending.kind, "") if ending else "the log stops mid-run"
     doing = f"; the last thing it logged was line {last.number}: {last.text[:160]}" if last else ""
     message = f"ComfyUI stopped without reporting an error ({how}){doing}"
@@ -484,9 +485,12 @@ def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bo
         ending=ending.kind if ending else "log-stops",
         oom_unload=False,
         abrupt=True,
+        likely=likely,
         stage_evidence=f"the last line it logged (line {last.number}) belongs to that stage" if hint and last else None,
     )
-    j.record = FailureFacts(kind=memory or "other", stage=hint, message=message, abrupt=True)
+    j.record = FailureFacts(
+        kind=memory or "other", stage=hint, message=message, abrupt=True, likely=likely, container=container
+    )
     j.unknown.append(
         "what ended ComfyUI: the log stops without an error"
         + ("" if memory else " (the system's own logs say whether it was out of memory)")
@@ -568,7 +572,7 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
     if focus.failures:
         j = _judge_failures(focus.failures, compute_device)
     elif focus.ending is not None or focus.cut_short:
-        j = _judge_ending(focus.prompt, focus.ending, focus.cut_short)
+        j = _judge_ending(focus.prompt, focus.ending, focus.cut_short, bool(machine.get("container")))
     else:
         j = _Judgement()
     prompt = focus.prompt

@@ -15,13 +15,13 @@ _EXC_START = re.compile(r"!!! ?Exception during processing ?!!!\s?(.*)$")
 _TRACEBACK = "Traceback (most recent call last):"
 _FRAME = re.compile(r'^\s*File "(.+)", line (\d+), in (.+?)\s*$')
 _EXC_LINE = re.compile(
-    r"^((?:[A-Za-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt)|Exception|KeyboardInterrupt))(?::(?:\s(.*)|$)|$)"
+    r"^((?:[A-Za-z_][\w]*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt)|Exception|KeyboardInterrupt))(?::(?:\s(.*)|$)|$)"
 )
 _CHAIN = (
     "During handling of the above exception, another exception occurred:",
     "The above exception was the direct cause of the following exception:",
 )
-_POPUP = re.compile(r"^Error occurred when executing (.+?):\s*$")
+_POPUP = re.compile(r"^Error occurred when executing ([\w .()/-]+?):(?:\s*$|[`\s])")
 _THREAD = re.compile(r"^Exception in thread .*\((prompt_worker)\):")
 _REPORT_FIELD = re.compile(r"^-\s+\*\*(.+?):\*\*\s*(.*)$")
 _VALIDATE = re.compile(r"^Failed to validate prompt for output (\S+?):?$")
@@ -62,12 +62,13 @@ _LOADER_LINES = (
     "left over keys",
     "clip missing:",
 )
+_DIGITS = re.compile(r"\d+")
 _SUMMARY = ("popup", "report", "message")
 
 
 def _message_key(message: str) -> str:
     first = message.strip().splitlines()[0] if message.strip() else ""
-    return " ".join(first.lower().split())[:120]
+    return _DIGITS.sub("#", " ".join(first.lower().split()))[:120]  # a port or a size may differ between copies
 
 
 def _frame_anchor(frames: list[Frame]) -> str:

@@ -21,10 +21,13 @@ The records it fills are in :mod:`memprobe.logs.records`, the patterns in :mod:`
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from typing import BinaryIO
 
-from ..judging.failures import detect_fallback
+from ..judging.custom_nodes import custom_node
+from ..judging.failures import detect_fallback, memory_sign
+from ..judging.stages import builtin_nodes
 from .blocks import BlockReading, Mode
 from .endings import ENDING_HINT, ending_kind
 from .machine import MachineReading
@@ -44,6 +47,7 @@ from .patterns import (
     _TRACEBACK,
     _USER_PATH,
     _VALIDATE,
+    _known,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog
 from .text import clean, iter_lines
@@ -62,6 +66,16 @@ __all__ = [
 ]
 
 MAX_PROMPTS = 32
+
+_MEMORY_GATE = re.compile(r"(?i)memor|alloc|paging|1455|space|quota|oom|[^\x00-\x7f]")
+"""A cheap test before :func:`memory_sign`: the words every memory (or disk) failure shares, or
+text in another script (the localized ones)."""
+_COMPOSE = re.compile(r"^[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s")
+"""docker compose's prefix: the service's name and a bar."""
+_CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63})\s?:\s+(.+)$")
+"""``KSampler : XPU out of memory ...``: an old dialog's node and message on one line."""
+_BARE_CLASS = re.compile(r"^[A-Z][a-z0-9]*[A-Z][A-Za-z0-9_]{1,62}$")
+"""A node's class alone on a line (two capitals at least: ``KSampler``, ``VAEDecode``)."""
 MAX_MODELS = 48
 
 
@@ -80,6 +94,9 @@ class _Reader(BlockReading, MachineReading):
         """The exceptions of the block read so far (a chained traceback has several)."""
         self.validation_node: LogFailure | None = None
         self.validation_extras: list[LogFailure] = []
+        self.bare_class: tuple[int, str] | None = None
+        """The last line that was only a node's class name (the frontend's dialog puts it above
+        the message): its number and the name."""
         self.models = ModelLogReader()
         """Pairs each load line with the ``Requested to load`` before it (``memprobe.logs.modellog``)."""
 
@@ -96,6 +113,8 @@ class _Reader(BlockReading, MachineReading):
         if "\r" in raw:  # a console capture: the bar tqdm redrew in place; its first and last states count
             parts = [p for p in raw.split("\r") if p.strip()]
             segments = parts[:1] + parts[-1:] if len(parts) > 1 else parts
+        if "|" in raw[:64] and "container" not in self.facts.machine and _COMPOSE.match(raw):
+            self.facts.machine["container"] = "docker"  # docker compose's "comfyui  | " before each line
         for segment in segments:
             try:
                 text = clean(segment)
@@ -141,7 +160,11 @@ class _Reader(BlockReading, MachineReading):
             self.prompt.last = (self.n, s, "progress")
             if (load := s.find("Requested to load ")) > 0:
                 self._facts_line(s[load:], s[load:])
-            return
+            if "Killed" in s[-12:]:  # the kernel ended the process while a bar was drawn
+                self._ending("killed", "Killed")
+            if "!!!" not in s:
+                return
+            s = s[s.index("!!!") :]  # an exception printed right after a progress bar, on its line
         if "!!!" in s and (m := _EXC_START.search(s)):
             message = m.group(1).split(_TRACEBACK)[0].strip()  # a paste that lost its line breaks
             self._open("exception", s, message=message)
@@ -196,6 +219,8 @@ class _Reader(BlockReading, MachineReading):
             if self.prompt.failures:
                 self.prompt.failures[-1].oom_unload = True
                 self.prompt.failures[-1].evidence.append(self._ev(s))
+            else:  # the excerpt has ComfyUI's own OOM line but not the exception: a device OOM still
+                self._open("message", s, message=s, oom_unload=True)
             return
         if (
             ": " in s
@@ -207,7 +232,44 @@ class _Reader(BlockReading, MachineReading):
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), m.group(2).strip())
             return
+        if _MEMORY_GATE.search(s) and self._memory_paste(s):
+            return
+        if self.bare_class is not None and self.bare_class[0] == self.n - 1 and self._dialog(s):
+            return
+        if _BARE_CLASS.match(s):
+            self.bare_class = (self.n, s)
+        if "137" in s and "exit" in s:
+            self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
         self._facts_line(text, s)
+
+    def _dialog(self, s: str) -> bool:
+        """The frontend's error dialog as users copy it: the failing node's class alone on a line,
+        its message on the next. Taken as one at the top of a paste, or for a class ComfyUI or the
+        custom node table knows."""
+        assert self.bare_class is not None
+        line, class_type = self.bare_class
+        if not (line <= 3 or class_type in builtin_nodes() or custom_node(class_type) is not None) or _known(s):
+            return False
+        self._open("popup", s, class_type=class_type, message=s)
+        self.mode = Mode.MESSAGE
+        return True
+
+    def _memory_paste(self, s: str) -> bool:
+        """A line that names memory running out on its own (a one-line paste, a popup's text, a
+        report squashed into one line): a failure, with its node where the paste names it —
+        ``KSampler : XPU out of memory ...``, or the node's class alone on the line before."""
+        if not memory_sign(s):
+            return False
+        class_type = None
+        message = s
+        if (m := _CLASS_PREFIX.match(s)) is not None:
+            class_type, message = m.group(1), m.group(2)
+        elif self.bare_class is not None and self.bare_class[0] == self.n - 1:
+            class_type = self.bare_class[1]
+        self._open("message", s, message=message.strip(), class_type=class_type)
+        self.mode = Mode.EXC_MESSAGE
+        self.exc = None
+        return True
 
     def _new_prompt(self, s: str) -> None:
         self.facts.prompt_count += 1

@@ -95,7 +95,15 @@ _RICH = re.compile(r"^\s*(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s{2,}(.*?)\s{2,}[
 
 
 def clean(text: str) -> str:
-    """The log line without colours and without the prefixes loggers and launchers add."""
+    r"""The log line without colours, without the prefixes loggers and launchers add, and without
+    the backticks of a line pasted as Markdown code (``\`...\```, but not a ```` ``` ```` fence)."""
+    text = _clean(text)
+    if "`" in text[:1] + text[-1:] and "```" not in text:
+        text = text.strip("`").rstrip()
+    return text
+
+
+def _clean(text: str) -> str:
     if "\x1b" in text or "←[" in text or "[0m" in text:
         text = _ANSI.sub("", text)
     if " - " in text and "T" in text:

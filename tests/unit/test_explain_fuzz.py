@@ -13,6 +13,7 @@ from helpers import FIXTURES
 from memprobe.logs.explain import explain_log
 from memprobe.output.markdown import explain_md as render_report_md
 from memprobe.output.text import explain_text as render_text
+from memprobe.vocabulary import VERDICT_KINDS
 
 LOGS = sorted((FIXTURES / "logs").glob("*.log")) + sorted((FIXTURES / "comfyui-0.3.64" / "logs").glob("*.log"))
 
@@ -22,14 +23,7 @@ def survives(data: str | bytes) -> dict:
     json.dumps(doc, allow_nan=False)
     render_text(doc)
     render_report_md(doc)
-    assert doc["failure"] is None or doc["failure"]["kind"] in (
-        "vram",
-        "system-ram",
-        "commit-limit",
-        "disk",
-        "other",
-        "abrupt",
-    )
+    assert doc["failure"] is None or doc["failure"]["kind"] in VERDICT_KINDS
     return doc
 
 

@@ -5,11 +5,11 @@ launch options or the machine. A new rule is a function with ``@rule(...)`` in o
 modules (or a new module added to :data:`FAMILIES`) and a test over recorded runs.
 """
 
-from . import custom, decode, models, stages, system
+from . import custom, decode, firststep, models, stages, system
 from .base import RULES, Rule, Suggestion, rule
 
 __all__ = ["RULES", "FAMILIES", "Rule", "Suggestion", "rule"]
 
-FAMILIES = (decode, stages, custom, system, models)
+FAMILIES = (decode, custom, stages, system, models, firststep)
 _ORDER = [m.__name__ for m in FAMILIES]
 RULES.sort(key=lambda r: _ORDER.index(r.judge.__module__) if r.judge.__module__ in _ORDER else len(_ORDER))

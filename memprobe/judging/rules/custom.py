@@ -1,27 +1,110 @@
-"""A custom node that failed: its own memory knob where Memory Probe knows the node, else the
-smallest built-in node that does the same job."""
+"""A custom node that ran out of memory: its own memory knob where Memory Probe knows the node (the
+table in ``memprobe/data/custom_nodes.json``: tiling, frame caps, block swap, offload, precision,
+under the node's real input names), else the smallest built-in node that does the same job."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from ...documents import NodeDoc
+from ..custom_nodes import CustomNode, Knob, custom_node, pack_nodes
 from ..facts import RunFacts, short
 from .base import Suggestion, rule
 
-__all__: list[str] = []
+__all__ = ["knob_suggestion", "KNOB_IDS"]
+
+KNOB_IDS = {
+    "tiling": "custom-node-tiling",
+    "tile-size": "custom-node-tiling",
+    "frames": "custom-node-frames",
+    "block-swap": "custom-node-offload",
+    "offload": "custom-node-offload",
+    "quantization": "custom-node-precision",
+    "precision": "custom-node-precision",
+}
+"""Suggestion ids by the kind of knob (``custom-node-size`` for the rest: resolution, batch, chunks)."""
+
+
+def _change(knob: Knob) -> str:
+    value = knob.value
+    if knob.direction == "enable":
+        return f"turn on {knob.input}" if value in (True, None) else f"set {knob.input} to {value!r}"
+    if value is None:
+        return f"{knob.direction} {knob.input}"
+    return f"{'set' if knob.direction == 'set' else knob.direction} {knob.input} to {value}"
+
+
+def knob_suggestion(
+    f: RunFacts, node: CustomNode, owner: NodeDoc | None, knobs: list[Knob], why: str, tier: Any, saves: int | None
+) -> Suggestion:
+    """The first knob's change (the others named as the next steps), on the node that has it."""
+    first = knobs[0]
+    others = "; ".join(f"{_change(k)}" for k in knobs[1:3])
+    on = node.display if owner is None or owner.get("class_type") != node.class_type else node.display
+    text = (
+        f"In {on} ({node.class_type}, {node.pack}), {_change(first)}: {first.words}"
+        + (f" If that is not enough, one at a time: {others}." if others else "")
+        + f" (inputs as {node.pack} defines them: {node.source})"
+    )
+    action = None
+    if (
+        owner is not None
+        and owner.get("class_type") == node.class_type
+        and first.value is not None
+        and f.source == "run"
+    ):
+        action = {
+            "type": "set_widget",
+            "node_id": owner.get("real_node_id") or owner.get("node_id"),
+            "widget": first.input,
+            "value": first.value,
+        }
+    return Suggestion(
+        KNOB_IDS.get(first.kind, "custom-node-size"),
+        tier,
+        f"Use {node.class_type}'s {first.input.replace('_', ' ')}",
+        why,
+        text,
+        saves,
+        action,
+    )
 
 
 @rule("custom-node", needs=("failure",), tiers=("failure",))
-def custom_node(f: RunFacts) -> list[Suggestion]:
-    """A failure inside a custom node: try a built-in node in its place."""
-    if not f.failed_in("custom") or f.failure is None:
+def custom_node_failed(f: RunFacts) -> list[Suggestion]:
+    """A memory failure in a custom node: its own memory knob, or a built-in node in its place.
+    (A known custom decoder's tiling is the decode rule's.)"""
+    failure = f.failure
+    if not f.failed or failure is None:
         return []
     node = f.failing_node()
+    known = custom_node(failure.class_type)
+    why = (
+        f"{f.label(node) if node else failure.class_type or 'a custom node'}, from a custom node pack, failed "
+        f"({failure.kind}: {short(failure.message)})."
+    )
+    if known is not None:
+        if known.stage in ("vae-decode", "vae-encode"):
+            return []
+        knobs = known.knobs_for(failure.stage, failure.kind)
+        owner: CustomNode = known
+        if not knobs:  # the pack's other nodes (a sampler's block swap lives on its own node)
+            for other in pack_nodes(known.pack):
+                if other.knobs_for(failure.stage, failure.kind):
+                    owner, knobs = other, other.knobs_for(failure.stage, failure.kind)
+                    break
+        if knobs:
+            return [knob_suggestion(f, owner, node, knobs, why, "failure", failure.sizes.requested_bytes)]
+    if known is None and failure.stage != "custom" and not failure.pack:
+        return []
+    name = failure.class_type or (f"the node of custom_nodes/{failure.pack}" if failure.pack else "it")
     return [
         Suggestion(
             "builtin-node",
             "failure",
             "Try a built-in node in place of the custom one",
-            f"{f.label(node)}, from a custom node pack, failed ({f.failure.kind}: {short(f.failure.message)}).",
-            f"Swap {node.get('class_type') if node else 'it'} for the smallest built-in ComfyUI node that does the same "
-            "job; if the built-in node fails too, the limit is the workload, not the pack.",
+            why,
+            f"Swap {name} for the smallest built-in ComfyUI node that does the same job; if the built-in node fails too, "
+            "the limit is the workload, not the pack.",
         )
     ]

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from ...documents import NodeDoc
 from ...vocabulary import Tier, kind_of
+from ..custom_nodes import custom_node
 from ..facts import RunFacts, short
 from .base import Suggestion, rule
+from .custom import knob_suggestion
 
 __all__ = ["TILED_DEFAULTS", "swap_action"]
 
@@ -111,6 +113,10 @@ def decode_change(f: RunFacts, node: NodeDoc, why: str, tier: Tier, added: int |
                 },
             )
         ]
+    known = custom_node(class_type)
+    knobs = known.knobs_for("vae-decode", f.failure.kind if f.failure else None) if known is not None else []
+    if known is not None and knobs:  # a pack's decoder Memory Probe knows: its own tiling input
+        return [knob_suggestion(f, known, node, knobs, why, tier, saves)]
     return [
         Suggestion(  # a specialised decoder: never swap it for an image decoder
             "tiled-decode-own",

@@ -9,6 +9,7 @@ from ..doctor import suggest_pagefile
 from ..facts import USAGE_WORDS, RunFacts, of_limit, short
 from ..limits import CGROUP, COMMIT, MemoryLimit, disk_is_low, os_family
 from .base import Suggestion, rule
+from .firststep import impossible_request
 
 __all__: list[str] = []
 
@@ -20,9 +21,9 @@ def system_memory(f: RunFacts) -> list[Suggestion]:
     limit, failure = f.system, f.failure
     kind = failure.kind if failure is not None else None
     abrupt = failure is not None and failure.abrupt
-    failed = kind in ("commit-limit", "cgroup-limit") or (abrupt and kind == "system-ram")
+    failed = kind in SYSTEM_KINDS  # RAM + swap, the commit limit or a container's limit ran out
     near = limit.near(f.peaks)
-    if not (failed or near):
+    if not (failed or near) or impossible_request(f) is not None:  # no limit raised makes that fit
         return []
     if kind == "commit-limit" and limit.name != COMMIT:  # e.g. os error 1455 from a run without OS facts
         limit = MemoryLimit(COMMIT, True, "commit_bytes", f.limit_of("commit_bytes"))
@@ -53,6 +54,8 @@ def system_memory(f: RunFacts) -> list[Suggestion]:
         else ""
     )
     title, change, adds = _system_remedy(f, limit, used)
+    if failure is not None and failure.likely:
+        change = _CONFIRM["container" if failure.container else "kernel"] + change
     return [
         Suggestion(
             "container-limit" if limit.name == CGROUP else "pagefile",
@@ -63,6 +66,14 @@ def system_memory(f: RunFacts) -> list[Suggestion]:
             adds,
         )
     ]
+
+
+_CONFIRM = {
+    "kernel": "First confirm it was the kernel's OOM killer: journalctl -k | grep -i 'killed process' (or dmesg) "
+    "for that time. Then: ",
+    "container": "First confirm it was the container's memory limit: docker inspect <container> --format "
+    "'{{.State.OOMKilled}}' says true (Kubernetes: OOMKilled in kubectl describe pod). Then: ",
+}
 
 
 def _system_remedy(f: RunFacts, limit: MemoryLimit, used: int | None) -> tuple[str, str, int | None]:
