@@ -87,3 +87,20 @@ def test_an_empty_paste_says_what_to_do(comfy):
     assert "Paste a log or choose a file first" in page.locator(RESULT).inner_text()
     assert page.locator(f"{DIALOG} [data-action=explain-report]").is_disabled()
     assert not ours(errors), errors
+
+
+def test_a_single_pasted_line_is_explained(comfy):
+    page, server, version, errors = comfy
+    open_dialog(page)
+    # GIVEN the one line many people paste (Comfy-Org/ComfyUI#8998, tests/fixtures/logs)
+    line = (FIXTURES / "logs" / "comfyui-8998_pagefile_oneline.log").read_text(encoding="utf-8").strip()
+    assert "\n" not in line
+    page.fill("[data-testid=memprobe-explain-text]", line)
+    page.click(f"{DIALOG} [data-action=explain]")
+    wait_explained(page)
+    # THEN it is a failure of the commit limit, headlined in the server's words, with a first step
+    kind = page.locator(f"{RESULT} .mp-explain-kind")
+    assert kind.get_attribute("data-kind") == "commit-limit"
+    assert "Commit limit reached (RAM + pagefile)" in kind.inner_text()
+    assert page.locator(f"{RESULT} [data-suggestion]").first.get_attribute("data-suggestion") == "pagefile"
+    assert not ours(errors), errors

@@ -18,7 +18,7 @@ from memprobe.output.text import explain_text as render_text
 LOGS = FIXTURES / "logs"
 LABELS = json.loads((LOGS / "labels.json").read_text(encoding="utf-8"))["logs"]
 IDS = [entry["file"].removesuffix(".log") for entry in LABELS]
-HELD_OUT = [e for e in LABELS if e.get("held_out") and "corpus" in e]
+HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Collected and labelled from their threads before the reader saw them (issue 21): measured, never tuned on."""
 SEEN = [e for e in LABELS if e not in HELD_OUT]
 UNREADABLE = {e["file"] for e in SEEN if e.get("unreadable")}
@@ -76,8 +76,10 @@ def test_the_unreadable_logs_are_said_to_be_so():
 def test_the_corpus_covers_what_the_issue_asks_for():
     files = {e["file"] for e in LABELS}
     kinds = [e["kind"] for e in LABELS]
-    assert len(LABELS) >= 40 and all((LOGS / f).is_file() for f in files)
-    assert {"vram", "system-ram", "commit-limit", "disk", "other", "abrupt"} <= set(kinds)
+    # >= 150 logs from >= 120 threads, >= 40 of them held out (collected before the reader saw them)
+    assert len(LABELS) >= 150 and all((LOGS / f).is_file() for f in files)
+    assert len({e["source"] for e in LABELS}) >= 120 and len(HELD_OUT) >= 40
+    assert {"vram", "system-ram", "commit-limit", "cgroup-limit", "disk", "other", "abrupt"} <= set(kinds)
     stages = {e["stage"] for e in LABELS if e["kind"] in ("vram", "system-ram", "commit-limit")}
     assert {"load", "sampling", "vae-decode", "custom", "text-encode"} <= stages
     text = " ".join((LOGS / f).read_text(encoding="utf-8") for f in files)
@@ -98,6 +100,14 @@ def test_the_corpus_covers_what_the_issue_asks_for():
         "same device",
         "No such file or directory",
         "Failed to validate prompt",
+        "XPU out of memory",
+        "Got an OOM",
+        "Memory summary",
+        "ArrayMemoryError",
+        "fichier de pagination",
+        "exited with code 137",
+        "CUDA error: out of memory",
+        "Cannot allocate memory",
     ):
         assert needle in text, needle
     sources = (LOGS / "SOURCES.md").read_text(encoding="utf-8")
@@ -125,15 +135,17 @@ def test_accuracy_meets_the_bar_on_the_logs_it_was_built_on():
 
 
 def test_accuracy_on_the_held_out_logs():
-    # The 41 logs of issue 21's held-out set: first scored (commit 34c2fbd) at kind 63 %, node 61 %, advice
-    # 42 %, decode-tile 0/3; never looked at while the reader changed. The floor is the final score.
+    # The 41 logs of issue 21's held-out set: first scored (commit 34c2fbd) at kind 26/41, node 11/18,
+    # advice 13/31, decode-tile 0/3; never looked at while the reader changed. Scored once at the end
+    # (kind 35/41, node 14/18, advice 27/31, tile 2/3): that score is the floor. What it still misses is
+    # listed in the README ("How well it does"); fixing those would make them seen, not held out.
     s = score(HELD_OUT)
     assert len(HELD_OUT) >= 40
     assert s["kind"] >= HELD_OUT_FLOOR["kind"] and s["node"] >= HELD_OUT_FLOOR["node"]
     assert s["advised"] >= HELD_OUT_FLOOR["advised"] and s["tiled"][0] >= HELD_OUT_FLOOR["tiled"]
 
 
-HELD_OUT_FLOOR = {"kind": 0.0, "node": 0.0, "advised": 0.0, "tiled": 0}
+HELD_OUT_FLOOR = {"kind": 35 / 41, "node": 14 / 18, "advised": 27 / 31, "tiled": 2}
 
 
 # an absolute path (a drive, a share, a home or system folder); relative ones like torch's own

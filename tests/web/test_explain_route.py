@@ -45,6 +45,15 @@ async def test_a_log_is_explained(aiohttp_client, app):
     assert doc["suggestions"][0]["id"] == "tiled-decode" and "action" not in doc["suggestions"][0]
 
 
+async def test_one_pasted_line_is_a_failure_with_a_first_step(aiohttp_client, app):
+    # the one line many people paste (Comfy-Org/ComfyUI#7481): no "got prompt", no traceback
+    line = b"[enforce fail at alloc_cpu.cpp:115] data. DefaultCPUAllocator: not enough memory: you tried to allocate 3376447488 bytes."
+    client = await aiohttp_client(app[0])
+    doc = await (await client.post("/memprobe/explain", data=line)).json()
+    assert doc["failure"]["kind"] == "system-ram" and doc["verdict"]["title"].startswith("Out of system RAM")
+    assert doc["suggestions"] and doc["suggestions"][0]["saves_bytes"] is not None
+
+
 async def test_the_shareable_report_and_a_utf16_body(aiohttp_client, app):
     client = await aiohttp_client(app[0])
     body = "\ufeff" + (FIXTURES / "logs" / "commit1455_portable_chinese.log").read_text(encoding="utf-8")

@@ -1,0 +1,62 @@
+"""The table of memory-heavy custom nodes (memprobe/data/custom_nodes.json): every entry has its
+stage, its knobs under the node's real input names, and the source file they were read from; a
+failure in one of them is answered with its own knob."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from helpers import ROOT
+
+from memprobe.judging.custom_nodes import custom_node, pack_of
+from memprobe.logs.explain import explain_log
+from memprobe.vocabulary import STAGES
+
+TABLE = json.loads((ROOT / "memprobe" / "data" / "custom_nodes.json").read_text(encoding="utf-8"))["nodes"]
+
+
+def test_the_table_covers_the_memory_heavy_packs_with_their_sources():
+    assert len(TABLE) >= 50
+    stages = Counter(entry["stage"] for entry in TABLE.values())
+    assert {"load", "sampling", "vae-decode", "video", "upscale", "image", "text-encode"} <= set(stages)
+    for class_type, entry in TABLE.items():
+        assert entry["source"].startswith("https://github.com/") and entry["pack"] and entry["repo"], class_type
+        assert entry["stage"] in STAGES or entry["stage"] == "custom-model", class_type
+        for knob in entry["knobs"]:
+            assert knob["input"] and knob["kind"] and knob["words"], class_type
+    packs = {entry["pack"] for entry in TABLE.values()}
+    for needed in (
+        "ComfyUI-WanVideoWrapper",
+        "ComfyUI-VideoHelperSuite",
+        "ComfyUI_UltimateSDUpscale",
+        "ComfyUI-Impact-Pack",
+        "ComfyUI-Florence2",
+        "ComfyUI-GGUF",
+        "comfyui_segment_anything",
+    ):
+        assert needed in packs, needed
+
+
+def test_a_clone_folder_is_matched_to_its_pack():
+    assert pack_of("ComfyUI-WanVideoWrapper-main") == "ComfyUI-WanVideoWrapper"
+    assert pack_of("comfyui-videohelpersuite") == "ComfyUI-VideoHelperSuite"
+    assert pack_of("some-unknown-pack") is None
+
+
+def test_a_decode_in_a_video_wrapper_is_told_to_tile_with_its_own_input():
+    # GIVEN a VRAM failure in CogVideoXWrapper's decoder (kijai/ComfyUI-CogVideoXWrapper#26)
+    doc = explain_log(
+        (ROOT / "tests" / "fixtures" / "logs" / "cogvideox_26_cogvideodecode_allocation_on_device.log").read_bytes()
+    )
+    first = doc["suggestions"][0]
+    # THEN its own tiling input, as the pack names it, with where that was read
+    assert doc["failure"]["stage"] == "vae-decode" and first["id"] == "custom-node-tiling"
+    assert "enable_vae_tiling" in first["try"] and custom_node("CogVideoDecode").source in first["try"]
+
+
+def test_system_memory_is_never_answered_by_moving_work_into_it():
+    loader = custom_node("WanVideoModelLoader")
+    assert loader is not None
+    assert {k.kind for k in loader.knobs_for("load", "vram")} & {"offload", "block-swap", "quantization"}
+    assert not {k.kind for k in loader.knobs_for("load", "system-ram")} & {"offload", "block-swap"}
