@@ -33,12 +33,16 @@ _FILE = r"[^\s\"'<>|*?\\/]+"
 _WINDOWS_PATH = re.compile(r"(?:\b[A-Za-z]:|\\\\[^\s\\/]+)[\\/]+(?:[^\"'<>|*?\\/:\r\n]+[\\/]+)*(" + _FILE + ")?")
 # a quoted path is a path up to its closing quote, spaces and doubled backslashes included
 _QUOTED_PATH = re.compile(r"""(["'<])((?:[A-Za-z]:|\\\\|/|~/)[^"'<>\r\n]*?)(["'>])""")
+# a quoted relative path to a file (a model list's 'SDXL\\\\my_model.safetensors'): the folders are the user's own
+_QUOTED_RELATIVE = re.compile(r"""(["'])([^"'<>\r\n\s:][^"'<>\r\n:]*?[\\/][^"'<>\r\n]*?\.[A-Za-z0-9]{1,12})(["'])""")
 _POSIX_PATH = re.compile(
     r"(?<![\w.:/~])(?:~/|/)(?:[^\s\"'<>/]+/)+(" + _FILE + r")?"  # /a/b/file.ext, ~/x/
     r"|(?<![\w.:/])/(?:home|Users|root|mnt|media|data|opt|srv|tmp|var)\b[^\s\"'<>]*"  # /home/name
 )
 _FILE_URL = re.compile(r"file:/{2,3}\S+")
 _HAS_EXTENSION = re.compile(r"^[^.\s]+(?:\.[^.\s]+)*\.[A-Za-z0-9]{1,12}$")
+_QUOTED_FILE = re.compile(r"^[^\\/\s][^\\/]*\.[A-Za-z0-9]{1,12}$")
+"""A file name in quotes: its spaces are its own ('Cinematic Model - v1.0.safetensors')."""
 _MODEL_KEY = re.compile(r"(_name|_path|_file|filename|directory|folder|dir)\d*$", re.IGNORECASE)
 _PROMPT_KEYS = {
     "text",
@@ -84,13 +88,14 @@ def _quoted_file_name(match: re.Match[str]) -> str:
     if not re.search(r"[\\/]", inner.lstrip("/~")) and not re.match(r"[A-Za-z]:", inner):
         return match.group(0)  # "/", "'/x'": not a path with folders
     name = re.split(r"[\\/]+", inner)[-1]
-    return match.group(1) + (name if _HAS_EXTENSION.match(name) else PATH_MARK) + match.group(3)
+    return match.group(1) + (name if _QUOTED_FILE.match(name) else PATH_MARK) + match.group(3)
 
 
 def scrub_text(text: str) -> str:
     """Remove paths (a file keeps its name) and the user's name from free text."""
     text = _FILE_URL.sub(PATH_MARK, text)
     text = _QUOTED_PATH.sub(_quoted_file_name, text)
+    text = _QUOTED_RELATIVE.sub(_quoted_file_name, text)
     text = _WINDOWS_PATH.sub(_keep_file_name, text)
     text = _POSIX_PATH.sub(lambda m: _keep_file_name(m) if m.lastindex else PATH_MARK, text)
     for name in _who():

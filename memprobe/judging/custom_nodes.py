@@ -18,7 +18,7 @@ from typing import Any
 
 from ..vocabulary import SYSTEM_KINDS
 
-__all__ = ["Knob", "CustomNode", "custom_node", "pack_nodes", "pack_of", "KNOB_KINDS"]
+__all__ = ["Knob", "CustomNode", "custom_node", "custom_node_classes", "pack_nodes", "pack_of", "KNOB_KINDS"]
 
 _DATA = Path(__file__).resolve().parents[1] / "data" / "custom_nodes.json"
 
@@ -112,6 +112,11 @@ def _table() -> dict[str, CustomNode]:
 def custom_node(class_type: str | None) -> CustomNode | None:
     """The table's entry for ``class_type`` (``None``: a node it does not know)."""
     return _table().get(class_type or "")
+
+
+def custom_node_classes() -> list[str]:
+    """Every node class the table knows."""
+    return list(_table())
 
 
 def _folder_key(name: str) -> str:

@@ -38,6 +38,7 @@ _SYSTEM_RAM_TEXTS = (
     "std::bad_alloc",
     "unable to allocate",  # numpy's ArrayMemoryError
     "arraymemoryerror",
+    "cannot allocate array memory",  # numpy's C-level MemoryError (a video decoded into one array)
     "not enough memory resources are available",  # WinError 8
     "nicht genügend speicherressourcen",
     "ressources mémoire insuffisantes",

@@ -11,9 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from .patterns import (
     _CHAIN,
+    _CLASS_VALUE,
     _EXC_LINE,
+    _EXCEPTION_VALUE,
     _FRAME,
+    _NODE_ID_VALUE,
     _REPORT_FIELD,
+    _REPORT_NAMES,
     _REPORT_VERSIONS,
     _SUMMARY,
     _TRACEBACK,
@@ -293,8 +297,26 @@ class BlockReading:
         elif title.startswith("attached workflow"):
             self._close()
             self.mode = Mode.WORKFLOW
+        elif self.block is not None and not (self.block.exception_type or self.block.message):
+            self.mode = Mode.REPORT  # a translated "Error Details": the fields still to come
         else:  # "## Logs", "## Additional Context": the report ends, the log itself follows
             self._close()
+        return True
+
+    def _translated_field(self, value: str, s: str) -> bool:
+        """A field of a report the browser translated (``- **Tipo de nó:** KSampler``): the labels
+        change, the order and the values do not — the node's id, its class, the exception's type."""
+        block = self.block
+        assert block is not None
+        if block.node_id is None and block.class_type is None and _NODE_ID_VALUE.match(value):
+            block.node_id = value
+        elif block.class_type is None and block.exception_type is None and _CLASS_VALUE.match(value):
+            block.class_type = value
+            block.evidence.append(self._ev(s))
+        elif block.exception_type is None and _EXCEPTION_VALUE.match(value):
+            block.exception_type = value
+        else:
+            return False
         return True
 
     def _report_field(self, name: str, value: str, s: str) -> None:
@@ -308,10 +330,12 @@ class BlockReading:
             block.evidence.append(self._ev(s))
         elif name == "Exception Type":
             block.exception_type = value or None
-        elif name == "Exception Message":
+        elif name == "Exception Message" or (name not in _REPORT_NAMES and block.exception_type and not block.message):
             block.message = value
             block.evidence.append(self._ev(s))
             self.mode = Mode.MESSAGE
+        elif name not in _REPORT_NAMES and self._translated_field(value, s):
+            return
         elif name in _REPORT_VERSIONS:
             self._version(_REPORT_VERSIONS[name], value.split()[0] if value else value, s)
         elif name == "Arguments":

@@ -46,6 +46,10 @@ _MEMORY_KILL = (
 )
 _CGROUP_KILL = ("memory cgroup out of memory", "constraint=constraint_memcg", "oomkilled", "memory.max")
 """The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
+_NATIVE_FRAME = re.compile(r"python3\d*\.dll\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ byte\(s\)")
+"""A line of the native stack Windows' crash handler prints for python3x.dll: the process crashed."""
+_SHELL_JOB = re.compile(r"line \d+:\s+\d+\s+killed")
+"""A shell script's report of its child's SIGKILL (``entrypoint.sh: line 63:  6544 Killed``)."""
 _COMMIT_EXHAUSTED = ("resource-exhaustion-detector", "low virtual memory condition")
 
 
@@ -60,10 +64,12 @@ def ending_kind(low: str, s: str) -> str | None:
         return "memory-kill"
     if any(p in low for p in _COMMIT_EXHAUSTED):
         return "commit-exhausted"
-    if re.search(r"(?:^|\s)killed(?:\s|$)", low) and (len(s) < 24 or "python" in low or "main.py" in low):
+    if re.search(r"(?:^|\s)killed(?:\s|$)", low) and (
+        len(s) < 24 or "python" in low or "main.py" in low or _SHELL_JOB.search(low)
+    ):
         return "killed"
     if "exited with code 137" in low or "exit code 137" in low or "exit code -9" in low:
         return "killed"
-    if any(p in low for p in _CRASH):
+    if any(p in low for p in _CRASH) or _NATIVE_FRAME.search(low):
         return "crash"
     return None

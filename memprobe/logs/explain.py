@@ -15,13 +15,14 @@ cannot tell (peaks, node ids it does not print) is listed under ``unknown``, nev
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any, BinaryIO, cast
 
 from .. import __version__
 from ..documents import EventDoc, NodeDoc, VerdictDoc
 from ..judging.advice import advise
-from ..judging.custom_nodes import custom_node
+from ..judging.custom_nodes import custom_node, custom_node_classes
 from ..judging.facts import FailureFacts, RunFacts
 from ..judging.failures import classify_failure, message_sizes
 from ..judging.limits import system_limits, vram_limit
@@ -30,6 +31,7 @@ from ..judging.stages import NodeClass, builtin_nodes, stage_of
 from ..judging.verdict import judge
 from ..privacy import scrub_all
 from ..sensing.install_type import detect_install_type
+from ..vocabulary import MEMORY_KINDS
 from .reader import Ending, Frame, LogFacts, LogFailure, LogLine, PromptLog, read_log
 from .text import MAX_LINE_CHARS
 
@@ -189,8 +191,35 @@ def _class_from_frame(frame: Frame) -> str | None:
     return None
 
 
+_OBJECT_OF = re.compile(r"'(\w+)' object has no attribute")
+
+
+@cache
+def _classes_by_lower() -> dict[str, str]:
+    names = [*builtin_nodes(), *custom_node_classes()]
+    return {name.lower(): name for name in names}
+
+
+def _known_class(name: str | None) -> str | None:
+    """The node class ``name`` spells, in its own case (a dialog pasted all in lower case still names
+    ``VHS_VideoCombine``); ``name`` itself when it is no class Memory Probe knows."""
+    if not name or name in builtin_nodes() or custom_node(name) is not None:
+        return name
+    return _classes_by_lower().get(name.lower(), name)
+
+
+def _class_in_message(message: str) -> str | None:
+    """A known node class a message names as the object that broke (``'SUPIR_Upscale' object has no
+    attribute 'model'``)."""
+    m = _OBJECT_OF.search(message)
+    if m is None:
+        return None
+    name = _known_class(m.group(1))
+    return name if name in builtin_nodes() or custom_node(name) is not None else None
+
+
 def _identify(failure: LogFailure) -> _Node:
-    node = _Node(class_type=failure.class_type, node_id=failure.node_id)
+    node = _Node(class_type=_known_class(failure.class_type), node_id=failure.node_id)
     frames = failure.frames or (failure.causes[0].frames if failure.causes else [])
     own = _node_frame(frames)
     if own is not None:
@@ -264,6 +293,8 @@ def _focus(facts: LogFacts) -> _Focus:
         endings[-1] if endings else None
     )
     ran = [p for p in facts.prompts if p.started is not None]
+    if strong is not None and strong.during_prompt is None and strong.kind not in _MEMORY_ENDINGS and with_failures:
+        strong = None  # the console closed after an error (one at start-up, say): the error is what to explain
     if strong is not None and (strong.during_prompt is not None or not ran or strong.kind in _MEMORY_ENDINGS):
         prompt = next((p for p in facts.prompts if p.index == strong.during_prompt), None)
         return _Focus(prompt, [], strong)
@@ -371,8 +402,31 @@ class _Judgement:
     abrupt: bool = False
 
 
+_BROKEN_OBJECT = re.compile(r"has no attribute|'NoneType' object|referenced before assignment|is not defined")
+"""What a node says when an earlier step left it without its model: the consequence of a failure."""
+
+
+def _cause_first(failures: list[LogFailure], compute_device: str) -> list[LogFailure]:
+    """The failures with their cause first. Two streams (stdout and stderr) interleave in a paste, so
+    a node's ``AttributeError: ... has no attribute 'model'`` can print before the out-of-memory that
+    left it without its model: a memory failure of the same prompt is then the cause."""
+    first = failures[0]
+    if classify_failure(first.exception_type, first.message, compute_device=compute_device) != "other":
+        return failures
+    if not _BROKEN_OBJECT.search(f"{first.exception_type or ''}: {first.message}"):
+        return failures
+    for i, later in enumerate(failures[1:], 1):
+        if classify_failure(later.exception_type, later.message, compute_device=compute_device) in MEMORY_KINDS:
+            if later.class_type is None and not later.frames:  # the node is the one that broke
+                named = first.class_type or _class_in_message(first.message)
+                later = replace(later, class_type=named, node_id=first.node_id, frames=first.frames)
+            return [later, *failures[1:i], first, *failures[i + 1 :]]
+    return failures
+
+
 def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgement:
     """The first failure of the prompt; the rest, and the end of a chained traceback, are its consequences."""
+    failures = _cause_first(failures, compute_device)
     first = failures[0]
     node = _identify(first)
     exc_type, message = first.exception_type, first.message

@@ -21,7 +21,7 @@ _CHAIN = (
     "During handling of the above exception, another exception occurred:",
     "The above exception was the direct cause of the following exception:",
 )
-_POPUP = re.compile(r"^Error occurred when executing ([\w .()/-]+?):(?:\s*$|[`\s])")
+_POPUP = re.compile(r"^Error occurred when executing ([\w .()/-]+?):(?:\s*$|[`\s])", re.IGNORECASE)
 _THREAD = re.compile(r"^Exception in thread .*\((prompt_worker)\):")
 _REPORT_FIELD = re.compile(r"^-\s+\*\*(.+?):\*\*\s*(.*)$")
 _VALIDATE = re.compile(r"^Failed to validate prompt for output (\S+?):?$")
@@ -48,6 +48,15 @@ _VERSION_LINES = (
     (re.compile(r"^### ComfyUI Revision: (.+)$"), "comfyui_revision"),
 )
 _REPORT_VERSIONS = {"ComfyUI Version": "comfyui", "PyTorch Version": "torch", "Python Version": "python"}
+_REPORT_NAMES = frozenset(
+    {"Node ID", "Node Type", "Exception Type", "Exception Message", "Arguments", "OS", "Embedded Python"}
+    | {"Name", "Type", "Index", "VRAM Total", "VRAM Free", "Torch VRAM Total", "Torch VRAM Free", "Python Version"}
+    | set(_REPORT_VERSIONS)
+)
+"""The English report's field names; another name is a translated field, read by its value."""
+_NODE_ID_VALUE = re.compile(r"^\d+(?::\d+)*$")
+_CLASS_VALUE = re.compile(r"^[A-Za-z_][\w .()|+-]{1,80}$")
+_EXCEPTION_VALUE = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Interrupt|Exit)$")
 _BANNER_HINT = re.compile(
     r"Total VRAM|RAM limited|vram state|^Device: |^Using |^\*\* |Mac Version|AMD arch|[Vv]ersion|Revision"
 )

@@ -76,6 +76,10 @@ _CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63})\s?:\s+(.+)$")
 """``KSampler : XPU out of memory ...``: an old dialog's node and message on one line."""
 _BARE_CLASS = re.compile(r"^[A-Z][a-z0-9]*[A-Z][A-Za-z0-9_]{1,62}$")
 """A node's class alone on a line (two capitals at least: ``KSampler``, ``VAEDecode``)."""
+_VAE_WORK = re.compile(r"(?i)\bvae\b.{0,20}\b(de|en)cod(?:e|ing)\b")
+"""A line that says a VAE decode (or encode) is under way: a pack's own progress line."""
+_SQUASHED_REPORT = re.compile(r" (?=## |- \*\*)")
+"""Where a report pasted on one line had its line breaks."""
 MAX_MODELS = 48
 
 
@@ -104,6 +108,10 @@ class _Reader(BlockReading, MachineReading):
         self.prompt.last = (self.n, text, hint)
 
     def feed(self, raw: str, cut: bool) -> None:
+        if raw.startswith("# ComfyUI Error Report ##") and " - **" in raw:  # a whole report on one line
+            for part in _SQUASHED_REPORT.split(raw):
+                self.feed(part, cut)
+            return
         self.n += 1
         if cut:
             self.facts.cut_lines += 1
@@ -165,6 +173,8 @@ class _Reader(BlockReading, MachineReading):
             if "!!!" not in s:
                 return
             s = s[s.index("!!!") :]  # an exception printed right after a progress bar, on its line
+        if ("VAE" in s or "vae" in s) and (m := _VAE_WORK.search(s)) and not memory_sign(s):
+            self._activity(s, "vae-decode" if m.group(1).lower() == "de" else "vae-encode")  # a pack's own decode
         if "!!!" in s and (m := _EXC_START.search(s)):
             message = m.group(1).split(_TRACEBACK)[0].strip()  # a paste that lost its line breaks
             self._open("exception", s, message=message)
@@ -197,16 +207,24 @@ class _Reader(BlockReading, MachineReading):
                 self._open("validation", s)
                 self.mode = Mode.VALIDATION
                 return
-        if first == "E":
+        if first in "Ee":
             if s.startswith("Exception in thread") and _THREAD.match(s):
                 self._open("thread", s)
                 self.mode = Mode.FRAMES
                 return
-            if s.startswith("Error occurred when executing") and (m := _POPUP.match(s)):
-                self._open("popup", s, class_type=m.group(1).strip())
+            if s[:29].lower() == "error occurred when executing" and (m := _POPUP.match(s)):
+                inline = "" if s[m.end() - 1] == "`" else s[m.end() :]  # the dialog squashed onto one line
+                message = re.split(r'\s(?:file "|traceback \()', inline, maxsplit=1, flags=re.IGNORECASE)[0]
+                self._open("popup", s, class_type=m.group(1).strip(), message=message.strip())
                 self.mode = Mode.MESSAGE
                 return
-        if first == "#" and "ComfyUI Error Report" in s:
+        if (
+            first == "#"
+            and "ComfyUI" in s
+            and (
+                "ComfyUI Error Report" in s or (s.startswith("# ") and len(s) < 60)  # or a translated title
+            )
+        ):
             self._open("report", s)
             self.mode = Mode.REPORT
             return
