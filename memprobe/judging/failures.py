@@ -39,6 +39,7 @@ _SYSTEM_RAM_TEXTS = (
     "unable to allocate",  # numpy's ArrayMemoryError
     "arraymemoryerror",
     "cannot allocate array memory",  # numpy's C-level MemoryError (a video decoded into one array)
+    "memory limit hit after loading",  # VideoHelperSuite stops a video load before RAM runs out
     "not enough memory resources are available",  # WinError 8
     "nicht genügend speicherressourcen",
     "ressources mémoire insuffisantes",
@@ -96,6 +97,7 @@ _VRAM_TEXTS = (
     "xpu out of memory",
     "npu out of memory",
     "mps backend out of memory",
+    "invalid buffer size",  # Metal: one allocation over the GPU's largest buffer (MPS)
     "cuda error: out of memory",
     "hip error: out of memory",
     "cudaerrormemoryallocation",

@@ -67,7 +67,7 @@ __all__ = [
 
 MAX_PROMPTS = 32
 
-_MEMORY_GATE = re.compile(r"(?i)memor|alloc|paging|1455|space|quota|oom|[^\x00-\x7f]")
+_MEMORY_GATE = re.compile(r"(?i)memor|alloc|paging|1455|space|quota|oom|buffer size|[^\x00-\x7f]")
 """A cheap test before :func:`memory_sign`: the words every memory (or disk) failure shares, or
 text in another script (the localized ones)."""
 _COMPOSE = re.compile(r"^[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s")
@@ -76,11 +76,17 @@ _CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63})\s?:\s+(.+)$")
 """``KSampler : XPU out of memory ...``: an old dialog's node and message on one line."""
 _BARE_CLASS = re.compile(r"^[A-Z][a-z0-9]*[A-Z][A-Za-z0-9_]{1,62}$")
 """A node's class alone on a line (two capitals at least: ``KSampler``, ``VAEDecode``)."""
+_CLASS_WORD = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63}) +(.+)$")
+"""A node's class, a space, the message: a one-line paste that lost its colon."""
 _VAE_WORK = re.compile(r"(?i)\bvae\b.{0,20}\b(de|en)cod(?:e|ing)\b")
 """A line that says a VAE decode (or encode) is under way: a pack's own progress line."""
 _SQUASHED_REPORT = re.compile(r" (?=## |- \*\*)")
 """Where a report pasted on one line had its line breaks."""
 MAX_MODELS = 48
+
+
+def _is_node_class(name: str) -> bool:
+    return name in builtin_nodes() or custom_node(name) is not None
 
 
 class _Reader(BlockReading, MachineReading):
@@ -173,6 +179,10 @@ class _Reader(BlockReading, MachineReading):
             if "!!!" not in s:
                 return
             s = s[s.index("!!!") :]  # an exception printed right after a progress bar, on its line
+        if s.startswith('Error loading "') and ".dll" in s:  # torch's DLL error alone (WinError 126's message)
+            self._open("message", s, message=s, exception_type="OSError")
+            self._close()
+            return
         if ("VAE" in s or "vae" in s) and (m := _VAE_WORK.search(s)) and not memory_sign(s):
             self._activity(s, "vae-decode" if m.group(1).lower() == "de" else "vae-encode")  # a pack's own decode
         if "!!!" in s and (m := _EXC_START.search(s)):
@@ -281,6 +291,8 @@ class _Reader(BlockReading, MachineReading):
         class_type = None
         message = s
         if (m := _CLASS_PREFIX.match(s)) is not None:
+            class_type, message = m.group(1), m.group(2)
+        elif (m := _CLASS_WORD.match(s)) is not None and _is_node_class(m.group(1)):  # "WanVideoSampler Allocation..."
             class_type, message = m.group(1), m.group(2)
         elif self.bare_class is not None and self.bare_class[0] == self.n - 1:
             class_type = self.bare_class[1]
