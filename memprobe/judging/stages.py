@@ -24,6 +24,8 @@ from .custom_nodes import custom_node
 
 __all__ = [
     "builtin_nodes",
+    "node_specs",
+    "NodeSpec",
     "STAGES",
     "NodeClass",
     "stage_of",
@@ -151,11 +153,39 @@ class StageCache:
 _BUILTIN_NODES = Path(__file__).resolve().parents[1] / "data" / "comfyui_nodes.json"
 
 
+@dataclass(frozen=True, slots=True)
+class NodeSpec:
+    """A built-in node class as ``/object_info`` describes it: its outputs' types and its inputs
+    (name, type; ``seed`` marks an input the frontend follows with its control-after-generate widget)."""
+
+    category: str
+    output_node: bool
+    outputs: tuple[str, ...]
+    inputs: tuple[tuple[str, str, bool], ...]
+
+    def input_type(self, name: str) -> str | None:
+        return next((t for n, t, _ in self.inputs if n == name), None)
+
+
 @cache
-def builtin_nodes() -> dict[str, tuple[str, bool]]:
-    """ComfyUI's built-in node classes (from 0.3.64's ``/object_info``): class -> (category, output node)."""
+def node_specs() -> dict[str, NodeSpec]:
+    """ComfyUI's built-in node classes (from 0.3.64's ``/object_info``)."""
     try:
         data = json.loads(_BUILTIN_NODES.read_text(encoding="utf-8"))
-        return {k: (str(v[0]), bool(v[1])) for k, v in data["nodes"].items()}
+        return {
+            k: NodeSpec(
+                str(v[0]),
+                bool(v[1]),
+                tuple(str(o) for o in v[2]),
+                tuple((str(i[0]), str(i[1]), len(i) > 2) for i in v[3]),
+            )
+            for k, v in data["nodes"].items()
+        }
     except (OSError, ValueError, KeyError, TypeError, IndexError):
         return {}
+
+
+@cache
+def builtin_nodes() -> dict[str, tuple[str, bool]]:
+    """ComfyUI's built-in node classes: class -> (category, output node)."""
+    return {k: (v.category, v.output_node) for k, v in node_specs().items()}
