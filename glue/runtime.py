@@ -37,7 +37,9 @@ from .execution_hooks import ExecutionHooks
 from .models import ModelReader
 
 if TYPE_CHECKING:  # it needs prometheus-client, imported when the metrics are set up
+    from ..memprobe.forecast.service import ForecastService
     from ..memprobe.output.prometheus import MetricsExporter
+    from ..web.forecast import QueueCheck
 
 __all__ = ["Runtime", "get_runtime"]
 
@@ -76,6 +78,9 @@ class Runtime:
         self.started = False
         self._lock = threading.Lock()
         self._machine_cache: tuple[float, dict[str, Any]] | None = None
+        self.forecasts: ForecastService | None = None
+        self.forecast_reason: str | None = "not started"
+        self.queue_check: QueueCheck | None = None
         self.tracker.cost_probe = self.cost
 
     # ------------------------------------------------------------------ start-up
@@ -88,6 +93,7 @@ class Runtime:
         for step in (
             self._read_comfy,
             self._open_ledger,
+            self._setup_forecast,
             self._connect_events,
             self._install_hooks,
             self._install_log_handler,
@@ -140,6 +146,32 @@ class Runtime:
         self.tracker.subscribe(ledger.listener)
         self.ledger, self.ledger_reason = ledger, None
 
+    def _setup_forecast(self) -> None:
+        """The forecast reads model headers through ComfyUI's folders; each judged run teaches it
+        (subscribed before the events, so a run's forecast is kept when the panel asks for it)."""
+        from ..memprobe.forecast.service import ForecastService
+        from .forecasting import comfy_model, input_image_size
+
+        ledger = self.ledger
+        self.forecasts = ForecastService(
+            comfy_model,
+            context=self.run_context,
+            readings=self.readings,
+            models=self.tracker.read_models,
+            image_size=input_image_size,
+            taught=(lambda device, before: ledger.observations(device, before=before)) if ledger else lambda d, b: [],
+            keep=ledger.save_forecast if ledger is not None else None,
+        )
+        self.judge.subscribe(self.forecasts)
+        self.forecast_reason = None
+
+    def readings(self) -> dict[str, Any]:
+        """The readings now: the sampler's latest between runs, else a fresh one."""
+        latest = self.sampler.latest
+        if latest is not None and time.time() - latest[0] < 5:
+            return dict(latest[1])
+        return dict(self.sensors.sample())
+
     def _count_abrupt(self, ledger: Ledger, run_ids: list[str]) -> None:
         """Runs a dead ComfyUI left behind count as outcomes now (``memprobe_runs_total``), judged."""
         verdicts = []
@@ -160,6 +192,15 @@ class Runtime:
         from ..web.events import EventBroadcaster
 
         self.tracker.subscribe(EventBroadcaster(lambda event, data: instance.send_sync(event, data), judge=self.judge))
+        if self.forecasts is not None and hasattr(instance, "add_on_prompt_handler"):
+            from ..web.forecast import QueueCheck
+
+            self.queue_check = QueueCheck(
+                lambda prompt, what_if: self.forecasts.now(prompt, what_if) if self.forecasts else {},
+                lambda event, data, sid: instance.send_sync(event, data, sid),
+                enabled=lambda: self.config.forecast_on_queue,
+            )
+            instance.add_on_prompt_handler(self.queue_check)
 
     def _install_hooks(self) -> None:
         self.tracing_reason = self.execution_hooks.install()
@@ -217,6 +258,8 @@ class Runtime:
             metrics=self.metrics,
             metrics_unavailable=self.metrics_reason,
             models=self.tracker.read_models,
+            forecast=self.forecasts.now if self.forecasts is not None else None,
+            forecast_unavailable=self.forecast_reason,
         )
         MemProbeRoutes(services).add_routes(instance.routes, static_dir=PACK_DIR / "vendor")
 

@@ -91,6 +91,125 @@ def _explain(args: argparse.Namespace) -> int:
     return 0
 
 
+def _forecast(args: argparse.Namespace) -> int:
+    import platform
+    import shlex
+    from dataclasses import replace
+    from pathlib import Path
+
+    from .forecast import predict
+    from .forecast.files import FolderLookup
+    from .forecast.learn import corrections_from
+    from .forecast.machine import machine_from
+    from .forecast.service import BadGraph, check_graph
+    from .forecast.workflow import is_ui_format, to_api
+    from .format import parse_size
+    from .output.text import forecast_text
+    from .recording.ledger import Ledger
+    from .sensing.machine import find_comfyui, gather_machine
+
+    def fail(message: str) -> int:
+        print(f"memprobe forecast: {message}", file=sys.stderr)
+        return 2
+
+    try:
+        raw = sys.stdin.read() if args.workflow == "-" else Path(args.workflow).read_text(encoding="utf-8-sig")
+        doc = json.loads(raw)
+        prompt = check_graph(
+            to_api(doc) if is_ui_format(doc) else doc.get("prompt", doc) if isinstance(doc, dict) else doc
+        )
+        what_if = {
+            k: parse_size(v)
+            for k, v in (
+                ("vram_total_bytes", args.vram),
+                ("ram_total_bytes", args.ram),
+                ("commit_limit_bytes", args.commit_limit),
+            )
+            if v
+        }
+        sizes = {}
+        for item in args.model or []:
+            name, sep, size = item.partition("=")
+            if not sep or not name:
+                return fail(f"--model takes NAME=SIZE, got {item!r}")
+            sizes[name] = parse_size(size)
+    except OSError as exc:
+        return fail(f"cannot read {args.workflow}: {exc.strerror or exc}")
+    except json.JSONDecodeError as exc:
+        return fail(f"{args.workflow} is not JSON ({exc})")
+    except (BadGraph, ValueError) as exc:
+        return fail(str(exc))
+    if args.device:
+        what_if["device"] = args.device
+    if args.os:
+        what_if["os"] = args.os
+    comfy = Path(args.comfyui) if args.comfyui else find_comfyui([Path.cwd(), Path(__file__).resolve().parents[3]])
+    machine_doc = gather_machine({})
+    gpus = machine_doc.get("gpus") or []
+    memory = machine_doc.get("memory") or {}
+    version = None
+    if comfy is not None and (comfy / "comfyui_version.py").is_file():
+        text = (comfy / "comfyui_version.py").read_text(encoding="utf-8", errors="replace")
+        version = text.split('"')[1] if '"' in text else None
+    context = {
+        "compute_device": "cuda" if gpus else "cpu",
+        "os": f"{platform.system()} {platform.release()}",
+        "gpus": [
+            {"index": g.get("index", 0), "name": g.get("name"), "vram_total_bytes": g.get("vram_total_bytes")}
+            for g in gpus
+        ],
+        "ram_total_bytes": memory.get("ram_total_bytes"),
+        "commit_limit_bytes": memory.get("commit_limit_bytes"),
+        "swap_total_bytes": memory.get("swap_total_bytes"),
+        "overcommit_mode": memory.get("overcommit_mode"),
+        "cgroup": {"limit_bytes": (machine_doc.get("cgroup") or {}).get("limit_bytes")},
+        "comfyui_version": args.comfyui_version or version,
+        "argv": shlex.split(args.args or ""),
+    }
+    metrics = {k: memory.get(k) for k in ("ram_total_bytes", "commit_bytes", "commit_limit_bytes", "swap_used_bytes")}
+    metrics["ram_used_bytes"] = (memory.get("ram_total_bytes") or 0) - (memory.get("ram_available_bytes") or 0)
+    ledger = Ledger(comfy / "user" / "memprobe" / "ledger.sqlite3") if comfy is not None else None
+    idle = _idle_comfyui(ledger)
+    try:
+        machine = machine_from(context, metrics, [], what_if=what_if or None)
+    except ValueError as exc:
+        return fail(str(exc))
+    used = metrics.get("commit_bytes") if machine.system_metric == "commit_bytes" else metrics["ram_used_bytes"]
+    machine = replace(machine, comfy_bytes=idle, system_others=used if machine.measured else 0)
+    roots = [comfy / "models"] if comfy is not None else []
+    lookup = FolderLookup(roots, sizes)
+    taught = (
+        ledger.observations("gpu" if machine.on_gpu else "cpu") if ledger is not None and ledger.path.exists() else []
+    )
+    result = predict(prompt, machine, lookup, context=context, corrections=corrections_from(taught))
+    if comfy is None:
+        result["unknown"].append("no ComfyUI folder found (--comfyui DIR): model files were not read")
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="replace")
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(forecast_text(result, Path(args.workflow).name if args.workflow != "-" else "the workflow"), end="")
+    return 0
+
+
+def _idle_comfyui(ledger: object) -> int | None:
+    """ComfyUI's own memory before a prompt, as this machine's ledger last saw it with nothing loaded."""
+    from .recording.ledger import Ledger
+
+    if not isinstance(ledger, Ledger) or not ledger.path.exists():
+        return None
+    try:
+        runs = ledger.list_runs(limit=50)["runs"]
+    except Exception:  # no ledger to read: not counted
+        return None
+    for header in runs:
+        start = header.get("start_metrics") or {}
+        if not header.get("models_start") and start.get("process_rss_bytes"):
+            return int(start["process_rss_bytes"])
+    return None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="memprobe", description="Memory Probe: which memory runs out, and where.")
     parser.add_argument("--version", action="version", version=f"memprobe {__version__}")
@@ -128,6 +247,34 @@ def build_parser() -> argparse.ArgumentParser:
         "--report", action="store_true", help="print the shareable Markdown report (no prompts, user names or paths)"
     )
     exp.set_defaults(func=_explain)
+    fc = sub.add_parser(
+        "forecast",
+        help="will a workflow fit? its memory per stage before it runs, on this machine or another "
+        "(--vram 8GiB), learned from this machine's runs",
+    )
+    fc.add_argument("workflow", metavar="WORKFLOW.json", help="a saved workflow (UI or API format), or - for stdin")
+    fc.add_argument("--json", action="store_true", help="print JSON (the keys of POST /memprobe/forecast)")
+    fc.add_argument(
+        "--comfyui", metavar="DIR", help="the ComfyUI folder whose models/ to read (found when run inside it)"
+    )
+    fc.add_argument("--vram", metavar="SIZE", help="what if the GPU had this much VRAM (8GiB, 12GB)")
+    fc.add_argument("--ram", metavar="SIZE", help="what if the machine had this much RAM")
+    fc.add_argument("--commit-limit", metavar="SIZE", help="what if Windows' commit limit (RAM + pagefile) were this")
+    fc.add_argument("--os", choices=("windows", "linux", "macos"), help="what if it ran on this OS")
+    fc.add_argument(
+        "--device", choices=("cuda", "rocm", "xpu", "mps", "directml", "cpu"), help="what if it ran on this"
+    )
+    fc.add_argument("--args", metavar="OPTIONS", help='ComfyUI\'s launch options, e.g. "--lowvram --reserve-vram 1"')
+    fc.add_argument(
+        "--comfyui-version", metavar="X.Y.Z", help="the ComfyUI version to forecast for (default: the folder's)"
+    )
+    fc.add_argument(
+        "--model",
+        action="append",
+        metavar="NAME=SIZE",
+        help="the size of a model file that is not on this machine (flux1-dev.safetensors=23.8GB)",
+    )
+    fc.set_defaults(func=_forecast)
     return parser
 
 

@@ -40,6 +40,9 @@ class Config:
     """Serve ``GET /memprobe/metrics`` (Prometheus); off, it answers 404."""
     metrics_workflow_label: bool = False
     """Add a bounded ``workflow`` label to the per-run metrics (opt-in: it multiplies their series)."""
+    forecast_on_queue: bool = True
+    """Forecast each queued prompt (off ComfyUI's worker thread) and tell the browser that queued it
+    when it won't fit (``memprobe.forecast``); the prompt is queued either way."""
 
     _LIMITS = {"sample_hz": (1.0, 200.0), "retention_runs": (1, 10_000), "retention_mb": (16, 65_536)}
 

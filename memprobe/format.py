@@ -65,3 +65,25 @@ def probe_summary(snap: Snapshot) -> str:
     lines.append(f"RAM {fmt_pair(s.ram_used_bytes, s.ram_total_bytes)}")
     lines.append(f"Commit {fmt_pair(s.commit_bytes, s.commit_limit_bytes)}")
     return "\n".join(lines)
+
+
+_UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "kib": KIB, "m": 1000**2, "mb": 1000**2, "mib": MIB}
+_UNITS.update({"g": 1000**3, "gb": 1000**3, "gib": GIB, "t": 1000**4, "tb": 1000**4, "tib": 1024 * GIB})
+
+
+def parse_size(text: str) -> int:
+    """``8GiB``, ``8 GB``, ``12884901888`` -> bytes (GB is 10^9, GiB 2^30, as cards and files are sold);
+    :class:`ValueError` with what is expected.
+
+    >>> parse_size("8GiB"), parse_size("1.5 gb"), parse_size("4096")
+    (8589934592, 1500000000, 4096)
+    """
+    import re
+
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*", text or "")
+    if m is None or m.group(2).lower() not in _UNITS:
+        raise ValueError(f"{text!r} is not a size: write it like 8GiB, 12GB or 12884901888")
+    value = int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+    if value <= 0:
+        raise ValueError(f"{text!r} is not a size above zero")
+    return value

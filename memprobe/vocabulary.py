@@ -265,8 +265,9 @@ EVENTS: Final = (
     "memprobe.fallback",
     "memprobe.model",
     "memprobe.run_end",
+    "memprobe.forecast",
 )
-"""The websocket events the server sends (``web/events.py``)."""
+"""The websocket events the server sends (``web/events.py``, ``web/forecast.py``)."""
 
 
 def vocabulary_document() -> dict[str, Any]:

@@ -19,6 +19,8 @@
 ``GET /memprobe/metrics``          Prometheus metrics (``web/metrics.py``)
 ``POST /memprobe/explain``         body: the text of a ComfyUI log (at most 32 MiB); the
                                    explanation (``?format=md``: the shareable report)
+``POST /memprobe/forecast``        body: ``{"prompt": <API graph>, "machine": {...}?}``: the per-stage
+                                   forecast before the run (``web/forecast.py``)
 ``GET /memprobe/static/...``       the vendored chart library (uPlot)
 =================================  ==============================================================
 
@@ -50,6 +52,7 @@ from ..memprobe.recording.ledger import Ledger, LedgerError
 from ..memprobe.recording.timeline import downsample
 from ..memprobe.recording.tracker import Tracker
 from ..memprobe.vocabulary import vocabulary_document
+from .forecast import ForecastRoute
 from .metrics import MetricsRoute
 
 if TYPE_CHECKING:
@@ -87,6 +90,9 @@ class Services:
     metrics_unavailable: str | None = "not set up"
     models: Callable[[], list[dict[str, Any]] | None] = field(default=lambda: None)
     """The models ComfyUI's model manager holds now (``None``: unknown)."""
+    forecast: Callable[[Any, Any], dict[str, Any]] | None = None
+    """``forecast(prompt, what_if)``: the forecast of a graph (``memprobe.forecast.service``)."""
+    forecast_unavailable: str | None = "not set up"
 
 
 def _dumps(value: Any) -> str:
@@ -153,6 +159,7 @@ class MemProbeRoutes:
         routes.post("/memprobe/config")(self._guard(self.post_config))
         MetricsRoute(self.s.metrics, self.s.config, self.s.metrics_unavailable).add_routes(routes)
         routes.post("/memprobe/explain")(self._guard(self.explain))
+        ForecastRoute(self.s.forecast, self.s.forecast_unavailable).add_routes(routes, self._guard)
         if static_dir is not None and static_dir.is_dir():  # aiohttp fails at start-up on a missing folder
             routes.static("/memprobe/static", static_dir)
 

@@ -22,7 +22,7 @@ from .residency import partial_loads
 from .runfacts import compute_limit, executed_nodes, known_totals, limit_from, memory_limits, run_peaks
 from .workflow import workflow_parameters
 
-__all__ = ["FailureFacts", "RunFacts", "of_limit", "short"]
+__all__ = ["FailureFacts", "ForecastHints", "RunFacts", "of_limit", "short"]
 
 
 @dataclass(slots=True)
@@ -77,6 +77,19 @@ class FailureFacts:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class ForecastHints:
+    """What a forecast found would fit, for the rules to name (a forecast's facts only): the tile size
+    of each decode node that fits, a batch and a latent size that fit, what fp8 weights would save."""
+
+    tiles: dict[str, int] = field(default_factory=dict)
+    batch: int | None = None
+    size: tuple[int, int] | None = None
+    fp8_saves_bytes: int | None = None
+    fits_note: dict[str, str] = field(default_factory=dict)
+    """Per change (``tile``, ``batch``, ``size``): the forecast's figure for it (``4.1 GiB of 8.0 GiB VRAM``)."""
+
+
 @dataclass(slots=True)
 class RunFacts:
     """A run (or a log, or a forecast), read once for every rule."""
@@ -106,6 +119,8 @@ class RunFacts:
     """The totals and limits the readings carry (``ram_total_bytes``, ``gpu0_total_bytes`` ...)."""
     source: str = "run"
     """``run`` (traced), ``log`` (explained) or ``forecast``."""
+    forecast: ForecastHints | None = None
+    """A forecast's facts: what it found would fit."""
 
     @classmethod
     def from_run(cls, doc: RunDoc, machine: MachineDoc | None = None) -> RunFacts:
@@ -145,6 +160,11 @@ class RunFacts:
     @property
     def on_cpu(self) -> bool:
         return self.context.get("compute_device") == "cpu" or not self.metric.startswith("gpu")
+
+    @property
+    def fails(self) -> str:
+        """How the rules say it failed: ``failed``, or for a forecast ``would fail``."""
+        return "would fail" if self.source == "forecast" else "failed"
 
     @property
     def failed(self) -> bool:

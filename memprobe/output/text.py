@@ -200,3 +200,50 @@ def explain_text(doc: dict[str, Any]) -> str:
         lines += [f"{i}. {s['title']} ({s['severity']})", f"   Why: {s['why']}", f"   Try: {s['try']}"]
     lines += ["", "What the log cannot tell:"] + [f"- {u}" for u in doc["unknown"]]
     return "\n".join(lines) + "\n"
+
+
+def forecast_text(doc: dict[str, Any], name: str = "the workflow") -> str:
+    """``memprobe forecast``'s text: the verdict, each stage, what was learned, the changes to try."""
+    machine = doc.get("machine") or {}
+    gpu = machine.get("device") != "cpu"
+    memory = "VRAM" if gpu else "RAM"
+    where = f"{machine.get('device')} with {fmt_bytes(machine.get('vram_total_bytes'))} VRAM" if gpu else "the CPU"
+    where += f", {fmt_bytes(machine.get('ram_total_bytes'))} RAM, {machine.get('os')}"
+    if not machine.get("measured", True):
+        where += " (what-if)"
+    lines = [f"Memory Probe: forecast of {name} on {where}", ""]
+    peak = doc.get("peak") or {}
+    verdict = doc.get("verdict") or "fits"
+    if peak:
+        lines.append(
+            f"Verdict: {verdict} — peak {fmt_bytes(peak.get('bytes'))} of {fmt_bytes(peak.get('limit_bytes'))} "
+            f"{peak.get('limit_name')} at {peak.get('class_type')} (node {peak.get('node_id')}, {peak.get('stage')})"
+        )
+    else:
+        lines.append(f"Verdict: {verdict}")
+    lines += ["", f"{'stage':<13} {'peak ' + memory:>12} {'system':>10} {'offloaded':>10}  verdict"]
+    for s in doc.get("stages") or []:
+        offloaded = fmt_bytes(s.get("offloaded_bytes")) if s.get("offloaded_bytes") else "—"
+        lines.append(
+            f"{s['stage']:<13} {fmt_bytes(s.get('peak_bytes')):>12} {fmt_bytes(s.get('system_bytes')):>10} "
+            f"{offloaded:>10}  {s.get('verdict')}"
+        )
+    learned = doc.get("learned") or []
+    lines.append("")
+    if learned:
+        stages = ", ".join(sorted({entry["stage"] for entry in learned}))
+        lines.append(f"Learned on this machine for {doc.get('family')}: {stages}; the rest is ComfyUI's own estimate.")
+    else:
+        lines.append("Not learned on this machine yet: ComfyUI's own estimates (the first traced run teaches them).")
+    suggestions = doc.get("suggestions") or []
+    if suggestions:
+        lines += ["", "Try first:"]
+        for i, s in enumerate(suggestions[:4], 1):
+            mark = SEVERITY_MARKS.get(s.get("severity"), "")
+            lines.append(f"{i}. {s['title']} ({s.get('severity')}){' ' + mark if mark else ''}")
+            lines.append(f"   Why: {s['why']}")
+            lines.append(f"   Try: {s['try']}")
+    unknown = doc.get("unknown") or []
+    if unknown:
+        lines += ["", "Not counted:"] + [f"- {u}" for u in unknown]
+    return "\n".join(lines) + "\n"

@@ -41,7 +41,7 @@ from .unsaved import KeptRuns
 
 __all__ = ["Ledger", "LedgerError", "SCHEMA_VERSION"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA_V1 = """
 CREATE TABLE runs (
@@ -85,10 +85,25 @@ CREATE TABLE failures (
 );
 """
 
-# version N -> the statements that take a ledger from N to N + 1
-MIGRATIONS: dict[int, str] = {0: _SCHEMA_V1}
+_SCHEMA_V2 = """
+CREATE TABLE forecasts (run_id TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE observations (
+    run_id          TEXT NOT NULL,
+    started_at      REAL NOT NULL,
+    family          TEXT NOT NULL,
+    stage           TEXT NOT NULL,
+    device          TEXT NOT NULL,
+    estimate_bytes  INTEGER,
+    working_bytes   INTEGER NOT NULL
+);
+CREATE INDEX observations_by_key ON observations (device, family, stage, started_at DESC);
+"""
+"""Schema 2: each run's forecast, and what its nodes taught the forecast (``memprobe.forecast.learn``)."""
 
-_TABLES_BY_RUN = ("nodes", "samples", "marks", "events", "failures")
+# version N -> the statements that take a ledger from N to N + 1
+MIGRATIONS: dict[int, str] = {0: _SCHEMA_V1, 1: _SCHEMA_V2}
+
+_TABLES_BY_RUN = ("nodes", "samples", "marks", "events", "failures", "forecasts", "observations")
 
 
 class LedgerError(RuntimeError):
@@ -538,6 +553,50 @@ class Ledger:
             conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))  # noqa: S608 - fixed table names
         return conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
 
+    # ------------------------------------------------------------------ the forecast's memory
+    def save_forecast(self, run_id: str, started_at: float, doc: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+        """Keep a run's forecast (beside its measurement) and what its nodes taught."""
+        self.submit(self._save_forecast, run_id, started_at, doc, rows, commit=True)
+
+    def _save_forecast(
+        self, conn: sqlite3.Connection, run_id: str, started_at: float, doc: dict[str, Any], rows: list[dict[str, Any]]
+    ) -> None:
+        if conn.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone() is None:
+            return  # forgotten (or never saved) meanwhile
+        conn.execute("INSERT OR REPLACE INTO forecasts (run_id, doc) VALUES (?, ?)", (run_id, _dumps(doc)))
+        conn.execute("DELETE FROM observations WHERE run_id = ?", (run_id,))
+        conn.executemany(
+            "INSERT INTO observations VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (run_id, started_at, r["family"], r["stage"], r["device"], r["estimate_bytes"], r["working_bytes"])
+                for r in rows
+            ],
+        )
+
+    def observations(self, device: str, *, before: float | None = None, limit: int = 2000) -> list[dict[str, Any]]:
+        """What runs on this device class taught the forecast, newest first (``before``: only runs that
+        started earlier). Empty when the ledger cannot be read."""
+        query = (
+            "SELECT family, stage, device, estimate_bytes, working_bytes FROM observations "
+            "WHERE device = ? AND started_at < ? ORDER BY started_at DESC LIMIT ?"
+        )
+        args = (device, before if before is not None else float("inf"), limit)
+        try:
+            with self.reader() as conn:
+                rows = conn.execute(query, args).fetchall()
+        except sqlite3.Error:
+            return []
+        keys = ("family", "stage", "device", "estimate_bytes", "working_bytes")
+        return [dict(zip(keys, row, strict=True)) for row in rows]
+
+    def forecast_of(self, run_id: str) -> dict[str, Any] | None:
+        try:
+            with self.reader() as conn:
+                row = conn.execute("SELECT doc FROM forecasts WHERE run_id = ?", (run_id,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return cast(dict[str, Any], json.loads(row[0])) if row else None
+
     def import_run(self, doc: dict[str, Any], *, chunk: int = 1000) -> None:
         """Store a whole run document (an exported or recorded run) through the writer thread."""
         self.submit(self._import_run, doc, chunk, commit=True)
@@ -656,6 +715,9 @@ class Ledger:
                 json.loads(r[0])
                 for r in conn.execute("SELECT doc FROM failures WHERE run_id = ? ORDER BY seq", (run_id,))
             ]
+            forecast = conn.execute("SELECT doc FROM forecasts WHERE run_id = ?", (run_id,)).fetchone()
+            if forecast is not None:
+                doc["forecast"] = json.loads(forecast[0])
             timeline = self._timeline(conn, run_id)
         doc["timeline"] = downsample(timeline, max_points) if max_points else timeline
         doc["sample_count"] = len(timeline["t"])

@@ -356,3 +356,36 @@ def test_the_run_end_event_carries_the_judgement_and_the_prompt(runtime, monkeyp
     assert data["id"] == "api-run" and data["status"] == "success"
     assert data["prompt"] == PROMPT and data["workflow"]["id"] is None
     assert isinstance(data["suggestions"], list) and data["memory"]["metric"]
+
+
+def test_a_queued_prompt_is_checked_and_each_run_keeps_its_forecast(runtime, monkeypatch):
+    """The runtime hands ComfyUI an on_prompt handler that returns the request untouched, and keeps
+    each ended run's forecast in the ledger beside its measurement."""
+    import threading
+    import types
+
+    execution = make_execution_module()
+    install_modules(monkeypatch, execution)
+    handlers: list = []
+    ended = threading.Event()
+
+    def send_sync(event, data, sid=None):
+        if event == "memprobe.run_end":
+            ended.set()
+
+    instance = types.SimpleNamespace(send_sync=send_sync, add_on_prompt_handler=handlers.append)
+    server = types.ModuleType("server")
+    server.PromptServer = types.SimpleNamespace(instance=instance)
+    monkeypatch.setitem(sys.modules, "server", server)
+    rt = runtime()
+    rt.start()
+    assert len(handlers) == 1 and rt.forecasts is not None
+    request = {"prompt": PROMPT, "client_id": "c1"}
+    assert handlers[0](request) is request and rt.queue_check.flush()
+    execution.PromptExecutor({"3": Node(lambda: ("x",)), "8": Node(lambda: ("y",))}).execute(PROMPT, "with-forecast")
+    assert ended.wait(10)
+    rt.judge.flush()
+    rt.ledger.flush()
+    forecast = rt.ledger.get_run("with-forecast")["forecast"]
+    assert forecast["metric"] and {s["stage"] for s in forecast["stages"]} >= {"sampling", "vae-decode"}
+    assert all({"forecast_bytes", "measured_bytes", "error_pct", "verdict"} <= set(s) for s in forecast["stages"])

@@ -3,6 +3,7 @@ recovered after the process that wrote it was killed."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -464,3 +465,45 @@ def test_linux_commit_above_its_limit_in_mode_0_is_not_a_commit_limit_kill():
     # and on Windows the commit limit is always the one
     windows = {"os": "Windows 11", "ram_total_bytes": 32 * GIB}
     assert _vanished(windows, {"commit_bytes": 39 * GIB, "commit_limit_bytes": 40 * GIB}, {})["kind"] == "commit-limit"
+
+
+def test_a_schema_1_ledger_is_migrated_with_its_runs_kept(tmp_path):
+    # GIVEN a ledger written by the previous release (schema 1) with a run in it
+    from memprobe.recording.ledger import _SCHEMA_V1
+
+    path = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.executescript(_SCHEMA_V1)
+    conn.execute(
+        "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            "old-run",
+            1.0,
+            2.0,
+            "success",
+            1,
+            json.dumps({"id": "old-run", "status": "success", "started_at": 1.0}),
+            "{}",
+        ),
+    )
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    # WHEN this release opens it, THEN it is at the current schema, the run is intact and the forecast's
+    # tables are there to use
+    ledger = Ledger(path)
+    ledger.open(pid=1)
+    ledger.start()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert ledger.get_run("old-run")["status"] == "success"
+    rows = [{"family": "sd15", "stage": "sampling", "device": "cpu", "estimate_bytes": 100, "working_bytes": 17}]
+    ledger.save_forecast("old-run", 1.0, {"verdict": "fits"}, rows)
+    ledger.flush()
+    assert ledger.get_run("old-run")["forecast"] == {"verdict": "fits"} == ledger.forecast_of("old-run")
+    assert ledger.observations("cpu") == rows and ledger.observations("cpu", before=1.0) == []
+    assert ledger.observations("gpu") == []
+    # AND forgetting the run forgets what it taught
+    ledger.delete_run("old-run")
+    ledger.flush()
+    assert ledger.observations("cpu") == [] and ledger.forecast_of("old-run") is None
+    ledger.stop()

@@ -68,7 +68,7 @@ def failed_words(f: RunFacts) -> str:
     assert failure is not None
     if failure.abrupt:
         return f"ComfyUI was ended while it ran ({failure.kind}: {short(failure.evidence, 120)})"
-    return f"it failed: {failure.kind} ({short(failure.message)})"
+    return f"it {f.fails}: {failure.kind} ({short(failure.message)})"
 
 
 def decode_change(f: RunFacts, node: NodeDoc, why: str, tier: Tier, added: int | None) -> list[Suggestion]:
@@ -77,25 +77,35 @@ def decode_change(f: RunFacts, node: NodeDoc, why: str, tier: Tier, added: int |
     requested = f.failure.sizes.requested_bytes if f.failure is not None and tier == "failure" else None
     saves = int(added * TILE_SAVES) if added else requested
     class_type = node.get("class_type")
+    hints = f.forecast
+    fitting = hints.tiles.get(str(node_id)) if hints is not None else None
     if class_type == "VAEDecode":
+        tile = fitting or TILED_DEFAULTS["tile_size"]
+        settings = (
+            f"tile_size {tile}, overlap {_overlap(tile)}"
+            if tile != TILED_DEFAULTS["tile_size"]
+            else "its defaults (tile_size 512, overlap 64"
+        )
+        fits = f" The forecast: tile_size {tile} fits ({hints.fits_note['tile']})." if fitting and hints else ""
         return [
             Suggestion(
                 "tiled-decode",
                 tier,
                 "Decode in tiles: replace VAE Decode with VAE Decode (Tiled)",
                 why,
-                "Replace this VAE Decode with VAE Decode (Tiled) at its defaults (tile_size 512, overlap 64, "
-                "temporal_size 64, temporal_overlap 8), same samples and vae inputs; keep the seed and compare the "
-                "image. Tiles use less memory and more time; for video latents the temporal settings apply.",
+                f"Replace this VAE Decode with VAE Decode (Tiled) at {settings}"
+                + (", temporal_size 64, temporal_overlap 8)" if tile == TILED_DEFAULTS["tile_size"] else "")
+                + ", same samples and vae inputs; keep the seed and compare the image. Tiles use less memory and "
+                "more time; for video latents the temporal settings apply." + fits,
                 saves,
-                swap_action(node),
+                swap_action(node, tile),
             )
         ]
     if class_type == "VAEDecodeTiled":  # already tiled and still short: one step smaller
         inputs = ((f.prompt or {}).get(node.get("real_node_id") or node_id or "") or {}).get("inputs") or {}
-        tile = inputs.get("tile_size")
-        tile = tile if isinstance(tile, int) else TILED_DEFAULTS["tile_size"]
-        smaller = max(64, (tile // 2) // 32 * 32)
+        raw = inputs.get("tile_size")
+        tile = raw if isinstance(raw, int) else TILED_DEFAULTS["tile_size"]
+        smaller = fitting if fitting and fitting < tile else max(64, (tile // 2) // 32 * 32)
         return [
             Suggestion(
                 "smaller-tiles",
@@ -165,5 +175,13 @@ def _decode_headroom(f: RunFacts, node: NodeDoc, peak: int, added: int | None) -
     ]
 
 
-def swap_action(node: NodeDoc) -> dict[str, object]:
-    return {"type": "swap_vae_decode", "node_id": node.get("real_node_id") or node.get("node_id"), **TILED_DEFAULTS}
+def _overlap(tile: int) -> int:
+    """VAE Decode (Tiled)'s overlap for a tile: its default 64, at most a quarter of the tile."""
+    return min(TILED_DEFAULTS["overlap"], tile // 4 // 32 * 32 or 32)
+
+
+def swap_action(node: NodeDoc, tile: int | None = None) -> dict[str, object]:
+    settings = dict(TILED_DEFAULTS)
+    if tile:
+        settings.update(tile_size=tile, overlap=_overlap(tile))
+    return {"type": "swap_vae_decode", "node_id": node.get("real_node_id") or node.get("node_id"), **settings}

@@ -27,7 +27,7 @@ def _requested(f: RunFacts) -> int | None:
 
 def _why(f: RunFacts, doing: str) -> str:
     assert f.failure is not None
-    return f"{f.label(f.failing_node())} failed while {doing} ({f.failure.kind}: {short(f.failure.message)})"
+    return f"{f.label(f.failing_node())} {f.fails} while {doing} ({f.failure.kind}: {short(f.failure.message)})"
 
 
 @rule("failed-load", needs=("failure",), tiers=("failure",))
@@ -60,27 +60,41 @@ def failed_sampling(f: RunFacts) -> list[Suggestion]:
     added = _added(f, f.failing_node()) or _requested(f)
     batch, width, height = f.params.get("batch_size"), f.params.get("width"), f.params.get("height")
     out = []
+    hints = f.forecast
     if isinstance(batch, int) and batch > 1:
+        fits = (
+            f" The forecast: batch_size {hints.batch} fits ({hints.fits_note['batch']})."
+            if hints and hints.batch
+            else ""
+        )
+        target = hints.batch if hints and hints.batch else 1
         out.append(
             Suggestion(
                 "batch-one",
                 "failure",
-                "Sample one image at a time",
+                "Sample one image at a time" if target == 1 else f"Sample {target} images at a time",
                 f"{why}; batch_size is {batch}.",
-                f"Set batch_size from {batch} to 1, nothing else; queue several runs instead.",
-                added * (batch - 1) // batch if added else None,
+                f"Set batch_size from {batch} to {target}, nothing else; queue several runs instead.{fits}",
+                added * (batch - target) // batch if added else None,
             )
         )
     if isinstance(width, int) and isinstance(height, int):
         w, h = _round8(int(width * RESOLUTION_STEP)), _round8(int(height * RESOLUTION_STEP))
+        if hints is not None and hints.size is not None:
+            w, h = hints.size
         out.append(
             Suggestion(
                 "smaller-resolution",
                 "failure",
                 "Sample at a smaller resolution",
                 f"{why}; the latent is {width}x{height}" + (f", batch {batch}" if batch else "") + ".",
-                f"Try {w}x{h} (keep the seed{', after batch 1' if out else ''}). Doubling width and height quadruples "
-                "the pixels, but VRAM does not simply quadruple: models have fixed costs, so measure each step.",
+                f"Try {w}x{h} (keep the seed{', after batch 1' if out else ''}). "
+                + (
+                    f"The forecast: {w}x{h} fits ({hints.fits_note['size']})."
+                    if hints is not None and hints.size is not None and "size" in hints.fits_note
+                    else "Doubling width and height quadruples the pixels, but VRAM does not simply quadruple: "
+                    "models have fixed costs, so measure each step."
+                ),
                 int(added * (1 - RESOLUTION_STEP**2)) if added else None,
             )
         )

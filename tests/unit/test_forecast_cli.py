@@ -1,0 +1,99 @@
+"""`memprobe forecast WORKFLOW.json`: ComfyUI's own workflow templates (UI format) and API graphs,
+read against a ComfyUI folder of header-only model files; the what-if options; clear errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from helpers import FIXTURES
+
+from memprobe.cli import main
+from memprobe.forecast.graph import walk
+from memprobe.forecast.workflow import to_api
+
+TEMPLATES = FIXTURES / "templates"
+MODELS = FIXTURES / "models"
+
+
+@pytest.fixture
+def comfy(tmp_path):
+    """A ComfyUI folder whose models/ holds header-only files under the names the templates use."""
+    root = tmp_path / "ComfyUI"
+    for folder, name, source in (
+        ("checkpoints", "v1-5-pruned-emaonly-fp16.safetensors", "tiny_sd15.safetensors"),
+        ("diffusion_models", "flux1-dev.safetensors", "flux1-dev.safetensors"),
+        ("vae", "ae.safetensors", "flux_ae_bf16.safetensors"),
+    ):
+        (root / "models" / folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(MODELS / source, root / "models" / folder / name)
+    (root / "comfyui_version.py").write_text('__version__ = "0.3.64"\n', encoding="utf-8")
+    return root
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["forecast", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_every_template_converts_and_walks():
+    # the frontend's saved format: widget values land on their inputs in /object_info's order
+    for path in TEMPLATES.glob("*.json"):
+        api = to_api(json.loads(path.read_text(encoding="utf-8")))
+        assert any(s.estimate for s in walk(api)), path.name
+    default = to_api(json.loads((TEMPLATES / "default.json").read_text(encoding="utf-8")))
+    ksampler = next(n for n in default.values() if n["class_type"] == "KSampler")["inputs"]
+    assert (ksampler["steps"], ksampler["cfg"], ksampler["sampler_name"], ksampler["denoise"]) == (20, 8, "euler", 1)
+    latent = next(n for n in default.values() if n["class_type"] == "EmptyLatentImage")["inputs"]
+    assert latent == {"width": 512, "height": 512, "batch_size": 1}
+
+
+def test_the_default_template_on_this_cpu_and_on_an_8gb_card(comfy, capsys):
+    code, text, _ = run(capsys, str(TEMPLATES / "default.json"), "--comfyui", str(comfy))
+    assert code == 0 and "Verdict: fits" in text and "vae-decode" in text and "Not learned on this machine yet" in text
+    code, out, _ = run(
+        capsys, str(TEMPLATES / "default.json"), "--comfyui", str(comfy), "--json", "--device", "cuda", "--vram", "8GiB"
+    )
+    doc = json.loads(out)
+    assert code == 0 and doc["metric"] == "gpu0_used_bytes" and doc["machine"]["vram_total_bytes"] == 8 * 1024**3
+    assert {s["stage"] for s in doc["stages"]} >= {"load", "text-encode", "sampling", "vae-decode"}
+
+
+def test_flux_on_a_6gb_windows_card_offloads_and_names_what_it_cannot_see(comfy, capsys):
+    argv = [str(TEMPLATES / "flux_dev_full_text_to_image.json"), "--comfyui", str(comfy), "--json"]
+    code, out, _ = run(capsys, *argv, "--device", "cuda", "--vram", "6GiB", "--os", "windows", "--ram", "32GiB")
+    doc = json.loads(out)
+    sampling = next(s for s in doc["stages"] if s["stage"] == "sampling")
+    assert code == 0 and doc["family"] == "flux" and sampling["offloaded_bytes"] > 10 * 1024**3
+    assert any("t5xxl" in u for u in doc["unknown"])  # the T5 file is not in this folder: said, not guessed
+    assert doc["machine"]["os"] == "Windows" and doc["machine"]["system_limit_name"] == "commit limit"
+    # AND a file that is elsewhere can be sized from the command line
+    code, out, _ = run(capsys, *argv, "--model", "t5xxl_fp16.safetensors=9.8GB")
+    assert code == 0 and not any("t5xxl_fp16" in u for u in json.loads(out)["unknown"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["missing.json"], "cannot read"),
+        (["--vram", "lots"], "is not a size"),
+        (["--model", "x"], "NAME=SIZE"),
+    ],
+)
+def test_bad_input_is_a_clear_error(capsys, tmp_path, argv, needle):
+    workflow = str(TEMPLATES / "default.json") if argv[0].startswith("--") else str(tmp_path / argv[0])
+    code, _, err = run(capsys, workflow, *(argv if argv[0].startswith("--") else []))
+    assert code == 2 and needle in err
+
+
+def test_a_file_that_is_not_a_workflow(capsys, tmp_path):
+    notjson = tmp_path / "x.json"
+    notjson.write_text("{", encoding="utf-8")
+    empty = tmp_path / "y.json"
+    empty.write_text("{}", encoding="utf-8")
+    code, _, err = run(capsys, str(notjson))
+    assert code == 2 and "is not JSON" in err
+    code, _, err = run(capsys, str(empty))
+    assert code == 2 and "non-empty object" in err
