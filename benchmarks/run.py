@@ -75,7 +75,17 @@ GOALS: list[tuple[str, str, str, Any]] = [
     ("explain_heap_peak_mib_5mb", "explain: same, a 5 MB log (MiB)", "", None),
     ("explain_heap_peak_mib_20mb_line", "explain: same, a log with a 20 MB line (MiB)", "", None),
     ("explain_50mb_rss_growth_mib", "explain: RSS peak growth while reading 50 MB (MiB)", "", None),
+    ("forecast_p50_ms_max", "forecast of a graph, headers cached: slowest template p50", "<= 20 ms", lambda v: v <= 20),
+    ("forecast_first_ms_max", "  the first forecast (headers read), slowest template", "", None),
 ]
+
+
+def _forecast(per_graph: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "forecast": per_graph,
+        "forecast_p50_ms_max": max(r["p50_ms"] for r in per_graph.values()),
+        "forecast_first_ms_max": max(r["first_ms"] for r in per_graph.values()),
+    }
 
 
 def machine() -> dict[str, Any]:
@@ -98,13 +108,14 @@ def main() -> int:
         "--skip",
         action="append",
         default=[],
-        help="skip a benchmark: snapshot, hook, residency, sampler, e2e, ledger, panel, explain, metrics",
+        help="skip a benchmark: snapshot, hook, residency, sampler, e2e, ledger, panel, explain, metrics, forecast",
     )
     parser.add_argument("--out", default=str(HERE / "results"), help="folder for the JSON results")
     args = parser.parse_args()
 
     import bench_e2e
     import bench_explain
+    import bench_forecast
     import bench_hook
     import bench_ledger
     import bench_metrics
@@ -123,6 +134,7 @@ def main() -> int:
         "panel": bench_panel.run,
         "metrics": lambda: bench_metrics.run(100 if args.quick else 500),
         "explain": bench_explain.run,
+        "forecast": lambda: _forecast(bench_forecast.run(50 if args.quick else 200)),
     }
     results: dict[str, Any] = {}
     for name, bench in plan.items():

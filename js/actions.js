@@ -6,7 +6,7 @@
 import { h } from "./dom.js";
 import { applyTiledSwap, applyWidgetValue, focusNode } from "./graphedit.js";
 import { resolveExecutionId } from "./graphlocate.js";
-import { canActOn, findWorkflow, nodeMatchesPrompt, realId, runTarget } from "./identity.js";
+import { canActOn, findWorkflow, nodeMatchesPrompt, openWorkflow, realId, runTarget } from "./identity.js";
 import { planSwap } from "./swap.js";
 
 const TITLE = "Memory Probe";
@@ -66,6 +66,29 @@ export class GraphActions {
         `${action.widget} set to ${action.value} on node ${action.node_id}. Undo puts it back.`,
       );
     }
+    this.onChanged();
+    return result;
+  }
+
+  /** Apply suggestion `s` of the open workflow's forecast: its node ids are the open graph's own. */
+  applyToOpen(s) {
+    const action = s.action;
+    const root = openWorkflow(this.app).root;
+    let result;
+    if (!root) result = { ok: false, reason: "No workflow is open." };
+    else if (action.type === "swap_vae_decode") {
+      const plan = planSwap(root, action.node_id);
+      result = plan.ok ? applyTiledSwap(this.app, this.ctx.LiteGraph, action.node_id, action, plan) : plan;
+    } else result = applyWidgetValue(this.app, action.node_id, action.widget, action.value);
+    if (!result.ok) this.ctx.toast("warn", TITLE, result.reason);
+    else
+      this.ctx.toast(
+        "success",
+        TITLE,
+        action.type === "swap_vae_decode"
+          ? `Node ${action.node_id} now decodes in tiles (tile ${result.settings.tile_size}). Undo puts the original back.`
+          : `${action.widget} set to ${action.value} on node ${action.node_id}. Undo puts it back.`,
+      );
     this.onChanged();
     return result;
   }

@@ -14,7 +14,7 @@ import { beforeRegisterNodeDef } from "./probenode.js";
 import { configPusher, readSetting, settings } from "./settings.js";
 import { MemProbeStore, STORE } from "./store.js";
 import { TimelineView } from "./timeline.js";
-import { announceFailure, makeToast, toasts } from "./toasts.js";
+import { announceFailure, announceForecast, makeToast, toasts } from "./toasts.js";
 import { eventNames, setVocabulary } from "./vocab.js";
 
 const TIMELINE_TAB = "memprobe-timeline";
@@ -109,6 +109,7 @@ app.registerExtension({
     }
     store.addEventListener(STORE.doc, () => redrawBadges());
     store.addEventListener(STORE.runEnd, (e) => announceFailure(toast, e.detail, panel.visible));
+    store.addEventListener(STORE.queuedForecast, (e) => announceForecast(toast, e.detail));
     api.addEventListener("graphChanged", onGraphChanged);
     loadStylesheet();
 

@@ -12,6 +12,8 @@ import { ActionsSection } from "./sections/actions.js";
 import { BannerSection } from "./sections/banner.js";
 import { CompareSection } from "./sections/compare.js";
 import { FooterSection } from "./sections/footer.js";
+import { ForecastSection } from "./sections/forecast.js";
+import { MiniTimelineSection } from "./sections/minitimeline.js";
 import { NodesSection } from "./sections/nodes.js";
 import { GRAPH } from "./sections/section.js";
 import { StatusSection } from "./sections/status.js";
@@ -26,7 +28,9 @@ export { addPanelAction } from "./sections/actions.js";
 const SECTIONS = [
   StatusSection,
   BannerSection,
+  ForecastSection,
   VerdictSection,
+  MiniTimelineSection,
   SuggestionsSection,
   NodesSection,
   ActionsSection,

@@ -85,6 +85,16 @@ export function settings({ push, redraw }) {
       onChange: (value) => push({ metrics_workflow_label: !!value }),
     },
     {
+      id: "MemProbe.ForecastOnQueue",
+      category: ["Memory Probe", "Forecast", "On queue"],
+      name: "Forecast each queued prompt and warn when it won't fit",
+      tooltip:
+        "The server forecasts every queued prompt off ComfyUI's worker thread and shows a toast with the one change when it won't fit. The prompt is queued either way.",
+      type: "boolean",
+      defaultValue: true,
+      onChange: (value) => push({ forecast_on_queue: !!value }),
+    },
+    {
       id: "MemProbe.Badges",
       category: ["Memory Probe", "Canvas", "Badges"],
       name: "Badge the heaviest nodes of the last run",

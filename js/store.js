@@ -1,7 +1,7 @@
 // What the server said: the list of runs, the run on screen, and the run executing now (built
 // from memprobe.* websocket events). No DOM here; the views listen to the store's events (STORE):
 // runs, status, live, doc {doc, live}, samples (a batch), overlays (the live run), run-end
-// {run, shown}.
+// {run, shown}, forecast (a queued prompt that won't fit).
 //
 // The panel follows the newest run by default: a run that starts is shown as it runs. Picking
 // an older run pins it (`follow` false) until the user follows live again.
@@ -19,6 +19,7 @@ export const STORE = Object.freeze({
   samples: "samples",
   overlays: "overlays",
   runEnd: "run-end",
+  queuedForecast: "queued-forecast",
   get views() {
     return [this.runs, this.status, this.live, this.doc, this.samples, this.overlays];
   },
@@ -177,6 +178,11 @@ export class MemProbeStore extends EventTarget {
   /** A line of ComfyUI's model manager: an event of the run, like a fallback. */
   onModel(event) {
     this.onFallback(event);
+  }
+
+  /** The server forecast a prompt this browser queued and says it won't fit (it was queued anyway). */
+  onForecast(detail) {
+    this.emit(STORE.queuedForecast, detail);
   }
 
   onRunEnd(data) {

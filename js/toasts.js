@@ -1,6 +1,7 @@
 // Toasts through the frontend (its newer title/description API where it has one), and the one a
 // failed run gets when it ends off screen: the run's verdict, as the server judged it.
 
+import { fmtBytes } from "./format.js";
 import { headline } from "./headline.js";
 import { runFailed } from "./vocab.js";
 
@@ -33,4 +34,17 @@ export function announceFailure(toast, { run, shown }, panelVisible) {
     `${head.detail ? `${sentence(head.detail)} ` : ""}Open the Memory panel to see it.`,
     10000,
   );
+}
+
+/** A prompt this browser queued that its forecast says won't fit: the stage, the figures and the one
+ * change. It was queued anyway: the toast informs, it never holds the queue. */
+export function announceForecast(toast, detail) {
+  if (detail?.verdict !== "won't fit") return;
+  const where = `${detail.class_type ?? "a node"} (${detail.stage})`;
+  const figure =
+    detail.peak_bytes != null && detail.limit_bytes
+      ? ` needs ${fmtBytes(detail.peak_bytes)} of ${fmtBytes(detail.limit_bytes)}`
+      : "";
+  const change = detail.change?.title ? ` Try: ${sentence(detail.change.title)}` : "";
+  toast("warn", `Forecast: won't fit at ${where}`, `${where}${figure}.${change} It was queued anyway.`, 12000);
 }

@@ -18,6 +18,7 @@ export function setVocabulary(doc) {
     stages: byId(doc?.stages),
     severities: byId(doc?.severities),
     nodeTones: byId(doc?.node_tones),
+    forecastVerdicts: byId(doc?.forecast_verdicts),
     gpu: Object.fromEntries((doc?.gpu_metrics || []).map((m) => [m.key, m])),
     system: Object.fromEntries((doc?.system_metrics || []).map((m) => [m.key, m])),
   };
@@ -74,6 +75,9 @@ export const nodeToneCount = () => vocab?.node_tones?.length ?? 0;
 /** The headline words of a failure kind ("Out of GPU memory (VRAM)"), and whether it ran short. */
 export const kindHeadline = (kind) => index.kinds?.[kind]?.headline || kind;
 export const kindRanShort = (kind) => !!index.kinds?.[kind]?.ran_short;
+
+/** The headline tone of a forecast's verdict ("fits" -> "ok", "won't fit" -> "failed"). */
+export const forecastTone = (verdict) => index.forecastVerdicts?.[verdict]?.tone ?? "empty";
 
 /** The websocket events the server sends ("memprobe.run_start", ...). */
 export const eventNames = () => vocab?.events || [];

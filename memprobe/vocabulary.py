@@ -39,6 +39,7 @@ __all__ = [
     "FINDING_SEVERITIES",
     "SEVERITY_MARKS",
     "NODE_TONES",
+    "FORECAST_VERDICTS",
     "TABLE_METRICS",
     "FAILED_RUN_STATUSES",
     "GPU_METRICS",
@@ -244,6 +245,13 @@ NODE_TONES: Final[dict[str, str]] = {
 }
 """How a verdict marks each node (the canvas badges)."""
 
+FORECAST_VERDICTS: Final[dict[str, tuple[str, str]]] = {
+    "fits": ("ok", "fits with room to spare"),
+    "tight": ("near", "within 10 % of the limit, or part of a model stays in RAM"),
+    "won't fit": ("failed", "more than the limit: it would fail (or ComfyUI would fall back)"),
+}
+"""A forecast's verdict of a stage (``memprobe.forecast``): its headline tone and what it means."""
+
 TABLE_METRICS: Final = (
     "gpu0_used_bytes",
     "process_rss_bytes",
@@ -298,6 +306,9 @@ def vocabulary_document() -> dict[str, Any]:
         "tiers": [{"id": t, "words": words} for t, words in TIERS.items()],
         "tones": [{"id": t, "words": words} for t, words in TONES.items()],
         "node_tones": [{"id": t, "words": words} for t, words in NODE_TONES.items()],
+        "forecast_verdicts": [
+            {"id": v, "tone": tone, "words": words} for v, (tone, words) in FORECAST_VERDICTS.items()
+        ],
         "table_metrics": list(TABLE_METRICS),
         "fallback_kinds": list(FALLBACK_KINDS),
         "thresholds": {"near_limit": NEAR_LIMIT, "at_limit": AT_LIMIT},

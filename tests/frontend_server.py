@@ -139,6 +139,11 @@ class FrontendServer:
         self.sockets: set[web.WebSocketResponse] = set()
         self.settings = dict(SETTINGS)
         routes_mod = mp["web.routes"]
+        self.forecasts = _forecast_service(self.ledger)
+        self.queued: list[dict[str, Any]] = []
+        self.queue_check = importlib.import_module("memory_probe_pack.web.forecast").QueueCheck(
+            self.forecasts.now, lambda event, data, sid: self.broadcast(event, data)
+        )
         self.services = routes_mod.Services(
             tracker=self.tracker,
             ledger=self.ledger,
@@ -146,6 +151,8 @@ class FrontendServer:
             config=lambda: self.config,
             set_config=self._set_config,
             status=self._status,
+            forecast=self.forecasts.now,
+            forecast_unavailable=None,
         )
         self.memprobe_routes = routes_mod.MemProbeRoutes(self.services)
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -222,6 +229,14 @@ class FrontendServer:
                 self.sockets.discard(sock)
             return sock
 
+        async def prompt(request: web.Request) -> web.Response:
+            """ComfyUI's POST /prompt: its on_prompt handlers (Memory Probe's queue check), then the queue."""
+            body = self.queue_check(await request.json())
+            self.queued.append(body)
+            return web.json_response(
+                {"prompt_id": f"queued-{len(self.queued)}", "number": len(self.queued), "node_errors": {}}
+            )
+
         async def css(request: web.Request) -> web.Response:
             return web.Response(text="", content_type="text/css")
 
@@ -256,6 +271,7 @@ class FrontendServer:
             )
             app.router.add_get(prefix + "/userdata/user.css", css)
             app.router.add_post(prefix + "/free", free)
+            app.router.add_post(prefix + "/prompt", prompt)
         app.router.add_get("/ws", ws)
         app.router.add_get("/", index)
         app.router.add_static("/extensions/memory-probe", ROOT / "js")
@@ -328,6 +344,28 @@ class FrontendServer:
         """Put a recorded run document into the ledger, as if it had been traced here."""
         self.ledger.import_run(doc)
         self.ledger.flush()
+
+
+def _forecast_service(ledger: Any) -> Any:
+    """The forecast as the real server has it, on the real CPU ComfyUI's recorded machine and readings
+    (tests/fixtures/runs/forecast_sizes_cpu.json), its checkpoints' headers the tiny SD1.5's."""
+    service_mod = importlib.import_module("memory_probe_pack.memprobe.forecast.service")
+    models_mod = importlib.import_module("memory_probe_pack.memprobe.forecast.models")
+    run = json.loads((FIXTURES / "runs" / "forecast_sizes_cpu.json").read_text(encoding="utf-8"))["512"]
+
+    def lookup(ref: Any) -> Any:
+        return (
+            models_mod.read_model(FIXTURES / "models" / "tiny_sd15.safetensors")
+            if ref.folder == "checkpoints"
+            else None
+        )
+
+    return service_mod.ForecastService(
+        lookup,
+        context=lambda: run["context"],
+        readings=lambda: run["start_metrics"],
+        taught=lambda device, before: ledger.observations(device, before=before),
+    )
 
 
 @contextmanager

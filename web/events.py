@@ -18,7 +18,9 @@ for prompts posted without a client id), so the panel listens to these instead.
                               the figures (``model_class``, ``loaded_bytes``, ``offloaded_bytes``, ...)
 ``memprobe.run_end``          the run's header with its outcome and first failure, and its judgement:
                               ``verdict``, ``suggestions``, ``stages``, ``parameters``, ``memory``,
-                              ``prompt``
+                              ``prompt``, ``forecast`` (its forecast beside what it measured)
+``memprobe.forecast``         sent to the client that queued a prompt whose forecast says it won't
+                              fit (``web/forecast.py``): the stage, the figures, the one change
 ============================  =================================================================
 
 The model documents are described in ``memprobe/residency.py`` (and the README).
@@ -38,7 +40,7 @@ from ..memprobe.vocabulary import EVENTS
 
 __all__ = ["EventBroadcaster", "EVENTS", "RUN_END_KEYS"]
 
-RUN_END_KEYS = ("verdict", "suggestions", "stages", "parameters", "memory", "prompt")
+RUN_END_KEYS = ("verdict", "suggestions", "stages", "parameters", "memory", "prompt", "forecast")
 """What ``memprobe.run_end`` carries besides the run's header, once the run is judged."""
 
 

@@ -229,7 +229,49 @@ def find_fits(fc: Mapping[str, Any], prompt: Mapping[str, Any], refit: Refit) ->
                     if ok:
                         size, notes["size"] = (sw, sh), figure
                         break
-    return ForecastHints(tiles=tiles, batch=batch, size=size, fits_note=notes)
+    fp8 = _fp8_saves(fc, prompt, refit, notes)
+    return ForecastHints(tiles=tiles, batch=batch, size=size, fp8_saves_bytes=fp8, fits_note=notes)
+
+
+def _fp8_saves(fc: Mapping[str, Any], prompt: Mapping[str, Any], refit: Refit, notes: dict[str, str]) -> int | None:
+    """What loading the diffusion model's weights in fp8 (UNETLoader's ``weight_dtype``) would save at
+    the node that fits worst, when that node loads the model and it is not fp8 already."""
+    loaders = [
+        nid
+        for nid, n in prompt.items()
+        if isinstance(n, dict)
+        and n.get("class_type") == "UNETLoader"
+        and (n.get("inputs") or {}).get("weight_dtype") in (None, "default")
+    ]
+    worst = [
+        n
+        for n in fc.get("nodes") or []
+        if n["verdict"] in (WONT_FIT, TIGHT) and any(load["role"] == "diffusion" for load in n["loads"])
+    ]
+    if not loaders or not worst:
+        return None
+    target = worst[0]
+    trial = copy.deepcopy(dict(prompt))
+    for nid in loaders:
+        trial[nid]["inputs"]["weight_dtype"] = "fp8_e4m3fn"
+    after = next((n for n in refit(trial).get("nodes") or [] if n["node_id"] == target["node_id"]), None)
+    if after is None:
+        return None
+    key = "needed_bytes" if "needed_bytes" in target else "peak_bytes"
+    saved = int(target[key] - after[key]) + int(target["offloaded_bytes"] - after["offloaded_bytes"])
+    if saved <= 0:
+        return None
+    if target["offloaded_bytes"]:
+        notes["fp8"] = (
+            f"fp8 weights leave {fmt_bytes(after['offloaded_bytes'])} of them in RAM instead of "
+            f"{fmt_bytes(target['offloaded_bytes'])} at node {target['node_id']} ({after['verdict']})"
+        )
+    else:
+        notes["fp8"] = (
+            f"fp8 weights: {after['verdict']} at node {target['node_id']} "
+            f"({fmt_bytes(after.get(key))} instead of {fmt_bytes(target.get(key))})"
+        )
+    return saved
 
 
 def _empty_latent(prompt: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:

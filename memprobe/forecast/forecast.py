@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..vocabulary import NEAR_LIMIT
+from ..vocabulary import FORECAST_VERDICTS, NEAR_LIMIT
 from .estimates import (
     extra_reserved,
     minimum_inference,
@@ -46,8 +46,8 @@ __all__ = [
     "stage_family",
 ]
 
-FITS, TIGHT, WONT_FIT = "fits", "tight", "won't fit"
-VERDICTS = (FITS, TIGHT, WONT_FIT)
+VERDICTS = tuple(FORECAST_VERDICTS)
+FITS, TIGHT, WONT_FIT = VERDICTS
 
 ModelLookup = Callable[[ModelRef], ModelFile | None]
 
@@ -366,7 +366,9 @@ class Forecaster:
         offloaded = sum(h.ram for h in own) if self.m.on_gpu else 0
         before: float = before_vram if self.m.on_gpu else before_rss
         compute: float = (self.vram if self.m.on_gpu else self.rss + transient) + corrected
-        rss: float = self.rss + transient if self.m.on_gpu else compute
+        # a file being read sits in the page cache (ComfyUI's resident set shows it): the OS reclaims it,
+        # so it counts for the process's peak, not against the limit the OS enforces
+        rss: float = self.rss if self.m.on_gpu else self.rss + corrected
         needed = compute
         if self.m.on_gpu:  # the other models cached in VRAM give way when this node needs the room
             needed = self.m.vram_others + sum(h.device for h in own) + corrected
@@ -379,6 +381,7 @@ class Forecaster:
             "peak_bytes": int(compute),
             "needed_bytes": int(needed),
             "system_bytes": int(rss),
+            "file_bytes": int(transient),
             "offloaded_bytes": int(offloaded),
             "estimate_bytes": int(work) if step.estimate else None,
             "estimate": step.estimate,

@@ -47,9 +47,10 @@ def run_summary(fc: Mapping[str, Any], run: RunDoc) -> dict[str, Any]:
     """What a run document carries of its forecast: the verdict, the peak, and per stage the forecast
     beside the measurement (``forecast_bytes``, ``measured_bytes``, ``error_pct``)."""
     comparison = compare(run, fc)
-    verdicts = {s["stage"]: s["verdict"] for s in fc.get("stages") or []}
+    stages = {s["stage"]: s for s in fc.get("stages") or []}
     for row in comparison:
-        row["verdict"] = verdicts.get(row["stage"])
+        row["verdict"] = stages[row["stage"]]["verdict"]
+        row["system_bytes"] = stages[row["stage"]]["system_bytes"]  # what the stage adds to system memory's use
     return {
         "verdict": fc.get("verdict"),
         "metric": fc.get("metric"),

@@ -30,6 +30,7 @@ def test_javascript_units_pass(tmp_path):
         (served / "runs").mkdir(parents=True, exist_ok=True)
         doc = enrich(json.loads(path.read_text(encoding="utf-8")))
         (served / "runs" / path.name).write_text(json.dumps(doc), encoding="utf-8")
+    _serve_forecasts(served / "forecasts")
     env = {
         **os.environ,
         "MEMPROBE_TEMPLATES_DIR": str(Path(comfyui_workflow_templates.__file__).parent / "templates"),
@@ -42,3 +43,27 @@ def test_javascript_units_pass(tmp_path):
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]
     counts = {line.split()[1]: int(line.split()[2]) for line in summary}
     assert counts["fail"] == 0 and counts["pass"] >= 90, summary
+
+
+def _serve_forecasts(folder: Path) -> None:
+    """Forecasts as ``POST /memprobe/forecast`` answers them, and a run with its kept forecast, from
+    the real CPU ComfyUI's recorded runs and the header-only models (tests/fixtures/models)."""
+    from memprobe.forecast.models import read_model
+    from memprobe.forecast.service import ForecastService, run_summary
+
+    runs = json.loads((FIXTURES / "runs" / "forecast_sizes_cpu.json").read_text(encoding="utf-8"))
+    first = runs["512"]
+
+    def lookup(ref):
+        path = FIXTURES / "models" / ref.file
+        return read_model(path) if path.exists() else None
+
+    service = ForecastService(lookup, context=lambda: first["context"], readings=lambda: first["start_metrics"])
+    folder.mkdir(parents=True, exist_ok=True)
+    big = json.loads(json.dumps(first["prompt"]))
+    big["5"]["inputs"].update(width=1920, height=1920)
+    for name, prompt in (("fits", first["prompt"]), ("wont_fit", big)):
+        (folder / f"{name}.json").write_text(json.dumps(service.now(prompt)), encoding="utf-8")
+    run = enrich(json.loads((FIXTURES / "runs" / "txt2img.json").read_text(encoding="utf-8")))
+    run["forecast"] = run_summary(service.now(run["prompt"]), run)
+    (folder / "run_with_forecast.json").write_text(json.dumps(run), encoding="utf-8")

@@ -197,6 +197,10 @@ def offloaded_weights(f: RunFacts) -> list[Suggestion]:
         ]
     why = "; ".join(evidence + pressure) + "."
     text, saves = smaller_model(name, size, loaded, top.get("dtype"))
+    hints = f.forecast
+    if hints is not None and "fp8" in hints.fits_note:  # a forecast tried it: UNETLoader's weight_dtype
+        text += f" The forecast: {hints.fits_note['fp8']} (UNETLoader's weight_dtype fp8_e4m3fn)."
+        saves = hints.fp8_saves_bytes or saves
     return [
         Suggestion(
             "smaller-model-offload", tier, "Use a smaller or lower-precision model", why, text, saves or offloaded

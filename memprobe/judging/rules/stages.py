@@ -38,6 +38,10 @@ def failed_load(f: RunFacts) -> list[Suggestion]:
     models = ", ".join(f.params.get("models") or []) or "the model"
     sizes = [int(p["size_bytes"]) for p in f.partials if p.get("size_bytes")]
     saves = max(sizes) // 2 if sizes else _requested(f)  # one precision step halves the weights
+    hints = f.forecast
+    fp8 = f" The forecast: {hints.fits_note['fp8']}." if hints is not None and "fp8" in hints.fits_note else ""
+    if hints is not None and hints.fp8_saves_bytes:
+        saves = hints.fp8_saves_bytes
     return [
         Suggestion(
             "smaller-model",
@@ -45,7 +49,7 @@ def failed_load(f: RunFacts) -> list[Suggestion]:
             "Load a smaller or lower-precision model",
             f"{_why(f, 'loading')}; models in this workflow: {models}.",
             "Load a smaller compatible model for the same task, or the same model in lower precision (fp8, a GGUF "
-            "quantisation). Tiling the VAE decode will not help: the run never reached the decode.",
+            "quantisation). Tiling the VAE decode will not help: the run never reached the decode." + fp8,
             saves,
         )
     ]

@@ -32,7 +32,8 @@ def system_memory(f: RunFacts) -> list[Suggestion]:
     used = limit.used(f.peaks)
     evidence = []
     if used is not None and limit.limit_bytes:
-        evidence.append(f"{USAGE_WORDS.get(limit.name, limit.name)} peaked at {of_limit(limit, used)} in this run")
+        where = "in the forecast" if f.source == "forecast" else "in this run"
+        evidence.append(f"{USAGE_WORDS.get(limit.name, limit.name)} peaked at {of_limit(limit, used)} {where}")
     if failed and not abrupt and failure is not None:
         evidence.append(f"it failed at {f.label(f.failing_node())} with '{short(failure.message)}'")
     if abrupt and failure is not None:
