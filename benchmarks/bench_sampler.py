@@ -40,7 +40,7 @@ def rss_bytes() -> int:
 class SamplerOnly(Sensors):
     """Sensors without peak counters: what the sampler alone records (Memory Probe before them)."""
 
-    def snapshot(self, *, disks: bool = True) -> Snapshot:
+    def snapshot(self, *, disks: bool = True, system_max_age_s: float = 0.0) -> Snapshot:
         snap = super().snapshot(disks=disks)
         return replace(
             snap,

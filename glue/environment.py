@@ -30,6 +30,9 @@ __all__ = [
 
 def import_optional(name: str) -> Any | None:
     """The module ``name``, or ``None`` outside ComfyUI or in a version without it."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
     try:
         return importlib.import_module(name)
     except Exception:  # not inside ComfyUI, or another version of it

@@ -42,6 +42,8 @@ class ExecutionHooks:
         self.hooks: list[Hook] = []
         self.cpu_ns = 0
         """CPU time spent inside the callbacks (on ComfyUI's worker thread)."""
+        self.queued_cost: Callable[[Any], float | None] | None = None
+        """The CPU the forecast took for a prompt when it was queued (``web.forecast.QueueCheck.cost_of``)."""
         self._dynprompt_source: Any = None
 
     def install(self, execution: Any | None = None) -> str | None:
@@ -178,10 +180,13 @@ class ExecutionHooks:
         name = extra_data.get("memprobe_workflow") if isinstance(extra_data, dict) else None
         if isinstance(name, str) and name:  # an API client's name for its workflow (the metrics' workflow label)
             context = {**context, "workflow_name": name[:200]}
+        queued = self.queued_cost(prompt) if self.queued_cost is not None and prompt is not None else None
         prompt = prompt if isinstance(prompt, dict) else None
-        self.tracker.begin_run(
+        run = self.tracker.begin_run(
             str(prompt_id), prompt=prompt, context=context, workflow=workflow_identity(prompt, extra_data)
         )
+        if queued is not None:
+            run.charged["forecast_cpu_s"] = queued  # the forecast when it was queued, charged to this run
         return str(prompt_id), executor
 
     def _run_after(self, token: tuple[str, Any] | None, result: Any) -> None:

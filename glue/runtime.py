@@ -164,6 +164,8 @@ class Runtime:
         )
         self.judge.subscribe(self.forecasts)
         self.forecast_reason = None
+        if ledger is not None:
+            self.judge.charge = ledger.charge
 
     def readings(self) -> dict[str, Any]:
         """The readings now: the sampler's latest between runs, else a fresh one."""
@@ -201,6 +203,7 @@ class Runtime:
                 enabled=lambda: self.config.forecast_on_queue,
             )
             instance.add_on_prompt_handler(self.queue_check)
+            self.execution_hooks.queued_cost = self.queue_check.cost_of
 
     def _install_hooks(self) -> None:
         self.tracing_reason = self.execution_hooks.install()
@@ -274,6 +277,8 @@ class Runtime:
             "hook_cpu_s": self.execution_hooks.cpu_ns / 1e9,
             "sampler_cpu_s": self.sampler.cpu_s,
             "ledger_cpu_s": self.ledger.cpu_s if self.ledger is not None else 0.0,
+            "judge_cpu_s": self.judge.cpu_s,
+            "forecast_cpu_s": self.queue_check.cpu_s if self.queue_check is not None else 0.0,
             "process_cpu_s": time.process_time(),
         }
 

@@ -49,7 +49,7 @@ class ScriptedSensors:
         self.resets = 0
         self._system = SystemMemory
 
-    def snapshot(self, *, disks: bool = True):
+    def snapshot(self, *, disks: bool = True, system_max_age_s: float = 0.0):
         from memprobe.sensing.snapshot import Snapshot
 
         if self.fail:

@@ -16,6 +16,7 @@ import json
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -114,6 +115,11 @@ class QueueCheck:
         self._queue: queue.SimpleQueue[tuple[Any, str | None] | threading.Event] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self.cpu_s = 0.0
+        """CPU time the check's thread has used."""
+        self._costs: dict[int, float] = {}
+        """The CPU each queued prompt's check took, by the prompt object's identity (ComfyUI hands the
+        executor the very object it gave its ``on_prompt`` handlers): the run it becomes is charged it."""
 
     def __call__(self, json_data: Any) -> Any:
         try:
@@ -145,6 +151,7 @@ class QueueCheck:
                 item.set()
                 continue
             prompt, client = item
+            started = time.thread_time()
             try:
                 doc = self.forecast(prompt, None)
             except BadGraph:
@@ -154,6 +161,14 @@ class QueueCheck:
                 continue
             if doc.get("verdict") == WONT_FIT:
                 self.send("memprobe.forecast", toast_of(doc), client)
+            self.cpu_s = time.thread_time()
+            if len(self._costs) > 256:  # prompts that never ran (refused by validation)
+                self._costs.clear()
+            self._costs[id(prompt)] = round(self.cpu_s - started, 4)
+
+    def cost_of(self, prompt: Any) -> float | None:
+        """The CPU the check of this prompt took (``None``: it was not checked, or not yet)."""
+        return self._costs.pop(id(prompt), None)
 
 
 def toast_of(doc: Mapping[str, Any]) -> dict[str, Any]:

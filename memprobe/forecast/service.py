@@ -10,6 +10,7 @@ anywhere.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -25,6 +26,8 @@ __all__ = ["ForecastService", "BadGraph", "check_graph", "run_summary"]
 logger = logging.getLogger("memprobe")
 
 MAX_NODES = 5000
+MAX_LESSONS = 2000
+"""What runs taught, kept in memory per device class (the ledger keeps them all)."""
 
 
 class BadGraph(ValueError):
@@ -84,13 +87,32 @@ class ForecastService:
         """``taught(device, before)``: the observations runs left, newest first (the ledger's)."""
         self.keep = keep
         """``keep(run_id, started_at, summary, observations)``: store a run's forecast (the ledger's)."""
+        self._lessons: dict[str, list[tuple[float, dict[str, Any]]]] = {}
+        """Per device class, what runs taught, newest first: read from ``taught`` once, then kept here
+        as runs end (every forecast asks for it; the ledger is read once)."""
+        self._lock = threading.Lock()
+
+    def _corrections(self, device: str, before: float | None) -> dict[tuple[str, str, str], Any]:
+        with self._lock:
+            lessons = self._lessons.get(device)
+            if lessons is None:
+                rows = self.taught(device, None)
+                lessons = self._lessons[device] = [(float(row.get("started_at") or 0.0), row) for row in rows]
+            rows = [row for t, row in lessons if before is None or t < before]
+        return corrections_from(rows)
+
+    def _learn(self, device: str, started_at: float, rows: list[dict[str, Any]]) -> None:
+        with self._lock:
+            lessons = self._lessons.setdefault(device, [])
+            lessons[:0] = [(started_at, row) for row in rows]
+            del lessons[MAX_LESSONS:]
 
     def now(self, prompt: Any, what_if: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The forecast of ``prompt`` on this machine as it is now (or on a what-if machine)."""
         graph = check_graph(prompt)
         context = self.context()
         machine = machine_from(context, self.readings() or {}, self.models() or [], what_if=what_if)
-        learned = corrections_from(self.taught(device_class(machine), None))
+        learned = self._corrections(device_class(machine), None)
         return predict(graph, machine, self.lookup, context=context, corrections=learned, image_size=self.image_size)
 
     # ------------------------------------------------------------------ beside each run (the judge's thread)
@@ -102,7 +124,7 @@ class ForecastService:
             return None
         context = run.get("context") or {}
         machine = machine_from(context, run.get("start_metrics") or {}, run.get("models_start") or [])
-        learned = corrections_from(self.taught(device_class(machine), run.get("started_at")))
+        learned = self._corrections(device_class(machine), run.get("started_at"))
         return forecast(prompt, machine, self.lookup, corrections=learned, image_size=self.image_size)
 
     def run_judged(self, run: Any, doc: RunDoc) -> None:
@@ -118,6 +140,8 @@ class ForecastService:
             rows = observations(doc, fc, device) if doc.get("status") == "success" else []
             summary = run_summary(fc, doc)
             doc["forecast"] = summary
-            self.keep(str(doc.get("id")), float(doc.get("started_at") or 0.0), summary, rows)
+            started_at = float(doc.get("started_at") or 0.0)
+            self._learn(device, started_at, rows)
+            self.keep(str(doc.get("id")), started_at, summary, rows)
         except Exception:  # the run stays judged and saved; only its forecast is missing
             warn_once("forecast-run", "Memory Probe: could not forecast run %s", doc.get("id"), exc_info=True)

@@ -39,6 +39,8 @@ class RunEndJudge(TrackerListener):
         self._lock = threading.Lock()
         self.cpu_s = 0.0
         """CPU time the judge's thread has used."""
+        self.charge: Callable[[str, dict[str, float]], None] | None = None
+        """``charge(run_id, parts)``: add CPU spent for a run after it ended to its stored ``overhead``."""
 
     def subscribe(self, listener: JudgedListener) -> None:
         self.subscribers.append(listener)
@@ -75,6 +77,18 @@ class RunEndJudge(TrackerListener):
             self.cpu_s = time.thread_time()
 
     def _judge(self, run: RunRecord) -> None:
+        started = time.thread_time()
+        self._judge_and_tell(run)
+        used = round(time.thread_time() - started, 4)
+        if run.overhead is not None:  # the run's own figure counts the CPU its judgement took
+            run.overhead["judge_cpu_s"] = used
+        if self.charge is not None:
+            try:
+                self.charge(run.id, {"judge_cpu_s": used})
+            except Exception:  # accounting is a nicety, never a fault
+                warn_once("judge-charge", "Memory Probe: could not record the judgement's cost", exc_info=True)
+
+    def _judge_and_tell(self, run: RunRecord) -> None:
         try:
             doc = self.judge(run)
         except Exception:  # the header alone still tells the panel the run ended

@@ -16,6 +16,7 @@ on the stage peak histograms, and the opt-in ``workflow``. The scraping Promethe
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -150,6 +151,7 @@ class MetricsExporter(TrackerListener):
         self.latest = latest
         self.read_facts = facts
         self.facts = facts()
+        self._facts_read_at = time.monotonic()
         self.cpu = cpu
         self.state = state
         self.info = {k: v for k, v in (info or {}).items() if v}
@@ -160,8 +162,15 @@ class MetricsExporter(TrackerListener):
     def for_sensors(cls, stats: RunStats, sensors: Sensors, **kwargs: Any) -> MetricsExporter:
         return cls(stats, facts=lambda: MachineFacts.read(sensors), **kwargs)
 
+    FACTS_REFRESH_S = 60.0
+    """The facts hardly change: they are read again after a run at most this often (this runs on
+    ComfyUI's worker thread, between two prompts; a scrape never reads)."""
+
     def run_finished(self, run: RunRecord) -> None:
-        self.facts = self.read_facts()
+        now = time.monotonic()
+        if now - self._facts_read_at >= self.FACTS_REFRESH_S:
+            self._facts_read_at = now
+            self.facts = self.read_facts()
 
     def exposition(self, accept: str | None = None) -> tuple[bytes, str]:
         """The document and its content type, in the format the ``Accept`` header asks for

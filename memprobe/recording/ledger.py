@@ -335,6 +335,7 @@ class Ledger:
     def _writer(self) -> None:
         conn = self._connect() if self._opened else None
         dirty_since: float | None = None
+        pending: list[_Job] = []  # written jobs that asked for a commit: one commit once the queue is drained
         while True:
             if dirty_since is not None:
                 timeout: float | None = max(0.0, dirty_since + self.COMMIT_EVERY_S - time.monotonic())
@@ -356,14 +357,23 @@ class Ledger:
                 else:
                     self._write_one(conn, job)
                     dirty_since = dirty_since or time.monotonic()
+            if job.commit:
+                pending.append(job)
             now = time.monotonic()
             due = dirty_since is not None and now - dirty_since >= self.COMMIT_EVERY_S
-            if conn is not None and (job.commit or due):
-                if self._commit(conn):
-                    self._saved(job)
-                else:
-                    self._keep_finished(job)  # a run whose end was in the lost transaction
+            # a node's end and the next node's start arrive together: commit once the writer caught up
+            caught_up = job.done is not None or self._queue.empty()
+            if conn is not None and ((pending and caught_up) or due):
+                committed = self._commit(conn)
+                for each in pending or [job]:
+                    if committed:
+                        self._saved(each)
+                    else:
+                        self._keep_finished(each)  # a run whose end was in the lost transaction
+                pending = []
                 dirty_since = None
+            elif conn is None:
+                pending = []
             if (self.error is not None or len(self.kept)) and now >= self._retry_at and dirty_since is None:
                 self._retry_at = now + self.RETRY_S  # at most every few seconds: try the file again
                 conn = self._retry(conn)
@@ -553,6 +563,20 @@ class Ledger:
             conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))  # noqa: S608 - fixed table names
         return conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
 
+    def charge(self, run_id: str, parts: dict[str, float]) -> None:
+        """Add CPU Memory Probe spent for a run after it ended (its judgement) to its ``overhead``."""
+        self.submit(self._charge, run_id, dict(parts))
+
+    def _charge(self, conn: sqlite3.Connection, run_id: str, parts: dict[str, float]) -> None:
+        row = conn.execute("SELECT header FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if row is None:
+            return
+        header = json.loads(row[0])
+        if header.get("overhead") is None:
+            return
+        header["overhead"].update(parts)
+        conn.execute("UPDATE runs SET header = ? WHERE id = ?", (_dumps(header), run_id))
+
     # ------------------------------------------------------------------ the forecast's memory
     def save_forecast(self, run_id: str, started_at: float, doc: dict[str, Any], rows: list[dict[str, Any]]) -> None:
         """Keep a run's forecast (beside its measurement) and what its nodes taught."""
@@ -577,7 +601,7 @@ class Ledger:
         """What runs on this device class taught the forecast, newest first (``before``: only runs that
         started earlier). Empty when the ledger cannot be read."""
         query = (
-            "SELECT family, stage, device, estimate_bytes, working_bytes FROM observations "
+            "SELECT family, stage, device, estimate_bytes, working_bytes, started_at FROM observations "
             "WHERE device = ? AND started_at < ? ORDER BY started_at DESC LIMIT ?"
         )
         args = (device, before if before is not None else float("inf"), limit)
@@ -586,7 +610,7 @@ class Ledger:
                 rows = conn.execute(query, args).fetchall()
         except sqlite3.Error:
             return []
-        keys = ("family", "stage", "device", "estimate_bytes", "working_bytes")
+        keys = ("family", "stage", "device", "estimate_bytes", "working_bytes", "started_at")
         return [dict(zip(keys, row, strict=True)) for row in rows]
 
     def forecast_of(self, run_id: str) -> dict[str, Any] | None:
@@ -816,7 +840,8 @@ class _LedgerListener(TrackerListener):
         self.ledger.submit(self.ledger._put_node, run.id, doc, commit=True, run=run)
 
     def node_finished(self, run: RunRecord, node: NodeRun, doc: NodeDoc) -> None:
-        self.ledger.submit(self.ledger._put_node, run.id, doc, commit=True, run=run)
+        # committed with the next node's start (or within a second): a kill after it loses its figures only
+        self.ledger.submit(self.ledger._put_node, run.id, doc, run=run)
 
     def samples_added(self, run: RunRecord, timeline: Timeline) -> None:
         if timeline["t"]:

@@ -194,6 +194,9 @@ class RunRecord:
     error: dict[str, Any] | None = None
     """ComfyUI's own ``execution_error`` data (node, type, message), when the run failed."""
     overhead: dict[str, float] | None = None
+    charged: dict[str, float] = field(default_factory=dict)
+    """CPU Memory Probe spent for this run outside its window (the forecast when it was queued), added
+    to ``overhead`` when the run ends."""
     """CPU seconds Memory Probe itself used during the run, and its share of the process's."""
     workflow: dict[str, Any] | None = None
     """Where the run came from: ``{"id": the frontend's workflow id or None, "graph": a signature

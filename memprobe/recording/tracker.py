@@ -65,6 +65,8 @@ class Tracker:
     SAMPLE_FLUSH_S = 0.25
     MIN_CPU_FOR_SHARE_S = 0.5
     """Memory Probe's share of the process's CPU is given for runs that used at least this much."""
+    NODE_GAP_S = 0.02
+    """A system-wide reading this recent stands for a node's start (the previous node ended just before)."""
 
     def __init__(self, sensors: Sensors, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.sensors = sensors
@@ -184,6 +186,8 @@ class Tracker:
         run.ended_at = snap.wall_time_s
         run.status = status
         run.overhead = self._overhead()
+        if run.overhead is not None and run.charged:
+            run.overhead.update(run.charged)
         self._flush_samples(run, force=True)
         self.current = None
         self.last = run
@@ -197,11 +201,15 @@ class Tracker:
         except Exception:  # overhead accounting is a nicety, never a fault
             return {}
 
+    AFTER_RUN_PARTS = frozenset({"judge_cpu_s", "forecast_cpu_s"})
+    """Parts of Memory Probe's CPU spent for a run outside its window (the forecast when it was queued,
+    the judgement once it ended): each run is charged its own, by whoever spends it, not the window's."""
+
     def _overhead(self) -> dict[str, float] | None:
         end, start = self._cost(), self._cost_at_start
         if not end or not start:
             return None
-        used = {k: round(end[k] - start.get(k, 0.0), 4) for k in end}
+        used = {k: round(end[k] - start.get(k, 0.0), 4) for k in end if k not in self.AFTER_RUN_PARTS}
         own = sum(v for k, v in used.items() if k != "process_cpu_s")
         # The ledger's clock is read when it last wrote, so a write before the run can count in it,
         # and the process's clock counts another thread's running time slice only once it ends (a
@@ -268,7 +276,8 @@ class Tracker:
             if self._open:  # nodes overlap (async work): bank their peaks before the counters restart
                 self._bank_counters(self.sensors.snapshot(disks=False).peak_counters())
             reset = self.sensors.reset_peaks(rss=self.exact_rss_peaks)
-            snap = self.sensors.snapshot(disks=False)
+            # the previous node's end was a moment ago: its system-wide reading stands, the process's is fresh
+            snap = self.sensors.snapshot(disks=False, system_max_age_s=self.NODE_GAP_S)
             self._seq += 1
             node = NodeRun(
                 seq=self._seq,

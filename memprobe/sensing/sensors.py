@@ -83,10 +83,12 @@ class Sensors:
         return self.reader.rss_peak_reset
 
     # ------------------------------------------------------------------ public
-    def snapshot(self, *, disks: bool = True) -> Snapshot:
-        """All readings now. ``disks=False`` skips the (slow-changing) disk volumes."""
+    def snapshot(self, *, disks: bool = True, system_max_age_s: float = 0.0) -> Snapshot:
+        """All readings now. ``disks=False`` skips the (slow-changing) disk volumes;
+        ``system_max_age_s`` lets a system-wide reading that recent stand where the platform can
+        split it from the process's own (Linux)."""
         gpus = self.gpus()
-        system = self.system()
+        system = self.system(system_max_age_s)
         return Snapshot(
             monotonic_s=time.monotonic(),
             wall_time_s=time.time(),
@@ -125,8 +127,8 @@ class Sensors:
             self._disk_paths = {**pagefile_volumes(self.platform), **disk_paths}
             self._disks_read_at = -1e9
 
-    def system(self) -> SystemMemory:
-        return SystemMemory(**self._system_fields())
+    def system(self, max_age_s: float = 0.0) -> SystemMemory:
+        return SystemMemory(**self._system_fields(max_age_s))
 
     @property
     def unreadable(self) -> dict[str, str]:
@@ -134,9 +136,9 @@ class Sensors:
         it (a failed call's error). Empty when every value this platform offers was read."""
         return dict(self._unreadable)
 
-    def _system_fields(self) -> dict[str, int | None]:
+    def _system_fields(self, max_age_s: float = 0.0) -> dict[str, int | None]:
         try:
-            fields = self.reader.fields()
+            fields = self.reader.fields(max_age_s)
             self._unreadable = dict(self.reader.unreadable)
             return fields
         except Exception as exc:  # a sensor never raises to its caller

@@ -389,3 +389,7 @@ def test_a_queued_prompt_is_checked_and_each_run_keeps_its_forecast(runtime, mon
     forecast = rt.ledger.get_run("with-forecast")["forecast"]
     assert forecast["metric"] and {s["stage"] for s in forecast["stages"]} >= {"sampling", "vae-decode"}
     assert all({"forecast_bytes", "measured_bytes", "error_pct", "verdict"} <= set(s) for s in forecast["stages"])
+    # AND the run is charged every thread's CPU Memory Probe spent for it: the check when it was queued
+    # (ComfyUI hands the executor the prompt it gave the handler) and its judgement after it ended
+    overhead = rt.ledger.get_run("with-forecast")["overhead"]
+    assert overhead["forecast_cpu_s"] >= 0 and overhead["judge_cpu_s"] > 0 and overhead["hook_cpu_s"] > 0

@@ -33,11 +33,8 @@ class MemoryLedger:
         self.rows += [(started_at, r) for r in rows]
 
     def taught(self, device, before):
-        return [
-            r
-            for t, r in sorted(self.rows, key=lambda x: -x[0])
-            if r["device"] == device and (before is None or t < before)
-        ]
+        rows = sorted(self.rows, key=lambda x: -x[0])
+        return [{**r, "started_at": t} for t, r in rows if r["device"] == device and (before is None or t < before)]
 
 
 def service(ledger: MemoryLedger, run: dict) -> ForecastService:

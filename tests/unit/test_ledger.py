@@ -500,10 +500,42 @@ def test_a_schema_1_ledger_is_migrated_with_its_runs_kept(tmp_path):
     ledger.save_forecast("old-run", 1.0, {"verdict": "fits"}, rows)
     ledger.flush()
     assert ledger.get_run("old-run")["forecast"] == {"verdict": "fits"} == ledger.forecast_of("old-run")
-    assert ledger.observations("cpu") == rows and ledger.observations("cpu", before=1.0) == []
+    assert (
+        ledger.observations("cpu") == [{**rows[0], "started_at": 1.0}] and ledger.observations("cpu", before=1.0) == []
+    )
     assert ledger.observations("gpu") == []
     # AND forgetting the run forgets what it taught
     ledger.delete_run("old-run")
     ledger.flush()
     assert ledger.observations("cpu") == [] and ledger.forecast_of("old-run") is None
+    ledger.stop()
+
+
+def test_writes_that_arrive_together_share_one_commit(tmp_path, monkeypatch):
+    # GIVEN a run of 7 nodes whose writes reach the writer thread together (a short prompt: each node's
+    # end and the next one's start come at once)
+    ledger = Ledger(tmp_path / "l.sqlite3")
+    ledger.open()
+    commits = []
+    real_commit = Ledger._commit
+
+    def counting(self, conn):
+        done = real_commit(self, conn)
+        commits.append(done)
+        return done
+
+    monkeypatch.setattr(Ledger, "_commit", counting)
+    tracker, clock = make_tracker(ledger)
+    tracker.begin_run("short", prompt={})
+    for i in range(7):
+        node = tracker.node_begin("short", str(i), "KSampler")
+        clock.t += 0.01
+        tracker.node_end(node)
+    tracker.end_run("short", "success")
+    ledger.start()  # the writer finds them all queued
+    ledger.flush()
+    # THEN they are committed once, not once per node (the start of each node is still committed
+    # before the next is written, when the writer keeps up: see the killed-process test)
+    assert commits.count(True) == 1 and ledger.get_run("short")["status"] == "success"
+    assert len(ledger.get_run("short")["nodes"]) == 7
     ledger.stop()

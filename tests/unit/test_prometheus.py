@@ -114,7 +114,7 @@ class CountingSensors(ScriptedSensors):
         self.platform = "win32"
         self.snapshots = 0
 
-    def snapshot(self, *, disks: bool = True):
+    def snapshot(self, *, disks: bool = True, system_max_age_s: float = 0.0):
         self.snapshots += 1
         return super().snapshot(disks=disks)
 

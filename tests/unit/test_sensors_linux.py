@@ -199,3 +199,28 @@ def test_a_system_that_refuses_the_reset_falls_back_once_with_one_warning(tmp_pa
     reset = RssPeakReset(str(tmp_path / "no-such-dir" / "clear_refs"))
     assert reset.reset() is False and reset.reset() is False and not reset.available
     assert sum("cannot restart the peak RSS counter" in r.message for r in caplog.records) == 1
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads this machine's /proc")
+def test_a_nodes_start_reuses_the_system_reading_of_the_previous_nodes_end(monkeypatch):
+    # at a node boundary the system-wide /proc/meminfo of a reading a moment ago stands; the process's own
+    # /proc/self/status is read again (its resident set and peak move with the node)
+    from memprobe.sensing.system.linux import LinuxSystemReader
+
+    reader = LinuxSystemReader()
+    reads = {"meminfo": 0, "status": 0}
+    meminfo, status = reader._meminfo.read, reader._status.read_bytes
+    monkeypatch.setattr(
+        reader._meminfo, "read", lambda: (reads.__setitem__("meminfo", reads["meminfo"] + 1), meminfo())[1]
+    )
+    monkeypatch.setattr(
+        reader._status, "read_bytes", lambda: (reads.__setitem__("status", reads["status"] + 1), status())[1]
+    )
+    first = reader.fields()
+    again = reader.fields(max_age_s=60)
+    assert reads == {"meminfo": 1, "status": 2} and again["ram_total_bytes"] == first["ram_total_bytes"]
+    reader.fields()
+    assert reads["meminfo"] == 2  # without an age allowed, it is read anew
+    # AND the OOM-kill counters of a run's start come from files kept open, not a full cgroup read
+    kills = reader.oom_kills()
+    assert kills["boot_id"] and isinstance(kills["system"], int | None)

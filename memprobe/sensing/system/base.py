@@ -23,7 +23,7 @@ class SystemReader(Protocol):
     rss_peak_reset: Any
     """Restarts the process's peak-RSS counter at a node's start (Linux), or ``None``."""
 
-    def fields(self) -> dict[str, int | None]:
+    def fields(self, max_age_s: float = 0.0) -> dict[str, int | None]:
         """Every :class:`~memprobe.sensing.snapshot.SystemMemory` field this OS gives (and
         ``process_peak_*`` where it keeps peaks)."""
         ...

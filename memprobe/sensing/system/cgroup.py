@@ -290,6 +290,14 @@ class CgroupReader:
             self._inactive = inactive_file(loc.version, self._pread("memory.stat") or "")
         return max(0, usage - self._inactive) if self._inactive is not None else usage
 
+    def oom_kills(self) -> int | None:
+        """The cgroup's OOM-kill count alone (``memory.events`` in v2, ``memory.oom_control`` in v1):
+        one ``pread`` on a file kept open, for every run's start (a full :meth:`read` is a dozen files)."""
+        loc = self.location
+        if loc is None:
+            return None
+        return parse_keyed(self._pread("memory.oom_control" if loc.version == 1 else "memory.events")).get("oom_kill")
+
     def _pread(self, name: str) -> str | None:
         fd = self._fds.get(name)
         try:

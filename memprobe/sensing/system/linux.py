@@ -275,6 +275,10 @@ class LinuxSystemReader:
 
         self._meminfo = _ProcFile("/proc/meminfo")
         self._status = _ProcFile("/proc/self/status")
+        self._vmstat = _ProcFile("/proc/vmstat")
+        self._boot_id: str | None = None
+        self._meminfo_text: str | None = None
+        self._meminfo_at = -1e9
         self._cgroup: CgroupReader | None = None
         self._cgroup_limit: int | None = None
         self._overcommit: int | None = None
@@ -282,8 +286,16 @@ class LinuxSystemReader:
         self.unreadable: dict[str, str] = {}
         self.rss_peak_reset = RssPeakReset()
 
-    def fields(self) -> dict[str, int | None]:
-        meminfo = self._meminfo.read()
+    def fields(self, max_age_s: float = 0.0) -> dict[str, int | None]:
+        """Every field now; ``max_age_s`` lets the system-wide ``/proc/meminfo`` of a reading that
+        recent stand (a node's start, right after the previous node's end) — the process's own
+        ``/proc/self/status`` is always read."""
+        now = time.monotonic()
+        if max_age_s and self._meminfo_text is not None and now - self._meminfo_at <= max_age_s:
+            meminfo = self._meminfo_text
+        else:
+            meminfo = self._meminfo_text = self._meminfo.read()
+            self._meminfo_at = now
         raw_status = self._status_bytes()
         status = raw_status.decode("ascii", "replace") if raw_status is not None else None
         self._refresh_settings()
@@ -314,14 +326,19 @@ class LinuxSystemReader:
         from .cgroup import read_vmstat_oom_kills
 
         out: dict[str, int | str | None] = {"boot_id": None, "system": None, "cgroup": None, "cgroup_path": None}
-        try:
-            out["boot_id"] = read_text("/proc/sys/kernel/random/boot_id").strip() or None
-            out["system"] = read_vmstat_oom_kills(read_text("/proc/vmstat"))
+        try:  # read at every run's start: the boot id once, two files kept open
+            if self._boot_id is None:
+                self._boot_id = read_text("/proc/sys/kernel/random/boot_id").strip() or None
+            out["boot_id"] = self._boot_id
+            out["system"] = read_vmstat_oom_kills(self._vmstat.read())
         except OSError as exc:
             warn_once("proc-vmstat", "Memory Probe: cannot read the OOM-kill counter (%s)", exc)
-        cgroup = self.cgroup()
-        if cgroup is not None:
-            out["cgroup"], out["cgroup_path"] = cgroup.oom_kills, cgroup.path
+        try:
+            reader = self._cgroup_reader()
+            if reader.location is not None:
+                out["cgroup"], out["cgroup_path"] = reader.oom_kills(), reader.location.path
+        except Exception as exc:  # a sensor never raises to its caller
+            warn_once("cgroup-oom", "Memory Probe: cannot read the cgroup's OOM kills (%s)", exc)
         return out
 
     def _status_bytes(self) -> bytes | None:

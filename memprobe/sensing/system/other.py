@@ -17,7 +17,7 @@ class PsutilSystemReader:
         self.unreadable: dict[str, str] = {}
         self._process: Any = None
 
-    def fields(self) -> dict[str, int | None]:
+    def fields(self, max_age_s: float = 0.0) -> dict[str, int | None]:
         import psutil
 
         if self._process is None:

@@ -27,7 +27,7 @@ class WindowsSystemReader:
         self.calls = Calls()
         self.unreadable: dict[str, str] = {}
 
-    def fields(self) -> dict[str, int | None]:
+    def fields(self, max_age_s: float = 0.0) -> dict[str, int | None]:
         unreadable: dict[str, str] = {}
         perf, perf_error = self.calls("GetPerformanceInfo", windows.read_performance_information)
         status, status_error = None, None
