@@ -117,6 +117,38 @@ def run(runs: int = 1000) -> dict[str, Any]:
     }
 
 
+def run_many(runs: int = 10_000) -> dict[str, Any]:
+    """A busy day: ``runs`` short runs (7 nodes, 20 samples) of two servers sharing the ledger; the
+    panel's list (the newest 100, this server's or all) must stay quick."""
+    rng = random.Random(11)
+    with tempfile.TemporaryDirectory() as tmp:
+        ledger = Ledger(Path(tmp) / "ledger.sqlite3", max_runs=runs, max_bytes=64 * GIB)
+        ledger.open()
+        ledger.start()
+        for i in range(runs):
+            doc = synthetic_run(i, rng, nodes=7, samples=20)
+            doc["context"]["server"] = {"id": f"host:{8188 + i % 2}"}
+            ledger.import_run(doc)
+            if i % 500 == 499:
+                ledger.flush(120)
+        ledger.flush(300)
+        timings: dict[str, list[float]] = {"all": [], "this": []}
+        for k in range(20):
+            for which, server in (("all", None), ("this", "host:8188")):
+                t = time.perf_counter()
+                listing = ledger.list_runs(limit=100, offset=0 if k % 2 else (k * 97) % (runs - 100), server=server)
+                timings[which].append((time.perf_counter() - t) * 1000)
+        assert ledger.list_runs(limit=1)["total"] == runs and len(listing["runs"]) == 100
+        size = ledger.size_bytes()
+        ledger.stop()
+    return {
+        "ledger_many_runs": runs,
+        "ledger_many_list_ms_median": round(statistics.median(timings["all"]), 2),
+        "ledger_many_list_this_server_ms_median": round(statistics.median(timings["this"]), 2),
+        "ledger_many_size_mib": round(size / 1024**2, 1),
+    }
+
+
 if __name__ == "__main__":
-    for key, value in run().items():
-        print(f"{key:28} {value}")
+    for key, value in {**run(), **run_many()}.items():
+        print(f"{key:36} {value}")

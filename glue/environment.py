@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 import platform
+import socket
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -25,6 +26,7 @@ __all__ = [
     "compute_device",
     "static_context",
     "model_management_state",
+    "server_identity",
 ]
 
 
@@ -91,6 +93,7 @@ def static_context(sensors: Sensors, device: str | None) -> dict[str, Any]:
         "argv": sys.argv[1:],
         "install": detect_install_type(sys.executable, sys.argv, comfy_dir),
         "compute_device": device,
+        "server": server_identity(),
         "gpus": [
             {
                 "index": g.index,
@@ -111,6 +114,20 @@ def static_context(sensors: Sensors, device: str | None) -> dict[str, Any]:
             else None
         ),
         **model_management_state(),
+    }
+
+
+def server_identity() -> dict[str, Any]:
+    """Which server this is among ComfyUIs started from one install (they share its user folder and so
+    the ledger): the host and the port it listens on, and its process."""
+    args = getattr(import_optional("comfy.cli_args"), "args", None)
+    port = getattr(args, "port", None)
+    host = socket.gethostname()
+    return {
+        "id": f"{host}:{port}" if port else f"{host}:pid{os.getpid()}",
+        "host": host,
+        "port": port,
+        "pid": os.getpid(),
     }
 
 

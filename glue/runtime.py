@@ -262,6 +262,7 @@ class Runtime:
             metrics_unavailable=self.metrics_reason,
             models=self.tracker.read_models,
             forecast=self.forecasts.now if self.forecasts is not None else None,
+            server_id=(self.context.get("server") or {}).get("id"),
             forecast_unavailable=self.forecast_reason,
         )
         MemProbeRoutes(services).add_routes(instance.routes, static_dir=PACK_DIR / "vendor")

@@ -63,10 +63,18 @@ export class MemProbeStore extends EventTarget {
   }
 
   async refreshRuns() {
-    const listing = await this.fetchJson("/memprobe/runs?limit=100");
+    const listing = await this.fetchJson(`/memprobe/runs?limit=100&server=${this.allServers ? "all" : "this"}`);
     this.runs = listing.runs || [];
+    this.server = listing.server ?? null; // this ComfyUI's id: servers of one install share the ledger
+    this.servers = listing.servers || [];
     this.emit(STORE.runs);
     return this.runs;
+  }
+
+  /** Show every server's runs (servers started from one install share the ledger), or this one's. */
+  async showAllServers(all) {
+    this.allServers = !!all;
+    return this.refreshRuns();
   }
 
   async refreshStatus() {

@@ -32,10 +32,10 @@ class Config:
     """Linux: restart the process's peak-RSS counter (``VmHWM``) at each node, so each node's RSS
     peak is exact. Off leaves the counter to other tools (``ru_maxrss``, ``/usr/bin/time -v``)
     and RSS peaks are sampled."""
-    retention_runs: int = 200
-    """How many runs the ledger keeps."""
+    retention_runs: int = 2000
+    """How many runs the ledger keeps (a busy day of short prompts; the size cap bounds it too)."""
     retention_mb: int = 512
-    """The ledger's size cap."""
+    """The ledger's size cap (MiB): the oldest runs go first when it is reached."""
     metrics: bool = True
     """Serve ``GET /memprobe/metrics`` (Prometheus); off, it answers 404."""
     metrics_workflow_label: bool = False
@@ -44,7 +44,7 @@ class Config:
     """Forecast each queued prompt (off ComfyUI's worker thread) and tell the browser that queued it
     when it won't fit (``memprobe.forecast``); the prompt is queued either way."""
 
-    _LIMITS = {"sample_hz": (1.0, 200.0), "retention_runs": (1, 10_000), "retention_mb": (16, 65_536)}
+    _LIMITS = {"sample_hz": (1.0, 200.0), "retention_runs": (1, 100_000), "retention_mb": (16, 65_536)}
 
     def updated(self, changes: dict[str, Any]) -> Config:
         """A copy with ``changes`` applied; raises :class:`ConfigError` for any bad name or value."""

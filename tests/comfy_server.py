@@ -82,6 +82,8 @@ class ComfyServer:
     args: list[str] = field(default_factory=list)
     user_dir: Path | None = None
     preexec: Any = None
+    cpu: bool = True
+    """``--cpu`` (the CPU machine here); ``False`` on a GPU (``benchmarks/gpu_check.py``)."""
     ready_path: str = "/memprobe/live"
     """What answers once the server is up (``/system_stats`` for a server without Memory Probe)."""
     port: int = 0
@@ -113,7 +115,7 @@ class ComfyServer:
         cmd = [
             str(self.install.python),
             "main.py",
-            "--cpu",
+            *(["--cpu"] if self.cpu else []),
             "--listen",
             "127.0.0.1",
             "--port",

@@ -107,6 +107,10 @@ SETTINGS = {
 }
 
 
+SERVER_ID = "test-host:8188"
+"""The stand-in's own server id (servers of one install share a ledger; the panel lists this one's runs)."""
+
+
 class FrontendServer:
     def __init__(self, static_dir: Path, data_dir: Path, *, with_extension: bool = True) -> None:
         load_pack()
@@ -153,6 +157,7 @@ class FrontendServer:
             status=self._status,
             forecast=self.forecasts.now,
             forecast_unavailable=None,
+            server_id=SERVER_ID,
         )
         self.memprobe_routes = routes_mod.MemProbeRoutes(self.services)
         self.loop: asyncio.AbstractEventLoop | None = None

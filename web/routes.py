@@ -1,7 +1,8 @@
 """The JSON API behind the panel (also served under ``/api/...`` by ComfyUI).
 
 =================================  ==============================================================
-``GET /memprobe/runs``             newest first; ``?limit=1..500&offset=N``
+``GET /memprobe/runs``             newest first; ``?limit=1..500&offset=N&server=all|this|<id>`` (servers
+                                   of one install share the ledger; ``this``: this server's runs)
 ``GET /memprobe/runs/{id}``        the run: nodes, marks, failure, events, suggestions, timeline
                                    (``?max_points=10..50000``, default 2000)
 ``GET /memprobe/runs/{id}/samples`` ``?start=S&end=S&max_points=N``: a window of the timeline
@@ -66,6 +67,7 @@ VOCABULARY = vocabulary_document()
 EXPLAIN_MAX_BYTES = 32 * 1024**2
 """The largest log ``POST /memprobe/explain`` reads (the end of a log holds the failure)."""
 _RUN_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,200}$")
+_SERVER = re.compile(r"^[A-Za-z0-9_.:\-\[\]]{1,300}$")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -93,6 +95,8 @@ class Services:
     forecast: Callable[[Any, Any], dict[str, Any]] | None = None
     """``forecast(prompt, what_if)``: the forecast of a graph (``memprobe.forecast.service``)."""
     forecast_unavailable: str | None = "not set up"
+    server_id: str | None = None
+    """This ComfyUI server's id (``context.server.id``): servers started from one install share the ledger."""
 
 
 def _dumps(value: Any) -> str:
@@ -211,14 +215,19 @@ class MemProbeRoutes:
         executing now and the last one even when the ledger has neither."""
         limit = _int(request, "limit", 50, 1, 500)
         offset = _int(request, "offset", 0, 0, 10**9)
+        which = request.query.get("server", "all")
+        if which not in ("all", "this") and not _SERVER.match(which):
+            raise BadRequest("server must be all, this or a server's id (host:port)")
+        server = self.s.server_id if which == "this" else None if which == "all" else which
         if self.s.ledger is not None:
-            data = await asyncio.to_thread(self.s.ledger.list_runs, limit=limit, offset=offset)
+            data = await asyncio.to_thread(self.s.ledger.list_runs, limit=limit, offset=offset, server=server)
         else:
             data = {
                 "runs": [],
                 "total": 0,
                 "limit": limit,
                 "offset": offset,
+                "servers": [],
                 "error": "the run ledger is not available (see the ComfyUI log)",
             }
         if offset == 0:
@@ -228,13 +237,16 @@ class MemProbeRoutes:
                 # the run has ended but the ledger's writer has not caught up yet: the tracker knows better
                 entry = data["runs"][known[last.id]]
                 data["runs"][known[last.id]] = {**entry, **last.header(), "node_count": len(last.nodes)}
-            for run in (last, self.s.tracker.current):
+            for run in (last, self.s.tracker.current):  # both are this server's
+                if run is not None and run.id not in known and which != "all" and server != self.s.server_id:
+                    continue
                 if run is not None and run.id not in known:
                     data["runs"].insert(0, {**run.header(), "node_count": len(run.nodes), "saved": False})
                     data["total"] += 1
                     known[run.id] = -1
             data["runs"].sort(key=lambda r: -(r.get("started_at") or 0))
             del data["runs"][limit:]
+        data["server"] = self.s.server_id
         return _json(data)
 
     async def get_run(self, request: web.Request) -> web.Response:

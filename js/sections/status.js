@@ -7,10 +7,21 @@ import { STORE } from "../store.js";
 import { runStatusLabel } from "../vocab.js";
 import { Section } from "./section.js";
 
-/** A run in a picker: "04:19:07 PM · ok · 974c19" (with the failure's kind when asked). */
-export function runLabel(r, { failure = false } = {}) {
+/** A run in a picker: "04:19:07 PM · ok · 974c19" (with the failure's kind when asked, and the server
+ * it ran in when that is another server of this install: "· port 8189"). */
+export function runLabel(r, { failure = false, server = null } = {}) {
   const kind = failure && r.failure ? ` (${r.failure.kind})` : "";
-  return `${fmtShortTime(r.started_at)} · ${runStatusLabel(r.status)}${kind} · ${r.id.slice(0, 6)}`;
+  const other = serverOf(r) && server && serverOf(r) !== server ? ` · ${serverName(serverOf(r))}` : "";
+  return `${fmtShortTime(r.started_at)} · ${runStatusLabel(r.status)}${kind} · ${r.id.slice(0, 6)}${other}`;
+}
+
+/** The server a run ran in (host:port), where the run says. */
+export const serverOf = (r) => r?.context?.server?.id ?? null;
+
+/** "port 8189" for a server of this host, else its whole id. */
+function serverName(id) {
+  const port = id.split(":").pop();
+  return /^\d+$/.test(port) ? `port ${port}` : id;
 }
 
 export class StatusSection extends Section {
@@ -33,8 +44,24 @@ export class StatusSection extends Section {
         onchange: (e) => this.panel.onPickRun(e.target.value),
       }),
       news: h("div", { class: "mp-news", hidden: true }),
+      all: h("input", {
+        type: "checkbox",
+        "data-action": "all-servers",
+        onchange: (e) => this.panel.store.showAllServers(e.target.checked).catch(() => {}),
+      }),
     };
-    return [h("div", { class: "mp-head" }, this.els.status, this.els.follow), this.els.runs, this.els.news];
+    this.els.servers = h(
+      "label",
+      { class: "mp-servers mp-muted", hidden: true, title: "ComfyUIs started from this install share its run history" },
+      this.els.all,
+      " runs of every server of this install",
+    );
+    return [
+      h("div", { class: "mp-head" }, this.els.status, this.els.follow),
+      this.els.runs,
+      this.els.servers,
+      this.els.news,
+    ];
   }
 
   render({ store }) {
@@ -56,8 +83,11 @@ export class StatusSection extends Section {
 
     const current = store.doc?.id;
     const options = store.runs.map((r) =>
-      h("option", { value: r.id, selected: r.id === current }, runLabel(r, { failure: true })),
+      h("option", { value: r.id, selected: r.id === current }, runLabel(r, { failure: true, server: store.server })),
     );
+    const others = (store.servers || []).filter((id) => id !== store.server);
+    this.els.servers.hidden = !others.length;
+    this.els.all.checked = !!store.allServers;
     if (store.live && !store.runs.some((r) => r.id === store.live.id)) {
       options.unshift(
         h(

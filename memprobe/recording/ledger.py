@@ -39,7 +39,7 @@ from .records import Mark, NodeRun, RunEvent, RunRecord
 from .timeline import downsample, merge_timelines, window
 from .unsaved import KeptRuns
 
-__all__ = ["Ledger", "LedgerError", "SCHEMA_VERSION"]
+__all__ = ["Ledger", "LedgerError", "SCHEMA_VERSION", "server_of"]
 
 SCHEMA_VERSION = 2
 
@@ -86,6 +86,8 @@ CREATE TABLE failures (
 """
 
 _SCHEMA_V2 = """
+ALTER TABLE runs ADD COLUMN server TEXT;
+CREATE INDEX runs_by_server ON runs (server, started_at DESC);
 CREATE TABLE forecasts (run_id TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE observations (
     run_id          TEXT NOT NULL,
@@ -98,7 +100,17 @@ CREATE TABLE observations (
 );
 CREATE INDEX observations_by_key ON observations (device, family, stage, started_at DESC);
 """
-"""Schema 2: each run's forecast, and what its nodes taught the forecast (``memprobe.forecast.learn``)."""
+"""Schema 2: which ComfyUI server a run ran in (servers of one install share the ledger), each run's
+forecast, and what its nodes taught the forecast (``memprobe.forecast.learn``)."""
+
+_LIST = "SELECT header, (SELECT COUNT(*) FROM nodes WHERE run_id = runs.id) FROM runs "
+_LIST_ALL = ("SELECT COUNT(*) FROM runs", _LIST + "ORDER BY started_at DESC LIMIT ? OFFSET ?")
+_LIST_ONE_SERVER = (
+    "SELECT COUNT(*) FROM runs WHERE server = ? OR server IS NULL",
+    _LIST + "WHERE server = ? OR server IS NULL ORDER BY started_at DESC LIMIT ? OFFSET ?",
+)
+"""One server's runs, and those recorded before runs said which server they ran in."""
+_SERVERS = "SELECT DISTINCT server FROM runs WHERE server IS NOT NULL LIMIT 50"
 
 # version N -> the statements that take a ledger from N to N + 1
 MIGRATIONS: dict[int, str] = {0: _SCHEMA_V1, 1: _SCHEMA_V2}
@@ -185,24 +197,46 @@ class Ledger:
         (:meth:`memprobe.sensing.sensors.Sensors.oom_kills`): compared with those a dead run recorded at
         its start, they tell whether the OOM killer ended it.
 
-        A file from a newer release or a damaged one raises :class:`LedgerError`. A file that
-        cannot be written now (a full disk, a read-only folder) does not: the ledger keeps runs in
-        memory, says why in :meth:`state`, and opens the file when it can."""
+        A file from a newer release raises :class:`LedgerError` (left as it is: that release reads
+        it). A damaged or truncated file is moved aside (``ledger.sqlite3.damaged-<time>``, logged)
+        and a new ledger started. A file that cannot be written now (a full disk, a read-only folder)
+        raises nothing: the ledger keeps runs in memory, says why in :meth:`state`, and opens the
+        file when it can."""
         self._pid, self._kills_now = pid, kills_now
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            ids = self._open(pid)
+            try:
+                ids = self._open(pid)
+            except sqlite3.DatabaseError as exc:
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise
+                moved = self._move_aside(exc)
+                ids = self._open(pid)
+                logger.warning(
+                    "Memory Probe: the run ledger %s was damaged (%s); it was moved to %s and a new one started",
+                    self.path,
+                    exc,
+                    moved.name,
+                )
         except LedgerError:
             raise
         except (sqlite3.OperationalError, OSError) as exc:
             self._storage_failed(exc)
             return []
         except sqlite3.DatabaseError as exc:
-            raise LedgerError(
-                f"{self.path} cannot be used ({exc}); it was left as it is — move it away to start a new ledger"
-            ) from exc
+            raise LedgerError(f"{self.path} cannot be used ({exc})") from exc
         self._opened = True
         return ids
+
+    def _move_aside(self, exc: BaseException) -> Path:
+        """A damaged file (and its journal) out of the way, kept for whoever wants to look into it."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        moved = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        for suffix in ("", "-wal", "-shm"):
+            source = self.path.with_name(self.path.name + suffix)
+            if source.exists():
+                os.replace(source, moved.with_name(moved.name + suffix))
+        return moved
 
     def _open(self, pid: int | None) -> list[str]:
         conn = self._connect()
@@ -478,7 +512,8 @@ class Ledger:
     # ------------------------------------------------------------------ writes (writer thread)
     def _insert_run(self, conn: sqlite3.Connection, header: dict[str, Any], prompt: Any, pid: int) -> None:
         conn.execute(
-            "INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO runs (id, started_at, ended_at, status, pid, header, prompt, server) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 header["id"],
                 header["started_at"],
@@ -487,6 +522,7 @@ class Ledger:
                 pid,
                 _dumps(header),
                 _dumps(prompt) if prompt is not None else None,
+                server_of(header),
             ),
         )
 
@@ -677,22 +713,25 @@ class Ledger:
         finally:
             conn.close()
 
-    def list_runs(self, *, limit: int = 50, offset: int = 0) -> dict[str, Any]:
-        """Newest first: each run's header, with its node count and its first failure. Runs kept
-        in memory (not saved) are listed too, marked ``"saved": false``; when the file cannot be
-        read, only those, with ``error`` saying why."""
-        kept = self.kept.headers()
+    def list_runs(self, *, limit: int = 50, offset: int = 0, server: str | None = None) -> dict[str, Any]:
+        """Newest first: each run's header, with its node count and its first failure (``server``:
+        only the runs of that ComfyUI server, and those that do not say; ``None``: every server's),
+        and ``servers``: every server that has runs here. Runs kept in memory (not saved) are listed
+        too, marked ``"saved": false``; when the file cannot be read, only those, with ``error``
+        saying why."""
+        kept = [h for h in self.kept.headers() if server is None or server_of(h) in (server, None)]
+        args: tuple[Any, ...] = (server,) if server is not None else ()
+        count_sql, list_sql = _LIST_ONE_SERVER if server is not None else _LIST_ALL
         error = None
         try:
             with self.reader() as conn:
-                total = conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+                total = conn.execute(count_sql, args).fetchone()[0]
                 rows = conn.execute(
-                    "SELECT header, (SELECT COUNT(*) FROM nodes WHERE run_id = runs.id) FROM runs "
-                    "ORDER BY started_at DESC LIMIT ? OFFSET ?",
-                    (limit + offset + len(kept), 0) if kept else (limit, offset),
+                    list_sql, (*args, *((limit + offset + len(kept), 0) if kept else (limit, offset)))
                 ).fetchall()
+                servers = [r[0] for r in conn.execute(_SERVERS).fetchall()]
         except sqlite3.Error as exc:
-            total, rows, error = 0, [], f"the run ledger cannot be read now ({exc})"
+            total, rows, servers, error = 0, [], [], f"the run ledger cannot be read now ({exc})"
         runs = []
         for header_text, node_count in rows:
             header = json.loads(header_text)
@@ -703,7 +742,7 @@ class Ledger:
             total += sum(1 for h in kept if h["id"] not in {r["id"] for r in runs})
             runs = sorted([r for r in runs if r["id"] not in ids] + kept, key=lambda r: -(r.get("started_at") or 0))
             runs = runs[offset : offset + limit]
-        out = {"runs": runs, "total": total, "limit": limit, "offset": offset}
+        out = {"runs": runs, "total": total, "limit": limit, "offset": offset, "servers": servers}
         if error:
             out["error"] = error
         return out
@@ -824,6 +863,13 @@ def _why_not_saving(path: Path, exc: BaseException) -> str:
         f"runs are not being saved: {path} cannot be written ({text}; {fmt_bytes(free)} free of "
         f"{fmt_bytes(total)} on its volume). They are kept in memory and saved when it can be written again."
     )
+
+
+def server_of(header: dict[str, Any] | Any) -> str | None:
+    """Which ComfyUI server a run ran in (``context.server.id``: host and port), where it says."""
+    server = ((header or {}).get("context") or {}).get("server") or {}
+    value = server.get("id") if isinstance(server, dict) else None
+    return str(value) if value else None
 
 
 class _LedgerListener(TrackerListener):

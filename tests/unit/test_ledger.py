@@ -297,13 +297,53 @@ def test_an_exported_run_imports_back_unchanged(ledger):
     assert back["workflow"] == doc["workflow"]
 
 
-def test_a_damaged_ledger_file_gives_a_clear_error_and_is_left_as_it_is(tmp_path):
+@pytest.mark.parametrize("damage", ["garbage", "truncated"])
+def test_a_damaged_or_truncated_ledger_is_moved_aside_and_a_new_one_started(tmp_path, caplog, damage):
     path = tmp_path / "ledger.sqlite3"
-    garbage = b"this is not an SQLite database, it is a text file someone saved here" * 100
-    path.write_bytes(garbage)
-    with pytest.raises(LedgerError, match="cannot be used.*left as it is"):
-        Ledger(path).open()
-    assert path.read_bytes() == garbage
+    if damage == "garbage":
+        content = b"this is not an SQLite database, it is a text file someone saved here" * 100
+    else:  # a real ledger cut short (a copy interrupted, a disk that filled mid-write)
+        good = Ledger(tmp_path / "good.sqlite3")
+        good.open()
+        good.start()
+        tracker, clock = make_tracker(good)
+        traced_run(tracker, clock, "kept")
+        good.flush()
+        good.stop()
+        content = (tmp_path / "good.sqlite3").read_bytes()[:6000]
+    path.write_bytes(content)
+    ledger = Ledger(path)
+    ledger.open()  # never raises at ComfyUI's start
+    ledger.start()
+    moved = list(tmp_path.glob("ledger.sqlite3.damaged-*"))
+    assert len(moved) == 1 and moved[0].read_bytes() == content  # kept, untouched, for whoever looks
+    assert "was damaged" in caplog.text and moved[0].name in caplog.text
+    tracker, clock = make_tracker(ledger)
+    traced_run(tracker, clock, "after")
+    ledger.flush()
+    assert ledger.get_run("after")["status"] == "success"
+    ledger.stop()
+
+
+@pytest.mark.skipif(sys.platform.startswith("win") or os.geteuid() == 0, reason="root writes anywhere")
+def test_a_read_only_folder_keeps_runs_in_memory_and_says_so(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        ledger = Ledger(folder / "ledger.sqlite3")
+        ledger.open()
+        ledger.start()
+        tracker, clock = make_tracker(ledger)
+        traced_run(tracker, clock, "in-memory")
+        ledger.flush()
+        state = ledger.state()
+        assert state["saving"] is False and "cannot be written" in state["reason"]
+        assert ledger.get_run("in-memory")["status"] == "success"
+        assert [r["id"] for r in ledger.list_runs()["runs"]] == ["in-memory"]
+        ledger.stop()
+    finally:
+        folder.chmod(0o755)
 
 
 # ---------------------------------------------------------------- a ledger that cannot write

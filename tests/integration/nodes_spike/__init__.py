@@ -42,12 +42,20 @@ class MemProbeTestSpike:
                         "tooltip": "change it to run the node again instead of using the cache",
                     },
                 ),
-            }
+            },
+            "optional": {"device": (["cpu", "cuda"], {"default": "cpu"})},
         }
 
-    def spike(self, mib: int, seed: int):
+    def spike(self, mib: int, seed: int, device: str = "cpu"):
         import torch
 
+        if device == "cuda":  # the GPU check (benchmarks/gpu_check.py): torch's own allocated bytes
+            before = torch.cuda.memory_allocated()
+            block = torch.ones(mib * MIB // 4, dtype=torch.float32, device="cuda")
+            torch.cuda.synchronize()
+            top = torch.cuda.memory_allocated()
+            del block
+            return {"ui": {"vram_before": [before], "vram_top": [top], "vram_after": [torch.cuda.memory_allocated()]}}
         before = _rss_bytes()
         block = torch.ones(mib * MIB // 4, dtype=torch.float32)  # one allocation, written through
         top = _rss_bytes()

@@ -1,0 +1,220 @@
+"""Days of runs, compressed: thousands of short prompts from several clients while the panel's routes
+are polled, in the real ComfyUI — plain, then with Memory Probe — and what each server grows by.
+
+Per server: a warm-up, then ``--runs`` prompts (``txt2img`` with the TAESD decoder at 256², one step:
+about a second each) from ``--clients`` threads, while ``--pollers`` threads read what a panel reads
+(``/memprobe/runs``, ``/memprobe/live``; ComfyUI's ``/queue`` for the plain server). Reported per
+1,000 runs: the server's RSS growth (with Memory Probe minus plain), its threads and open file
+descriptors before and after, the ledger's size on disk and how many runs it keeps (the retention
+setting), the latency of the run list and of one run, and whether every run was recorded with its
+status.
+
+    python benchmarks/soak.py [--runs 1000] [--clients 3] [--pollers 3] [--retention 2000] [--plain/--no-plain]
+
+``tests/integration/test_soak_short.py`` runs a short version in CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from comfy_server import REPO, ComfyServer, find_comfyui, load_workflow  # noqa: E402
+
+MIB = 1024**2
+
+
+def short_prompt(seed: int) -> dict[str, Any]:
+    return load_workflow(
+        "txt2img",
+        **{
+            "4.ckpt_name": "tiny_sd15_taesd.safetensors",
+            "5.width": 256,
+            "5.height": 256,
+            "3.steps": 1,
+            "3.seed": seed,
+            "9.filename_prefix": "soak",
+        },
+    )
+
+
+def process_state(pid: int) -> dict[str, int]:
+    """RSS, threads and open file descriptors of a process (Linux ``/proc``)."""
+    out = {"fds": len(os.listdir(f"/proc/{pid}/fd"))}
+    with open(f"/proc/{pid}/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                out["rss_bytes"] = int(line.split()[1]) * 1024
+            elif line.startswith("Threads:"):
+                out["threads"] = int(line.split()[1])
+    return out
+
+
+def soak(
+    server: ComfyServer,
+    *,
+    runs: int,
+    clients: int,
+    pollers: int,
+    warmup: int,
+    seed: int,
+    extension: bool,
+) -> dict[str, Any]:
+    """Drive ``server``; what it grew by and how the routes answered."""
+    assert server.process is not None
+    pid = server.process.pid
+    counter = iter(range(seed, seed + 10 * (runs + warmup) + 100))
+    lock = threading.Lock()
+
+    def next_seed() -> int:
+        with lock:
+            return next(counter)
+
+    statuses: list[tuple[str, str]] = []
+    latencies: dict[str, list[float]] = {"list": [], "live": [], "run": []}
+    errors: list[str] = []
+    done = threading.Event()
+
+    def client(n: int) -> None:
+        for _ in range(n):
+            try:
+                prompt_id, history = server.run(short_prompt(next_seed()), timeout_s=600)
+                statuses.append((prompt_id, history["status"]["status_str"]))
+            except Exception as exc:  # counted, the soak goes on
+                errors.append(f"client: {type(exc).__name__}: {exc}")
+
+    def poller() -> None:
+        paths = (
+            [("list", "/memprobe/runs?limit=100"), ("live", "/memprobe/live?max_points=500")]
+            if extension
+            else [("list", "/queue"), ("live", "/history?max_items=1")]
+        )
+        while not done.is_set():
+            for key, path in paths:
+                t = time.perf_counter()
+                status, _ = server.request("GET", path, timeout=30)
+                latencies[key].append((time.perf_counter() - t) * 1000)
+                if status >= 500:
+                    errors.append(f"{path}: {status}")
+            time.sleep(0.2)
+
+    def phase(total: int) -> float:
+        """``total`` prompts from the clients while the pollers poll; its seconds."""
+        done.clear()
+        per_client = [total // clients + (1 if i < total % clients else 0) for i in range(clients)]
+        started = time.time()
+        threads = [threading.Thread(target=client, args=(n,)) for n in per_client]
+        polls = [threading.Thread(target=poller) for _ in range(pollers)]
+        for t in threads + polls:
+            t.start()
+        for t in threads:
+            t.join()
+        done.set()
+        for t in polls:
+            t.join(60)
+        took = time.time() - started
+        time.sleep(2.0)  # the judge and the ledger's writer catch up
+        return took
+
+    phase(warmup)  # the same load first: every thread pool and cache the server grows on demand is there
+    statuses.clear()
+    for values in latencies.values():
+        values.clear()
+    errors.clear()
+    before = process_state(pid)
+    took = phase(runs)
+    after = process_state(pid)
+    out: dict[str, Any] = {
+        "runs": len(statuses),
+        "succeeded": sum(1 for _, s in statuses if s == "success"),
+        "seconds": round(took, 1),
+        "before": before,
+        "after": after,
+        "rss_growth_mib": round((after["rss_bytes"] - before["rss_bytes"]) / MIB, 1),
+        "rss_growth_mib_per_1000_runs": round(
+            (after["rss_bytes"] - before["rss_bytes"]) / MIB * 1000 / max(1, runs), 1
+        ),
+        "threads_growth": after["threads"] - before["threads"],
+        "fds_growth": after["fds"] - before["fds"],
+        "errors": errors[:20],
+        "error_count": len(errors),
+    }
+    for key, values in latencies.items():
+        if values:
+            values.sort()
+            out[f"{key}_ms_p50"] = round(statistics.median(values), 1)
+            out[f"{key}_ms_p95"] = round(values[int(len(values) * 0.95) - 1], 1)
+    if extension:
+        for prompt_id, _ in statuses[-5:]:
+            t = time.perf_counter()
+            server.memprobe_run(prompt_id)
+            latencies["run"].append((time.perf_counter() - t) * 1000)
+        out["run_ms_p50"] = round(statistics.median(latencies["run"]), 1)
+        listing = server.get("/memprobe/runs?limit=500")
+        recorded = {r["id"]: r["status"] for r in listing["runs"]}
+        kept = [pid_ for pid_, _ in statuses if pid_ in recorded]
+        out["ledger_runs_total"] = listing["total"]
+        out["recorded_with_status"] = sum(1 for p in kept if recorded[p] == dict(statuses)[p])
+        out["ledger_bytes"] = sum(
+            f.stat().st_size for f in server.ledger_path.parent.glob("ledger.sqlite3*") if f.is_file()
+        )
+    return out
+
+
+def run(
+    runs: int = 1000, clients: int = 3, pollers: int = 3, retention: int | None = None, plain: bool = True
+) -> dict[str, Any]:
+    install = find_comfyui()
+    if isinstance(install, str):
+        raise SystemExit(install)
+    results: dict[str, Any] = {"runs": runs, "clients": clients, "pollers": pollers}
+    for name, extension in (("plain", False), ("memprobe", True)):
+        if name == "plain" and not plain:
+            continue
+        folder = Path(tempfile.mkdtemp(prefix=f"memprobe-soak-{name}-"))
+        server = ComfyServer(
+            install,
+            folder,
+            extensions=[REPO] if extension else [],
+            ready_path="/memprobe/live" if extension else "/system_stats",
+        ).start()
+        try:
+            if extension and retention:
+                server.request("POST", "/memprobe/config", {"retention_runs": retention})
+            results[name] = soak(
+                server, runs=runs, clients=clients, pollers=pollers, warmup=20, seed=50_000, extension=extension
+            )
+        finally:
+            server.stop()
+    if "plain" in results and "memprobe" in results:
+        results["extra_rss_growth_mib_per_1000_runs"] = round(
+            results["memprobe"]["rss_growth_mib_per_1000_runs"] - results["plain"]["rss_growth_mib_per_1000_runs"], 1
+        )
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=1000)
+    parser.add_argument("--clients", type=int, default=3)
+    parser.add_argument("--pollers", type=int, default=3)
+    parser.add_argument("--retention", type=int, default=None, help="MemProbe.RetentionRuns for the run")
+    parser.add_argument("--plain", action=argparse.BooleanOptionalAction, default=True)
+    args = parser.parse_args()
+    print(json.dumps(run(args.runs, args.clients, args.pollers, args.retention, args.plain), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
