@@ -3,13 +3,14 @@ are polled, in the real ComfyUI — plain, then with Memory Probe — and what e
 
 Per server: a warm-up, then ``--runs`` prompts (``txt2img`` with the TAESD decoder at 256², one step:
 about a second each) from ``--clients`` threads, while ``--pollers`` threads read what a panel reads
-(``/memprobe/runs``, ``/memprobe/live``; ComfyUI's ``/queue`` for the plain server). Reported per
+(``/memprobe/runs``, ``/memprobe/live``, each every ``--poll-s`` seconds; ComfyUI's ``/queue`` for the
+plain server). Reported per
 1,000 runs: the server's RSS growth (with Memory Probe minus plain), its threads and open file
 descriptors before and after, the ledger's size on disk and how many runs it keeps (the retention
 setting), the latency of the run list and of one run, and whether every run was recorded with its
 status.
 
-    python benchmarks/soak.py [--runs 1000] [--clients 3] [--pollers 3] [--retention 2000] [--plain/--no-plain]
+    python benchmarks/soak.py [--runs 1000] [--clients 3] [--pollers 3] [--poll-s 1] [--retention 2000] [--no-plain]
 
 ``tests/integration/test_soak_short.py`` runs a short version in CI.
 """
@@ -70,6 +71,7 @@ def soak(
     warmup: int,
     seed: int,
     extension: bool,
+    poll_s: float = 1.0,
 ) -> dict[str, Any]:
     """Drive ``server``; what it grew by and how the routes answered."""
     assert server.process is not None
@@ -86,11 +88,15 @@ def soak(
     errors: list[str] = []
     done = threading.Event()
 
+    trend: list[tuple[int, float]] = []
+
     def client(n: int) -> None:
         for _ in range(n):
             try:
                 prompt_id, history = server.run(short_prompt(next_seed()), timeout_s=600)
                 statuses.append((prompt_id, history["status"]["status_str"]))
+                if len(statuses) % 50 == 0:  # the trend: a leak climbs, a warming cache levels off
+                    trend.append((len(statuses), round(process_state(pid)["rss_bytes"] / MIB, 1)))
             except Exception as exc:  # counted, the soak goes on
                 errors.append(f"client: {type(exc).__name__}: {exc}")
 
@@ -107,7 +113,7 @@ def soak(
                 latencies[key].append((time.perf_counter() - t) * 1000)
                 if status >= 500:
                     errors.append(f"{path}: {status}")
-            time.sleep(0.2)
+            time.sleep(poll_s)
 
     def phase(total: int) -> float:
         """``total`` prompts from the clients while the pollers poll; its seconds."""
@@ -129,6 +135,7 @@ def soak(
 
     phase(warmup)  # the same load first: every thread pool and cache the server grows on demand is there
     statuses.clear()
+    trend.clear()
     for values in latencies.values():
         values.clear()
     errors.clear()
@@ -145,6 +152,7 @@ def soak(
         "rss_growth_mib_per_1000_runs": round(
             (after["rss_bytes"] - before["rss_bytes"]) / MIB * 1000 / max(1, runs), 1
         ),
+        "rss_mib_every_50_runs": trend,
         "threads_growth": after["threads"] - before["threads"],
         "fds_growth": after["fds"] - before["fds"],
         "errors": errors[:20],
@@ -173,7 +181,12 @@ def soak(
 
 
 def run(
-    runs: int = 1000, clients: int = 3, pollers: int = 3, retention: int | None = None, plain: bool = True
+    runs: int = 1000,
+    clients: int = 3,
+    pollers: int = 3,
+    retention: int | None = None,
+    plain: bool = True,
+    poll_s: float = 1.0,
 ) -> dict[str, Any]:
     install = find_comfyui()
     if isinstance(install, str):
@@ -193,7 +206,14 @@ def run(
             if extension and retention:
                 server.request("POST", "/memprobe/config", {"retention_runs": retention})
             results[name] = soak(
-                server, runs=runs, clients=clients, pollers=pollers, warmup=20, seed=50_000, extension=extension
+                server,
+                runs=runs,
+                clients=clients,
+                pollers=pollers,
+                warmup=20,
+                seed=50_000,
+                extension=extension,
+                poll_s=poll_s,
             )
         finally:
             server.stop()
@@ -211,8 +231,10 @@ def main() -> int:
     parser.add_argument("--pollers", type=int, default=3)
     parser.add_argument("--retention", type=int, default=None, help="MemProbe.RetentionRuns for the run")
     parser.add_argument("--plain", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--poll-s", type=float, default=1.0, help="each poller's pause between two rounds")
     args = parser.parse_args()
-    print(json.dumps(run(args.runs, args.clients, args.pollers, args.retention, args.plain), indent=2))
+    result = run(args.runs, args.clients, args.pollers, args.retention, args.plain, args.poll_s)
+    print(json.dumps(result, indent=2))
     return 0
 
 
