@@ -24,7 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from comfy_server import ComfyServer, find_comfyui, load_workflow  # noqa: E402
+from comfy_server import ComfyServer, find_comfyui, short_prompt  # noqa: E402
 
 
 def _wall_s(history: dict[str, Any]) -> float:
@@ -32,22 +32,8 @@ def _wall_s(history: dict[str, Any]) -> float:
     return (stamps["execution_success"] - stamps["execution_start"]) / 1000
 
 
-CHECKPOINT = "tiny_sd15_taesd.safetensors"
-"""The tiny SD1.5 with the TAESD decoder: a prompt of about a second, the short prompts of API farms."""
-
-
 def prompt(seed: int) -> dict[str, Any]:
-    return load_workflow(
-        "txt2img",
-        **{
-            "4.ckpt_name": CHECKPOINT,
-            "5.width": 256,
-            "5.height": 256,
-            "3.steps": 1,
-            "3.seed": seed,
-            "9.filename_prefix": "cost",
-        },
-    )
+    return short_prompt(seed, "cost")
 
 
 def run(blocks: int = 10, per_block: int = 12, settings: dict[str, Any] | None = None) -> dict[str, Any]:

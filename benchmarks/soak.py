@@ -31,23 +31,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from comfy_server import REPO, ComfyServer, find_comfyui, load_workflow  # noqa: E402
+from comfy_server import REPO, ComfyServer, find_comfyui, short_prompt  # noqa: E402
 
 MIB = 1024**2
-
-
-def short_prompt(seed: int) -> dict[str, Any]:
-    return load_workflow(
-        "txt2img",
-        **{
-            "4.ckpt_name": "tiny_sd15_taesd.safetensors",
-            "5.width": 256,
-            "5.height": 256,
-            "3.steps": 1,
-            "3.seed": seed,
-            "9.filename_prefix": "soak",
-        },
-    )
 
 
 def process_state(pid: int) -> dict[str, int]:
@@ -93,7 +79,7 @@ def soak(
     def client(n: int) -> None:
         for _ in range(n):
             try:
-                prompt_id, history = server.run(short_prompt(next_seed()), timeout_s=600)
+                prompt_id, history = server.run(short_prompt(next_seed(), "soak"), timeout_s=600)
                 statuses.append((prompt_id, history["status"]["status_str"]))
                 if len(statuses) % 50 == 0:  # the trend: a leak climbs, a warming cache levels off
                     trend.append((len(statuses), round(process_state(pid)["rss_bytes"] / MIB, 1)))

@@ -212,6 +212,10 @@ class RunHeader(TypedDict, total=False):
     saved: bool
 
 
+HEADER_KEYS: tuple[str, ...] = tuple(k for k in RunHeader.__annotations__ if k not in ("node_count", "saved"))
+"""What a run's header holds, as stored and sent (the list's ``node_count`` and ``saved`` are added when listed)."""
+
+
 class RunDoc(RunHeader, total=False):
     """A whole run (``GET /memprobe/runs/{id}``), and what :func:`run_view.enrich` adds."""
 

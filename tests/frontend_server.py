@@ -325,22 +325,7 @@ class FrontendServer:
         """Send ``memprobe.run_end`` for a recorded run as the server does once it has judged it:
         the header, and the verdict, suggestions, stage summary, memory and prompt."""
         judged = self._enrich(copy.deepcopy(doc))
-        header = (
-            "id",
-            "status",
-            "started_at",
-            "ended_at",
-            "duration_s",
-            "context",
-            "start_metrics",
-            "end_metrics",
-            "error",
-            "failure",
-            "overhead",
-            "workflow",
-            "models_start",
-            "models_end",
-        )
+        header = importlib.import_module("memory_probe_pack.memprobe.documents").HEADER_KEYS
         self.broadcast(
             "memprobe.run_end", {**{k: doc.get(k) for k in header}, **{k: judged.get(k) for k in self._run_end_keys}}
         )

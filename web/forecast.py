@@ -14,8 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import queue
-import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -23,6 +21,7 @@ from typing import Any
 from aiohttp import web
 
 from ..memprobe._log import warn_once
+from ..memprobe._worker import Worker
 from ..memprobe.forecast.forecast import WONT_FIT
 from ..memprobe.forecast.machine import DEVICES
 from ..memprobe.forecast.service import BadGraph
@@ -112,11 +111,7 @@ class QueueCheck:
         self.forecast = forecast
         self.send = send
         self.enabled = enabled
-        self._queue: queue.SimpleQueue[tuple[Any, str | None] | threading.Event] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-        self.cpu_s = 0.0
-        """CPU time the check's thread has used."""
+        self._worker: Worker[tuple[Any, str | None]] = Worker("memprobe-forecast", self._check)
         self._costs: dict[int, float] = {}
         """The CPU each queued prompt's check took, by the prompt object's identity (ComfyUI hands the
         executor the very object it gave its ``on_prompt`` handlers): the run it becomes is charged it."""
@@ -125,46 +120,34 @@ class QueueCheck:
         try:
             if self.enabled() and isinstance(json_data, dict) and isinstance(json_data.get("prompt"), dict):
                 client = json_data.get("client_id")
-                self._start()
-                self._queue.put((json_data["prompt"], client if isinstance(client, str) else None))
+                self._worker.put((json_data["prompt"], client if isinstance(client, str) else None))
         except Exception:  # a queued prompt is never held up by Memory Probe
             warn_once("queue-check", "Memory Probe: could not check a queued prompt", exc_info=True)
         return json_data
 
     def flush(self, timeout: float = 10.0) -> bool:
-        if self._thread is None:
-            return True
-        done = threading.Event()
-        self._queue.put(done)
-        return done.wait(timeout)
+        return self._worker.flush(timeout)
 
-    def _start(self) -> None:
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._work, name="memprobe-forecast", daemon=True)
-                self._thread.start()
+    @property
+    def cpu_s(self) -> float:
+        """CPU time the check's thread has used."""
+        return self._worker.cpu_s
 
-    def _work(self) -> None:
-        while True:
-            item = self._queue.get()
-            if isinstance(item, threading.Event):
-                item.set()
-                continue
-            prompt, client = item
-            started = time.thread_time()
-            try:
-                doc = self.forecast(prompt, None)
-            except BadGraph:
-                continue
-            except Exception:
-                warn_once("queue-forecast", "Memory Probe: could not forecast a queued prompt", exc_info=True)
-                continue
-            if doc.get("verdict") == WONT_FIT:
-                self.send("memprobe.forecast", toast_of(doc), client)
-            self.cpu_s = time.thread_time()
-            if len(self._costs) > 256:  # prompts that never ran (refused by validation)
-                self._costs.clear()
-            self._costs[id(prompt)] = round(self.cpu_s - started, 4)
+    def _check(self, item: tuple[Any, str | None]) -> None:
+        prompt, client = item
+        started = time.thread_time()
+        try:
+            doc = self.forecast(prompt, None)
+        except BadGraph:
+            return
+        except Exception:
+            warn_once("queue-forecast", "Memory Probe: could not forecast a queued prompt", exc_info=True)
+            return
+        if doc.get("verdict") == WONT_FIT:
+            self.send("memprobe.forecast", toast_of(doc), client)
+        if len(self._costs) > 256:  # prompts that never ran (refused by validation)
+            self._costs.clear()
+        self._costs[id(prompt)] = round(time.thread_time() - started, 4)
 
     def cost_of(self, prompt: Any) -> float | None:
         """The CPU the check of this prompt took (``None``: it was not checked, or not yet)."""

@@ -272,24 +272,24 @@ def _vae(w: _Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
     return [ref]
 
 
-@_handles("UpscaleModelLoader")
-def _upscale_loader(w: _Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
-    name = w.lit(inputs, "model_name")
-    if not isinstance(name, str):
-        return None
-    ref = ModelRef("upscale_models", name, "upscale")
-    step.reads = [ref]
-    return [ref]
+def _file_loader(folder: str, key: str, role: str) -> Handler:
+    """A loader of one file whose model another node uses whole (an upscale model, a ControlNet)."""
+
+    def load(w: _Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
+        name = w.lit(inputs, key)
+        if not isinstance(name, str):
+            return None
+        ref = ModelRef(folder, name, role)
+        step.reads = [ref]
+        return [ref]
+
+    return load
 
 
-@_handles("ControlNetLoader", "DiffControlNetLoader")
-def _controlnet_loader(w: _Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
-    name = w.lit(inputs, "control_net_name")
-    if not isinstance(name, str):
-        return None
-    ref = ModelRef("controlnet", name, "controlnet")
-    step.reads = [ref]
-    return [ref]
+_HANDLERS["UpscaleModelLoader"] = _file_loader("upscale_models", "model_name", "upscale")
+_HANDLERS["ControlNetLoader"] = _HANDLERS["DiffControlNetLoader"] = _file_loader(
+    "controlnet", "control_net_name", "controlnet"
+)
 
 
 @_handles("LoraLoader", "LoraLoaderModelOnly")

@@ -9,13 +9,12 @@ subscriber's ``run_judged(run, doc)``; the next prompt never waits for it.
 
 from __future__ import annotations
 
-import queue
-import threading
 import time
 from collections.abc import Callable
 from typing import Protocol
 
 from .._log import warn_once
+from .._worker import Worker
 from ..documents import MachineDoc, RunDoc
 from ..recording.listener import TrackerListener
 from ..recording.records import RunRecord
@@ -34,11 +33,7 @@ class RunEndJudge(TrackerListener):
     def __init__(self, machine: Callable[[], MachineDoc | None] = lambda: None) -> None:
         self.machine = machine
         self.subscribers: list[JudgedListener] = []
-        self._queue: queue.SimpleQueue[RunRecord | threading.Event] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-        self.cpu_s = 0.0
-        """CPU time the judge's thread has used."""
+        self._worker: Worker[RunRecord] = Worker("memprobe-judge", self._judge)
         self.charge: Callable[[str, dict[str, float]], None] | None = None
         """``charge(run_id, parts)``: add CPU spent for a run after it ended to its stored ``overhead``."""
 
@@ -46,8 +41,7 @@ class RunEndJudge(TrackerListener):
         self.subscribers.append(listener)
 
     def run_finished(self, run: RunRecord) -> None:
-        self._start()
-        self._queue.put(run)
+        self._worker.put(run)
 
     def judge(self, run: RunRecord) -> RunDoc:
         """The judged document of ``run`` (its timeline left out: the verdict reads the nodes' peaks)."""
@@ -55,26 +49,12 @@ class RunEndJudge(TrackerListener):
 
     def flush(self, timeout: float = 10.0) -> bool:
         """Wait until every run queued so far was judged (tests, shutdown)."""
-        if self._thread is None:
-            return True
-        done = threading.Event()
-        self._queue.put(done)
-        return done.wait(timeout)
+        return self._worker.flush(timeout)
 
-    def _start(self) -> None:
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._work, name="memprobe-judge", daemon=True)
-                self._thread.start()
-
-    def _work(self) -> None:
-        while True:
-            item = self._queue.get()
-            if isinstance(item, threading.Event):
-                item.set()
-                continue
-            self._judge(item)
-            self.cpu_s = time.thread_time()
+    @property
+    def cpu_s(self) -> float:
+        """CPU time the judge's thread has used."""
+        return self._worker.cpu_s
 
     def _judge(self, run: RunRecord) -> None:
         started = time.thread_time()

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from .._log import logger, warn_once
-from ..documents import EventDoc, MarkDoc, NodeDoc, RunDoc, Timeline
+from ..documents import HEADER_KEYS, EventDoc, MarkDoc, NodeDoc, RunDoc, Timeline
 from ..format import MIB, fmt_bytes
 from ..judging.abrupt import abrupt_failure
 from .listener import TrackerListener
@@ -662,22 +662,7 @@ class Ledger:
         self.submit(self._import_run, doc, chunk, commit=True)
 
     def _import_run(self, conn: sqlite3.Connection, doc: RunDoc, chunk: int) -> None:
-        header_keys = (
-            "id",
-            "status",
-            "started_at",
-            "ended_at",
-            "duration_s",
-            "context",
-            "start_metrics",
-            "end_metrics",
-            "error",
-            "failure",
-            "overhead",
-            "abrupt",
-            "workflow",
-        )
-        header = {k: doc.get(k) for k in header_keys if k in doc}
+        header = {k: doc.get(k) for k in HEADER_KEYS if k in doc}
         run_id = str(header["id"])
         self._delete(conn, run_id)
         self._insert_run(conn, header, doc.get("prompt"), 0)

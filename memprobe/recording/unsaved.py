@@ -12,26 +12,11 @@ import threading
 from collections import OrderedDict
 from typing import Any, cast
 
-from ..documents import RunDoc, Timeline
+from ..documents import HEADER_KEYS, RunDoc, Timeline
 from .records import RunRecord
 from .timeline import downsample, window
 
 __all__ = ["KeptRuns"]
-
-_HEADER_KEYS = (
-    "id",
-    "status",
-    "started_at",
-    "ended_at",
-    "duration_s",
-    "context",
-    "start_metrics",
-    "end_metrics",
-    "error",
-    "failure",
-    "overhead",
-    "abrupt",
-)
 
 
 class KeptRuns:
@@ -80,7 +65,7 @@ class KeptRuns:
         """What a run list shows of each: the header, its node count and ``saved: false``."""
         return [
             {
-                **{k: doc.get(k) for k in _HEADER_KEYS if k in doc},
+                **{k: doc.get(k) for k in HEADER_KEYS if k in doc},
                 "node_count": len(doc.get("nodes") or []),
                 "saved": False,
             }

@@ -6,23 +6,9 @@ from __future__ import annotations
 
 import threading
 
-from comfy_server import load_workflow
+from comfy_server import short_prompt
 
 PROMPTS = 8
-
-
-def short(seed: int, prefix: str) -> dict:
-    return load_workflow(
-        "txt2img",
-        **{
-            "4.ckpt_name": "tiny_sd15_taesd.safetensors",
-            "5.width": 256,
-            "5.height": 256,
-            "3.steps": 1,
-            "3.seed": seed,
-            "9.filename_prefix": prefix,
-        },
-    )
 
 
 def test_two_servers_one_install_share_the_ledger_and_lose_nothing(make_server, tmp_path):
@@ -35,7 +21,7 @@ def test_two_servers_one_install_share_the_ledger_and_lose_nothing(make_server, 
 
     def queue_all(server, name: str, base: int) -> None:
         for i in range(PROMPTS):
-            prompt_id, history = server.run(short(base + i, name), timeout_s=300)
+            prompt_id, history = server.run(short_prompt(base + i, name), timeout_s=300)
             results[name].append((prompt_id, history["status"]["status_str"]))
 
     threads = [threading.Thread(target=queue_all, args=(s, n, base)) for s, n, base in ((a, "a", 100), (b, "b", 200))]

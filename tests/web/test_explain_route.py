@@ -3,33 +3,15 @@ clear 400, a log over the limit a clear 413 (declared or streamed), and it never
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
-from aiohttp import web
-from helpers import FIXTURES, FakeClock, ScriptedSensors
+from helpers import FIXTURES
 
 LOG = FIXTURES / "logs" / "cuda_vaedecode_control_lora_6gb.log"
 
 
 @pytest.fixture
-def app(pack, tmp_path):
-    routes_mod = importlib.import_module("memory_probe_pack.web.routes")
-    tracker_mod = importlib.import_module("memory_probe_pack.memprobe.recording.tracker")
-    config_mod = importlib.import_module("memory_probe_pack.memprobe.config")
-    clock = FakeClock(0.0)
-    services = routes_mod.Services(
-        tracker=tracker_mod.Tracker(ScriptedSensors(clock), clock=clock),
-        ledger=None,
-        machine=dict,
-        config=config_mod.Config,
-        set_config=lambda c: None,
-    )
-    table = web.RouteTableDef()
-    routes_mod.MemProbeRoutes(services).add_routes(table)
-    application = web.Application()
-    application.add_routes(table)
-    return application, routes_mod
+def app(routes_app):
+    return routes_app()
 
 
 async def test_a_log_is_explained(aiohttp_client, app):

@@ -10,8 +10,7 @@ import importlib
 import json
 
 import pytest
-from aiohttp import web
-from helpers import FIXTURES, FakeClock, ScriptedSensors
+from helpers import FIXTURES
 
 RUNS = json.loads((FIXTURES / "runs" / "forecast_sizes_cpu.json").read_text(encoding="utf-8"))
 RUN = RUNS["512"]
@@ -33,25 +32,8 @@ def service(pack):
 
 
 @pytest.fixture
-def app(pack, service):
-    routes_mod = importlib.import_module("memory_probe_pack.web.routes")
-    tracker_mod = importlib.import_module("memory_probe_pack.memprobe.recording.tracker")
-    config_mod = importlib.import_module("memory_probe_pack.memprobe.config")
-    clock = FakeClock(0.0)
-    services = routes_mod.Services(
-        tracker=tracker_mod.Tracker(ScriptedSensors(clock), clock=clock),
-        ledger=None,
-        machine=dict,
-        config=config_mod.Config,
-        set_config=lambda c: None,
-        forecast=service.now,
-        forecast_unavailable=None,
-    )
-    table = web.RouteTableDef()
-    routes_mod.MemProbeRoutes(services).add_routes(table)
-    application = web.Application()
-    application.add_routes(table)
-    return application
+def app(routes_app, service):
+    return routes_app(forecast=service.now, forecast_unavailable=None)[0]
 
 
 async def test_a_graph_gets_its_forecast_in_the_documented_shape(aiohttp_client, app):
