@@ -19,10 +19,10 @@ import pytest
 from comfy_server import REPO, ComfyServer, load_workflow
 from prometheus_server import PrometheusServer, find_prometheus
 
-from memprobe.judging.failures import FAILURE_KINDS
 from memprobe.recording.runstats import STAGE_LABELS
+from memprobe.vocabulary import VERDICT_KINDS
 
-SERIES_PER_INSTANCE = len(FAILURE_KINDS) * len(STAGE_LABELS)  # every kind x stage, from zero
+SERIES_PER_INSTANCE = len(VERDICT_KINDS) * len(STAGE_LABELS)  # every kind x stage, from zero
 
 REQUIRED = os.environ.get("MEMPROBE_REQUIRE_PROMETHEUS") == "1"
 SMALL = {"5.width": 256, "5.height": 256}

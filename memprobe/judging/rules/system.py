@@ -30,6 +30,8 @@ def system_memory(f: RunFacts) -> list[Suggestion]:
     if kind == "cgroup-limit" and limit.name != CGROUP:
         limit = MemoryLimit(CGROUP, True, "cgroup_used_bytes", f.limit_of("cgroup_used_bytes"))
     used = limit.used(f.peaks)
+    if kind == "system-ram" and not abrupt and failure is not None and _room_left(f, limit, used):
+        return [_not_the_system_limit(f, limit, used)]
     evidence = []
     if used is not None and limit.limit_bytes:
         where = "in the forecast" if f.source == "forecast" else "in this run"
@@ -67,6 +69,37 @@ def system_memory(f: RunFacts) -> list[Suggestion]:
             adds,
         )
     ]
+
+
+def _room_left(f: RunFacts, limit: MemoryLimit, used: int | None) -> bool:
+    """Measured: an allocation failed while the limit the OS enforces was far from reached, even
+    with what it asked for (when the message says) added."""
+    if f.source == "forecast" or used is None or not limit.limit_bytes or f.failure is None:
+        return False
+    requested = f.failure.sizes.requested_bytes or 0
+    return used + requested < limit.limit_bytes * 0.5
+
+
+def _not_the_system_limit(f: RunFacts, limit: MemoryLimit, used: int | None) -> Suggestion:
+    failure = f.failure
+    assert failure is not None and used is not None
+    windows = os_family(f.os) == "Windows"
+    return Suggestion(
+        "process-limit",
+        "failure",
+        "Look for a limit of ComfyUI's own, not the system's",
+        f"{USAGE_WORDS.get(limit.name, limit.name)} peaked at {of_limit(limit, used)} in this run, yet it failed "
+        f"at {f.label(f.failing_node())} with '{short(failure.message)}'.",
+        (
+            "A 32-bit Python, or one allocation larger than RAM + pagefile, fails like this; more pagefile does "
+            "not help."
+            if windows
+            else "Check the limits of the shell or service that starts ComfyUI: ulimit -v (address space), "
+            "ulimit -d, systemd LimitAS=, a batch scheduler's per-job memory. Raise or remove it; more swap does "
+            "not help while that cap is the one reached."
+        ),
+        None,
+    )
 
 
 _CONFIRM = {
