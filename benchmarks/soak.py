@@ -5,10 +5,12 @@ Per server: a warm-up, then ``--runs`` prompts (``txt2img`` with the TAESD decod
 about a second each) from ``--clients`` threads, while ``--pollers`` threads read what a panel reads
 (``/memprobe/runs``, ``/memprobe/live``, each every ``--poll-s`` seconds; ComfyUI's ``/queue`` for the
 plain server). Reported per
-1,000 runs: the server's RSS growth (with Memory Probe minus plain), its threads and open file
-descriptors before and after, the ledger's size on disk and how many runs it keeps (the retention
-setting), the latency of the run list and of one run, and whether every run was recorded with its
-status.
+1,000 runs: the server's RSS growth (with Memory Probe minus plain) twice: from one reading before and
+after (a moment's value: a prompt's activations swing it by tens of MiB) and as the slope of the RSS
+floor (the lowest reading of each block of 50 runs, sampled every 0.2 s: what the server keeps between
+prompts); its threads and open file descriptors before and after, the ledger's size on disk and how many
+runs it keeps (the retention setting), the latency of the run list and of one run, and whether every
+run was recorded with its status.
 
     python benchmarks/soak.py [--runs 1000] [--clients 3] [--pollers 3] [--poll-s 1] [--retention 2000] [--no-plain]
 
@@ -48,6 +50,20 @@ def process_state(pid: int) -> dict[str, int]:
     return out
 
 
+BLOCK = 50
+"""Runs per point of the RSS trend."""
+
+
+def slope_per_1000(trend: list[tuple[int, float]]) -> float | None:
+    """Least-squares slope of the blocks' RSS floors, MiB per 1,000 runs; the first block (the
+    warm-up's tail) left out."""
+    points = trend[1:]
+    if len(points) < 3:
+        return None
+    fit = statistics.linear_regression([x for x, _ in points], [y for _, y in points])
+    return round(fit.slope * 1000, 1)
+
+
 def soak(
     server: ComfyServer,
     *,
@@ -75,14 +91,27 @@ def soak(
     done = threading.Event()
 
     trend: list[tuple[int, float]] = []
+    floor = [process_state(pid)["rss_bytes"]]  # the lowest RSS of the current block of runs
+
+    def monitor() -> None:
+        """RSS every 0.2 s; each block of runs keeps its lowest: what the server holds between the
+        activations of its prompts, whatever moment a block ends at."""
+        while not stop.wait(0.2):
+            rss = process_state(pid)["rss_bytes"]
+            with lock:
+                floor[0] = min(floor[0], rss)
+
+    stop = threading.Event()
 
     def client(n: int) -> None:
         for _ in range(n):
             try:
                 prompt_id, history = server.run(short_prompt(next_seed(), "soak"), timeout_s=600)
                 statuses.append((prompt_id, history["status"]["status_str"]))
-                if len(statuses) % 50 == 0:  # the trend: a leak climbs, a warming cache levels off
-                    trend.append((len(statuses), round(process_state(pid)["rss_bytes"] / MIB, 1)))
+                if len(statuses) % BLOCK == 0:  # the trend: a leak climbs, a warming cache levels off
+                    with lock:
+                        trend.append((len(statuses), round(floor[0] / MIB, 1)))
+                        floor[0] = process_state(pid)["rss_bytes"]
             except Exception as exc:  # counted, the soak goes on
                 errors.append(f"client: {type(exc).__name__}: {exc}")
 
@@ -119,6 +148,8 @@ def soak(
         time.sleep(2.0)  # the judge and the ledger's writer catch up
         return took
 
+    watcher = threading.Thread(target=monitor, daemon=True)
+    watcher.start()
     phase(warmup)  # the same load first: every thread pool and cache the server grows on demand is there
     statuses.clear()
     trend.clear()
@@ -128,6 +159,8 @@ def soak(
     before = process_state(pid)
     took = phase(runs)
     after = process_state(pid)
+    stop.set()
+    watcher.join()
     out: dict[str, Any] = {
         "runs": len(statuses),
         "succeeded": sum(1 for _, s in statuses if s == "success"),
@@ -138,7 +171,8 @@ def soak(
         "rss_growth_mib_per_1000_runs": round(
             (after["rss_bytes"] - before["rss_bytes"]) / MIB * 1000 / max(1, runs), 1
         ),
-        "rss_mib_every_50_runs": trend,
+        "rss_floor_mib_every_block": trend,
+        "rss_floor_slope_mib_per_1000_runs": slope_per_1000(trend),
         "threads_growth": after["threads"] - before["threads"],
         "fds_growth": after["fds"] - before["fds"],
         "errors": errors[:20],
@@ -207,6 +241,9 @@ def run(
         results["extra_rss_growth_mib_per_1000_runs"] = round(
             results["memprobe"]["rss_growth_mib_per_1000_runs"] - results["plain"]["rss_growth_mib_per_1000_runs"], 1
         )
+        slopes = [results[k]["rss_floor_slope_mib_per_1000_runs"] for k in ("memprobe", "plain")]
+        if None not in slopes:
+            results["extra_rss_floor_slope_mib_per_1000_runs"] = round(slopes[0] - slopes[1], 1)
     return results
 
 

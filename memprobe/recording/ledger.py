@@ -115,6 +115,11 @@ _SERVERS = "SELECT DISTINCT server FROM runs WHERE server IS NOT NULL LIMIT 50"
 # version N -> the statements that take a ledger from N to N + 1
 MIGRATIONS: dict[int, str] = {0: _SCHEMA_V1, 1: _SCHEMA_V2}
 
+_BEGIN = "BEGIN IMMEDIATE"
+"""Writes take the write lock up front, waiting (``busy_timeout``) while another server of the same
+install holds it: a transaction that read first and only then wrote would be refused outright
+("database is locked") had the other committed in between, since WAL cannot move its snapshot on."""
+
 _TABLES_BY_RUN = ("nodes", "samples", "marks", "events", "failures", "forecasts", "observations")
 
 
@@ -423,7 +428,7 @@ class Ledger:
         assert job.op is not None
         try:
             if not conn.in_transaction:
-                conn.execute("BEGIN")
+                conn.execute(_BEGIN)
             job.op(conn, *job.args)
         except (sqlite3.OperationalError, OSError) as exc:  # the file cannot be written: keep the runs
             self._lose_transaction(conn, exc)
@@ -489,7 +494,7 @@ class Ledger:
                 return None
         for doc in self.kept.documents():
             try:
-                conn.execute("BEGIN")
+                conn.execute(_BEGIN)
                 self._import_run(conn, doc, 1000)
                 self._retain(conn)
                 conn.commit()

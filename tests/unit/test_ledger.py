@@ -583,3 +583,31 @@ def test_writes_that_arrive_together_share_one_commit(tmp_path, monkeypatch):
     assert commits.count(True) == 1 and ledger.get_run("short")["status"] == "success"
     assert len(ledger.get_run("short")["nodes"]) == 7
     ledger.stop()
+
+
+def test_two_ledgers_on_one_file_wait_for_each_other_instead_of_losing_writes(tmp_path):
+    """Two ComfyUIs of one install share the file. A write that reads first (a run's charge, a
+    forecast) must not be refused because the other server committed between its read and its
+    write (SQLite's stale snapshot in WAL mode): the writer takes the write lock up front and waits."""
+    path = tmp_path / "ledger.sqlite3"
+    a, b = Ledger(path), Ledger(path)
+    for each in (a, b):
+        each.open()
+        each.start()
+    tracker_b, clock_b = make_tracker(b)
+    read = threading.Event()
+
+    def read_then_write(conn: sqlite3.Connection) -> None:
+        conn.execute("SELECT COUNT(*) FROM runs").fetchone()  # a snapshot of the file...
+        read.set()
+        time.sleep(0.5)  # ...while the other server commits a run...
+        conn.execute("UPDATE runs SET status = status")  # ...then a write on that snapshot
+
+    a.submit(read_then_write, commit=True)
+    assert read.wait(5)
+    traced_run(tracker_b, clock_b, "b-run")
+    assert b.flush() and a.flush()
+    assert a.error is None and b.error is None, (a.error, b.error)
+    assert a.get_run("b-run")["status"] == "success"
+    for each in (a, b):
+        each.stop()
