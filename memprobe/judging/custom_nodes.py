@@ -18,7 +18,16 @@ from typing import Any
 
 from ..vocabulary import SYSTEM_KINDS
 
-__all__ = ["Knob", "CustomNode", "custom_node", "custom_node_classes", "pack_nodes", "pack_of", "KNOB_KINDS"]
+__all__ = [
+    "Knob",
+    "CustomNode",
+    "custom_node",
+    "custom_node_classes",
+    "pack_nodes",
+    "pack_of",
+    "pack_decoder",
+    "KNOB_KINDS",
+]
 
 _DATA = Path(__file__).resolve().parents[1] / "data" / "custom_nodes.json"
 
@@ -136,3 +145,10 @@ def pack_of(folder: str | None) -> str | None:
 def pack_nodes(pack: str | None) -> list[CustomNode]:
     """Every node of ``pack`` the table knows."""
     return [n for n in _table().values() if pack and n.pack == pack]
+
+
+def pack_decoder(folder: str | None) -> CustomNode | None:
+    """The decoder of the pack in ``custom_nodes/<folder>``, when the table knows exactly one: a log that
+    names the pack's code (a ``decode`` function) but not its node."""
+    decoders = [n for n in pack_nodes(pack_of(folder)) if n.stage == "vae-decode"]
+    return decoders[0] if len(decoders) == 1 else None

@@ -69,6 +69,10 @@ _COMMIT_TEXTS = (
     "页面文件太小",
     "分頁檔太小",
     "system is low on virtual memory",
+    "0xc000012d",  # STATUS_COMMITMENT_LIMIT: the application could not start or went on without commit
+    "3221225773",  # the same status as an exit code
+    "-1073741523",
+    "status_commitment_limit",
 )
 _DISK_TEXTS = (
     "no space left on device",
@@ -109,6 +113,7 @@ _VRAM_TEXTS = (
     "got an oom, unloading all loaded models",  # ComfyUI itself, after a device OOM
     "ran out of memory on your gpu",  # the frontend's tip (current ComfyUI)
     "devoured all of the memory",  # SUPIR's own hint after a torch OOM
+    "vbar oom",  # comfy-aimdo (dynamic VRAM): the model's VRAM address range is full (raised as MemoryError)
 )
 
 
@@ -149,13 +154,16 @@ def classify_failure(
         return "commit-limit"
     if any(t in text for t in _DISK_TEXTS):
         return "disk"
-    if any(t in text for t in _SYSTEM_RAM_TEXTS) or type_name in ("MemoryError", "ArrayMemoryError"):
+    vram_text = any(t in text for t in _VRAM_TEXTS)
+    if any(t in text for t in _SYSTEM_RAM_TEXTS) or (
+        type_name in ("MemoryError", "ArrayMemoryError") and not vram_text
+    ):
         if _near_strict_commit_limit(system):
             return "commit-limit"
         if _near_cgroup_limit(system):
             return "cgroup-limit"
         return "system-ram"
-    if any(t in text for t in _VRAM_TEXTS):
+    if vram_text:
         return "vram"
     if type_name == "OutOfMemoryError" or "out of memory" in text:
         return "system-ram" if compute_device == "cpu" else "vram"

@@ -49,8 +49,11 @@ LOW_DISK_BYTES = 10 * 1024**3
 
 
 def disk_is_low(free_bytes: int | None, total_bytes: int | None) -> bool:
-    """>>> disk_is_low(8 * 1024**3, 2 * 1024**4), disk_is_low(60 * 1024**3, 1024**4)
-    (True, False)"""
+    """Whether a volume is low on space.
+
+    >>> disk_is_low(8 * 1024**3, 2 * 1024**4), disk_is_low(60 * 1024**3, 1024**4)
+    (True, False)
+    """
     if free_bytes is None or not total_bytes:
         return False
     return free_bytes < LOW_DISK_SHARE * total_bytes or free_bytes < LOW_DISK_BYTES

@@ -29,6 +29,7 @@ __all__ = [
     "STAGES",
     "NodeClass",
     "stage_of",
+    "custom_stage_by_name",
     "node_class_from_object_info",
     "node_class_from_type",
     "StageCache",
@@ -56,6 +57,24 @@ _NAME_RULES: tuple[tuple[str, str], ...] = (
     ("TextEncode", "text-encode"),
     ("Loader", "load"),
 )
+
+# A custom node Memory Probe does not know: only what its name says plainly (a pack's own decoder).
+_CUSTOM_NAME_RULES: tuple[tuple[str, str], ...] = (
+    ("VAEDecode", "vae-decode"),
+    ("VAEEncode", "vae-encode"),
+    ("Decode", "vae-decode"),
+)
+
+
+def custom_stage_by_name(class_type: str) -> str:
+    """The stage of a custom node the table does not know, from its name: ``vae-decode`` for a
+    pack's decoder (``HyVideoDecode``, ``TangoFluxVAEDecodeAndPlay``), else ``custom``.
+
+    >>> custom_stage_by_name("TangoFluxVAEDecodeAndPlay"), custom_stage_by_name("ReActorFaceSwap")
+    ('vae-decode', 'custom')
+    """
+    return next((stage for needle, stage in _CUSTOM_NAME_RULES if needle in class_type), "custom")
+
 
 # By category prefix, the first match wins (so the longer, more specific prefixes come first).
 _CATEGORY_RULES: tuple[tuple[str, str], ...] = (
@@ -87,7 +106,7 @@ def stage_of(node: NodeClass) -> str:
         return "probe"
     if (node.python_module or "").startswith("custom_nodes"):
         known = custom_node(name)  # a memory-heavy node Memory Probe knows: the stage of its memory
-        return known.stage if known is not None else "custom"
+        return known.stage if known is not None else custom_stage_by_name(name)
     for needle, stage in _NAME_RULES:
         if needle in name:
             return stage

@@ -36,6 +36,7 @@ _CRASH = (
     "0xc0000005",
     "exit code 139",
     "exited with code 139",
+    "memory access fault by gpu",  # ROCm's HSA runtime: a GPU page fault (a driver's or kernel's fault), then abort
     "leaked semaphore objects to clean up at shutdown",  # Python's resource tracker, after its process died
 )
 _MEMORY_KILL = (

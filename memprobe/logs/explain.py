@@ -27,7 +27,7 @@ from ..judging.facts import FailureFacts, RunFacts
 from ..judging.failures import classify_failure, message_sizes
 from ..judging.limits import system_limits, vram_limit
 from ..judging.residency import partial_loads
-from ..judging.stages import NodeClass, builtin_nodes, stage_of
+from ..judging.stages import NodeClass, builtin_nodes, custom_stage_by_name, stage_of
 from ..judging.verdict import judge
 from ..privacy import scrub_all
 from ..sensing.install_type import detect_install_type
@@ -240,16 +240,21 @@ def _identify(failure: LogFailure) -> _Node:
             node.stage, node.pack = known.stage, node.pack or known.pack
             node.stage_evidence = f"{node.class_type} is {known.pack}'s node for {known.stage} ({known.source})"
         else:
-            node.stage = "custom"
+            node.stage = custom_stage_by_name(node.class_type)
             node.not_builtin = node.pack is None
             node.stage_evidence = (
                 f"its code is in custom_nodes/{node.pack}"
                 if node.pack
                 else f"{node.class_type} is not one of {BUILTIN_SOURCE}'s built-in nodes"
             )
+            if node.stage != "custom":
+                node.stage_evidence += f"; its name says it is a {node.stage.replace('vae-', 'VAE ')}r"
         return node
     if node.pack:
         node.stage, node.stage_evidence = "custom", f"the failing code is in custom_nodes/{node.pack}"
+        if own is not None and "decode" in own.function.lower():  # the pack's own decoder
+            node.stage = "vae-decode"
+            node.stage_evidence += f", in its function {own.function}()"
         return node
     if own is not None and "/comfy_extras/" in _path(own):
         module = _path(own).rsplit("/", 1)[-1]
@@ -307,6 +312,10 @@ def _focus(facts: LogFacts) -> _Focus:
 
 
 # ---------------------------------------------------------------------------- the explanation
+_WINDOWS_ONLY = re.compile(r"(?i)0xc0000\w{3}|winerror|os error 1455|paging file|\.dll\b|python\.exe")
+"""What only Windows prints: an NTSTATUS code, a Win32 error, the pagefile, a DLL."""
+
+
 def _os_name(facts: LogFacts) -> str | None:
     machine = facts.machine
     if machine.get("os") and machine["os"] != "Linux/macOS":
@@ -319,6 +328,8 @@ def _os_name(facts: LogFacts) -> str | None:
     paths += " " + " ".join(fr.path for f in facts.failures for fr in f.frames[:3])
     paths += " " + " ".join(e.line.text for e in facts.endings)
     if re.search(r"\b[A-Za-z]:[\\/]", paths) or "python_embeded" in paths:
+        return "Windows"
+    if _WINDOWS_ONLY.search(" ".join(f.message for f in facts.failures)):
         return "Windows"
     if "/Applications/" in paths or "/Users/" in paths or machine.get("device") == "mps":
         return "macOS"

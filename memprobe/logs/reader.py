@@ -67,7 +67,9 @@ __all__ = [
 
 MAX_PROMPTS = 32
 
-_MEMORY_GATE = re.compile(r"(?i)memor|alloc|paging|1455|space|quota|oom|buffer size|[^\x00-\x7f]")
+_MEMORY_GATE = re.compile(
+    r"(?i)memor|alloc|paging|1455|c000012d|3221225773|1073741523|space|quota|oom|buffer size|[^\x00-\x7f]"
+)
 """A cheap test before :func:`memory_sign`: the words every memory (or disk) failure shares, or
 text in another script (the localized ones)."""
 _COMPOSE = re.compile(r"^[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s")
@@ -176,6 +178,9 @@ class _Reader(BlockReading, MachineReading):
                 self._facts_line(s[load:], s[load:])
             if "Killed" in s[-12:]:  # the kernel ended the process while a bar was drawn
                 self._ending("killed", "Killed")
+            after = s[s.rfind("]") + 1 :].strip() if "]" in s else ""  # printed on the bar's line, after it
+            if after and ENDING_HINT.search(after):  # "...it/s]Fatal Python error: Segmentation fault"
+                self._ending(after.lower(), after)
             if "!!!" not in s:
                 return
             s = s[s.index("!!!") :]  # an exception printed right after a progress bar, on its line

@@ -108,8 +108,12 @@ class PromptLog:
             return None
         hint = self.last[2]
         if hint == "progress":
-            m = _PROGRESS.search(self.last[1])
-            return "sampling" if m and _running(m) else None
+            text = self.last[1]
+            m = _PROGRESS.search(text)
+            if m is None or not _running(m):
+                return None
+            loading = text[: m.start()].lstrip().lower().startswith("loading")
+            return "load" if loading else "sampling"  # a loader's bar: "Loading transformer parameters: 0%|"
         return hint
 
 

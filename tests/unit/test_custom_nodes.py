@@ -55,6 +55,23 @@ def test_a_decode_in_a_video_wrapper_is_told_to_tile_with_its_own_input():
     assert "enable_vae_tiling" in first["try"] and custom_node("CogVideoDecode").source in first["try"]
 
 
+def test_a_packs_decoder_known_by_its_code_or_its_name_is_told_to_tile():
+    # GIVEN a traceback that stops in custom_nodes/comfyui-hunyuanvideowrapper/nodes.py's decode() (ROCm/ROCm#4742)
+    doc = explain_log(
+        (ROOT / "tests/fixtures/logs/rocm4742_9070xt_hyvideo_decode_allocation_traceback.log").read_bytes()
+    )
+    # THEN the pack's one decoder's own tiling input, though the log never names the node
+    first = doc["suggestions"][0]
+    assert doc["failure"]["stage"] == "vae-decode" and first["id"] == "custom-node-tiling"
+    assert "HyVideoDecode" in first["try"] and "enable_vae_tiling" in first["try"]
+    # AND a decoder the table does not know, named in a report, is told to use its own tiled mode, not swapped
+    doc = explain_log(
+        (ROOT / "tests/fixtures/logs/tangoflux18_vaedecodeandplay_allocation_on_device_report.log").read_bytes()
+    )
+    assert doc["failure"]["stage"] == "vae-decode" and doc["suggestions"][0]["id"] == "tiled-decode-own"
+    assert not any((s.get("action") or {}).get("type") == "swap_vae_decode" for s in doc["suggestions"])
+
+
 def test_system_memory_is_never_answered_by_moving_work_into_it():
     loader = custom_node("WanVideoModelLoader")
     assert loader is not None

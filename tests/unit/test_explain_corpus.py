@@ -19,14 +19,15 @@ LOGS = FIXTURES / "logs"
 LABELS = json.loads((LOGS / "labels.json").read_text(encoding="utf-8"))["logs"]
 IDS = [entry["file"].removesuffix(".log") for entry in LABELS]
 UNTOUCHED = {
-    # Issue 21's three rounds of logs, each collected and labelled from its threads by a helper that never
+    # Issue 21's four rounds of logs, each collected and labelled from its threads by a helper that never
     # ran nor read Memory Probe, scored once by the reader as it then was, before anyone looked at them:
     # (memory kind, node class where named, memory failures advised, VRAM decodes told to tile) right.
     # The original reader (commit 34c2fbd) scored abc 26/41, 11/18, 13/31, 0/3; d 33/48, 18/20, 19/33,
-    # 1/3; e 28/47, 12/17, 6/28, 1/1. A later reader must do at least as well as the untouched score.
+    # 1/3; e 28/47, 12/17, 6/28, 1/1; f 23/45, 6/8, 8/30, 0/4. A later reader must do at least as well as the untouched score.
     "abc": ((35, 41), (14, 18), (27, 31), (2, 3)),
     "d": ((38, 48), (19, 20), (28, 33), (1, 3)),
     "e": ((38, 47), (15, 17), (23, 28), (1, 1)),
+    "f": ((31, 45), (8, 8), (27, 30), (0, 4)),
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""
@@ -87,11 +88,11 @@ def test_the_unreadable_logs_are_said_to_be_so():
 
 
 def test_the_disputed_logs_are_still_judged_as_memory():
-    # the thread and the text disagree on which memory (or whether anything was known): explain's
-    # judgement stays one of memory, or an unexplained end, as the thread's does
+    # the thread and the text disagree on which memory (or whether memory at all, or whether anything was
+    # known): explain's judgement stays the text's, one of memory or an unexplained end
     for entry in (e for e in SEEN if e["file"] in DISPUTED):
         kind = judged(explain(entry))["kind"]
-        assert kind in MEMORY | {"abrupt"} and entry["kind"] in MEMORY | {"abrupt"}, entry["file"]
+        assert kind in MEMORY | {"abrupt"} and entry["kind"] in MEMORY | {"abrupt", "other"}, entry["file"]
 
 
 def test_the_corpus_covers_what_the_issue_asks_for():

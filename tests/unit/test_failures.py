@@ -35,6 +35,18 @@ def test_enomem_at_the_strict_commit_limit_is_the_commit_limit():
     assert classify_failure("OSError", "[Errno 12] Cannot allocate memory", system=heuristic) == "system-ram"
 
 
+def test_dynamic_vrams_full_address_range_is_vram_though_raised_as_memory_error():
+    # comfy-aimdo's ModelVBAR.alloc raises MemoryError("VBAR OOM") when a model's VRAM range is full
+    assert classify_failure("MemoryError", "VBAR OOM") == "vram"
+    assert classify_failure("MemoryError", "") == "system-ram"
+
+
+def test_windows_commitment_limit_status_is_the_commit_limit():
+    # NTSTATUS 0xC000012D (STATUS_COMMITMENT_LIMIT), as a dialog and as an exit code
+    assert classify_failure(None, "Unable to start the application correctly (0xc000012d).") == "commit-limit"
+    assert classify_failure(None, "Process exited with code 3221225773") == "commit-limit"
+
+
 def test_missing_type_and_text_is_other():
     assert classify_failure(None, None) == "other"
 

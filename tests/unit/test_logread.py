@@ -152,6 +152,26 @@ def test_endings_of_a_process_that_stopped():
     assert [e.kind for e in pause.endings] == ["pause"] and pause.prompts[-1].last_hint == "load"
 
 
+def test_a_crash_printed_on_a_progress_bars_line_ends_the_run_at_that_bars_stage():
+    # a native crash (or abort) writes over the bar that was being drawn: the bar says what it was doing
+    loading = read_log(
+        "got prompt\nLoading transformer parameters to cuda:0:   0%|     | 0/1095 [00:00<?, ?it/s]"
+        "Fatal Python error: Segmentation fault\n"
+    )
+    assert [(e.kind, e.during_prompt) for e in loading.endings] == [("crash", 1)]
+    assert loading.prompts[-1].last_hint == "load"
+    sampling = read_log(
+        "got prompt\n  0%|          | 0/8 [00:00<?, ?it/s,   Model Initializing ...  ]Fatal Python error: Aborted\n"
+    )
+    assert [e.kind for e in sampling.endings] == ["crash"] and sampling.prompts[-1].last_hint == "sampling"
+    done = read_log("got prompt\nLoading transformer parameters to cuda:0: 100%|████| 1427/1427 [00:00<00:00]\n")
+    assert done.endings == [] and done.prompts[-1].last_hint is None  # a finished load places nothing
+    rocm = read_log(
+        "Memory access fault by GPU node-1 (Agent handle: 0x62) on address 0x7cb3. Reason: Page not present.\n"
+    )
+    assert [e.kind for e in rocm.endings] == ["crash"]
+
+
 def test_model_lines_of_old_and_new_comfyui():
     facts = read_log(
         "got prompt\nRequested to load Flux2TEModel_\n"

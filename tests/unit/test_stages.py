@@ -87,8 +87,15 @@ def test_core_classes_get_the_right_stage(class_type, expected):
     assert stage(class_type) == expected
 
 
-def test_custom_nodes_are_custom_whatever_their_name_says():
-    assert stage_of(NodeClass("VAEDecodeSpecial", "latent", "custom_nodes.some-pack")) == "custom"
+def test_custom_nodes_are_custom_unless_their_name_says_decoder():
+    """A pack's own decoder (HunyuanVideo's, TangoFlux's) spends its memory decoding, and is told to
+    use its own tiling (never swapped for VAE Decode); any other unknown custom node is ``custom``."""
+    assert stage_of(NodeClass("VAEDecodeSpecial", "latent", "custom_nodes.some-pack")) == "vae-decode"
+    assert stage_of(NodeClass("TangoFluxVAEDecodeAndPlay", "TangoFlux", "custom_nodes.ComfyUI-TangoFlux")) == (
+        "vae-decode"
+    )
+    assert stage_of(NodeClass("SomePackMagic", "some/pack", "custom_nodes.some-pack")) == "custom"
+    assert stage_of(NodeClass("FancyLoader", "loaders", "custom_nodes.some-pack")) == "custom"
     assert stage_of(NodeClass("MemProbe", "utils/memory", "custom_nodes.memory-probe")) == "probe"
 
 

@@ -133,3 +133,10 @@ def test_an_explained_log_gets_the_same_verdict():
         "Out of GPU memory (VRAM) at VAEDecode (vae-decode)",
     )
     assert v["change"]["id"] == "tiled-decode" and "action" not in v["change"]
+
+
+def test_a_windows_only_status_pasted_alone_gets_the_windows_remedy():
+    # the dialog names no OS; 0xc000012d (STATUS_COMMITMENT_LIMIT) exists only on Windows (Comfy-Org/ComfyUI#3109)
+    doc = explain_log("Unable to start the application correctly (0xc000012d). Click OK to close the application\n")
+    assert doc["machine"]["os"] == "Windows" and doc["verdict"]["kind"] == "commit-limit"
+    assert doc["suggestions"][0]["id"] == "pagefile" and "pagefile" in doc["suggestions"][0]["try"]

@@ -95,8 +95,10 @@ def custom_node_failed(f: RunFacts) -> list[Suggestion]:
                     break
         if knobs:
             return [knob_suggestion(f, owner, node, knobs, why, "failure", failure.sizes.requested_bytes)]
-    if known is None and failure.stage != "custom" and not failure.pack:
-        return []
+    if known is None and (
+        failure.stage in ("vae-decode", "vae-encode") or (failure.stage != "custom" and not failure.pack)
+    ):
+        return []  # a decoder's (or encoder's) own tiling is the decode rule's
     name = failure.class_type or (f"the node of custom_nodes/{failure.pack}" if failure.pack else "it")
     return [
         Suggestion(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...documents import NodeDoc
 from ...vocabulary import Tier, kind_of
-from ..custom_nodes import custom_node
+from ..custom_nodes import custom_node, pack_decoder
 from ..facts import RunFacts, short
 from .base import Suggestion, rule
 from .custom import knob_suggestion
@@ -123,18 +123,19 @@ def decode_change(f: RunFacts, node: NodeDoc, why: str, tier: Tier, added: int |
                 },
             )
         ]
-    known = custom_node(class_type)
+    known = custom_node(class_type) or (pack_decoder(f.failure.pack) if class_type is None and f.failure else None)
     knobs = known.knobs_for("vae-decode", f.failure.kind if f.failure else None) if known is not None else []
     if known is not None and knobs:  # a pack's decoder Memory Probe knows: its own tiling input
         return [knob_suggestion(f, known, node, knobs, why, tier, saves)]
+    name = class_type or (f"the decoder of custom_nodes/{f.failure.pack}" if f.failure and f.failure.pack else None)
     return [
         Suggestion(  # a specialised decoder: never swap it for an image decoder
             "tiled-decode-own",
             tier,
-            f"Use {class_type}'s tiled mode",
+            f"Use {class_type}'s tiled mode" if class_type else "Decode in tiles (the decoder's own tiled mode)",
             why,
-            f"Turn on the tiled/chunked decoding that {class_type} or its pack offers (its compatible tiled "
-            "decoder), keeping its temporal settings; do not swap it for an image VAE Decode.",
+            f"Turn on the tiled/chunked decoding that {name or 'the decoder'} or its pack offers (its compatible "
+            "tiled decoder), keeping its temporal settings; do not swap it for an image VAE Decode.",
             saves,
         )
     ]

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from ...format import fmt_bytes
 from ...vocabulary import kind_of
+from ..custom_nodes import pack_decoder
 from ..facts import RunFacts, short
 from ..failures import MessageSizes
 from .base import Suggestion, rule
+from .custom import knob_suggestion
 
 __all__ = ["impossible_request"]
 
@@ -34,7 +36,13 @@ def _sizes_words(sizes: MessageSizes) -> str:
 def _why(f: RunFacts) -> str:
     failure = f.failure
     assert failure is not None
-    where = f"at {failure.class_type}" if failure.class_type else "in a node the log does not name"
+    where = (
+        f"at {failure.class_type}"
+        if failure.class_type
+        else f"in a node of custom_nodes/{failure.pack}"
+        if failure.pack
+        else "in a node the log does not name"
+    )
     stage = f" ({failure.stage})" if failure.stage else ""
     return f"It failed {where}{stage}: {short(failure.message)}{_sizes_words(failure.sizes)}."
 
@@ -85,6 +93,10 @@ def first_step(f: RunFacts) -> list[Suggestion]:
     why = _why(f)
     if failure.kind == "vram":
         stage = failure.stage
+        decoder = pack_decoder(failure.pack) if stage == "vae-decode" else None
+        knobs = decoder.knobs_for(stage, failure.kind) if decoder is not None else []
+        if decoder is not None and knobs:  # the pack's own decoder, named by its code in the traceback
+            return [knob_suggestion(f, decoder, None, knobs, why, "failure", requested)]
         if stage in ("vae-decode", "vae-encode"):
             return [
                 Suggestion(
