@@ -189,8 +189,12 @@ def soak(
             server.memprobe_run(prompt_id)
             latencies["run"].append((time.perf_counter() - t) * 1000)
         out["run_ms_p50"] = round(statistics.median(latencies["run"]), 1)
-        listing = server.get("/memprobe/runs?limit=500")
-        recorded = {r["id"]: r["status"] for r in listing["runs"]}
+        recorded: dict[str, str] = {}
+        while True:  # every page of the list, as the panel pages it
+            listing = server.get(f"/memprobe/runs?limit=500&offset={len(recorded)}")
+            recorded.update((r["id"], r["status"]) for r in listing["runs"])
+            if not listing["runs"] or len(recorded) >= listing["total"]:
+                break
         kept = [pid_ for pid_, _ in statuses if pid_ in recorded]
         out["ledger_runs_total"] = listing["total"]
         out["recorded_with_status"] = sum(1 for p in kept if recorded[p] == dict(statuses)[p])
