@@ -25,6 +25,7 @@ __all__ = [
     "MessageSizes",
     "message_sizes",
     "memory_sign",
+    "MEMORY_TEXTS",
 ]
 
 # Texts are matched lower-cased, in the languages users post in (Windows' and glibc's own
@@ -117,6 +118,10 @@ _VRAM_TEXTS = (
 )
 
 
+MEMORY_TEXTS: tuple[str, ...] = _COMMIT_TEXTS + _DISK_TEXTS + _SYSTEM_RAM_TEXTS + _VRAM_TEXTS
+"""Every text that names memory (or disk) running out, lower-cased."""
+
+
 def memory_sign(text: str) -> bool:
     """Whether a line names memory (or disk) running out: a one-line paste, a popup, a squashed
     report, ComfyUI's own OOM line. ``False`` for the fallbacks ComfyUI recovers from.
@@ -129,7 +134,7 @@ def memory_sign(text: str) -> bool:
     low = text.lower()
     if detect_fallback(text) is not None:
         return False
-    return any(t in low for tables in (_COMMIT_TEXTS, _DISK_TEXTS, _SYSTEM_RAM_TEXTS, _VRAM_TEXTS) for t in tables) or (
+    return any(t in low for t in MEMORY_TEXTS) or (
         "out of memory" in low and ("error" in low or "tried to allocate" in low)
     )
 

@@ -26,7 +26,7 @@ from collections import deque
 from typing import BinaryIO
 
 from ..judging.custom_nodes import custom_node
-from ..judging.failures import detect_fallback, memory_sign
+from ..judging.failures import MEMORY_TEXTS, detect_fallback, memory_sign
 from ..judging.stages import builtin_nodes
 from .blocks import BlockReading, Mode
 from .endings import ENDING_HINT, ending_kind
@@ -67,8 +67,9 @@ __all__ = [
 
 MAX_PROMPTS = 32
 
+_GATE_WORDS = r"memor|alloc|paging|space|quota|oom|buffer size|[^\x00-\x7f]"
 _MEMORY_GATE = re.compile(
-    r"(?i)memor|alloc|paging|1455|c000012d|3221225773|1073741523|space|quota|oom|buffer size|[^\x00-\x7f]"
+    "(?i)" + "|".join([_GATE_WORDS, *(re.escape(t) for t in MEMORY_TEXTS if not re.search("(?i)" + _GATE_WORDS, t))])
 )
 """A cheap test before :func:`memory_sign`: the words every memory (or disk) failure shares, or
 text in another script (the localized ones)."""
