@@ -8,10 +8,6 @@ import re
 
 __all__ = ["ending_kind", "ENDING_HINT"]
 
-ENDING_HINT = re.compile(
-    r"(?i)pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
-    r"fatal|violation|c0000005|3221225477|1073741819|resource-exhaustion|virtual memory|semaphore|memcg"
-)
 _PAUSE = (
     "press any key to continue",
     "请按任意键继续",
@@ -52,6 +48,26 @@ _NATIVE_FRAME = re.compile(r"python3\d*\.dll\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ byte\
 _SHELL_JOB = re.compile(r"line \d+:\s+\d+\s+killed")
 """A shell script's report of its child's SIGKILL (``entrypoint.sh: line 63:  6544 Killed``)."""
 _COMMIT_EXHAUSTED = ("resource-exhaustion-detector", "low virtual memory condition")
+
+
+_HINT_WORDS = (
+    r"pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
+    r"fatal|violation|c0000005|3221225477|1073741819|resource-exhaustion|virtual memory|semaphore|memcg"
+)
+ENDING_HINT = re.compile(
+    "(?i)"
+    + "|".join(
+        [
+            _HINT_WORDS,
+            *(
+                re.escape(t)
+                for t in (*_PAUSE, *_CRASH, *_MEMORY_KILL, *_CGROUP_KILL, *_COMMIT_EXHAUSTED)
+                if not re.search("(?i)" + _HINT_WORDS, t)
+            ),
+        ]
+    )
+)
+"""A cheap test before :func:`ending_kind`: its words, and every text of its tables they miss."""
 
 
 def ending_kind(low: str, s: str) -> str | None:

@@ -152,6 +152,16 @@ def test_endings_of_a_process_that_stopped():
     assert [e.kind for e in pause.endings] == ["pause"] and pause.prompts[-1].last_hint == "load"
 
 
+def test_every_ending_text_passes_the_readers_cheap_gate():
+    # the reader looks for an ending only on lines its cheap pattern lets through: held once with the texts
+    from memprobe.logs import endings
+
+    texts = (*endings._PAUSE, *endings._CRASH, *endings._MEMORY_KILL, *endings._CGROUP_KILL, *endings._COMMIT_EXHAUSTED)
+    assert [t for t in texts if not endings.ENDING_HINT.search(t)] == []
+    # the portable build's pause in Chinese, alone on its line (it was passed over)
+    assert [e.kind for e in read_log("got prompt\n请按任意键继续. . .\n").endings] == ["pause"]
+
+
 def test_a_crash_printed_on_a_progress_bars_line_ends_the_run_at_that_bars_stage():
     # a native crash (or abort) writes over the bar that was being drawn: the bar says what it was doing
     loading = read_log(
