@@ -11,7 +11,6 @@ what-if: ``device`` (``cuda``, ``rocm``, ``xpu``, ``mps``, ``directml``, ``cpu``
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
@@ -25,6 +24,7 @@ from ..memprobe._worker import Worker
 from ..memprobe.forecast.forecast import WONT_FIT
 from ..memprobe.forecast.machine import DEVICES
 from ..memprobe.forecast.service import BadGraph
+from .threads import off_loop
 
 __all__ = ["ForecastRoute", "QueueCheck", "parse_what_if", "FORECAST_MAX_BYTES"]
 
@@ -92,7 +92,7 @@ class ForecastRoute:
             )
         try:
             what_if = parse_what_if(body.get("machine"))
-            doc = await asyncio.to_thread(self.forecast, body["prompt"], what_if)
+            doc = await off_loop(self.forecast, body["prompt"], what_if)
         except (BadGraph, ValueError) as exc:
             return web.json_response({"error": str(exc)}, status=400)
         return web.json_response(doc, dumps=lambda v: json.dumps(v, default=str))

@@ -7,7 +7,6 @@ nothing. With the ``metrics`` setting off it answers 404; when the exporter coul
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from ..memprobe.config import Config
+from .threads import off_loop
 
 if TYPE_CHECKING:  # the exporter needs prometheus-client; the other routes must work without it
     from ..memprobe.output.prometheus import MetricsExporter
@@ -46,7 +46,7 @@ class MetricsRoute:
             return web.Response(status=503, text=f"Memory Probe's metrics are unavailable: {self.unavailable}\n")
         try:
             # a few milliseconds of encoding: off the event loop, so ComfyUI's other requests go on
-            body, content_type = await asyncio.to_thread(self.exporter.exposition, request.headers.get("Accept"))
+            body, content_type = await off_loop(self.exporter.exposition, request.headers.get("Accept"))
         except Exception as exc:  # a scrape failure must not touch ComfyUI
             logger.warning("Memory Probe: GET /memprobe/metrics failed", exc_info=True)
             return web.Response(status=503, text=f"Memory Probe could not answer: {type(exc).__name__}: {exc}\n")

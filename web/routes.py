@@ -31,7 +31,6 @@ The handlers know nothing of ComfyUI: they are given the tracker, ledger and fri
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import math
@@ -55,6 +54,8 @@ from ..memprobe.recording.tracker import Tracker
 from ..memprobe.vocabulary import vocabulary_document
 from .forecast import ForecastRoute
 from .metrics import MetricsRoute
+from .threads import off_loop
+from .threads import start as start_threads
 
 if TYPE_CHECKING:
     from ..memprobe.output.prometheus import MetricsExporter
@@ -149,6 +150,7 @@ class MemProbeRoutes:
         self.s = services
 
     def add_routes(self, routes: web.RouteTableDef, static_dir: Path | None = None) -> None:
+        start_threads()  # the routes' threads, now: the server's thread count does not creep up under polling
         routes.get("/memprobe/runs")(self._guard(self.list_runs))
         routes.get("/memprobe/runs/{run_id}")(self._guard(self.get_run))
         routes.get("/memprobe/runs/{run_id}/samples")(self._guard(self.get_samples))
@@ -199,7 +201,7 @@ class MemProbeRoutes:
         last = self.s.tracker.last
         in_memory = last is not None and last.id == run_id
         try:
-            doc = await asyncio.to_thread(self._ledger().get_run, run_id, max_points=max_points)
+            doc = await off_loop(self._ledger().get_run, run_id, max_points=max_points)
         except LedgerError:
             if not in_memory:  # the ledger cannot answer, but the last run is still in memory
                 raise
@@ -220,7 +222,7 @@ class MemProbeRoutes:
             raise BadRequest("server must be all, this or a server's id (host:port)")
         server = self.s.server_id if which == "this" else None if which == "all" else which
         if self.s.ledger is not None:
-            data = await asyncio.to_thread(self.s.ledger.list_runs, limit=limit, offset=offset, server=server)
+            data = await off_loop(self.s.ledger.list_runs, limit=limit, offset=offset, server=server)
         else:
             data = {
                 "runs": [],
@@ -255,7 +257,7 @@ class MemProbeRoutes:
         doc = await self._run_doc(run_id, max_points)
         if doc is None:
             return _error(404, f"no run {run_id}")
-        return _json(await asyncio.to_thread(enrich, doc, self.s.advice_machine()))
+        return _json(await off_loop(enrich, doc, self.s.advice_machine()))
 
     async def get_samples(self, request: web.Request) -> web.Response:
         run_id = _run_id(request)
@@ -264,7 +266,7 @@ class MemProbeRoutes:
             raise BadRequest("end must not be before start")
         max_points = _int(request, "max_points", 2000, 10, 50_000)
         ledger = self._ledger()
-        data = await asyncio.to_thread(ledger.samples, run_id, start=start, end=end, max_points=max_points)
+        data = await off_loop(ledger.samples, run_id, start=start, end=end, max_points=max_points)
         if data is None:
             return _error(404, f"no run {run_id}")
         return _json({"run_id": run_id, **data})
@@ -274,7 +276,7 @@ class MemProbeRoutes:
         live = self.s.tracker.current
         if live is not None and live.id == run_id:
             return _error(409, "this run is executing; delete it when it has ended")
-        if not await asyncio.to_thread(self._ledger().delete_run, run_id):
+        if not await off_loop(self._ledger().delete_run, run_id):
             return _error(404, f"no run {run_id}")
         return _json({"deleted": run_id})
 
@@ -286,7 +288,7 @@ class MemProbeRoutes:
         doc = await self._run_doc(run_id, 2000)
         if doc is None:
             return _error(404, f"no run {run_id}")
-        text = await asyncio.to_thread(report, doc, fmt, self.s.advice_machine())
+        text = await off_loop(report, doc, fmt, self.s.advice_machine())
         if fmt == "json":
             return web.Response(text=text, content_type="application/json")
         return web.Response(text=text, content_type="text/markdown", charset="utf-8")
@@ -315,7 +317,7 @@ class MemProbeRoutes:
             if doc is None:
                 return _error(404, f"no run {run_id}")
             docs.append(doc)
-        comparison = await asyncio.to_thread(compare_runs, *docs)
+        comparison = await off_loop(compare_runs, *docs)
         return _json({"comparison": comparison, "markdown": comparison_md(comparison)})
 
     async def live(self, request: web.Request) -> web.Response:
@@ -338,7 +340,7 @@ class MemProbeRoutes:
         return _json(VOCABULARY)
 
     async def system(self, request: web.Request) -> web.Response:
-        return _json(await asyncio.to_thread(self.s.machine))
+        return _json(await off_loop(self.s.machine))
 
     async def get_config(self, request: web.Request) -> web.Response:
         return _json(self.s.config().to_dict())
@@ -378,8 +380,8 @@ class MemProbeRoutes:
             raise BadRequest(
                 "the body must be the text of a ComfyUI log (console output, comfyui.log or an error report)"
             )
-        doc = await asyncio.to_thread(explain_log, data)
+        doc = await off_loop(explain_log, data)
         if fmt == "md":
-            text = await asyncio.to_thread(explain_md, doc)
+            text = await off_loop(explain_md, doc)
             return web.Response(text=text, content_type="text/markdown", charset="utf-8")
         return _json(doc)

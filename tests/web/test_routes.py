@@ -322,3 +322,22 @@ async def test_a_run_that_ended_before_the_ledger_caught_up_is_served_as_ended(a
     assert listed["lagging"]["status"] == "error" and listed["lagging"]["node_count"] == 1
     doc = await (await client.get("/memprobe/runs/lagging")).json()
     assert doc["status"] == "error" and doc["prompt"] == {"3": {"class_type": "KSampler", "inputs": {}}}
+
+
+async def test_overlapping_requests_start_no_thread(aiohttp_client, app_parts):
+    """Panels polled at once: the routes' blocking reads run on Memory Probe's two threads, all running
+    from the start, so the server's thread count after start is its count for good (asyncio's default
+    pool grew a thread per overlap, up to cores + 4)."""
+    import asyncio
+    import threading
+
+    app, tracker, ledger, clock, _ = app_parts
+    for i in range(3):
+        record_run(tracker, ledger, clock, f"r{i}")
+    client = await aiohttp_client(app)
+    threads = threading.active_count()
+    for _ in range(5):
+        answers = await asyncio.gather(*(client.get(p) for p in ["/memprobe/runs?limit=100", "/memprobe/runs/r1"] * 6))
+        assert [a.status for a in answers] == [200] * 12
+    assert threading.active_count() == threads
+    assert sum(t.name.startswith("memprobe-web") for t in threading.enumerate()) == 2
