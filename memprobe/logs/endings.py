@@ -55,19 +55,19 @@ _HINT_WORDS = (
     r"fatal|violation|c0000005|3221225477|1073741819|resource-exhaustion|virtual memory|semaphore|memcg"
 )
 ENDING_HINT = re.compile(
-    "(?i)"
-    + "|".join(
+    "|".join(
         [
             _HINT_WORDS,
             *(
                 re.escape(t)
                 for t in (*_PAUSE, *_CRASH, *_MEMORY_KILL, *_CGROUP_KILL, *_COMMIT_EXHAUSTED)
-                if not re.search("(?i)" + _HINT_WORDS, t)
+                if not re.search(_HINT_WORDS, t)
             ),
         ]
     )
 )
-"""A cheap test before :func:`ending_kind`: its words, and every text of its tables they miss."""
+"""A cheap test of a lower-cased line before :func:`ending_kind`: its words, and every text of its tables
+they miss."""
 
 
 def ending_kind(low: str, s: str) -> str | None:

@@ -69,10 +69,11 @@ MAX_PROMPTS = 32
 
 _GATE_WORDS = r"memor|alloc|paging|space|quota|oom|buffer size|[^\x00-\x7f]"
 _MEMORY_GATE = re.compile(
-    "(?i)" + "|".join([_GATE_WORDS, *(re.escape(t) for t in MEMORY_TEXTS if not re.search("(?i)" + _GATE_WORDS, t))])
+    "|".join([_GATE_WORDS, *(re.escape(t) for t in MEMORY_TEXTS if not re.search(_GATE_WORDS, t))])
 )
-"""A cheap test before :func:`memory_sign`: the words every memory (or disk) failure shares, or
-text in another script (the localized ones)."""
+"""A cheap test of a lower-cased line before :func:`memory_sign`: the words every memory (or disk) failure
+shares, text in another script (the localized ones), and every text of its tables they miss (a case-blind
+pattern of this many alternatives costs twice as much)."""
 _COMPOSE = re.compile(r"^[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s")
 """docker compose's prefix: the service's name and a bar."""
 _CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63})\s?:\s+(.+)$")
@@ -180,7 +181,7 @@ class _Reader(BlockReading, MachineReading):
             if "Killed" in s[-12:]:  # the kernel ended the process while a bar was drawn
                 self._ending("killed", "Killed")
             after = s[s.rfind("]") + 1 :].strip() if "]" in s else ""  # printed on the bar's line, after it
-            if after and ENDING_HINT.search(after):  # "...it/s]Fatal Python error: Segmentation fault"
+            if after and ENDING_HINT.search(after.lower()):  # "...it/s]Fatal Python error: Segmentation fault"
                 self._ending(after.lower(), after)
             if "!!!" not in s:
                 return
@@ -266,7 +267,7 @@ class _Reader(BlockReading, MachineReading):
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), m.group(2).strip())
             return
-        if _MEMORY_GATE.search(s) and self._memory_paste(s):
+        if _MEMORY_GATE.search(s.lower()) and self._memory_paste(s):
             return
         if self.bare_class is not None and self.bare_class[0] == self.n - 1 and self._dialog(s):
             return
@@ -346,8 +347,8 @@ class _Reader(BlockReading, MachineReading):
             return
         if ("capac" in s or "Device limit" in s) and (m := _CAPACITY.search(s)):
             self._capacity(m)
-        if ENDING_HINT.search(s):
-            self._ending(s.lower(), s)
+        if ENDING_HINT.search(low := s.lower()):
+            self._ending(low, s)
 
     def _ending(self, low: str, s: str) -> None:
         kind = ending_kind(low, s)
