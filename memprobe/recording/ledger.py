@@ -36,91 +36,16 @@ from ..format import MIB, fmt_bytes
 from ..judging.abrupt import abrupt_failure
 from .listener import TrackerListener
 from .records import Mark, NodeRun, RunEvent, RunRecord
+from .schema import LIST_ALL, LIST_ONE_SERVER, MIGRATIONS, SCHEMA_VERSION, SERVERS, TABLES_BY_RUN
 from .timeline import downsample, merge_timelines, window
 from .unsaved import KeptRuns
 
 __all__ = ["Ledger", "LedgerError", "SCHEMA_VERSION", "server_of"]
 
-SCHEMA_VERSION = 2
-
-_SCHEMA_V1 = """
-CREATE TABLE runs (
-    id          TEXT PRIMARY KEY,
-    started_at  REAL NOT NULL,
-    ended_at    REAL,
-    status      TEXT NOT NULL,
-    pid         INTEGER,
-    header      TEXT NOT NULL,
-    prompt      TEXT
-);
-CREATE INDEX runs_by_start ON runs (started_at DESC);
-CREATE TABLE nodes (
-    run_id      TEXT NOT NULL,
-    seq         INTEGER NOT NULL,
-    node_id     TEXT NOT NULL,
-    class_type  TEXT NOT NULL,
-    stage       TEXT NOT NULL,
-    status      TEXT NOT NULL,
-    doc         TEXT NOT NULL,
-    PRIMARY KEY (run_id, seq)
-) WITHOUT ROWID;
-CREATE TABLE samples (
-    run_id      TEXT NOT NULL,
-    t0          REAL NOT NULL,
-    t1          REAL NOT NULL,
-    n           INTEGER NOT NULL,
-    doc         BLOB NOT NULL            -- zlib-compressed JSON {"t": [...], "series": {...}}
-);
-CREATE INDEX samples_by_run ON samples (run_id, t0);
-CREATE TABLE marks (run_id TEXT NOT NULL, seq INTEGER NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (run_id, seq));
-CREATE TABLE events (run_id TEXT NOT NULL, t_s REAL NOT NULL, kind TEXT NOT NULL, doc TEXT NOT NULL);
-CREATE INDEX events_by_run ON events (run_id);
-CREATE TABLE failures (
-    run_id      TEXT NOT NULL,
-    seq         INTEGER NOT NULL,
-    kind        TEXT NOT NULL,
-    node_id     TEXT,
-    doc         TEXT NOT NULL,
-    PRIMARY KEY (run_id, seq)
-);
-"""
-
-_SCHEMA_V2 = """
-ALTER TABLE runs ADD COLUMN server TEXT;
-CREATE INDEX runs_by_server ON runs (server, started_at DESC);
-CREATE TABLE forecasts (run_id TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE observations (
-    run_id          TEXT NOT NULL,
-    started_at      REAL NOT NULL,
-    family          TEXT NOT NULL,
-    stage           TEXT NOT NULL,
-    device          TEXT NOT NULL,
-    estimate_bytes  INTEGER,
-    working_bytes   INTEGER NOT NULL
-);
-CREATE INDEX observations_by_key ON observations (device, family, stage, started_at DESC);
-"""
-"""Schema 2: which ComfyUI server a run ran in (servers of one install share the ledger), each run's
-forecast, and what its nodes taught the forecast (``memprobe.forecast.learn``)."""
-
-_LIST = "SELECT header, (SELECT COUNT(*) FROM nodes WHERE run_id = runs.id) FROM runs "
-_LIST_ALL = ("SELECT COUNT(*) FROM runs", _LIST + "ORDER BY started_at DESC LIMIT ? OFFSET ?")
-_LIST_ONE_SERVER = (
-    "SELECT COUNT(*) FROM runs WHERE server = ? OR server IS NULL",
-    _LIST + "WHERE server = ? OR server IS NULL ORDER BY started_at DESC LIMIT ? OFFSET ?",
-)
-"""One server's runs, and those recorded before runs said which server they ran in."""
-_SERVERS = "SELECT DISTINCT server FROM runs WHERE server IS NOT NULL LIMIT 50"
-
-# version N -> the statements that take a ledger from N to N + 1
-MIGRATIONS: dict[int, str] = {0: _SCHEMA_V1, 1: _SCHEMA_V2}
-
 _BEGIN = "BEGIN IMMEDIATE"
 """Writes take the write lock up front, waiting (``busy_timeout``) while another server of the same
 install holds it: a transaction that read first and only then wrote would be refused outright
 ("database is locked") had the other committed in between, since WAL cannot move its snapshot on."""
-
-_TABLES_BY_RUN = ("nodes", "samples", "marks", "events", "failures", "forecasts", "observations")
 
 
 class LedgerError(RuntimeError):
@@ -600,7 +525,7 @@ class Ledger:
 
     @staticmethod
     def _delete(conn: sqlite3.Connection, run_id: str) -> int:
-        for table in _TABLES_BY_RUN:
+        for table in TABLES_BY_RUN:
             conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))  # noqa: S608 - fixed table names
         return conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
 
@@ -711,7 +636,7 @@ class Ledger:
         saying why."""
         kept = [h for h in self.kept.headers() if server is None or server_of(h) in (server, None)]
         args: tuple[Any, ...] = (server,) if server is not None else ()
-        count_sql, list_sql = _LIST_ONE_SERVER if server is not None else _LIST_ALL
+        count_sql, list_sql = LIST_ONE_SERVER if server is not None else LIST_ALL
         error = None
         try:
             with self.reader() as conn:
@@ -719,7 +644,7 @@ class Ledger:
                 rows = conn.execute(
                     list_sql, (*args, *((limit + offset + len(kept), 0) if kept else (limit, offset)))
                 ).fetchall()
-                servers = [r[0] for r in conn.execute(_SERVERS).fetchall()]
+                servers = [r[0] for r in conn.execute(SERVERS).fetchall()]
         except sqlite3.Error as exc:
             total, rows, servers, error = 0, [], [], f"the run ledger cannot be read now ({exc})"
         runs = []

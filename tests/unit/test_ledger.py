@@ -513,11 +513,11 @@ def test_linux_commit_above_its_limit_in_mode_0_is_not_a_commit_limit_kill():
 
 def test_a_schema_1_ledger_is_migrated_with_its_runs_kept(tmp_path):
     # GIVEN a ledger written by the previous release (schema 1) with a run in it
-    from memprobe.recording.ledger import _SCHEMA_V1
+    from memprobe.recording.schema import SCHEMA_V1
 
     path = tmp_path / "old.sqlite3"
     conn = sqlite3.connect(path)
-    conn.executescript(_SCHEMA_V1)
+    conn.executescript(SCHEMA_V1)
     conn.execute(
         "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)",
         (
