@@ -10,6 +10,7 @@ out-of-memory fallbacks ComfyUI takes silently (it logs them, then carries on).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
 from .._log import logger
@@ -26,6 +27,7 @@ __all__ = [
     "message_sizes",
     "memory_sign",
     "MEMORY_TEXTS",
+    "pinned_host",
 ]
 
 # Texts are matched lower-cased, in the languages users post in (Windows' and glibc's own
@@ -51,8 +53,17 @@ _SYSTEM_RAM_TEXTS = (
     "nicht genügend hauptspeicher",  # ENOMEM in German
     "impossible d'allouer de la mémoire",
     "no se puede asignar memoria",
-    "failed to allocate memory",
+    "failed to allocate",  # "... memory", ONNX Runtime's "... memory for requested buffer", ggml's buffers
     "out of host memory",
+    "after using all available ram",  # Google Colab: "Your session crashed after using all available RAM."
+    "more memory than is available",  # Kaggle: "Your notebook tried to allocate more memory than is available."
+)
+_GENERIC_ALLOCATION = ("failed to allocate", "unable to allocate", "cannot allocate memory")
+"""Host-memory texts other libraries also print for a GPU's memory (ONNX Runtime's arena, llama.cpp's
+buffers): a GPU named beside them makes them VRAM."""
+_SPECIFIC_RAM_TEXTS = tuple(t for t in _SYSTEM_RAM_TEXTS if t not in _GENERIC_ALLOCATION)
+_NAMES_GPU = re.compile(
+    r"\b(?:cuda\d*|gpu\d*|vram|hip|rocm\d*|vulkan\d*|metal|xpu|sycl\d*|cudaexecutionprovider)\b(?! ?host)"
 )
 _COMMIT_TEXTS = (
     "paging file is too small",
@@ -115,6 +126,15 @@ _VRAM_TEXTS = (
     "ran out of memory on your gpu",  # the frontend's tip (current ComfyUI)
     "devoured all of the memory",  # SUPIR's own hint after a torch OOM
     "vbar oom",  # comfy-aimdo (dynamic VRAM): the model's VRAM address range is full (raised as MemoryError)
+    "cudamalloc failed",  # llama.cpp's CUDA backend (LLM/VLM nodes)
+    "cuda_error_out_of_memory",  # the CUDA driver API's name (numba, pycuda, cupy)
+    "hiperroroutofmemory",
+    "out_of_device_memory",  # Intel's Level Zero / unified runtime (XPU)
+    "outofdevicememory",  # Vulkan (vk::Device::allocateMemory: ErrorOutOfDeviceMemory)
+    "pi_error_out_of_resources",  # Intel's SYCL runtime when a device allocation fails (IPEX on Arc)
+    "ur_result_error_out_of_resources",  # the same in its newer unified runtime
+    "callbackerroroutofmemory",  # Metal: kIOGPUCommandBufferCallbackErrorOutOfMemory (Apple silicon's GPU)
+    "device memory allocation of size",  # ggml's Vulkan backend
 )
 
 
@@ -145,13 +165,18 @@ def classify_failure(
     *,
     system: SystemMemory | None = None,
     compute_device: str = "cuda",
+    during: Iterable[str] = (),
 ) -> str:
     """``vram``, ``system-ram``, ``commit-limit``, ``cgroup-limit``, ``disk`` or ``other``.
 
     ``exception_type`` is ComfyUI's ``module.QualName`` (bare for builtins). ``system`` is the
     snapshot at the failure: on Linux with strict overcommit (mode 2) an ``ENOMEM`` next to the
     commit limit is the commit limit; one next to the limit of ComfyUI's cgroup is that limit. ``compute_device="cpu"`` (ComfyUI ``--cpu``) makes a bare
-    ``OutOfMemoryError`` a RAM failure.
+    ``OutOfMemoryError`` a RAM failure. ``during``: what it was doing (the traceback's functions, the
+    line logged just before): CUDA's bare "out of memory" while pinning host RAM is that RAM.
+
+    >>> classify_failure("torch.AcceleratorError", "CUDA error: out of memory", during=["Attempting to release mmap (398)"])
+    'system-ram'
     """
     type_name = (exception_type or "").rsplit(".", 1)[-1]
     text = (message or "").lower()
@@ -160,6 +185,12 @@ def classify_failure(
     if any(t in text for t in _DISK_TEXTS):
         return "disk"
     vram_text = any(t in text for t in _VRAM_TEXTS)
+    if not vram_text and any(t in text for t in _GENERIC_ALLOCATION) and _NAMES_GPU.search(text):
+        vram_text = True  # "unable to allocate CUDA0 buffer", ONNX Runtime's arena on the CUDA provider
+    elif vram_text and _pinning(text, during):
+        return "system-ram"
+    if vram_text and not any(t in text for t in _SPECIFIC_RAM_TEXTS):
+        return "vram"
     if any(t in text for t in _SYSTEM_RAM_TEXTS) or (
         type_name in ("MemoryError", "ArrayMemoryError") and not vram_text
     ):
@@ -173,6 +204,38 @@ def classify_failure(
     if type_name == "OutOfMemoryError" or "out of memory" in text:
         return "system-ram" if compute_device == "cpu" else "vram"
     return "other"
+
+
+_BARE_DEVICE_OOM = ("cuda error: out of memory", "cudaerrormemoryallocation")
+"""CUDA's own error code, not torch's allocator ("CUDA out of memory. Tried to allocate ..."): a CUDA call
+other than a device allocation failed."""
+_PINNING = (
+    "pin_memory",
+    "pinned",
+    "cudahostregister",
+    "cudahostalloc",
+    "hostbuffer",
+    "read_file_slice",
+    "attempting to release mmap",
+    "partially_unload",
+)
+"""What ComfyUI does while it page-locks host RAM: pins offloaded weights (pinned memory, on by default on
+NVIDIA since November 2025: ComfyUI PR #10656), dynamic VRAM's host buffers, the GGUF loader's mmap
+release, moving weights off the GPU into pinned RAM. A bare CUDA "out of memory" there is host RAM:
+ComfyUI issues #10662, #11531, #14126; ``--disable-pinned-memory`` turns it off."""
+
+
+def _pinning(text: str, during: Iterable[str]) -> bool:
+    if not any(t in text for t in _BARE_DEVICE_OOM) or "tried to allocate" in text:
+        return False
+    return any(p in d.lower() for d in during for p in _PINNING)
+
+
+def pinned_host(kind: str | None, message: str | None) -> bool:
+    """A system-memory failure whose message is CUDA's bare "out of memory": :func:`classify_failure`
+    found it while host RAM was being pinned."""
+    text = (message or "").lower()
+    return kind == "system-ram" and any(t in text for t in _BARE_DEVICE_OOM)
 
 
 def is_memory_failure(kind: str | None) -> bool:

@@ -33,6 +33,7 @@ _CRASH = (
     "exit code 139",
     "exited with code 139",
     "memory access fault by gpu",  # ROCm's HSA runtime: a GPU page fault (a driver's or kernel's fault), then abort
+    "referenced memory at 0x",  # Windows' access-violation dialog ("The memory could not be read")
     "leaked semaphore objects to clean up at shutdown",  # Python's resource tracker, after its process died
 )
 _MEMORY_KILL = (
@@ -81,7 +82,7 @@ def ending_kind(low: str, s: str) -> str | None:
         return "memory-kill"
     if any(p in low for p in _COMMIT_EXHAUSTED):
         return "commit-exhausted"
-    if re.search(r"(?:^|\s)killed(?:\s|$)", low) and (
+    if re.search(r"(?:^|\s)killed(?::? 9)?(?:\s|$)", low) and (
         len(s) < 24 or "python" in low or "main.py" in low or _SHELL_JOB.search(low)
     ):
         return "killed"

@@ -435,6 +435,16 @@ def _cause_first(failures: list[LogFailure], compute_device: str) -> list[LogFai
     return failures
 
 
+def _doing(failure: LogFailure) -> list[str]:
+    """What it was doing when it failed: its traceback's functions and code, the line logged just before."""
+    doing = [f"{f.function} {f.code or ''}" for f in failure.frames]
+    for cause in failure.causes:
+        doing += [f"{f.function} {f.code or ''}" for f in cause.frames]
+    if failure.before is not None:
+        doing.append(failure.before.text)
+    return doing
+
+
 def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgement:
     """The first failure of the prompt; the rest, and the end of a chained traceback, are its consequences."""
     failures = _cause_first(failures, compute_device)
@@ -456,7 +466,7 @@ def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgeme
             )
         )
         exc_type, message = cause.type or exc_type, cause.message or message
-    kind = classify_failure(exc_type, message, compute_device=compute_device)
+    kind = classify_failure(exc_type, message, compute_device=compute_device, during=_doing(first))
     j.evidence = first.evidence + ([node.stage_line] if node.stage_line is not None else [])
     j.failure = _failure_doc(
         kind,

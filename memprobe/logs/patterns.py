@@ -70,6 +70,7 @@ _LOADER_LINES = (
     "missing {",
     "left over keys",
     "clip missing:",
+    "Attempting to release mmap",  # ComfyUI-GGUF copies offloaded weights out of the file's mapping
 )
 _DIGITS = re.compile(r"\d+")
 _SUMMARY = ("popup", "report", "message")

@@ -87,6 +87,9 @@ _VAE_WORK = re.compile(r"(?i)\bvae\b.{0,20}\b(de|en)cod(?:e|ing)\b")
 _SQUASHED_REPORT = re.compile(r" (?=## |- \*\*)")
 """Where a report pasted on one line had its line breaks."""
 MAX_MODELS = 48
+_BARE_MEMORY_ERRORS = ("MemoryError", "OutOfMemoryError")
+"""Exception types that name memory running out without a message (Python's ``MemoryError``, torch's
+``OutOfMemoryError`` of a cut paste)."""
 
 
 def _is_node_class(name: str) -> bool:
@@ -193,6 +196,10 @@ class _Reader(BlockReading, MachineReading):
         if ("VAE" in s or "vae" in s) and (m := _VAE_WORK.search(s)) and not memory_sign(s):
             self._activity(s, "vae-decode" if m.group(1).lower() == "de" else "vae-encode")  # a pack's own decode
         if "!!!" in s and (m := _EXC_START.search(s)):
+            if m.start() > 0:  # a paste that lost its line breaks: the last thing logged before is on this line
+                before = s[: m.start()]
+                if (cut := max(before.rfind(k) for k in _LOADER_LINES)) >= 0:
+                    self._activity(before[cut:].strip(), "load")
             message = m.group(1).split(_TRACEBACK)[0].strip()  # a paste that lost its line breaks
             self._open("exception", s, message=message)
             self.mode = Mode.EXC_MESSAGE if message else Mode.MESSAGE
@@ -266,6 +273,11 @@ class _Reader(BlockReading, MachineReading):
             self._open("message", s, exception_type=m.group(1), message=m.group(2).strip())
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), m.group(2).strip())
+            return
+        if s.endswith(_BARE_MEMORY_ERRORS) and (m := _EXC_LINE.match(s)):  # "MemoryError" alone: all it said
+            self._open("message", s, exception_type=m.group(1), message="")
+            self.mode = Mode.EXC_MESSAGE
+            self.exc = LoggedException(m.group(1), "")
             return
         if _MEMORY_GATE.search(s.lower()) and self._memory_paste(s):
             return

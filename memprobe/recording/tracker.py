@@ -54,6 +54,16 @@ def _guarded(method: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def _doing(exc: BaseException) -> list[str]:
+    """The functions the exception passed through, innermost last (what it was doing when it failed)."""
+    names: list[str] = []
+    tb = exc.__traceback__
+    while tb is not None and len(names) < 200:
+        names.append(tb.tb_frame.f_code.co_name)
+        tb = tb.tb_next
+    return names
+
+
 def exception_type_name(exc: BaseException) -> str:
     """``module.QualName`` like ComfyUI's ``execution_error`` (bare for builtins)."""
     cls = type(exc)
@@ -326,7 +336,9 @@ class Tracker:
                 self._close(node, snap, "interrupted")
             else:
                 self._close(node, snap, "failed")
-                kind = classify_failure(type_name, str(exc), system=snap.system, compute_device=self.compute_device)
+                kind = classify_failure(
+                    type_name, str(exc), system=snap.system, compute_device=self.compute_device, during=_doing(exc)
+                )
                 node.error = {"exception_type": type_name, "message": str(exc), "kind": kind}
                 if run is not None:
                     run.failures.append(

@@ -260,6 +260,25 @@ def test_the_memory_kill_evidence_makes_a_silent_end_a_ram_failure():
     assert "earlyoom" in doc["suggestions"][0]["evidence"][0]["text"]
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "gguf_calcuis_51_pinned_memory_cuda_oom.log",  # one line per line
+        "comfyui10566_qwenimage_release_mmap_cuda_error_oom_console.log",
+        "comfyui10662_pinned_memory_wan21_gguf_cuda_error_quoted.log",  # the whole paste on one line
+    ],
+)
+def test_cudas_bare_oom_while_pinning_host_ram_is_that_ram_and_the_step_is_to_stop_pinning(name):
+    # GIVEN CUDA's bare "out of memory" right after ComfyUI-GGUF's "Attempting to release mmap" (pinned
+    # memory, on by default since November 2025: the threads and ComfyUI PR #10597 blame pinned host RAM)
+    doc = explain(next(e for e in LABELS if e["file"] == name))
+    ids = [s["id"] for s in doc["suggestions"]]
+    # THEN it is host RAM, the advice turns pinning off, and never offers a larger pagefile for it
+    assert doc["failure"]["kind"] == "system-ram" and "disable-pinned-memory" in ids and "pagefile" not in ids
+    step = next(s for s in doc["suggestions"] if s["id"] == "disable-pinned-memory")
+    assert "--disable-pinned-memory" in step["try"] and "CUDA error: out of memory" in step["why"]
+
+
 def test_models_and_fallbacks_of_the_explained_prompt():
     doc = explain(next(e for e in LABELS if e["file"] == "other_shape_log_flux_aki.log"))
     assert [(m["name"], m["loaded_bytes"] // 1024**2) for m in doc["models"]] == [

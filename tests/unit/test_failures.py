@@ -106,3 +106,64 @@ def test_the_readers_cheap_gate_lets_every_memory_text_through():
     # e.g. a full disk in Spanish, whose words the others do not share
     doc = explain_log("Error: no queda espacio en el dispositivo\n")
     assert doc["failure"]["kind"] == "disk"
+
+
+# Allocation errors of the other libraries ComfyUI's custom nodes run on, each as the library prints it
+# (the texts are the libraries' own: llama.cpp's ggml-cuda.cu and ggml-vulkan.cpp, the Vulkan and Metal
+# result codes, ONNX Runtime's bfc_arena.cc, the CUDA driver API, HIP, Intel's SYCL runtimes, Colab, Kaggle).
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        (
+            "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 4096.00 MiB on device 0: cudaMalloc failed: "
+            "out of memory",
+            "vram",
+        ),
+        ("alloc_tensor_range: failed to allocate CUDA0 buffer of size 1879048192", "vram"),
+        ("llama_model_load: error loading model: unable to allocate CUDA0 buffer", "vram"),
+        ("alloc_tensor_range: failed to allocate ROCm0 buffer of size 5064192000", "vram"),
+        ("ggml_vulkan: Device memory allocation of size 462323712 failed.", "vram"),
+        ("ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory", "vram"),
+        (
+            "[METAL] Command buffer execution failed: Insufficient Memory "
+            "(00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)",
+            "vram",
+        ),
+        (
+            "Non-zero status code returned while running Conv node. Status Message: bfc_arena.cc:376 "
+            "onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer of size "
+            "4718592000 (CUDAExecutionProvider)",
+            "vram",
+        ),
+        (
+            "Non-zero status code returned while running Conv node. Status Message: bfc_arena.cc:376 "
+            "onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer of size 4718592000",
+            "system-ram",
+        ),
+        ("[2] Call to cuMemAlloc results in CUDA_ERROR_OUT_OF_MEMORY", "vram"),
+        ("HIP error: hipErrorOutOfMemory", "vram"),
+        (
+            "Native API failed. Native API returns: -5 (PI_ERROR_OUT_OF_RESOURCES) -5 (PI_ERROR_OUT_OF_RESOURCES)",
+            "vram",
+        ),
+        ("Native API failed. Native API returns: 40 (UR_RESULT_ERROR_OUT_OF_RESOURCES)", "vram"),
+        ("UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", "vram"),
+        ("Your session crashed after using all available RAM.", "system-ram"),
+        ("Your notebook tried to allocate more memory than is available. It has restarted.", "system-ram"),
+        ("[Errno 12] Cannot allocate memory", "system-ram"),
+    ],
+)
+def test_other_libraries_allocation_errors(message, kind):
+    assert classify_failure("RuntimeError", message) == kind
+
+
+def test_cudas_bare_out_of_memory_while_pinning_host_ram_is_that_ram():
+    # ComfyUI pins offloaded weights (on by default on NVIDIA since PR #10656); CUDA's own error there is
+    # host RAM (issues #10662, #11531, #14126; calcuis/gguf#51): ComfyUI-GGUF's mmap release, pin_memory
+    bare = "CUDA error: out of memory\nSearch for `cudaErrorMemoryAllocation' in https://docs.nvidia.com/cuda/"
+    assert classify_failure("torch.AcceleratorError", bare, during=["Attempting to release mmap (398)"]) == "system-ram"
+    assert classify_failure("torch.AcceleratorError", bare, during=["load", "pin_memory"]) == "system-ram"
+    assert classify_failure("torch.AcceleratorError", bare, during=["load", "forward"]) == "vram"
+    # torch's own allocator ran out of VRAM, whatever it was doing
+    allocator = "CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 8.00 GiB total capacity)"
+    assert classify_failure("torch.OutOfMemoryError", allocator, during=["pin_memory"]) == "vram"

@@ -249,3 +249,23 @@ def test_a_traceback_whose_every_line_carries_the_desktop_apps_prefix():
         ("execute", "output_data = get_output_data(obj)"),
         ("sample", "return common_ksampler(model, seed, steps)"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("paste", "kind", "ending"),
+    [
+        ("MemoryError", "system-ram", None),  # Python's, with nothing else pasted
+        ("torch.OutOfMemoryError", "vram", None),
+        ("got prompt\nRequested to load SDXL\nKilled: 9", "system-ram", "killed"),  # macOS' shell after SIGKILL
+        (  # Windows' access-violation dialog
+            "The instruction at 0x00007FF8A1B2C3D4 referenced memory at 0x0000000000000000. The memory could not be read.",
+            "abrupt",
+            "crash",
+        ),
+    ],
+)
+def test_what_a_bare_paste_says_ran_out(paste, kind, ending):
+    from memprobe.logs.explain import explain_log
+
+    failure = explain_log(paste)["failure"]
+    assert failure["kind"] == kind and failure.get("ending") == ending

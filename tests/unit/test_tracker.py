@@ -391,3 +391,17 @@ def test_torchs_peak_counters_give_exact_gpu_peaks(clock):
     assert (node.peaks["gpu0_allocated_bytes"], node.peaks["gpu0_reserved_bytes"]) == (7 * GIB, 8 * GIB)
     # NVML's device memory in use has no peak counter: its peak is sampled
     assert node.exact_peaks == {"gpu0_allocated_bytes", "gpu0_reserved_bytes"} and sensors.resets == 1
+
+
+def test_a_bare_cuda_oom_raised_while_pinning_host_ram_is_recorded_as_system_ram(tracker):
+    tracker.begin_run("r3", prompt=PROMPT)
+    node = tracker.node_begin("r3", "8", "VAEDecode")
+
+    def pin_memory() -> None:  # the function ComfyUI pins offloaded weights in
+        raise RuntimeError("CUDA error: out of memory")
+
+    try:
+        pin_memory()
+    except RuntimeError as exc:
+        tracker.node_failed(node, exc)
+    assert node.error is not None and node.error["kind"] == "system-ram"

@@ -7,11 +7,37 @@ from ...format import GIB, fmt_bytes
 from ...vocabulary import SYSTEM_KINDS
 from ..doctor import suggest_pagefile
 from ..facts import USAGE_WORDS, RunFacts, of_limit, short
+from ..failures import pinned_host
 from ..limits import CGROUP, COMMIT, MemoryLimit, disk_is_low, os_family
 from .base import Suggestion, rule
 from .firststep import impossible_request
 
 __all__: list[str] = []
+
+
+@rule("pinned-memory", needs=("failure",), tiers=("failure",))
+def pinned_memory(f: RunFacts) -> list[Suggestion]:
+    """CUDA's bare "out of memory" while ComfyUI page-locked host RAM (see
+    :func:`memprobe.judging.failures.classify_failure`): pinned RAM has a ceiling of its own, below RAM +
+    swap (on Windows, the shared GPU memory: half the RAM), so turn pinning off rather than add swap."""
+    failure = f.failure
+    if failure is None or not pinned_host(failure.kind, failure.message):
+        return []
+    offloaded = max((p.get("offloaded_bytes") or 0 for p in f.partials), default=0)
+    return [
+        Suggestion(
+            "disable-pinned-memory",
+            "failure",
+            "Turn off ComfyUI's pinned memory",
+            f"It failed at {f.label(f.failing_node())} with '{short(failure.message)}' while ComfyUI was pinning "
+            "(page-locking) host RAM for weights it keeps off the GPU: CUDA's own error, not torch's VRAM "
+            "allocator's, raised where no VRAM is allocated.",
+            "Launch ComfyUI with --disable-pinned-memory (pinned memory is on by default on NVIDIA since "
+            "November 2025); offloaded weights then stay in ordinary RAM, which can use the pagefile/swap. A "
+            "larger pagefile does not help pinned RAM, which cannot be paged out.",
+            offloaded or None,  # the offloaded weights are what ComfyUI pins
+        )
+    ]
 
 
 @rule("system-memory", needs=("failure", "abrupt-end", "near-limit", "partial-load"), tiers=("failure", "pressure"))
@@ -20,6 +46,8 @@ def system_memory(f: RunFacts) -> list[Suggestion]:
     limit. Linux's commit limit in overcommit mode 0/1 is not enforced: no evidence at all."""
     limit, failure = f.system, f.failure
     kind = failure.kind if failure is not None else None
+    if failure is not None and pinned_host(kind, failure.message):
+        return []  # pinned RAM: not the limit the OS enforces (pinned-memory says what helps)
     abrupt = failure is not None and failure.abrupt
     failed = kind in SYSTEM_KINDS  # RAM + swap, the commit limit or a container's limit ran out
     near = limit.near(f.peaks)
