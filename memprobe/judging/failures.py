@@ -28,6 +28,7 @@ __all__ = [
     "memory_sign",
     "MEMORY_TEXTS",
     "pinned_host",
+    "dynamic_vram_reserve",
 ]
 
 # Texts are matched lower-cased, in the languages users post in (Windows' and glibc's own
@@ -55,6 +56,8 @@ _SYSTEM_RAM_TEXTS = (
     "no se puede asignar memoria",
     "failed to allocate",  # "... memory", ONNX Runtime's "... memory for requested buffer", ggml's buffers
     "out of host memory",
+    "not enough memory: you tried to allocate",  # torch's CPU allocator, its prefix cut
+    "hostbuffer.read_file_slice failed",  # comfy-aimdo could not fill its pinned host buffer (see _PINNED_TEXTS)
     "after using all available ram",  # Google Colab: "Your session crashed after using all available RAM."
     "more memory than is available",  # Kaggle: "Your notebook tried to allocate more memory than is available."
 )
@@ -180,6 +183,8 @@ def classify_failure(
     """
     type_name = (exception_type or "").rsplit(".", 1)[-1]
     text = (message or "").lower()
+    if any(t in text for t in _NOT_EXHAUSTION):
+        return "other"
     if any(t in text for t in _COMMIT_TEXTS):
         return "commit-limit"
     if any(t in text for t in _DISK_TEXTS):
@@ -206,6 +211,13 @@ def classify_failure(
     return "other"
 
 
+_NOT_EXHAUSTION = ("vbar allocation failed",)
+"""Raised as memory errors, not memory running out: comfy-aimdo (dynamic VRAM) could not reserve a model's
+GPU virtual address range (``cuMemAddressReserve`` of ten times the model's size; a vGPU or ZLUDA has no such
+API, or the range is fragmented): ``--disable-dynamic-vram`` avoids it."""
+_PINNED_TEXTS = ("hostbuffer.read_file_slice failed",)
+"""comfy-aimdo's pinned host buffer failed to take a slice of a model file: pinned host RAM (ComfyUI issue
+#14250, fixed by ``--disable-pinned-memory``; PR #15699)."""
 _BARE_DEVICE_OOM = ("cuda error: out of memory", "cudaerrormemoryallocation")
 """CUDA's own error code, not torch's allocator ("CUDA out of memory. Tried to allocate ..."): a CUDA call
 other than a device allocation failed."""
@@ -235,7 +247,13 @@ def pinned_host(kind: str | None, message: str | None) -> bool:
     """A system-memory failure whose message is CUDA's bare "out of memory": :func:`classify_failure`
     found it while host RAM was being pinned."""
     text = (message or "").lower()
-    return kind == "system-ram" and any(t in text for t in _BARE_DEVICE_OOM)
+    return kind == "system-ram" and any(t in text for t in _BARE_DEVICE_OOM + _PINNED_TEXTS)
+
+
+def dynamic_vram_reserve(message: str | None) -> bool:
+    """comfy-aimdo could not reserve a model's GPU address range (not memory running out)."""
+    text = (message or "").lower()
+    return any(t in text for t in _NOT_EXHAUSTION)
 
 
 def is_memory_failure(kind: str | None) -> bool:

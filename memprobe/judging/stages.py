@@ -30,6 +30,7 @@ __all__ = [
     "NodeClass",
     "stage_of",
     "custom_stage_by_name",
+    "builtin_class_titled",
     "node_class_from_object_info",
     "node_class_from_type",
     "StageCache",
@@ -202,6 +203,31 @@ def node_specs() -> dict[str, NodeSpec]:
         }
     except (OSError, ValueError, KeyError, TypeError, IndexError):
         return {}
+
+
+@cache
+def _titles() -> dict[str, str]:
+    try:
+        names = json.loads(_BUILTIN_NODES.read_text(encoding="utf-8")).get("display_names") or {}
+    except (OSError, ValueError, AttributeError):
+        names = {}
+    titles = {_squash(k): k for k in node_specs()}
+    titles.update({_squash(title): str(k) for title, k in names.items()})
+    return titles
+
+
+def _squash(name: str) -> str:
+    return "".join(c for c in name.lower() if c.isalnum())
+
+
+def builtin_class_titled(title: str) -> str | None:
+    """The built-in class a node's title names: its class or its display name, spaced or cased as a user
+    typed it (``VAE Decode``, ``K sampler``, ``Load Checkpoint``), or ``None``.
+
+    >>> builtin_class_titled("Load Checkpoint"), builtin_class_titled("K sampler"), builtin_class_titled("Loading")
+    ('CheckpointLoaderSimple', 'KSampler', None)
+    """
+    return _titles().get(_squash(title)) if len(title) <= 64 else None
 
 
 @cache

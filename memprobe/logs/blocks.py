@@ -73,6 +73,7 @@ class BlockReading:
     chain: list[LoggedException]
     validation_node: LogFailure | None
     validation_extras: list[LogFailure]
+    ignored_at: int
 
     if TYPE_CHECKING:  # the machine facts of a report, read by MachineReading
 
@@ -92,6 +93,7 @@ class BlockReading:
             evidence=[self._ev(text)],
             before=self.prompt.last_activity,
             before_hint=self.prompt.last_hint,
+            after_sampling=self.prompt.just_sampled,
             **fields,
         )
         self.block = failure
@@ -105,11 +107,16 @@ class BlockReading:
         self.exc, self.mode, self.validation_node, self.chain = None, None, None, []
         if block is None:
             return
+        if block.source == "traceback" and block.line == self.ignored_at + 1:
+            return  # "Exception ignored in: <function HostBuffer.__del__ ...>": Python went on
         if block.source == "traceback" and any(
             f.function in ("load_custom_node", "execute_prestartup_script", "init_external_custom_nodes")
             for f in block.frames
         ):
             self.facts.import_failures += 1
+            if self.facts.import_failure is None:
+                block.source = "import"
+                self.facts.import_failure = block
             return
         if (
             block.source in ("traceback", "message")

@@ -20,6 +20,9 @@ _PAUSE = (
     "続行するには何かキーを押してください",
     "계속하려면 아무 키나 누르십시오",
     "press a key to continue",
+    "press enter to continue",
+    "entrée pour continuer",  # "Cliquez sur Entrée pour continuer...", an install script's French prompt
+    "comfyui has exited",  # install scripts' own banner after the server ended
 )
 _CRASH = (
     "segmentation fault",
@@ -35,7 +38,17 @@ _CRASH = (
     "memory access fault by gpu",  # ROCm's HSA runtime: a GPU page fault (a driver's or kernel's fault), then abort
     "referenced memory at 0x",  # Windows' access-violation dialog ("The memory could not be read")
     "leaked semaphore objects to clean up at shutdown",  # Python's resource tracker, after its process died
+    "referenced memory at 0x",  # Windows' access-violation dialog ("The memory could not be read")
+    "terminated abnormally with signal",  # systemd-coredump in the journal
+    "] page fault (",  # amdgpu's GPU page fault in the kernel log ("amdgpu: [gfxhub] page fault (src_id:...")
+    "程序崩溃",  # a Chinese launcher's "the program crashed"
 )
+_NT_CRASH = re.compile(r"\b(?:0xc0000(?!12d)[0-9a-f]{3}|3221225\d{3}|3221226\d{3}|-10737\d{5})\b")
+"""An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,
+0xC0000374 heap corruption ...), in hex or as Windows prints it in decimal; the commit limit's 0xC000012D
+is a memory failure (:mod:`memprobe.judging.failures`)."""
+_FATAL_CHECK = re.compile(r"^\[f [^\]]*:\d+\]")
+"""A native library's fatal check (glog/c10's ``[F path:line] message``): it aborts the process."""
 _MEMORY_KILL = (
     "out of memory: killed process",
     "oom-kill:",
@@ -44,16 +57,22 @@ _MEMORY_KILL = (
 )
 _CGROUP_KILL = ("memory cgroup out of memory", "constraint=constraint_memcg", "oomkilled", "memory.max")
 """The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
-_NATIVE_FRAME = re.compile(r"python3\d*\.dll\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ byte\(s\)")
+_NATIVE_FRAME = re.compile(r"python3\d*\.dll(?:\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ byte\(s\)|\+0x[0-9a-f]+\))")
 """A line of the native stack Windows' crash handler prints for python3x.dll: the process crashed."""
 _SHELL_JOB = re.compile(r"line \d+:\s+\d+\s+killed")
 """A shell script's report of its child's SIGKILL (``entrypoint.sh: line 63:  6544 Killed``)."""
 _COMMIT_EXHAUSTED = ("resource-exhaustion-detector", "low virtual memory condition")
+_UNREACHABLE = ("err_connection_refused", "refused to connect")
+"""The browser, or a proxy in front of ComfyUI, found nothing listening: the server had ended."""
+_SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?(?:ps )?[a-z]:\\[^<>|\"]*>$|^[\w.-]+@[\w.-]+:[^$#]*[$#]$")
+"""A shell's prompt alone on a line (``(venv) C:\\ComfyUI>``, ``PS C:\\...>``, ``user@host:~/ComfyUI$``): the
+process that held the console returned to it."""
 
 
 _HINT_WORDS = (
     r"pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
-    r"fatal|violation|c0000005|3221225477|1073741819|resource-exhaustion|virtual memory|semaphore|memcg"
+    r"fatal|violation|c0000|322122|107374|resource-exhaustion|virtual memory|semaphore|memcg|refused|"
+    r"continu|abnormally|^\[f |>$|[$#]$|崩溃|\.dll[+(]0x"
 )
 ENDING_HINT = re.compile(
     "|".join(
@@ -61,7 +80,7 @@ ENDING_HINT = re.compile(
             _HINT_WORDS,
             *(
                 re.escape(t)
-                for t in (*_PAUSE, *_CRASH, *_MEMORY_KILL, *_CGROUP_KILL, *_COMMIT_EXHAUSTED)
+                for t in (*_PAUSE, *_CRASH, *_MEMORY_KILL, *_CGROUP_KILL, *_COMMIT_EXHAUSTED, *_UNREACHABLE)
                 if not re.search(_HINT_WORDS, t)
             ),
         ]
@@ -72,8 +91,9 @@ they miss."""
 
 
 def ending_kind(low: str, s: str) -> str | None:
-    """``pause``, ``cgroup-kill``, ``memory-kill``, ``commit-exhausted``, ``killed``, ``crash`` or ``None`` for a
-    line (``low``: the line lower-cased; ``s``: as written)."""
+    """``pause``, ``cgroup-kill``, ``memory-kill``, ``commit-exhausted``, ``killed``, ``crash``, ``exited`` (the
+    shell's prompt came back), ``unreachable`` (nothing listens on ComfyUI's port) or ``None`` for a line
+    (``low``: the line lower-cased; ``s``: as written)."""
     if low.endswith(">pause") or any(p in low for p in _PAUSE):
         return "pause"
     if any(p in low for p in _CGROUP_KILL):
@@ -88,6 +108,12 @@ def ending_kind(low: str, s: str) -> str | None:
         return "killed"
     if "exited with code 137" in low or "exit code 137" in low or "exit code -9" in low:
         return "killed"
-    if any(p in low for p in _CRASH) or _NATIVE_FRAME.search(low):
+    if any(p in low for p in _CRASH) or _NATIVE_FRAME.search(low) or _NT_CRASH.search(low) or _FATAL_CHECK.match(low):
         return "crash"
+    if any(p in low for p in _UNREACHABLE) or (
+        "connection refused" in low and ("127.0.0.1" in low or "localhost" in low)
+    ):
+        return "unreachable"
+    if len(low) < 200 and _SHELL_PROMPT.match(low.strip()):
+        return "exited"
     return None

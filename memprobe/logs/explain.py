@@ -127,6 +127,9 @@ _ENDINGS = {
     "memory-kill": "the system's out-of-memory killer ended the process: RAM + swap were exhausted",
     "cgroup-kill": "the kernel's OOM killer ended the process in its memory cgroup: the container's limit was reached",
     "commit-exhausted": "Windows reported low virtual memory: RAM + pagefile (the commit limit) were exhausted",
+    "exited": "the shell's prompt came back: ComfyUI's process had ended with no error",
+    "unreachable": "nothing answered on ComfyUI's port any more: its process had ended",
+    "restarted": "ComfyUI started again in the middle of a prompt: its process had ended with no error",
 }
 
 
@@ -271,13 +274,22 @@ def _identify(failure: LogFailure) -> _Node:
                 return node
     if failure.before_hint and failure.before is not None:
         node.stage, node.stage_line = failure.before_hint, failure.before
-        node.stage_evidence = {
-            "sampling": "a sampler's progress bar was running when it failed",
-            "load": "a checkpoint was being loaded when it failed",
-            "vae-decode": "ComfyUI had just retried the VAE decode in tiles",
-            "vae-encode": "ComfyUI had just retried the VAE encode in tiles",
-        }.get(failure.before_hint)
+        node.stage_evidence = _hint_evidence(failure.before_hint, failure.before.text)
     return node
+
+
+def _hint_evidence(hint: str, text: str) -> str | None:
+    """Why the line logged last places the failure in ``hint``'s stage."""
+    if text.startswith("Requested to load"):  # a VAE, loaded to decode (sampling had finished) or to encode
+        return f"ComfyUI had just loaded the VAE to {'decode' if hint == 'vae-decode' else 'encode'} ({text})"
+    if "retrying with tiled" in text.lower():
+        return f"ComfyUI had just retried the VAE {hint.removeprefix('vae-')} in tiles"
+    return {
+        "sampling": "a sampler's progress bar was running when it failed",
+        "load": "a checkpoint was being loaded when it failed",
+        "vae-decode": "the line logged just before is a VAE decode's",
+        "vae-encode": "the line logged just before is a VAE encode's",
+    }.get(hint)
 
 
 # ---------------------------------------------------------------------------- choosing what to explain
@@ -308,6 +320,8 @@ def _focus(facts: LogFacts) -> _Focus:
     last = facts.prompts[-1] if facts.prompts else None
     if last is not None and last.started is not None and last.ended is None:
         return _Focus(last, [], cut_short=True)
+    if facts.import_failure is not None and not ran:  # only the start-up: a pack that failed to import
+        return _Focus(last, [facts.import_failure])
     return _Focus(last, [])
 
 
@@ -450,6 +464,9 @@ def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgeme
     failures = _cause_first(failures, compute_device)
     first = failures[0]
     node = _identify(first)
+    if first.source == "import":  # at start-up, before any node ran
+        where = f"custom_nodes/{node.pack}" if node.pack else "a custom node pack"
+        node = _Node(pack=node.pack, stage="other", stage_evidence=f"{where} failed to import when ComfyUI started")
     exc_type, message = first.exception_type, first.message
     j = _Judgement()
     if first.causes:  # a chained traceback: the oldest exception is the cause, the last a consequence
@@ -502,6 +519,9 @@ def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgeme
         exception_type=exc_type,
         sizes=message_sizes(message),
         pack=node.pack,
+        after_sampling=first.before.text
+        if first.after_sampling and first.before is not None and node.stage is None and not node.class_type
+        else None,
     )
     if node.class_type:
         j.node = {
@@ -512,9 +532,11 @@ def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgeme
             "status": "failed",
             "title": None,
         }
-    if not node.node_id:
+    if first.source == "import":
+        pass  # no node ran: nothing to name
+    elif not node.node_id:
         j.unknown.append("the failing node's id (the log does not print it)")
-    if not node.class_type:
+    if first.source != "import" and not node.class_type:
         j.unknown.append(
             f"which node of custom_nodes/{node.pack} failed (the log does not name its class)"
             if node.pack

@@ -27,11 +27,11 @@ from typing import BinaryIO
 
 from ..judging.custom_nodes import custom_node
 from ..judging.failures import MEMORY_TEXTS, detect_fallback, memory_sign
-from ..judging.stages import builtin_nodes
+from ..judging.stages import builtin_class_titled, builtin_nodes
 from .blocks import BlockReading, Mode
 from .endings import ENDING_HINT, ending_kind
 from .machine import MachineReading
-from .modellog import LOAD_KINDS, ModelLogReader
+from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader
 from .patterns import (
     _BANNER_HINT,
     _CAPACITY,
@@ -49,7 +49,7 @@ from .patterns import (
     _VALIDATE,
     _known,
 )
-from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog
+from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog, bar_finished
 from .text import clean, iter_lines
 
 __all__ = [
@@ -87,6 +87,23 @@ _VAE_WORK = re.compile(r"(?i)\bvae\b.{0,20}\b(de|en)cod(?:e|ing)\b")
 _SQUASHED_REPORT = re.compile(r" (?=## |- \*\*)")
 """Where a report pasted on one line had its line breaks."""
 MAX_MODELS = 48
+_VALIDATION_MESSAGES = (
+    "Value not in list",
+    "Required input is missing",
+    "Return type mismatch between linked nodes",
+    "Exception when validating node",
+    "Exception when validating inner node",
+    "Custom validation failed for node",
+    "Bad linked input, must be",
+    "Prompt has no outputs",
+    "Cannot execute because a node is missing the class_type property",
+)
+"""ComfyUI's own validation messages (``execution.py``), as its error dialog shows them alone on a line."""
+_OUT_OF_RANGE = re.compile(r"^Value \S+ (?:bigger than max|smaller than min) of \S+")
+_VAE_MODEL = re.compile(r"VAE|^Autoencod|^AutoEncoder", re.IGNORECASE)
+"""A VAE's model class in ComfyUI's "Requested to load" (``AutoencoderKL``, ``AutoencodingEngine``, ``WanVAE``)."""
+_STARTUP = ("[START] Security scan", "** ComfyUI startup time:", "Prestartup times for custom nodes", "Total VRAM ")
+"""What ComfyUI (and the Manager it is most often installed with) prints first when it starts."""
 _BARE_MEMORY_ERRORS = ("MemoryError", "OutOfMemoryError")
 """Exception types that name memory running out without a message (Python's ``MemoryError``, torch's
 ``OutOfMemoryError`` of a cut paste)."""
@@ -114,6 +131,10 @@ class _Reader(BlockReading, MachineReading):
         self.bare_class: tuple[int, str] | None = None
         """The last line that was only a node's class name (the frontend's dialog puts it above
         the message): its number and the name."""
+        self.vae_requested = False
+        """The last model line asked for a VAE (its "loaded ..." line follows)."""
+        self.ignored_at = -2
+        """The line of Python's "Exception ignored in: ..." (the traceback after it was swallowed)."""
         self.models = ModelLogReader()
         """Pairs each load line with the ``Requested to load`` before it (``memprobe.logs.modellog``)."""
 
@@ -179,6 +200,8 @@ class _Reader(BlockReading, MachineReading):
             self._close()
         if "%|" in s:
             self.prompt.last = (self.n, s, "progress")
+            if "100%" in s and bar_finished(s):
+                self.prompt.sampled = True
             if (load := s.find("Requested to load ")) > 0:
                 self._facts_line(s[load:], s[load:])
             if "Killed" in s[-12:]:  # the kernel ended the process while a bar was drawn
@@ -232,6 +255,9 @@ class _Reader(BlockReading, MachineReading):
                 self.mode = Mode.VALIDATION
                 return
         if first in "Ee":
+            if s.startswith("Exception ignored in"):  # Python swallowed it (a __del__, a callback): no failure
+                self.ignored_at = self.n
+                return
             if s.startswith("Exception in thread") and _THREAD.match(s):
                 self._open("thread", s)
                 self.mode = Mode.FRAMES
@@ -274,6 +300,10 @@ class _Reader(BlockReading, MachineReading):
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), m.group(2).strip())
             return
+        if s.startswith(_VALIDATION_MESSAGES) or (s.startswith("Value ") and _OUT_OF_RANGE.match(s)):
+            self._open("message", s, message=s)  # the frontend's dialog for a prompt ComfyUI refused
+            self._close()
+            return
         if s.endswith(_BARE_MEMORY_ERRORS) and (m := _EXC_LINE.match(s)):  # "MemoryError" alone: all it said
             self._open("message", s, exception_type=m.group(1), message="")
             self.mode = Mode.EXC_MESSAGE
@@ -285,6 +315,8 @@ class _Reader(BlockReading, MachineReading):
             return
         if _BARE_CLASS.match(s):
             self.bare_class = (self.n, s)
+        elif len(s) <= 40 and (titled := builtin_class_titled(s)) is not None:  # the dialog's "VAE Decode"
+            self.bare_class = (self.n, titled)
         if "137" in s and "exit" in s:
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
         self._facts_line(text, s)
@@ -309,7 +341,9 @@ class _Reader(BlockReading, MachineReading):
             return False
         class_type = None
         message = s
-        if (m := _CLASS_PREFIX.match(s)) is not None:
+        if (m := _CLASS_PREFIX.match(s)) is not None and (
+            _is_node_class(m.group(1)) or not s.lower().startswith(MEMORY_TEXTS)  # "DefaultCPUAllocator: ..."
+        ):
             class_type, message = m.group(1), m.group(2)
         elif (m := _CLASS_WORD.match(s)) is not None and _is_node_class(m.group(1)):  # "WanVideoSampler Allocation..."
             class_type, message = m.group(1), m.group(2)
@@ -329,17 +363,17 @@ class _Reader(BlockReading, MachineReading):
     def _facts_line(self, text: str, s: str) -> None:
         machine = self.facts.machine
         if s.startswith(_MODEL_LINES) and (line := self.models.feed(s)) is not None:
+            if line.kind == "requested" and line.model_class and _VAE_MODEL.search(line.model_class):
+                self._activity(s, "vae-decode" if self.prompt.sampled else "vae-encode")  # a VAE loads to run
+                self.vae_requested = True
+                return
+            if line.kind in LOAD_KINDS and self.vae_requested:
+                self.vae_requested = False
+                self._add_model(self._model_load(line))
+                return  # the VAE's own load: what it was loaded for is still under way
+            self.vae_requested = False
             if line.kind in LOAD_KINDS:
-                self._add_model(
-                    ModelLoad(
-                        line.model_class,
-                        self.n,
-                        line.loaded_bytes,
-                        line.offloaded_bytes,
-                        line.kind == "partially-loaded",
-                        line.staged_bytes,
-                    )
-                )
+                self._add_model(self._model_load(line))
             self._activity(s, None)
             return
         if "emory" in s and (kind := detect_fallback(s)):
@@ -349,6 +383,10 @@ class _Reader(BlockReading, MachineReading):
         if s.startswith(_LOADER_LINES) or (s.startswith("Using ") and s.endswith("attention in VAE")):
             self._activity(s, "load")
             return
+        if ENDING_HINT.search(low := s.lower()):
+            self._ending(low, s)
+        if s.startswith(_STARTUP) and self._running(or_active=True):  # a start-up in mid-prompt: it had ended
+            self._ending(low, s, kind="restarted")
         if _BANNER_HINT.search(s):
             self._banner(s)
             return
@@ -359,11 +397,19 @@ class _Reader(BlockReading, MachineReading):
             return
         if ("capac" in s or "Device limit" in s) and (m := _CAPACITY.search(s)):
             self._capacity(m)
-        if ENDING_HINT.search(low := s.lower()):
-            self._ending(low, s)
 
-    def _ending(self, low: str, s: str) -> None:
-        kind = ending_kind(low, s)
+    def _model_load(self, line: ModelLogLine) -> ModelLoad:
+        partial = line.kind == "partially-loaded"
+        return ModelLoad(line.model_class, self.n, line.loaded_bytes, line.offloaded_bytes, partial, line.staged_bytes)
+
+    def _running(self, or_active: bool = False) -> bool:
+        """A prompt was started (``or_active``: or did something, its start cut from the paste), has not ended
+        and has not failed."""
+        began = self.prompt.started is not None or (or_active and self.prompt.last is not None)
+        return began and self.prompt.ended is None and not self.prompt.failures
+
+    def _ending(self, low: str, s: str, kind: str | None = None) -> None:
+        kind = kind or ending_kind(low, s)
         if kind is None:
             return
         if (
@@ -372,8 +418,8 @@ class _Reader(BlockReading, MachineReading):
             and self.facts.endings[-1].line.number >= self.n - 3
         ):
             return  # "...>pause" and "Press any key" are one ending
-        running = self.prompt.started is not None and self.prompt.ended is None and not self.prompt.failures
-        self.facts.endings.append(Ending(kind, self._ev(s), self.prompt.index if running else None))
+        during = self.prompt.index if self._running(or_active=True) else None
+        self.facts.endings.append(Ending(kind, self._ev(s), during))
         del self.facts.endings[:-8]
 
     def _add_model(self, model: ModelLoad) -> None:

@@ -40,8 +40,8 @@ class LogFailure:
     """A failure as the log reports it. ``source``: ``exception`` (ComfyUI's "!!! Exception during
     processing"), ``traceback`` (a bare one), ``thread`` (the prompt worker itself died),
     ``popup`` (the old "Error occurred when executing X" dialog), ``report`` (the frontend's
-    "ComfyUI Error Report"), ``validation`` (the prompt was refused) or ``message`` (an exception
-    line on its own)."""
+    "ComfyUI Error Report"), ``validation`` (the prompt was refused), ``message`` (an exception
+    line on its own) or ``import`` (a custom node pack failed to import at start-up)."""
 
     source: str
     line: int
@@ -57,6 +57,8 @@ class LogFailure:
     """The last thing the prompt did before this failure (a progress bar, a model load, a fallback)."""
     before_hint: str | None = None
     """The stage that last thing belongs to, where it says (``sampling``, ``load``, ``vae-decode``)."""
+    after_sampling: bool = False
+    """It failed right after a sampler's progress bar reached its end (the log names no later step)."""
     oom_unload: bool = False
     """ComfyUI logged "Got an OOM, unloading all loaded models." after it."""
 
@@ -97,10 +99,17 @@ class PromptLog:
     last: tuple[int, str, str | None] | None = None
     """The last thing it did: (line number, text, stage hint); "progress" is judged when read."""
     oom_unload: bool = False
+    sampled: bool = False
+    """A sampler's progress bar ran to its end in this prompt (a VAE loaded after it decodes)."""
 
     @property
     def last_activity(self) -> LogLine | None:
         return LogLine(self.last[0], self.last[1][:400]) if self.last else None
+
+    @property
+    def just_sampled(self) -> bool:
+        """The last thing it logged was a sampler's progress bar at its end."""
+        return self.last is not None and self.last[2] == "progress" and bar_finished(self.last[1])
 
     @property
     def last_hint(self) -> str | None:
@@ -110,9 +119,11 @@ class PromptLog:
         if hint == "progress":
             text = self.last[1]
             m = _PROGRESS.search(text)
-            if m is None or not _running(m):
+            if m is None:
                 return None
             loading = text[: m.start()].lstrip().lower().startswith("loading")
+            if not _running(m):  # a finished bar: what runs next is not in the log
+                return None
             return "load" if loading else "sampling"  # a loader's bar: "Loading transformer parameters: 0%|"
         return hint
 
@@ -129,6 +140,8 @@ class LogFacts:
     prompt_count: int = 0
     endings: list[Ending] = field(default_factory=list)
     import_failures: int = 0
+    import_failure: LogFailure | None = None
+    """The first custom node pack that failed to import at start-up (explained when nothing else failed)."""
     user_names: set[str] = field(default_factory=set)
     lines: int = 0
     cut_lines: int = 0
@@ -138,6 +151,12 @@ class LogFacts:
     @property
     def failures(self) -> list[LogFailure]:
         return [f for p in self.prompts for f in p.failures]
+
+
+def bar_finished(text: str) -> bool:
+    """A sampler's progress bar (not a loader's) that reached its total."""
+    m = _PROGRESS.search(text)
+    return m is not None and not _running(m) and not text[: m.start()].lstrip().lower().startswith("loading")
 
 
 def _running(m: re.Match[str]) -> bool:

@@ -84,7 +84,7 @@ _PREFIX = re.compile(
     r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?: "  # journald
     r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?:\s*-\s*|\s+|$)"  # timestamps
     r"|\[\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s*"
-    r"|\[(?:info|warn|warning|error|debug|verbose)\]\s*"  # ComfyUI Desktop
+    r"|\[(?i:info|warn|warning|error|debug|verbose)\]\s*"  # ComfyUI Desktop's "[info]", others' "[INFO]"
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]*:"  # python logging's default format
     r"|[\w.]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - "  # "root - ERROR - "
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+(?=\S)(?!-)"  # "INFO Requested to load" (after a stamp)

@@ -269,3 +269,59 @@ def test_what_a_bare_paste_says_ran_out(paste, kind, ending):
 
     failure = explain_log(paste)["failure"]
     assert failure["kind"] == kind and failure.get("ending") == ending
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("(venv) C:\\Users\\User\\Documents\\ComfyUI\\ComfyUI>", "exited"),  # comfyui#2017: the shell came back
+        ("(venv) PS C:\\Users\\valen\\Comfyui-AMD-Windows-Install-Script\\ComfyUI>", "exited"),
+        ("ubuntu@gpu-box:~/ComfyUI$", "exited"),
+        ("C:\\ComfyUI> python main.py --lowvram", None),  # a command typed at it starts ComfyUI, it does not end it
+        (
+            "[F D:\\a\\_work\\1\\s\\pytorch-directml-plugin\\torch_directml\\csrc\\engine\\dml_util.cc:118] Invalid",
+            "crash",
+        ),
+        ("[程序崩溃，退出代码为 3221226505 (0xC0000409)]", "crash"),  # a Chinese launcher: stack buffer overrun
+        ("Process exited with code 0xC0000374", "crash"),  # heap corruption
+        ("#82 0x00007ffe53a5ae64 (C:\\Python311\\python311.dll+0x4ae64)", "crash"),
+        (
+            "systemd-coredump[134090]: Process 91762 (python) of user 60105 terminated abnormally with signal 6/ABRT",
+            "crash",
+        ),
+        ("amdgpu 0000:0b:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:8 pasid:32792)", "crash"),
+        ("127.0.0.1 refused to connect.", "unreachable"),  # the browser's page once the server is gone
+        ('"msg":"dial tcp 127.0.0.1:18188: connect: connection refused"', "unreachable"),  # a proxy in front of it
+        ("Cannot connect to host api.comfy.org:443 ssl:default [Connection refused]", None),  # the Manager offline
+        ("Cliquez sur Entrée pour continuer...:", "pause"),
+        ("Unable to start the application correctly (0xc000012d).", None),  # the commit limit: a memory failure
+    ],
+)
+def test_how_a_process_ended(line, kind):
+    from memprobe.logs.endings import ENDING_HINT, ending_kind
+
+    low = line.lower()
+    assert (ending_kind(low, line) if ENDING_HINT.search(low) else None) == kind
+
+
+def test_a_start_up_in_mid_prompt_is_the_end_of_the_process_that_ran_it():
+    # comfyui#4344: the VAE was loaded after sampling, then ComfyUI (with the Manager) started again
+    facts = read_log(text("comfyui4344_api_sdxl_restart_after_autoencoderkl_console.log"))
+    (ending,) = facts.endings
+    assert ending.kind == "restarted" and ending.during_prompt == 0 and facts.prompts[-1].last_hint == "vae-decode"
+    # a log that merely starts with the banner has ended nothing
+    assert not read_log(text("comfyui4108_sdxl_checkpoint_crash_pagefile_console.log")).endings
+
+
+def test_what_python_swallowed_is_no_failure():
+    # "Exception ignored in: <function HostBuffer.__del__>": the prompt went on and completed (comfyui-mcp#414)
+    facts = read_log(text("comfyuimcp414_hostbuffer_del_ignored_nofailure_console.log"))
+    assert not any(p.failures for p in facts.prompts) and facts.prompts[-1].ended == "executed"
+
+
+def test_a_pack_that_failed_to_import_is_the_failure_of_a_start_up_log():
+    from memprobe.logs.explain import explain_log
+
+    doc = explain_log(text("stabilitymatrix762_import_failed_insightface_console.log"))
+    assert doc["failure"]["kind"] == "other" and doc["failure"]["stage"] == "other"
+    assert "No module named" in doc["failure"]["message"] and doc["suggestions"] == []

@@ -57,6 +57,29 @@ def decode_in_tiles(f: RunFacts) -> list[Suggestion]:
     return out
 
 
+@rule("decode-after-sampling", needs=("failure",), tiers=("failure",))
+def decode_after_sampling(f: RunFacts) -> list[Suggestion]:
+    """VRAM ran out right after the sampler finished, in a step the log does not name: what runs there in
+    most workflows is the VAE decode (or a pack's sampler decoding its own latents), so say how to tile it."""
+    failure = f.failure
+    if failure is None or failure.kind != "vram" or not failure.after_sampling or failure.stage is not None:
+        return []
+    return [
+        Suggestion(
+            "tiled-decode",
+            "failure",
+            "If it was the VAE decode: decode in tiles",
+            f"VRAM ran out ({short(failure.message)}) right after the sampler finished ({short(failure.after_sampling.rsplit('|', 1)[-1].strip(), 80)}); "
+            "the log names no later step, and in most workflows the VAE decode runs there.",
+            "If the failing node is VAE Decode, replace it with VAE Decode (Tiled) at its defaults (tile_size 512, "
+            "overlap 64, temporal_size 64, temporal_overlap 8), same inputs; if a pack's sampler or decoder decodes "
+            "its own latents, turn on its tiled decoding. Tiles use less memory and more time. If it was another "
+            "step, lower that step's resolution, batch or frames.",
+            failure.sizes.requested_bytes,
+        )
+    ]
+
+
 def _same_memory(f: RunFacts) -> bool:
     """The failure ran out of the memory the run is judged by (VRAM on a GPU, system memory on the CPU)."""
     resource = kind_of(f.failure.kind if f.failure else None).resource

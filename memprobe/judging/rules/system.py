@@ -7,7 +7,7 @@ from ...format import GIB, fmt_bytes
 from ...vocabulary import SYSTEM_KINDS
 from ..doctor import suggest_pagefile
 from ..facts import USAGE_WORDS, RunFacts, of_limit, short
-from ..failures import pinned_host
+from ..failures import dynamic_vram_reserve, pinned_host
 from ..limits import CGROUP, COMMIT, MemoryLimit, disk_is_low, os_family
 from .base import Suggestion, rule
 from .firststep import impossible_request
@@ -36,6 +36,27 @@ def pinned_memory(f: RunFacts) -> list[Suggestion]:
             "November 2025); offloaded weights then stay in ordinary RAM, which can use the pagefile/swap. A "
             "larger pagefile does not help pinned RAM, which cannot be paged out.",
             offloaded or None,  # the offloaded weights are what ComfyUI pins
+        )
+    ]
+
+
+@rule("dynamic-vram-reserve", needs=("failure",), tiers=("failure",))
+def dynamic_vram_reserve_failed(f: RunFacts) -> list[Suggestion]:
+    """Dynamic VRAM could not reserve a model's GPU address range: not memory running out; turn it off."""
+    failure = f.failure
+    if failure is None or not dynamic_vram_reserve(failure.message):
+        return []
+    return [
+        Suggestion(
+            "disable-dynamic-vram",
+            "failure",
+            "Turn off dynamic VRAM",
+            f"It failed at {f.label(f.failing_node())} with '{short(failure.message)}': dynamic VRAM (comfy-aimdo) "
+            "reserves GPU address space of ten times a model's size before loading it, and the driver refused the "
+            "reservation. That is not VRAM running out: virtual GPUs (vGPU, MIG) and ZLUDA lack the API, and many "
+            "model loads can use the range up.",
+            "Launch ComfyUI with --disable-dynamic-vram (ComfyUI then loads models by its estimates, as before "
+            "dynamic VRAM). Restarting ComfyUI frees a range used up by many loads.",
         )
     ]
 
