@@ -14,6 +14,7 @@ Stages are what users reason about ("it fails at decode"), and what the advice k
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -216,8 +217,11 @@ def _titles() -> dict[str, str]:
     return titles
 
 
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
 def _squash(name: str) -> str:
-    return "".join(c for c in name.lower() if c.isalnum())
+    return _NOT_ALNUM.sub("", name.lower())
 
 
 def builtin_class_titled(title: str) -> str | None:

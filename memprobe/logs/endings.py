@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ending_kind", "ENDING_HINT"]
+__all__ = ["ending_kind", "ending_hint", "ENDING_HINT"]
 
 _PAUSE = (
     "press any key to continue",
@@ -72,7 +72,7 @@ process that held the console returned to it."""
 _HINT_WORDS = (
     r"pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
     r"fatal|violation|c0000|322122|107374|resource-exhaustion|virtual memory|semaphore|memcg|refused|"
-    r"continu|abnormally|^\[f |>$|[$#]$|崩溃|\.dll[+(]0x"
+    r"continu|abnormally|崩溃|\.dll[+(]0x"
 )
 ENDING_HINT = re.compile(
     "|".join(
@@ -87,7 +87,13 @@ ENDING_HINT = re.compile(
     )
 )
 """A cheap test of a lower-cased line before :func:`ending_kind`: its words, and every text of its tables
-they miss."""
+they miss (:func:`ending_hint` adds what is tested at the line's ends)."""
+
+
+def ending_hint(low: str) -> bool:
+    """Whether a lower-cased line may say how the process ended (a shell's prompt, a fatal check, or
+    :data:`ENDING_HINT`'s words): the cheap test before :func:`ending_kind`."""
+    return low.endswith((">", "$", "#")) or low.startswith("[f ") or ENDING_HINT.search(low) is not None
 
 
 def ending_kind(low: str, s: str) -> str | None:

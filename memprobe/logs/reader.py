@@ -29,7 +29,7 @@ from ..judging.custom_nodes import custom_node
 from ..judging.failures import MEMORY_TEXTS, detect_fallback, memory_sign
 from ..judging.stages import builtin_class_titled, builtin_nodes
 from .blocks import BlockReading, Mode
-from .endings import ENDING_HINT, ending_kind
+from .endings import ENDING_HINT, ending_hint, ending_kind
 from .machine import MachineReading
 from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader
 from .patterns import (
@@ -67,7 +67,7 @@ __all__ = [
 
 MAX_PROMPTS = 32
 
-_GATE_WORDS = r"memor|alloc|paging|space|quota|oom|buffer size|[^\x00-\x7f]"
+_GATE_WORDS = r"memor|alloc|paging|space|quota|oom|buffer size|hostbuffer|_resources|available ram|[^\x00-\x7f]"
 _MEMORY_GATE = re.compile(
     "|".join([_GATE_WORDS, *(re.escape(t) for t in MEMORY_TEXTS if not re.search(_GATE_WORDS, t))])
 )
@@ -102,6 +102,8 @@ _VALIDATION_MESSAGES = (
 _OUT_OF_RANGE = re.compile(r"^Value \S+ (?:bigger than max|smaller than min) of \S+")
 _VAE_MODEL = re.compile(r"VAE|^Autoencod|^AutoEncoder", re.IGNORECASE)
 """A VAE's model class in ComfyUI's "Requested to load" (``AutoencoderKL``, ``AutoencodingEngine``, ``WanVAE``)."""
+_TITLE = re.compile(r"[A-Z][\w ()+/-]+$")
+"""What a node's title can look like (``VAE Decode``, ``Upscale Image (using Model)``)."""
 _STARTUP = ("[START] Security scan", "** ComfyUI startup time:", "Prestartup times for custom nodes", "Total VRAM ")
 """What ComfyUI (and the Manager it is most often installed with) prints first when it starts."""
 _BARE_MEMORY_ERRORS = ("MemoryError", "OutOfMemoryError")
@@ -200,7 +202,7 @@ class _Reader(BlockReading, MachineReading):
             self._close()
         if "%|" in s:
             self.prompt.last = (self.n, s, "progress")
-            if "100%" in s and bar_finished(s):
+            if not self.prompt.sampled and "100%" in s and bar_finished(s):
                 self.prompt.sampled = True
             if (load := s.find("Requested to load ")) > 0:
                 self._facts_line(s[load:], s[load:])
@@ -300,7 +302,9 @@ class _Reader(BlockReading, MachineReading):
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), m.group(2).strip())
             return
-        if s.startswith(_VALIDATION_MESSAGES) or (s.startswith("Value ") and _OUT_OF_RANGE.match(s)):
+        if first in "VREBCP" and (
+            s.startswith(_VALIDATION_MESSAGES) or (s.startswith("Value ") and _OUT_OF_RANGE.match(s))
+        ):
             self._open("message", s, message=s)  # the frontend's dialog for a prompt ComfyUI refused
             self._close()
             return
@@ -315,7 +319,7 @@ class _Reader(BlockReading, MachineReading):
             return
         if _BARE_CLASS.match(s):
             self.bare_class = (self.n, s)
-        elif len(s) <= 40 and (titled := builtin_class_titled(s)) is not None:  # the dialog's "VAE Decode"
+        elif len(s) <= 40 and " " in s and _TITLE.match(s) and (titled := builtin_class_titled(s)):  # "VAE Decode"
             self.bare_class = (self.n, titled)
         if "137" in s and "exit" in s:
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
@@ -383,7 +387,7 @@ class _Reader(BlockReading, MachineReading):
         if s.startswith(_LOADER_LINES) or (s.startswith("Using ") and s.endswith("attention in VAE")):
             self._activity(s, "load")
             return
-        if ENDING_HINT.search(low := s.lower()):
+        if ending_hint(low := s.lower()):
             self._ending(low, s)
         if s.startswith(_STARTUP) and self._running(or_active=True):  # a start-up in mid-prompt: it had ended
             self._ending(low, s, kind="restarted")

@@ -156,8 +156,15 @@ def test_every_ending_text_passes_the_readers_cheap_gate():
     # the reader looks for an ending only on lines its cheap pattern lets through: held once with the texts
     from memprobe.logs import endings
 
-    texts = (*endings._PAUSE, *endings._CRASH, *endings._MEMORY_KILL, *endings._CGROUP_KILL, *endings._COMMIT_EXHAUSTED)
-    assert [t for t in texts if not endings.ENDING_HINT.search(t.lower())] == []
+    texts = (
+        *endings._PAUSE,
+        *endings._CRASH,
+        *endings._MEMORY_KILL,
+        *endings._CGROUP_KILL,
+        *endings._COMMIT_EXHAUSTED,
+        *endings._UNREACHABLE,
+    )
+    assert [t for t in texts if not endings.ending_hint(t.lower())] == []
     # the portable build's pause in Chinese, alone on its line (it was passed over)
     assert [e.kind for e in read_log("got prompt\n请按任意键继续. . .\n").endings] == ["pause"]
 
@@ -298,10 +305,10 @@ def test_what_a_bare_paste_says_ran_out(paste, kind, ending):
     ],
 )
 def test_how_a_process_ended(line, kind):
-    from memprobe.logs.endings import ENDING_HINT, ending_kind
+    from memprobe.logs.endings import ending_hint, ending_kind
 
     low = line.lower()
-    assert (ending_kind(low, line) if ENDING_HINT.search(low) else None) == kind
+    assert (ending_kind(low, line) if ending_hint(low) else None) == kind
 
 
 def test_a_start_up_in_mid_prompt_is_the_end_of_the_process_that_ran_it():
