@@ -35,8 +35,8 @@ __all__ = [
 # message catalogs). Order matters: the CPU allocator's message wins over the type (torch raises
 # OutOfMemoryError for CPU allocations too).
 _SYSTEM_RAM_TEXTS = (
-    "defaultcpuallocator: not enough memory",
-    "defaultcpuallocator: can't allocate memory",
+    "defaultcpuallocator",  # torch's CPU allocator names itself only when it fails (in any translation)
+    "alloc_cpu.cpp",
     "[enforce fail at alloc_cpu",
     "cannot allocate memory",  # ENOMEM (an mmap, a fork)
     "std::bad_alloc",
@@ -211,9 +211,9 @@ def classify_failure(
     return "other"
 
 
-_NOT_EXHAUSTION = ("vbar allocation failed",)
+_NOT_EXHAUSTION = ("vbar allocation failed", "allocation failed (non oom)")
 """Raised as memory errors, not memory running out: comfy-aimdo (dynamic VRAM) could not reserve a model's
-GPU virtual address range (``cuMemAddressReserve`` of ten times the model's size; a vGPU or ZLUDA has no such
+GPU virtual address range, or a CUDA call other than an allocation failed (aimdo says "non OOM") (``cuMemAddressReserve`` of ten times the model's size; a vGPU or ZLUDA has no such
 API, or the range is fragmented): ``--disable-dynamic-vram`` avoids it."""
 _PINNED_TEXTS = ("hostbuffer.read_file_slice failed",)
 """comfy-aimdo's pinned host buffer failed to take a slice of a model file: pinned host RAM (ComfyUI issue

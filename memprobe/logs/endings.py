@@ -42,6 +42,7 @@ _CRASH = (
     "terminated abnormally with signal",  # systemd-coredump in the journal
     "] page fault (",  # amdgpu's GPU page fault in the kernel log ("amdgpu: [gfxhub] page fault (src_id:...")
     "程序崩溃",  # a Chinese launcher's "the program crashed"
+    "memory allocation failure",  # the CUDA runtime's "fatal : Memory allocation failure", then it aborts
 )
 _NT_CRASH = re.compile(r"\b(?:0xc0000(?!12d)[0-9a-f]{3}|3221225\d{3}|3221226\d{3}|-10737\d{5})\b")
 """An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,
@@ -50,6 +51,7 @@ is a memory failure (:mod:`memprobe.judging.failures`)."""
 _FATAL_CHECK = re.compile(r"^\[f [^\]]*:\d+\]")
 """A native library's fatal check (glog/c10's ``[F path:line] message``): it aborts the process."""
 _MEMORY_KILL = (
+    "just before the backend process failed",  # SwarmUI: its ComfyUI backend died with system memory near full
     "out of memory: killed process",
     "oom-kill:",
     "invoked oom-killer",
@@ -61,7 +63,11 @@ _NATIVE_FRAME = re.compile(r"python3\d*\.dll(?:\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ by
 """A line of the native stack Windows' crash handler prints for python3x.dll: the process crashed."""
 _SHELL_JOB = re.compile(r"line \d+:\s+\d+\s+killed")
 """A shell script's report of its child's SIGKILL (``entrypoint.sh: line 63:  6544 Killed``)."""
-_COMMIT_EXHAUSTED = ("resource-exhaustion-detector", "low virtual memory condition")
+_COMMIT_EXHAUSTED = (
+    "resource-exhaustion-detector",
+    "low virtual memory condition",
+    "small or disabled pagefile",  # SwarmUI, right after its backend died with memory near full
+)
 _UNREACHABLE = ("err_connection_refused", "refused to connect")
 """The browser, or a proxy in front of ComfyUI, found nothing listening: the server had ended."""
 _SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?(?:ps )?[a-z]:\\[^<>|\"]*>$|^[\w.-]+@[\w.-]+:[^$#]*[$#]$")

@@ -322,6 +322,8 @@ def _focus(facts: LogFacts) -> _Focus:
         return _Focus(last, [], cut_short=True)
     if facts.import_failure is not None and not ran:  # only the start-up: a pack that failed to import
         return _Focus(last, [facts.import_failure])
+    if facts.loose_error is not None and not ran:  # a paste of an error's wording alone
+        return _Focus(last, [facts.loose_error])
     return _Focus(last, [])
 
 
@@ -683,6 +685,11 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
         "run records them)",
         *j.unknown,
     ]
+    if j.failure is None:
+        unknown.append(
+            "whether anything failed: this part of the log shows no error and no end of ComfyUI (a failure after it "
+            "was not pasted)"
+        )
     if "vram_total_bytes" not in machine and "ram_total_bytes" not in machine:
         unknown.append("the machine's VRAM and RAM (the start-up banner is not in the log)")
     if not facts.versions.get("comfyui"):

@@ -100,6 +100,16 @@ _VALIDATION_MESSAGES = (
 )
 """ComfyUI's own validation messages (``execution.py``), as its error dialog shows them alone on a line."""
 _OUT_OF_RANGE = re.compile(r"^Value \S+ (?:bigger than max|smaller than min) of \S+")
+LOOSE_LINES = 400
+"""How far into a log a loose error line is looked for (a paste, not a session's console)."""
+_LOOSE_ERROR = re.compile(
+    r"missing \d+ required (?:positional|keyword-only) argument|unexpected keyword argument|object has no attribute"
+    r"|object is not (?:a mapping|subscriptable|callable|iterable)|No module named|is not defined"
+    r"|index out of range|values to unpack|Permission denied|No such file or directory|LoadLibrary failed"
+    r"|DLL load failed|cannot import name|Failed to execute startup-script|\(non OOM\)"
+    r"|shapes cannot be multiplied|must match the size of tensor|Expected all tensors to be on the same device"
+)
+"""Python's and the libraries' own wording of the errors users paste without the exception's type."""
 _VAE_MODEL = re.compile(r"VAE|^Autoencod|^AutoEncoder", re.IGNORECASE)
 """A VAE's model class in ComfyUI's "Requested to load" (``AutoencoderKL``, ``AutoencodingEngine``, ``WanVAE``)."""
 _TITLE = re.compile(r"[A-Z][\w ()+/-]+$")
@@ -317,6 +327,8 @@ class _Reader(BlockReading, MachineReading):
             return
         if self.bare_class is not None and self.bare_class[0] == self.n - 1 and self._dialog(s):
             return
+        if self.n <= LOOSE_LINES and self.facts.loose_error is None and _LOOSE_ERROR.search(s):
+            self.facts.loose_error = LogFailure("message", self.n, message=s, evidence=[self._ev(s)])
         if _BARE_CLASS.match(s):
             self.bare_class = (self.n, s)
         elif len(s) <= 40 and " " in s and _TITLE.match(s) and (titled := builtin_class_titled(s)):  # "VAE Decode"

@@ -140,6 +140,9 @@ class LogFacts:
     prompt_count: int = 0
     endings: list[Ending] = field(default_factory=list)
     import_failures: int = 0
+    loose_error: LogFailure | None = None
+    """The first line near the top that reads as an error message with nothing around it (a one-line paste of
+    Python's own wording, a library's error line): explained when nothing else failed."""
     import_failure: LogFailure | None = None
     """The first custom node pack that failed to import at start-up (explained when nothing else failed)."""
     user_names: set[str] = field(default_factory=set)

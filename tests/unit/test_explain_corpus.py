@@ -19,17 +19,18 @@ LOGS = FIXTURES / "logs"
 LABELS = json.loads((LOGS / "labels.json").read_text(encoding="utf-8"))["logs"]
 IDS = [entry["file"].removesuffix(".log") for entry in LABELS]
 UNTOUCHED = {
-    # Issue 21's five rounds of logs, each collected and labelled from its threads by a helper that never
+    # Issue 21's six rounds of logs, each collected and labelled from its threads by a helper that never
     # ran nor read Memory Probe, scored once by the reader as it then was, before anyone looked at them:
     # (memory kind, node class where named, memory failures advised, VRAM decodes told to tile) right.
     # The original reader (commit 34c2fbd) scored abc 26/41, 11/18, 13/31, 0/3; d 33/48, 18/20, 19/33,
-    # 1/3; e 28/47, 12/17, 6/28, 1/1; f 23/45, 6/8, 8/30, 0/4; g 28/60, 8/9, 3/24, 0/1. A later reader must do at
+    # 1/3; e 28/47, 12/17, 6/28, 1/1; f 23/45, 6/8, 8/30, 0/4; g 28/60, 8/9, 3/24, 0/1; h 28/60, 9/9, 9/23. A later reader must do at
     # least as well as the untouched score.
     "abc": ((35, 41), (14, 18), (27, 31), (2, 3)),
     "d": ((38, 48), (19, 20), (28, 33), (1, 3)),
     "e": ((38, 47), (15, 17), (23, 28), (1, 1)),
     "f": ((31, 45), (8, 8), (27, 30), (0, 4)),
     "g": ((35, 60), (8, 9), (16, 24), (0, 1)),
+    "h": ((31, 60), (9, 9), (13, 23), (0, 0)),
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""
@@ -159,8 +160,11 @@ def test_accuracy_meets_the_bar_on_the_logs_it_was_built_on():
     assert s["kind"] >= 0.95 and s["node"] >= 0.90 and s["advised"] >= 0.95 and s["named"] >= 60
     assert s["tiled"][0] == s["tiled"][1] > 0
     everything = score(SEEN)  # the excerpts that do not show it, and the disputed, counted as misses
-    # 32 of the 404 excerpts do not show their failure (18 of 344 before the fifth round): a floor, not the bar
-    assert everything["kind"] >= 0.92 and everything["advised"] >= 0.94
+    shown = [e for e in SEEN if e["file"] not in UNREADABLE | DISPUTED]
+    memory_shown = [e for e in shown if e["kind"] in MEMORY]
+    # no more misses than those: every log whose excerpt shows its failure is judged right
+    assert everything["kind"] >= len(shown) / len(SEEN)
+    assert everything["advised"] >= len(memory_shown) / len([e for e in SEEN if e["kind"] in MEMORY])
 
 
 @pytest.mark.parametrize("collection", sorted(UNTOUCHED))

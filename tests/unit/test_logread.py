@@ -332,3 +332,29 @@ def test_a_pack_that_failed_to_import_is_the_failure_of_a_start_up_log():
     doc = explain_log(text("stabilitymatrix762_import_failed_insightface_console.log"))
     assert doc["failure"]["kind"] == "other" and doc["failure"]["stage"] == "other"
     assert "No module named" in doc["failure"]["message"] and doc["suggestions"] == []
+
+
+def test_an_errors_wording_pasted_alone_is_a_failure_and_nothing_is_not():
+    from memprobe.logs.explain import explain_log
+
+    # nf4#52 and WanVideoWrapper#927: Python's wording without the exception's type
+    for paste in (
+        "Flux.forward() missing 1 required positional argument: 'y'",
+        "'WanVideoVAE38' object has no attribute 'z_dim",
+    ):
+        doc = explain_log(paste)
+        assert doc["failure"]["kind"] == "other" and doc["failure"]["message"] == paste
+    # a banner and nothing after it: no failure, and it says what it cannot tell
+    doc = explain_log(text("comfyui9837_violacion_segmento_flux_kontext_console.log"))
+    assert doc["failure"] is None and any(u.startswith("whether anything failed") for u in doc["unknown"])
+    # far into a session's console, such a line is not taken for the failure
+    session = "got prompt\nPrompt executed in 1.0 seconds\n" * 300 + "x object has no attribute 'y'\n"
+    assert explain_log(session)["failure"] is None
+
+
+def test_swarmuis_word_on_its_dead_backend_is_the_memory_that_ran_out():
+    # StableSwarmUI#476: the backend died with system memory at 80 % and a small pagefile (Windows)
+    from memprobe.logs.explain import explain_log
+
+    doc = explain_log(text("stableswarm476_backend_failed_pagefile_console.log"))
+    assert doc["failure"]["kind"] == "commit-limit" and doc["suggestions"][0]["id"] == "pagefile"
