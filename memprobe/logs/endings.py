@@ -38,11 +38,29 @@ _CRASH = (
     "memory access fault by gpu",  # ROCm's HSA runtime: a GPU page fault (a driver's or kernel's fault), then abort
     "referenced memory at 0x",  # Windows' access-violation dialog ("The memory could not be read")
     "leaked semaphore objects to clean up at shutdown",  # Python's resource tracker, after its process died
-    "referenced memory at 0x",  # Windows' access-violation dialog ("The memory could not be read")
     "terminated abnormally with signal",  # systemd-coredump in the journal
     "] page fault (",  # amdgpu's GPU page fault in the kernel log ("amdgpu: [gfxhub] page fault (src_id:...")
     "程序崩溃",  # a Chinese launcher's "the program crashed"
     "memory allocation failure",  # the CUDA runtime's "fatal : Memory allocation failure", then it aborts
+    # glibc's and the shells' names of the fatal signals, in the languages users post in
+    "speicherzugriffsfehler",  # SIGSEGV, German
+    "erreur de segmentation",
+    "violación de segmento",
+    "falha de segmentação",
+    "errore di segmentazione",
+    "段错误",
+    "セグメンテーション違反",
+    "ошибка сегментирования",
+    "illegal instruction",  # SIGILL: a build for another CPU
+    "floating point exception",  # SIGFPE
+    "bus error",
+    "abort trap",  # macOS' SIGABRT
+    "zsh: abort",
+    "failed assertion `",  # Metal's failed assertion, then abort (macOS)
+    "exited with code 134",  # docker: SIGABRT
+    "exit code 134",
+    "your session crashed",  # Colab, without the RAM's word
+    "subsystem for linux instance has terminated",  # WSL's VM ended under ComfyUI
 )
 _NT_CRASH = re.compile(r"\b(?:0xc0000(?!12d)[0-9a-f]{3}|3221225\d{3}|3221226\d{3}|-10737\d{5})\b")
 """An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,
@@ -53,10 +71,14 @@ _FATAL_CHECK = re.compile(r"^\[f [^\]]*:\d+\]")
 _MEMORY_KILL = (
     "just before the backend process failed",  # SwarmUI: its ComfyUI backend died with system memory near full
     "out of memory: killed process",
+    "out of memory: kill process",  # older kernels ("... score 900 or sacrifice child")
+    "killed by the oom killer",  # systemd: "A process of this unit has been killed by the OOM killer."
     "oom-kill:",
     "invoked oom-killer",
     "oom_reaper",
 )
+_KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了")
+"""The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese and Japanese catalogs."""
 _CGROUP_KILL = ("memory cgroup out of memory", "constraint=constraint_memcg", "oomkilled", "memory.max")
 """The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
 _NATIVE_FRAME = re.compile(r"python3\d*\.dll(?:\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ byte\(s\)|\+0x[0-9a-f]+\))")
@@ -86,7 +108,15 @@ ENDING_HINT = re.compile(
             _HINT_WORDS,
             *(
                 re.escape(t)
-                for t in (*_PAUSE, *_CRASH, *_MEMORY_KILL, *_CGROUP_KILL, *_COMMIT_EXHAUSTED, *_UNREACHABLE)
+                for t in (
+                    *_PAUSE,
+                    *_CRASH,
+                    *_MEMORY_KILL,
+                    *_CGROUP_KILL,
+                    *_COMMIT_EXHAUSTED,
+                    *_UNREACHABLE,
+                    *_KILLED_WORDS,
+                )
                 if not re.search(_HINT_WORDS, t)
             ),
         ]
@@ -118,7 +148,9 @@ def ending_kind(low: str, s: str) -> str | None:
         len(s) < 24 or "python" in low or "main.py" in low or _SHELL_JOB.search(low)
     ):
         return "killed"
-    if "exited with code 137" in low or "exit code 137" in low or "exit code -9" in low:
+    if "exited with code 137" in low or "exit code 137" in low or "exit code -9" in low or "status=9/kill" in low:
+        return "killed"
+    if any(k in low for k in _KILLED_WORDS) and len(s) < 80:
         return "killed"
     if any(p in low for p in _CRASH) or _NATIVE_FRAME.search(low) or _NT_CRASH.search(low) or _FATAL_CHECK.match(low):
         return "crash"

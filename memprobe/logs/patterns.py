@@ -11,7 +11,8 @@ from .records import Frame, LogFailure
 __all__: list[str] = []
 
 
-_EXC_START = re.compile(r"!!! ?Exception during processing ?!!!\s?(.*)$")
+_EXC_START = re.compile(r"!!! ?(?:Exception during processing|[^!\x00-\x7f][^!]{1,40}?) ?!!!\s?(.*)$")
+"""ComfyUI's "!!! Exception during processing !!!", also as a browser translated it ("!!! 处理过程中发生异常 !!!")."""
 _TRACEBACK = "Traceback (most recent call last):"
 _FRAME = re.compile(r'^\s*File "(.+)", line (\d+), in (.+?)\s*$')
 _EXC_LINE = re.compile(

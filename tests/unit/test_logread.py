@@ -302,6 +302,17 @@ def test_what_a_bare_paste_says_ran_out(paste, kind, ending):
         ("Cannot connect to host api.comfy.org:443 ssl:default [Connection refused]", None),  # the Manager offline
         ("Cliquez sur Entrée pour continuer...:", "pause"),
         ("Unable to start the application correctly (0xc000012d).", None),  # the commit limit: a memory failure
+        # glibc's and the shells' names of fatal signals, as a localized system prints them
+        ("Violación de segmento (`core' generado)", "crash"),
+        ("Speicherzugriffsfehler (Speicherabzug geschrieben)", "crash"),
+        ("段错误 (核心已转储)", "crash"),
+        ("zsh: illegal instruction  python main.py", "crash"),
+        ("comfyui exited with code 134", "crash"),
+        ("Getötet", "killed"),
+        ("已杀死", "killed"),
+        ("comfyui.service: Main process exited, code=killed, status=9/KILL", "killed"),
+        ("comfyui.service: A process of this unit has been killed by the OOM killer.", "memory-kill"),
+        ("Out of memory: Kill process 4242 (python3) score 912 or sacrifice child", "memory-kill"),
     ],
 )
 def test_how_a_process_ended(line, kind):
@@ -358,3 +369,8 @@ def test_swarmuis_word_on_its_dead_backend_is_the_memory_that_ran_out():
 
     doc = explain_log(text("stableswarm476_backend_failed_pagefile_console.log"))
     assert doc["failure"]["kind"] == "commit-limit" and doc["suggestions"][0]["id"] == "pagefile"
+
+
+def test_comfyuis_exception_line_as_a_browser_translated_it():
+    facts = read_log("[错误] !!! 处理过程中发生异常 !!! 'NoneType' object has no attribute 'shape'\n")
+    assert facts.prompts[-1].failures[0].message == "'NoneType' object has no attribute 'shape'"
