@@ -57,6 +57,8 @@ _CRASH = (
     "abort trap",  # macOS' SIGABRT
     "zsh: abort",
     "failed assertion `",  # Metal's failed assertion, then abort (macOS)
+    "assertion `",  # a C library's assert(): "file.cpp:762: ...: Assertion `err == hipSuccess' failed.", then abort
+    "terminate called after throwing",  # C++'s std::terminate: an exception nobody caught, then abort
     "exited with code 134",  # docker: SIGABRT
     "exit code 134",
     "your session crashed",  # Colab, without the RAM's word
@@ -129,7 +131,13 @@ they miss (:func:`ending_hint` adds what is tested at the line's ends)."""
 def ending_hint(low: str) -> bool:
     """Whether a lower-cased line may say how the process ended (a shell's prompt, a fatal check, or
     :data:`ENDING_HINT`'s words): the cheap test before :func:`ending_kind`."""
-    return low.endswith((">", "$", "#")) or low.startswith("[f ") or ENDING_HINT.search(low) is not None
+    return low.endswith((">", "$", "#")) or low.startswith(("[f ", ":0:")) or ENDING_HINT.search(low) is not None
+
+
+def _runtime_fatal(low: str) -> bool:
+    """ROCm's runtime (rocclr) printing an error at level 0 (``:0:...rocclr...device.cpp:379 : 1100 us:  Memobj map
+    does not have ptr``): it prints this just before its ``guarantee`` aborts the process."""
+    return low.startswith(":0:") and "rocclr" in low and " us:" in low
 
 
 def ending_kind(low: str, s: str) -> str | None:
@@ -152,7 +160,13 @@ def ending_kind(low: str, s: str) -> str | None:
         return "killed"
     if any(k in low for k in _KILLED_WORDS) and len(s) < 80:
         return "killed"
-    if any(p in low for p in _CRASH) or _NATIVE_FRAME.search(low) or _NT_CRASH.search(low) or _FATAL_CHECK.match(low):
+    if (
+        any(p in low for p in _CRASH)
+        or _NATIVE_FRAME.search(low)
+        or _NT_CRASH.search(low)
+        or _FATAL_CHECK.match(low)
+        or _runtime_fatal(low)
+    ):
         return "crash"
     if any(p in low for p in _UNREACHABLE) or (
         "connection refused" in low and ("127.0.0.1" in low or "localhost" in low)

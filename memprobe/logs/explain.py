@@ -275,7 +275,17 @@ def _identify(failure: LogFailure) -> _Node:
     if failure.before_hint and failure.before is not None:
         node.stage, node.stage_line = failure.before_hint, failure.before
         node.stage_evidence = _hint_evidence(failure.before_hint, failure.before.text)
+        return node
+    for line in failure.message.splitlines()[:8]:  # a pack's own words: "Error in Phase 3 (Decoding): ..."
+        if ":" in line and (m := _CODING.search(line.split(":", 1)[0])):
+            node.stage = "vae-decode" if m.group(1).lower() == "de" else "vae-encode"
+            node.stage_evidence = f"the failing step names itself: {line.split(':', 1)[0].strip()[:80]}"
+            return node
     return node
+
+
+_CODING = re.compile(r"(?i)\b(de|en)cod(?:e|ing|er)\b")
+"""A decode (or encode) named before a failure's message: the phase a pack says it was in."""
 
 
 def _hint_evidence(hint: str, text: str) -> str | None:

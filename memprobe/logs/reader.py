@@ -103,7 +103,8 @@ _OUT_OF_RANGE = re.compile(r"^Value \S+ (?:bigger than max|smaller than min) of 
 LOOSE_LINES = 400
 """How far into a log a loose error line is looked for (a paste, not a session's console)."""
 _LOOSE_ERROR = re.compile(
-    r"missing \d+ required (?:positional|keyword-only) argument|unexpected keyword argument|object has no attribute"
+    r"^ComfyUI execution error: |^Server error: |CUDA error: |HIP error: |size mismatch for |Error\(s\) in loading state_dict"
+    r"|missing \d+ required (?:positional|keyword-only) argument|unexpected keyword argument|object has no attribute"
     r"|object is not (?:a mapping|subscriptable|callable|iterable)|No module named|is not defined"
     r"|index out of range|values to unpack|Permission denied|No such file or directory|LoadLibrary failed"
     r"|DLL load failed|cannot import name|Failed to execute startup-script|\(non OOM\)"

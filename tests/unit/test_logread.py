@@ -313,6 +313,13 @@ def test_what_a_bare_paste_says_ran_out(paste, kind, ending):
         ("comfyui.service: Main process exited, code=killed, status=9/KILL", "killed"),
         ("comfyui.service: A process of this unit has been killed by the OOM killer.", "memory-kill"),
         ("Out of memory: Kill process 4242 (python3) score 912 or sacrifice child", "memory-kill"),
+        # comfyui#3574, negpip#1, comfyui#11622: a C assert, an exception C++ could not hand on, rocclr's last word
+        ("python: hip_code_object.cpp:762: hip::StatCO::addFatBinary: Assertion `err == hipSuccess' failed.", "crash"),
+        ("terminate called after throwing an instance of 'c10::AcceleratorError'", "crash"),
+        (
+            ":0:C:\\develop\\rocclr\\device\\device.cpp:379 : 110090412676 us:  Memobj map does not have ptr: 0x8ae80000",
+            "crash",
+        ),
     ],
 )
 def test_how_a_process_ended(line, kind):
