@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -224,6 +224,7 @@ def _squash(name: str) -> str:
     return _NOT_ALNUM.sub("", name.lower())
 
 
+@lru_cache(maxsize=4096)
 def builtin_class_titled(title: str) -> str | None:
     """The built-in class a node's title names: its class or its display name, spaced or cased as a user
     typed it (``VAE Decode``, ``K sampler``, ``Load Checkpoint``), or ``None``.

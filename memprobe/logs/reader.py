@@ -113,8 +113,6 @@ _LOOSE_ERROR = re.compile(
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""
 _VAE_MODEL = re.compile(r"VAE|^Autoencod|^AutoEncoder", re.IGNORECASE)
 """A VAE's model class in ComfyUI's "Requested to load" (``AutoencoderKL``, ``AutoencodingEngine``, ``WanVAE``)."""
-_TITLE = re.compile(r"[A-Z][\w ()+/-]+$")
-"""What a node's title can look like (``VAE Decode``, ``Upscale Image (using Model)``)."""
 _STARTUP = ("[START] Security scan", "** ComfyUI startup time:", "Prestartup times for custom nodes", "Total VRAM ")
 """What ComfyUI (and the Manager it is most often installed with) prints first when it starts."""
 _BARE_MEMORY_ERRORS = ("MemoryError", "OutOfMemoryError")
@@ -319,7 +317,7 @@ class _Reader(BlockReading, MachineReading):
             self._open("message", s, message=s)  # the frontend's dialog for a prompt ComfyUI refused
             self._close()
             return
-        if s.endswith(_BARE_MEMORY_ERRORS) and (m := _EXC_LINE.match(s)):  # "MemoryError" alone: all it said
+        if s[-1] == "r" and s.endswith(_BARE_MEMORY_ERRORS) and (m := _EXC_LINE.match(s)):  # "MemoryError" alone
             self._open("message", s, exception_type=m.group(1), message="")
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), "")
@@ -332,7 +330,7 @@ class _Reader(BlockReading, MachineReading):
             self.facts.loose_error = LogFailure("message", self.n, message=s, evidence=[self._ev(s)])
         if _BARE_CLASS.match(s):
             self.bare_class = (self.n, s)
-        elif len(s) <= 40 and " " in s and _TITLE.match(s) and (titled := builtin_class_titled(s)):  # "VAE Decode"
+        elif len(s) <= 40 and " " in s and s[0].isupper() and (titled := builtin_class_titled(s)):  # "VAE Decode"
             self.bare_class = (self.n, titled)
         if "137" in s and "exit" in s:
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
