@@ -16,109 +16,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from functools import cache
 from typing import Any, BinaryIO, cast
 
 from .. import __version__
 from ..documents import EventDoc, NodeDoc, VerdictDoc
 from ..judging.advice import advise
-from ..judging.custom_nodes import custom_node, custom_node_classes
 from ..judging.facts import FailureFacts, RunFacts
 from ..judging.failures import classify_failure, message_sizes
 from ..judging.limits import system_limits, vram_limit
 from ..judging.residency import partial_loads
-from ..judging.stages import NodeClass, builtin_nodes, custom_stage_by_name, stage_of
 from ..judging.verdict import judge
 from ..privacy import scrub_all
 from ..sensing.install_type import detect_install_type
 from ..vocabulary import MEMORY_KINDS
-from .reader import Ending, Frame, LogFacts, LogFailure, LogLine, PromptLog, read_log
+from .nodes import BUILTIN_SOURCE, Node, class_in_message, identify
+from .reader import Ending, LogFacts, LogFailure, LogLine, PromptLog, read_log
 from .text import MAX_LINE_CHARS
 
 __all__ = ["explain_log", "explain_facts", "BUILTIN_SOURCE"]
 
 MESSAGE_CHARS = 600
 
-# What a node function in ComfyUI's own files is, where the traceback shows no class:
-# (file, function) -> [(a hint in the source line, class)], the first that matches wins ("" always).
-_BUILTIN_FUNCTIONS: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
-    ("nodes.py", "sample"): (("start_step", "KSamplerAdvanced"), ("noise_seed", "KSamplerAdvanced"), ("", "KSampler")),
-    ("nodes.py", "decode"): (("tiled", "VAEDecodeTiled"), ("", "VAEDecode")),
-    ("nodes.py", "encode"): (
-        ("tiled", "VAEEncodeTiled"),
-        ("vae.encode", "VAEEncode"),
-        ("clip_vision", "CLIPVisionEncode"),
-        ("token", "CLIPTextEncode"),
-        ("clip.", "CLIPTextEncode"),
-    ),
-    ("nodes.py", "load_checkpoint"): (
-        ("config_path", "CheckpointLoader"),
-        ("clipvision", "unCLIPCheckpointLoader"),
-        ("", "CheckpointLoaderSimple"),
-    ),
-    ("nodes.py", "load_clip"): (
-        ("clip_name2", "DualCLIPLoader"),
-        ("clip_path2", "DualCLIPLoader"),
-        ("clip_vision", "CLIPVisionLoader"),
-        ("", "CLIPLoader"),
-    ),
-    ("nodes.py", "load_unet"): (("", "UNETLoader"),),
-    ("nodes.py", "load_vae"): (("", "VAELoader"),),
-    ("nodes.py", "load_lora"): (("", "LoraLoader"),),
-    ("nodes.py", "load_lora_model_only"): (("", "LoraLoaderModelOnly"),),
-    ("nodes.py", "load_controlnet"): (("diff", "DiffControlNetLoader"), ("", "ControlNetLoader")),
-    ("nodes.py", "load_style_model"): (("", "StyleModelLoader"),),
-    ("nodes.py", "load_image"): (("mask", "LoadImageMask"), ("", "LoadImage")),
-    ("nodes.py", "save_images"): (("", "SaveImage"),),
-    ("nodes.py", "blend"): (("", "LatentBlend"),),
-    ("nodes.py", "composite"): (("", "LatentComposite"),),
-    ("nodes.py", "generate"): (("latent", "EmptyLatentImage"), ("batch_size", "EmptyLatentImage")),
-    ("nodes_upscale_model.py", "upscale"): (("", "ImageUpscaleWithModel"),),
-    ("nodes_upscale_model.py", "load_model"): (("", "UpscaleModelLoader"),),
-    ("nodes_custom_sampler.py", "sample"): (("guider", "SamplerCustomAdvanced"), ("", "SamplerCustom")),
-}
-_EXECUTOR = {
-    "execute",
-    "recursive_execute",
-    "get_output_data",
-    "_map_node_over_list",
-    "map_node_over_list",
-    "process_inputs",
-    "_async_map_node_over_list",
-    "async_map_node_over_list",
-}
-# comfy_extras modules whose nodes all belong to one stage
-_MODULE_STAGES = (
-    ("nodes_upscale_model", "upscale"),
-    ("nodes_custom_sampler", "sampling"),
-    ("nodes_video", "video"),
-    ("nodes_wan", "video"),
-    ("nodes_hunyuan", "video"),
-    ("nodes_ltxv", "video"),
-    ("nodes_mochi", "video"),
-    ("nodes_cosmos", "video"),
-)
-# ComfyUI's own code a traceback passes through, and the stage that code is
-_CODE_STAGES = (
-    ("comfy/sd.py", ("decode", "decode_tiled", "decode_tiled_", "decode_tiled_3d", "decode_tiled_1d"), "vae-decode"),
-    ("comfy/sd.py", ("encode", "encode_tiled", "encode_tiled_"), "vae-encode"),
-    ("comfy/sd.py", ("encode_from_tokens", "encode_from_tokens_scheduled", "tokenize"), "text-encode"),
-    (
-        "comfy/sd.py",
-        (
-            "load_checkpoint_guess_config",
-            "load_state_dict_guess_config",
-            "load_diffusion_model",
-            "load_clip",
-            "load_unet",
-        ),
-        "load",
-    ),
-    ("comfy/utils.py", ("load_torch_file",), "load"),
-    ("comfy/samplers.py", (), "sampling"),
-    ("comfy/sample.py", (), "sampling"),
-    ("comfy/k_diffusion/", (), "sampling"),
-)
 _ENDINGS = {
     "pause": "the console window's \"press any key\" prompt: ComfyUI's process ended with no error",
     "killed": '"Killed": the process was sent SIGKILL (on Linux this is most often the kernel\'s OOM killer, but a '
@@ -135,171 +53,6 @@ _ENDINGS = {
 
 _MEMORY_ENDINGS = ("memory-kill", "cgroup-kill", "commit-exhausted")
 """Endings that say which memory ran out."""
-
-
-BUILTIN_SOURCE = "ComfyUI 0.3.64"
-
-
-# ---------------------------------------------------------------------------- identifying the node
-@dataclass(slots=True)
-class _Node:
-    class_type: str | None = None
-    node_id: str | None = None
-    pack: str | None = None
-    stage: str | None = None
-    stage_evidence: str | None = None
-    stage_line: LogLine | None = None
-    not_builtin: bool = False
-
-
-def _path(frame: Frame) -> str:
-    return frame.path.replace("\\", "/")
-
-
-def _pack_of(frame: Frame) -> str | None:
-    path = _path(frame)
-    if "/custom_nodes/" not in path:
-        return None
-    return path.split("/custom_nodes/", 1)[1].split("/", 1)[0] or None
-
-
-def _is_executor(frame: Frame) -> bool:
-    path = _path(frame)
-    if "/custom_nodes/" in path:
-        return False
-    name = path.rsplit("/", 1)[-1]
-    return (
-        (name in ("execution.py", "main.py") and frame.function in _EXECUTOR)
-        or "/comfy_api/" in path
-        or "/comfy_execution/" in path
-    )
-
-
-def _node_frame(frames: list[Frame]) -> Frame | None:
-    """The node's own function: the frame right below ComfyUI's executor."""
-    last = max((i for i, f in enumerate(frames) if _is_executor(f)), default=None)
-    if last is not None and last + 1 < len(frames):
-        return frames[last + 1]
-    return None
-
-
-def _class_from_frame(frame: Frame) -> str | None:
-    name = _path(frame).rsplit("/", 1)[-1]
-    if _pack_of(frame) is not None:
-        return None
-    code = (frame.code or "").lower()
-    for hint, class_type in _BUILTIN_FUNCTIONS.get((name, frame.function), ()):
-        if hint in code:
-            return class_type
-    return None
-
-
-_OBJECT_OF = re.compile(r"'(\w+)' object has no attribute")
-
-
-@cache
-def _classes_by_lower() -> dict[str, str]:
-    names = [*builtin_nodes(), *custom_node_classes()]
-    return {name.lower(): name for name in names}
-
-
-def _known_class(name: str | None) -> str | None:
-    """The node class ``name`` spells, in its own case (a dialog pasted all in lower case still names
-    ``VHS_VideoCombine``); ``name`` itself when it is no class Memory Probe knows."""
-    if not name or name in builtin_nodes() or custom_node(name) is not None:
-        return name
-    return _classes_by_lower().get(name.lower(), name)
-
-
-def _class_in_message(message: str) -> str | None:
-    """A known node class a message names as the object that broke (``'SUPIR_Upscale' object has no
-    attribute 'model'``)."""
-    m = _OBJECT_OF.search(message)
-    if m is None:
-        return None
-    name = _known_class(m.group(1))
-    return name if name in builtin_nodes() or custom_node(name) is not None else None
-
-
-def _identify(failure: LogFailure) -> _Node:
-    node = _Node(class_type=_known_class(failure.class_type), node_id=failure.node_id)
-    frames = failure.frames or (failure.causes[0].frames if failure.causes else [])
-    own = _node_frame(frames)
-    if own is not None:
-        node.pack = _pack_of(own)
-        if node.class_type is None:
-            node.class_type = _class_from_frame(own)
-    elif frames and not any(_is_executor(f) for f in frames):  # a paste that starts below the executor
-        node.pack = next((p for f in frames if (p := _pack_of(f))), None)
-    builtins = builtin_nodes()
-    if node.class_type:
-        entry = builtins.get(node.class_type)
-        if entry is not None and node.pack is None:
-            node.stage = stage_of(
-                NodeClass(node.class_type, category=entry[0], python_module="nodes", output_node=entry[1])
-            )
-            node.stage_evidence = f"{node.class_type} is a built-in node ({entry[0] or 'no category'})"
-        elif (known := custom_node(node.class_type)) is not None:
-            node.stage, node.pack = known.stage, node.pack or known.pack
-            node.stage_evidence = f"{node.class_type} is {known.pack}'s node for {known.stage} ({known.source})"
-        else:
-            node.stage = custom_stage_by_name(node.class_type)
-            node.not_builtin = node.pack is None
-            node.stage_evidence = (
-                f"its code is in custom_nodes/{node.pack}"
-                if node.pack
-                else f"{node.class_type} is not one of {BUILTIN_SOURCE}'s built-in nodes"
-            )
-            if node.stage != "custom":
-                node.stage_evidence += f"; its name says it is a {node.stage.replace('vae-', 'VAE ')}r"
-        return node
-    if node.pack:
-        node.stage, node.stage_evidence = "custom", f"the failing code is in custom_nodes/{node.pack}"
-        if own is not None and "decode" in own.function.lower():  # the pack's own decoder
-            node.stage = "vae-decode"
-            node.stage_evidence += f", in its function {own.function}()"
-        return node
-    if own is not None and "/comfy_extras/" in _path(own):
-        module = _path(own).rsplit("/", 1)[-1]
-        for needle, stage in _MODULE_STAGES:
-            if needle in module:
-                node.stage, node.stage_evidence = stage, f"the failing node is in ComfyUI's {module}"
-                return node
-    for frame in frames:
-        path = _path(frame)
-        for where, functions, stage in _CODE_STAGES:
-            if where in path and (not functions or frame.function in functions):
-                node.stage = stage
-                node.stage_evidence = f"the traceback runs through ComfyUI's {where.rstrip('/')} ({frame.function})"
-                return node
-    if failure.before_hint and failure.before is not None:
-        node.stage, node.stage_line = failure.before_hint, failure.before
-        node.stage_evidence = _hint_evidence(failure.before_hint, failure.before.text)
-        return node
-    for line in failure.message.splitlines()[:8]:  # a pack's own words: "Error in Phase 3 (Decoding): ..."
-        if ":" in line and (m := _CODING.search(line.split(":", 1)[0])):
-            node.stage = "vae-decode" if m.group(1).lower() == "de" else "vae-encode"
-            node.stage_evidence = f"the failing step names itself: {line.split(':', 1)[0].strip()[:80]}"
-            return node
-    return node
-
-
-_CODING = re.compile(r"(?i)\b(de|en)cod(?:e|ing|er)\b")
-"""A decode (or encode) named before a failure's message: the phase a pack says it was in."""
-
-
-def _hint_evidence(hint: str, text: str) -> str | None:
-    """Why the line logged last places the failure in ``hint``'s stage."""
-    if text.startswith("Requested to load"):  # a VAE, loaded to decode (sampling had finished) or to encode
-        return f"ComfyUI had just loaded the VAE to {'decode' if hint == 'vae-decode' else 'encode'} ({text})"
-    if "retrying with tiled" in text.lower():
-        return f"ComfyUI had just retried the VAE {hint.removeprefix('vae-')} in tiles"
-    return {
-        "sampling": "a sampler's progress bar was running when it failed",
-        "load": "a checkpoint was being loaded when it failed",
-        "vae-decode": "the line logged just before is a VAE decode's",
-        "vae-encode": "the line logged just before is a VAE encode's",
-    }.get(hint)
 
 
 # ---------------------------------------------------------------------------- choosing what to explain
@@ -393,7 +146,7 @@ def _install(facts: LogFacts, os_name: str | None) -> str:
 def _failure_doc(
     kind: str,
     stage: str | None,
-    node: _Node | None,
+    node: Node | None,
     message: str,
     exc_type: str | None,
     evidence: list[LogLine],
@@ -455,7 +208,7 @@ def _cause_first(failures: list[LogFailure], compute_device: str) -> list[LogFai
     for i, later in enumerate(failures[1:], 1):
         if classify_failure(later.exception_type, later.message, compute_device=compute_device) in MEMORY_KINDS:
             if later.class_type is None and not later.frames:  # the node is the one that broke
-                named = first.class_type or _class_in_message(first.message)
+                named = first.class_type or class_in_message(first.message)
                 later = replace(later, class_type=named, node_id=first.node_id, frames=first.frames)
             return [later, *failures[1:i], first, *failures[i + 1 :]]
     return failures
@@ -475,10 +228,10 @@ def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgeme
     """The first failure of the prompt; the rest, and the end of a chained traceback, are its consequences."""
     failures = _cause_first(failures, compute_device)
     first = failures[0]
-    node = _identify(first)
+    node = identify(first)
     if first.source == "import":  # at start-up, before any node ran
         where = f"custom_nodes/{node.pack}" if node.pack else "a custom node pack"
-        node = _Node(pack=node.pack, stage="other", stage_evidence=f"{where} failed to import when ComfyUI started")
+        node = Node(pack=node.pack, stage="other", stage_evidence=f"{where} failed to import when ComfyUI started")
     exc_type, message = first.exception_type, first.message
     j = _Judgement()
     if first.causes:  # a chained traceback: the oldest exception is the cause, the last a consequence
@@ -510,7 +263,7 @@ def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgeme
         abrupt=False,
     )
     for later in failures[1:]:
-        later_node = _identify(later)
+        later_node = identify(later)
         j.consequences.append(
             _failure_doc(
                 classify_failure(later.exception_type, later.message, compute_device=compute_device),
@@ -586,7 +339,7 @@ def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bo
     j.failure = _failure_doc(
         memory or "abrupt",
         hint,
-        _Node(stage=hint),
+        Node(stage=hint),
         message,
         None,
         j.evidence,

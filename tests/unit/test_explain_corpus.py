@@ -330,7 +330,7 @@ def test_text_output_reads_like_the_panel():
 
 def test_the_built_in_node_table_is_comfyuis_own_object_info():
     # memprobe/data/comfyui_nodes.json is derived from the recorded /object_info of ComfyUI 0.3.64
-    from memprobe.logs.explain import builtin_nodes
+    from memprobe.judging.stages import builtin_nodes
 
     info = json.loads((FIXTURES / "comfyui-0.3.64" / "object_info.json").read_text(encoding="utf-8"))
     expected = {
