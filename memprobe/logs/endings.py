@@ -63,6 +63,16 @@ _CRASH = (
     "exit code 134",
     "your session crashed",  # Colab, without the RAM's word
     "subsystem for linux instance has terminated",  # WSL's VM ended under ComfyUI
+    "faulting application name: python",  # Windows' event log (Application Error 1000)
+    "python.exe has stopped working",
+    "python quit unexpectedly",  # macOS' crash dialog
+    "trace/breakpoint trap",  # SIGTRAP
+    # glibc's heap checks, then abort
+    "double free or corruption",
+    "free(): invalid",
+    "malloc(): corrupted",
+    "corrupted size vs. prev_size",
+    "stack smashing detected",
 )
 _NT_CRASH = re.compile(r"\b(?:0xc0000(?!12d)[0-9a-f]{3}|3221225\d{3}|3221226\d{3}|-10737\d{5})\b")
 """An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,
@@ -94,6 +104,8 @@ _COMMIT_EXHAUSTED = (
 )
 _UNREACHABLE = ("err_connection_refused", "refused to connect")
 """The browser, or a proxy in front of ComfyUI, found nothing listening: the server had ended."""
+_RECONNECTING = ("reconnecting",)
+"""The frontend's toast when its server is gone, as a line of its own."""
 _SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?(?:ps )?[a-z]:\\[^<>|\"]*>$|^[\w.-]+@[\w.-]+:[^$#]*[$#]$")
 """A shell's prompt alone on a line (``(venv) C:\\ComfyUI>``, ``PS C:\\...>``, ``user@host:~/ComfyUI$``): the
 process that held the console returned to it."""
@@ -117,6 +129,7 @@ ENDING_HINT = re.compile(
                     *_CGROUP_KILL,
                     *_COMMIT_EXHAUSTED,
                     *_UNREACHABLE,
+                    *_RECONNECTING,
                     *_KILLED_WORDS,
                 )
                 if not re.search(_HINT_WORDS, t)
@@ -174,4 +187,6 @@ def ending_kind(low: str, s: str) -> str | None:
         return "unreachable"
     if len(low) < 200 and _SHELL_PROMPT.match(low.strip()):
         return "exited"
+    if low.strip().rstrip(".…") in _RECONNECTING:  # the frontend's word, pasted alone
+        return "unreachable"
     return None

@@ -109,6 +109,9 @@ _LOOSE_ERROR = re.compile(
     r"|index out of range|values to unpack|Permission denied|No such file or directory|LoadLibrary failed"
     r"|DLL load failed|cannot import name|Failed to execute startup-script|\(non OOM\)"
     r"|shapes cannot be multiplied|must match the size of tensor|Expected all tensors to be on the same device"
+    r"|should be the same|expected scalar type|Sizes of tensors must match|not implemented for '"
+    r"|Torch not compiled with CUDA enabled|No CUDA GPUs are available|Found no NVIDIA driver"
+    r"|Error while deserializing header|invalid load key|PytorchStreamReader failed|(?:Unexpected|Missing) key\(s\) in"
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""
 _VAE_MODEL = re.compile(r"VAE|^Autoencod|^AutoEncoder", re.IGNORECASE)

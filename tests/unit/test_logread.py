@@ -320,6 +320,10 @@ def test_what_a_bare_paste_says_ran_out(paste, kind, ending):
             ":0:C:\\develop\\rocclr\\device\\device.cpp:379 : 110090412676 us:  Memobj map does not have ptr: 0x8ae80000",
             "crash",
         ),
+        ("Faulting application name: python.exe, version: 3.12.7150.1013", "crash"),  # Windows' event log
+        ("free(): invalid pointer", "crash"),  # glibc's heap check
+        ("Reconnecting...", "unreachable"),  # the frontend's toast, pasted
+        ("[websocket] reconnecting to 127.0.0.1 in 5 s", None),
     ],
 )
 def test_how_a_process_ended(line, kind):
