@@ -106,7 +106,10 @@ _UNREACHABLE = ("err_connection_refused", "refused to connect")
 """The browser, or a proxy in front of ComfyUI, found nothing listening: the server had ended."""
 _RECONNECTING = ("reconnecting",)
 """The frontend's toast when its server is gone, as a line of its own."""
-_SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?(?:ps )?[a-z]:\\[^<>|\"]*>$|^[\w.-]+@[\w.-]+:[^$#]*[$#]$")
+_SHELL_PROMPT = re.compile(
+    r"^(?:\([\w.-]+\) )?(?:ps )?[a-z]:\\[^<>|\"]*>$|^[\w.-]+@[\w.-]+:[^$#]*[$#]$"
+    r"|^[a-z]:\\[^\s<>|\"]*$"  # a cmd prompt cut before its ">" (a path alone on the last line)
+)
 """A shell's prompt alone on a line (``(venv) C:\\ComfyUI>``, ``PS C:\\...>``, ``user@host:~/ComfyUI$``): the
 process that held the console returned to it."""
 
@@ -144,7 +147,12 @@ they miss (:func:`ending_hint` adds what is tested at the line's ends)."""
 def ending_hint(low: str) -> bool:
     """Whether a lower-cased line may say how the process ended (a shell's prompt, a fatal check, or
     :data:`ENDING_HINT`'s words): the cheap test before :func:`ending_kind`."""
-    return low.endswith((">", "$", "#")) or low.startswith(("[f ", ":0:")) or ENDING_HINT.search(low) is not None
+    return (
+        low.endswith((">", "$", "#"))
+        or low.startswith(("[f ", ":0:"))
+        or (low[1:3] == ":\\" and " " not in low)
+        or ENDING_HINT.search(low) is not None
+    )
 
 
 def _runtime_fatal(low: str) -> bool:

@@ -68,7 +68,12 @@ class _Focus:
 def _focus(facts: LogFacts) -> _Focus:
     with_failures = [p for p in facts.prompts if p.failures]
     last_failure_line = max((f.line for p in with_failures for f in p.failures), default=-1)
-    endings = [e for e in facts.endings if e.line.number > last_failure_line]
+    finished = {p.index: p.ended_line.number for p in facts.prompts if p.ended_line is not None}
+    endings = [
+        e
+        for e in facts.endings
+        if e.line.number > last_failure_line and finished.get(e.during_prompt, -1) < e.line.number
+    ]  # not one its prompt outlived ("Prompt executed" after it)
     strong = next((e for e in reversed(endings) if e.kind in _MEMORY_ENDINGS), None) or (
         endings[-1] if endings else None
     )
@@ -78,16 +83,38 @@ def _focus(facts: LogFacts) -> _Focus:
     if strong is not None and (strong.during_prompt is not None or not ran or strong.kind in _MEMORY_ENDINGS):
         prompt = next((p for p in facts.prompts if p.index == strong.during_prompt), None)
         return _Focus(prompt, [], strong)
+    if with_failures and (died := _died_first(facts, with_failures[-1].failures[0])) is not None:
+        return _Focus(with_failures[-1], [], died)
     if with_failures:
         return _Focus(with_failures[-1], with_failures[-1].failures)
     last = facts.prompts[-1] if facts.prompts else None
     if last is not None and last.started is not None and last.ended is None:
+        first_start = ran[0].started.number if ran[0].started is not None else 0
+        above = next((e for e in facts.endings if e.during_prompt is None and e.line.number < first_start), None)
+        if above is not None:  # the Desktop app's "ComfyUI process exited (exit code ...)" above the log's tail
+            return _Focus(last, [], above)
         return _Focus(last, [], cut_short=True)
     if facts.import_failure is not None and not ran:  # only the start-up: a pack that failed to import
         return _Focus(last, [facts.import_failure])
     if facts.loose_error is not None and not ran:  # a paste of an error's wording alone
         return _Focus(last, [facts.loose_error])
     return _Focus(last, [])
+
+
+_DIED = ("crash", "killed", "memory-kill", "cgroup-kill", "commit-exhausted", "unreachable")
+
+
+def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
+    """ComfyUI's process died, and the failure after it is a client's (Krita's, a script's: no frame of
+    ComfyUI's) that lost its server: the death is what to explain."""
+    if not failure.frames or any(_COMFY_CODE.search(f.path) for f in failure.frames):
+        return None
+    return next((e for e in facts.endings if e.kind in _DIED and e.line.number < failure.line), None)
+
+
+_COMFY_CODE = re.compile(
+    r"(?:^|[\\/])(?:execution|nodes|server|main)\.py$|[\\/](?:comfy|comfy_extras|custom_nodes)[\\/]"
+)
 
 
 # ---------------------------------------------------------------------------- the explanation

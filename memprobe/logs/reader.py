@@ -112,6 +112,7 @@ _LOOSE_ERROR = re.compile(
     r"|should be the same|expected scalar type|Sizes of tensors must match|not implemented for '"
     r"|Torch not compiled with CUDA enabled|No CUDA GPUs are available|Found no NVIDIA driver"
     r"|Error while deserializing header|invalid load key|PytorchStreamReader failed|(?:Unexpected|Missing) key\(s\) in"
+    r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""
 _VAE_MODEL = re.compile(r"VAE|^Autoencod|^AutoEncoder", re.IGNORECASE)
@@ -327,12 +328,12 @@ class _Reader(BlockReading, MachineReading):
             return
         if _MEMORY_GATE.search(s.lower()) and self._memory_paste(s):
             return
-        if self.bare_class is not None and self.bare_class[0] == self.n - 1 and self._dialog(s):
+        if self.bare_class is not None and self.bare_class[0] >= self.n - 2 and self._dialog(s):
             return
         if self.n <= LOOSE_LINES and self.facts.loose_error is None and _LOOSE_ERROR.search(s):
             self.facts.loose_error = LogFailure("message", self.n, message=s, evidence=[self._ev(s)])
-        if _BARE_CLASS.match(s):
-            self.bare_class = (self.n, s)
+        if _BARE_CLASS.match(name := s.removesuffix(":")):  # "KSampler" or "KSampler:" alone: a dialog's title
+            self.bare_class = (self.n, name)
         elif len(s) <= 40 and " " in s and s[0].isupper() and (titled := builtin_class_titled(s)):  # "VAE Decode"
             self.bare_class = (self.n, titled)
         if "137" in s and "exit" in s:
@@ -365,7 +366,7 @@ class _Reader(BlockReading, MachineReading):
             class_type, message = m.group(1), m.group(2)
         elif (m := _CLASS_WORD.match(s)) is not None and _is_node_class(m.group(1)):  # "WanVideoSampler Allocation..."
             class_type, message = m.group(1), m.group(2)
-        elif self.bare_class is not None and self.bare_class[0] == self.n - 1:
+        elif self.bare_class is not None and self.bare_class[0] >= self.n - 2:  # a blank line may part them
             class_type = self.bare_class[1]
         self._open("message", s, message=message.strip(), class_type=class_type)
         self.mode = Mode.EXC_MESSAGE

@@ -323,6 +323,7 @@ def test_what_a_bare_paste_says_ran_out(paste, kind, ending):
         ("Faulting application name: python.exe, version: 3.12.7150.1013", "crash"),  # Windows' event log
         ("free(): invalid pointer", "crash"),  # glibc's heap check
         ("Reconnecting...", "unreachable"),  # the frontend's toast, pasted
+        ("C:\\Users\\-----\\Desktop\\ComfyUI_windows_", "exited"),  # comfyui#11702: the prompt, cut before ">"
         ("[websocket] reconnecting to 127.0.0.1 in 5 s", None),
     ],
 )
@@ -385,3 +386,18 @@ def test_swarmuis_word_on_its_dead_backend_is_the_memory_that_ran_out():
 def test_comfyuis_exception_line_as_a_browser_translated_it():
     facts = read_log("[错误] !!! 处理过程中发生异常 !!! 'NoneType' object has no attribute 'shape'\n")
     assert facts.prompts[-1].failures[0].message == "'NoneType' object has no attribute 'shape'"
+
+
+def test_an_end_its_prompt_outlived_is_no_end():
+    from memprobe.logs.explain import explain_log
+
+    # a line that reads like the shell's prompt, then the prompt completes: nothing ended
+    assert explain_log("got prompt\nD:\\models\\checkpoints\nPrompt executed in 1.00 seconds\n")["failure"] is None
+
+
+def test_a_client_that_lost_its_server_is_explained_by_the_servers_death():
+    # krita-ai-diffusion#1588: the server died (0xC0000005), then Krita's own client raised posting the prompt
+    from memprobe.logs.explain import explain_log
+
+    doc = explain_log(text("krita1588_server_terminated_switch_model_console.log"))
+    assert doc["failure"]["kind"] == "abrupt" and doc["failure"]["ending"] == "crash"
