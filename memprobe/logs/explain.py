@@ -72,7 +72,8 @@ def _focus(facts: LogFacts) -> _Focus:
     endings = [
         e
         for e in facts.endings
-        if e.line.number > last_failure_line and finished.get(e.during_prompt, -1) < e.line.number
+        if e.line.number > last_failure_line
+        and (e.during_prompt is None or finished.get(e.during_prompt, -1) < e.line.number)
     ]  # not one its prompt outlived ("Prompt executed" after it)
     strong = next((e for e in reversed(endings) if e.kind in _MEMORY_ENDINGS), None) or (
         endings[-1] if endings else None
