@@ -25,19 +25,19 @@ import sqlite3
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from .._log import logger, warn_once
 from ..documents import HEADER_KEYS, EventDoc, MarkDoc, NodeDoc, RunDoc, Timeline
 from ..format import MIB, fmt_bytes
-from ..judging.abrupt import abrupt_failure
+from .ledger_reads import LedgerError, LedgerReads, read_timeline, server_of
 from .listener import TrackerListener
 from .records import Mark, NodeRun, RunEvent, RunRecord
-from .schema import LIST_ALL, LIST_ONE_SERVER, MIGRATIONS, SCHEMA_VERSION, SERVERS, TABLES_BY_RUN
-from .timeline import downsample, merge_timelines, window
+from .recovery import recover
+from .schema import MIGRATIONS, SCHEMA_VERSION, TABLES_BY_RUN, dumps
+from .timeline import downsample
 from .unsaved import KeptRuns
 
 __all__ = ["Ledger", "LedgerError", "SCHEMA_VERSION", "server_of"]
@@ -46,10 +46,6 @@ _BEGIN = "BEGIN IMMEDIATE"
 """Writes take the write lock up front, waiting (``busy_timeout``) while another server of the same
 install holds it: a transaction that read first and only then wrote would be refused outright
 ("database is locked") had the other committed in between, since WAL cannot move its snapshot on."""
-
-
-class LedgerError(RuntimeError):
-    """The ledger cannot be used (e.g. a newer release wrote it); tracing goes on without it."""
 
 
 class _Job:
@@ -68,16 +64,9 @@ class _Job:
         self.op, self.args, self.commit, self.run, self.done = op, args, commit, run, done
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), default=str)
+class Ledger(LedgerReads):
+    """The writer: one thread that turns the tracker's news into rows (the reads: :class:`LedgerReads`)."""
 
-
-def _chunk(blob: bytes) -> Timeline:
-    """A stored sample chunk: zlib-compressed JSON (memory readings compress about 5:1)."""
-    return cast(Timeline, json.loads(zlib.decompress(blob)))
-
-
-class Ledger:
     COMMIT_EVERY_S = 1.0
     RETRY_S = 5.0
     """While the file cannot be written, how often the writer tries again."""
@@ -186,76 +175,9 @@ class Ledger:
                     conn.executescript(MIGRATIONS[version])
                     version += 1
                     conn.execute(f"PRAGMA user_version = {version}")
-            return self._recover(conn, pid if pid is not None else os.getpid())
+            return recover(conn, pid if pid is not None else os.getpid(), self._kills_now)
         finally:
             conn.close()
-
-    def _recover(self, conn: sqlite3.Connection, pid: int) -> list[str]:
-        rows = [
-            (run_id, header)
-            for run_id, header, owner in conn.execute("SELECT id, header, pid FROM runs WHERE status = 'running'")
-            if owner is None or (owner != pid and not _pid_alive(owner))
-        ]  # another live ComfyUI may share it
-        for run_id, header_text in rows:
-            header = json.loads(header_text)
-            node_row = conn.execute(
-                "SELECT doc FROM nodes WHERE run_id = ? AND status IN ('running', 'pending') ORDER BY seq DESC LIMIT 1",
-                (run_id,),
-            ).fetchone()
-            node = json.loads(node_row[0]) if node_row else None
-            last = conn.execute(
-                "SELECT doc, t1 FROM samples WHERE run_id = ? ORDER BY t0 DESC LIMIT 1", (run_id,)
-            ).fetchone()
-            last_metrics: dict[str, int] = {}
-            ended_s = None
-            if last:
-                chunk = _chunk(last[0])
-                ended_s = last[1]
-                last_metrics = {k: v[-1] for k, v in chunk["series"].items() if v and v[-1] is not None}
-            failure = abrupt_failure(node, last_metrics, ended_s, header, self._kills_now)
-            header.update(
-                status="ended_abruptly",
-                failure=failure,
-                end_metrics=last_metrics or None,
-                abrupt={"node": node, "last_metrics": last_metrics, "last_sample_s": ended_s},
-            )
-            ended_at = header["started_at"] + ended_s if ended_s is not None else None
-            header["ended_at"] = ended_at
-            with conn:
-                conn.execute(
-                    "UPDATE runs SET status = 'ended_abruptly', ended_at = ?, header = ? WHERE id = ?",
-                    (ended_at, _dumps(header), run_id),
-                )
-                if node is not None:
-                    node["status"] = "failed"
-                    node["end_s"] = ended_s
-                    self._peaks_from_samples(conn, run_id, node)
-                    conn.execute(
-                        "UPDATE nodes SET status = 'failed', doc = ? WHERE run_id = ? AND seq = ?",
-                        (_dumps(node), run_id, node["seq"]),
-                    )
-                conn.execute(
-                    "INSERT OR REPLACE INTO failures VALUES (?, 0, ?, ?, ?)",
-                    (run_id, failure["kind"], failure["node_id"], _dumps(failure)),
-                )
-            logger.warning(
-                "Memory Probe: run %s ended abruptly (ComfyUI stopped during node %s)",
-                run_id,
-                node.get("node_id") if node else "?",
-            )
-        return [r[0] for r in rows]
-
-    def _peaks_from_samples(self, conn: sqlite3.Connection, run_id: str, node: dict[str, Any]) -> None:
-        """A node that never ended stored only its readings at its start: its peaks are what the
-        sampler recorded from then on (up to the last committed second)."""
-        if node.get("start_s") is None:
-            return
-        timeline = window(self._timeline(conn, run_id, node["start_s"]), node["start_s"], None)
-        peaks = node.setdefault("peaks", {})
-        for key, column in timeline["series"].items():
-            values = [v for v in column if v is not None]
-            if values and max(values) > peaks.get(key, -1):
-                peaks[key] = max(values)
 
     # ------------------------------------------------------------------ the writer thread
     def start(self) -> None:
@@ -450,8 +372,8 @@ class Ledger:
                 header["ended_at"],
                 header["status"],
                 pid,
-                _dumps(header),
-                _dumps(prompt) if prompt is not None else None,
+                dumps(header),
+                dumps(prompt) if prompt is not None else None,
                 server_of(header),
             ),
         )
@@ -459,31 +381,31 @@ class Ledger:
     def _put_node(self, conn: sqlite3.Connection, run_id: str, doc: NodeDoc) -> None:
         conn.execute(
             "INSERT OR REPLACE INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (run_id, doc["seq"], doc["node_id"], doc["class_type"], doc["stage"], doc["status"], _dumps(doc)),
+            (run_id, doc["seq"], doc["node_id"], doc["class_type"], doc["stage"], doc["status"], dumps(doc)),
         )
 
     def _put_samples(self, conn: sqlite3.Connection, run_id: str, chunk: dict[str, Any]) -> None:
         t = chunk["t"]
         conn.execute(
             "INSERT INTO samples VALUES (?, ?, ?, ?, ?)",
-            (run_id, t[0], t[-1], len(t), zlib.compress(_dumps(chunk).encode(), 6)),
+            (run_id, t[0], t[-1], len(t), zlib.compress(dumps(chunk).encode(), 6)),
         )
 
     def _put_mark(self, conn: sqlite3.Connection, run_id: str, doc: MarkDoc) -> None:
-        conn.execute("INSERT OR REPLACE INTO marks VALUES (?, ?, ?)", (run_id, doc["seq"], _dumps(doc)))
+        conn.execute("INSERT OR REPLACE INTO marks VALUES (?, ?, ?)", (run_id, doc["seq"], dumps(doc)))
 
     def _put_event(self, conn: sqlite3.Connection, run_id: str, doc: EventDoc) -> None:
-        conn.execute("INSERT INTO events VALUES (?, ?, ?, ?)", (run_id, doc["t_s"], doc["kind"], _dumps(doc)))
+        conn.execute("INSERT INTO events VALUES (?, ?, ?, ?)", (run_id, doc["t_s"], doc["kind"], dumps(doc)))
 
     def _finish_run(self, conn: sqlite3.Connection, header: dict[str, Any], failures: list[dict[str, Any]]) -> None:
         conn.execute(
             "UPDATE runs SET status = ?, ended_at = ?, header = ? WHERE id = ?",
-            (header["status"], header["ended_at"], _dumps(header), header["id"]),
+            (header["status"], header["ended_at"], dumps(header), header["id"]),
         )
         conn.execute("DELETE FROM failures WHERE run_id = ?", (header["id"],))
         conn.executemany(
             "INSERT INTO failures VALUES (?, ?, ?, ?, ?)",
-            [(header["id"], i, f["kind"], f["node_id"], _dumps(f)) for i, f in enumerate(failures)],
+            [(header["id"], i, f["kind"], f["node_id"], dumps(f)) for i, f in enumerate(failures)],
         )
         self._compact(conn, header["id"])
         self._retain(conn)
@@ -493,7 +415,7 @@ class Ledger:
         total = conn.execute("SELECT COALESCE(SUM(n), 0) FROM samples WHERE run_id = ?", (run_id,)).fetchone()[0]
         if total <= self.max_samples_per_run:
             return
-        timeline = self._timeline(conn, run_id)
+        timeline = read_timeline(conn, run_id)
         reduced = downsample(timeline, self.max_samples_per_run)
         conn.execute("DELETE FROM samples WHERE run_id = ?", (run_id,))
         step = 1000
@@ -541,7 +463,7 @@ class Ledger:
         if header.get("overhead") is None:
             return
         header["overhead"].update(parts)
-        conn.execute("UPDATE runs SET header = ? WHERE id = ?", (_dumps(header), run_id))
+        conn.execute("UPDATE runs SET header = ? WHERE id = ?", (dumps(header), run_id))
 
     # ------------------------------------------------------------------ the forecast's memory
     def save_forecast(self, run_id: str, started_at: float, doc: dict[str, Any], rows: list[dict[str, Any]]) -> None:
@@ -553,7 +475,7 @@ class Ledger:
     ) -> None:
         if conn.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone() is None:
             return  # forgotten (or never saved) meanwhile
-        conn.execute("INSERT OR REPLACE INTO forecasts (run_id, doc) VALUES (?, ?)", (run_id, _dumps(doc)))
+        conn.execute("INSERT OR REPLACE INTO forecasts (run_id, doc) VALUES (?, ?)", (run_id, dumps(doc)))
         conn.execute("DELETE FROM observations WHERE run_id = ?", (run_id,))
         conn.executemany(
             "INSERT INTO observations VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -562,30 +484,6 @@ class Ledger:
                 for r in rows
             ],
         )
-
-    def observations(self, device: str, *, before: float | None = None, limit: int = 2000) -> list[dict[str, Any]]:
-        """What runs on this device class taught the forecast, newest first (``before``: only runs that
-        started earlier). Empty when the ledger cannot be read."""
-        query = (
-            "SELECT family, stage, device, estimate_bytes, working_bytes, started_at FROM observations "
-            "WHERE device = ? AND started_at < ? ORDER BY started_at DESC LIMIT ?"
-        )
-        args = (device, before if before is not None else float("inf"), limit)
-        try:
-            with self.reader() as conn:
-                rows = conn.execute(query, args).fetchall()
-        except sqlite3.Error:
-            return []
-        keys = ("family", "stage", "device", "estimate_bytes", "working_bytes", "started_at")
-        return [dict(zip(keys, row, strict=True)) for row in rows]
-
-    def forecast_of(self, run_id: str) -> dict[str, Any] | None:
-        try:
-            with self.reader() as conn:
-                row = conn.execute("SELECT doc FROM forecasts WHERE run_id = ?", (run_id,)).fetchone()
-        except sqlite3.Error:
-            return None
-        return cast(dict[str, Any], json.loads(row[0])) if row else None
 
     def import_run(self, doc: dict[str, Any], *, chunk: int = 1000) -> None:
         """Store a whole run document (an exported or recorded run) through the writer thread."""
@@ -606,7 +504,7 @@ class Ledger:
         failures = doc.get("failures") or ([first] if first else [])
         conn.executemany(
             "INSERT INTO failures VALUES (?, ?, ?, ?, ?)",
-            [(run_id, i, f["kind"], f.get("node_id"), _dumps(f)) for i, f in enumerate(failures)],
+            [(run_id, i, f["kind"], f.get("node_id"), dumps(f)) for i, f in enumerate(failures)],
         )
         timeline = doc.get("timeline") or {"t": [], "series": {}}
         for i in range(0, len(timeline["t"]), chunk):
@@ -618,112 +516,6 @@ class Ledger:
                     "series": {k: v[i : i + chunk] for k, v in timeline["series"].items()},
                 },
             )
-
-    # ------------------------------------------------------------------ reads (any thread)
-    @contextmanager
-    def reader(self) -> Iterator[sqlite3.Connection]:
-        conn = self._connect(readonly=True)
-        try:
-            yield conn
-        finally:
-            conn.close()
-
-    def list_runs(self, *, limit: int = 50, offset: int = 0, server: str | None = None) -> dict[str, Any]:
-        """Newest first: each run's header, with its node count and its first failure (``server``:
-        only the runs of that ComfyUI server, and those that do not say; ``None``: every server's),
-        and ``servers``: every server that has runs here. Runs kept in memory (not saved) are listed
-        too, marked ``"saved": false``; when the file cannot be read, only those, with ``error``
-        saying why."""
-        kept = [h for h in self.kept.headers() if server is None or server_of(h) in (server, None)]
-        args: tuple[Any, ...] = (server,) if server is not None else ()
-        count_sql, list_sql = LIST_ONE_SERVER if server is not None else LIST_ALL
-        error = None
-        try:
-            with self.reader() as conn:
-                total = conn.execute(count_sql, args).fetchone()[0]
-                rows = conn.execute(
-                    list_sql, (*args, *((limit + offset + len(kept), 0) if kept else (limit, offset)))
-                ).fetchall()
-                servers = [r[0] for r in conn.execute(SERVERS).fetchall()]
-        except sqlite3.Error as exc:
-            total, rows, servers, error = 0, [], [], f"the run ledger cannot be read now ({exc})"
-        runs = []
-        for header_text, node_count in rows:
-            header = json.loads(header_text)
-            header["node_count"] = node_count
-            runs.append(header)
-        if kept:
-            ids = {h["id"] for h in kept}
-            total += sum(1 for h in kept if h["id"] not in {r["id"] for r in runs})
-            runs = sorted([r for r in runs if r["id"] not in ids] + kept, key=lambda r: -(r.get("started_at") or 0))
-            runs = runs[offset : offset + limit]
-        out = {"runs": runs, "total": total, "limit": limit, "offset": offset, "servers": servers}
-        if error:
-            out["error"] = error
-        return out
-
-    def get_run(self, run_id: str, *, max_points: int | None = 2000) -> RunDoc | None:
-        """The whole run document (see ``docs/run-format.md``); ``None`` for an unknown id."""
-        kept = self.kept.get(run_id, max_points)
-        if kept is not None:
-            return kept
-        try:
-            return self._get_run(run_id, max_points)
-        except sqlite3.Error as exc:
-            raise LedgerError(f"the run ledger cannot be read now ({exc})") from exc
-
-    def _get_run(self, run_id: str, max_points: int | None) -> RunDoc | None:
-        with self.reader() as conn:
-            row = conn.execute("SELECT header, prompt FROM runs WHERE id = ?", (run_id,)).fetchone()
-            if row is None:
-                return None
-            doc = cast(RunDoc, json.loads(row[0]))
-            doc["prompt"] = json.loads(row[1]) if row[1] else None
-            doc["nodes"] = [
-                json.loads(r[0]) for r in conn.execute("SELECT doc FROM nodes WHERE run_id = ? ORDER BY seq", (run_id,))
-            ]
-            doc["marks"] = [
-                json.loads(r[0]) for r in conn.execute("SELECT doc FROM marks WHERE run_id = ? ORDER BY seq", (run_id,))
-            ]
-            doc["events"] = [
-                json.loads(r[0])
-                for r in conn.execute("SELECT doc FROM events WHERE run_id = ? ORDER BY t_s", (run_id,))
-            ]
-            doc["failures"] = [
-                json.loads(r[0])
-                for r in conn.execute("SELECT doc FROM failures WHERE run_id = ? ORDER BY seq", (run_id,))
-            ]
-            forecast = conn.execute("SELECT doc FROM forecasts WHERE run_id = ?", (run_id,)).fetchone()
-            if forecast is not None:
-                doc["forecast"] = json.loads(forecast[0])
-            timeline = self._timeline(conn, run_id)
-        doc["timeline"] = downsample(timeline, max_points) if max_points else timeline
-        doc["sample_count"] = len(timeline["t"])
-        return doc
-
-    def samples(
-        self, run_id: str, *, start: float | None = None, end: float | None = None, max_points: int = 2000
-    ) -> Timeline | None:
-        """A time window of a run's samples, downsampled to at most ``max_points`` rows."""
-        if run_id in self.kept:
-            return self.kept.samples(run_id, start, end, max_points)
-        try:
-            with self.reader() as conn:
-                if conn.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone() is None:
-                    return None
-                timeline = self._timeline(conn, run_id, start, end)
-        except sqlite3.Error as exc:
-            raise LedgerError(f"the run ledger cannot be read now ({exc})") from exc
-        return downsample(window(timeline, start, end), max_points)
-
-    def _timeline(
-        self, conn: sqlite3.Connection, run_id: str, start: float | None = None, end: float | None = None
-    ) -> Timeline:
-        rows = conn.execute(
-            "SELECT doc FROM samples WHERE run_id = ? AND t1 >= ? AND t0 <= ? ORDER BY t0",
-            (run_id, start if start is not None else float("-inf"), end if end is not None else float("inf")),
-        )
-        return merge_timelines(_chunk(r[0]) for r in rows)
 
     def delete_run(self, run_id: str) -> bool:
         forgotten = self.kept.discard(run_id)
@@ -738,18 +530,6 @@ class Ledger:
             if forgotten:
                 return True
             raise LedgerError(f"the run ledger cannot be changed now ({exc})") from exc
-
-    def size_bytes(self) -> int:
-        return sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file())
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        import psutil
-
-        return bool(psutil.pid_exists(pid))
-    except Exception:  # no psutil: treat the run as dead (the old behaviour)
-        return False
 
 
 def _volume(folder: Path) -> dict[str, Any]:
@@ -778,13 +558,6 @@ def _why_not_saving(path: Path, exc: BaseException) -> str:
         f"runs are not being saved: {path} cannot be written ({text}; {fmt_bytes(free)} free of "
         f"{fmt_bytes(total)} on its volume). They are kept in memory and saved when it can be written again."
     )
-
-
-def server_of(header: dict[str, Any] | Any) -> str | None:
-    """Which ComfyUI server a run ran in (``context.server.id``: host and port), where it says."""
-    server = ((header or {}).get("context") or {}).get("server") or {}
-    value = server.get("id") if isinstance(server, dict) else None
-    return str(value) if value else None
 
 
 class _LedgerListener(TrackerListener):

@@ -1,7 +1,13 @@
 """The run ledger's SQLite schema: its tables version by version, the statements that migrate a file
-from each version to the next (keys are only ever added), and the queries that list runs."""
+from each version to the next (keys are only ever added), and the queries that list runs, and the format of its rows (JSON text, sample chunks as zlib-compressed JSON)."""
 
 from __future__ import annotations
+
+import json
+import zlib
+from typing import Any, cast
+
+from ..documents import Timeline
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -12,6 +18,8 @@ __all__ = [
     "LIST_ALL",
     "LIST_ONE_SERVER",
     "SERVERS",
+    "dumps",
+    "chunk_timeline",
 ]
 
 SCHEMA_VERSION = 2
@@ -89,3 +97,12 @@ SERVERS = "SELECT DISTINCT server FROM runs WHERE server IS NOT NULL LIMIT 50"
 MIGRATIONS: dict[int, str] = {0: SCHEMA_V1, 1: SCHEMA_V2}
 
 TABLES_BY_RUN = ("nodes", "samples", "marks", "events", "failures", "forecasts", "observations")
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), default=str)
+
+
+def chunk_timeline(blob: bytes) -> Timeline:
+    """A stored sample chunk: zlib-compressed JSON (memory readings compress about 5:1)."""
+    return cast(Timeline, json.loads(zlib.decompress(blob)))

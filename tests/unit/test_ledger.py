@@ -1,69 +1,18 @@
-"""The run ledger: a real SQLite file, written by its thread, read while written, and
-recovered after the process that wrote it was killed."""
+"""The run ledger: a real SQLite file, written by its thread, read while written, kept to its caps,
+migrated, shared by two servers (recovery after a kill: test_ledger_recovery; a file that cannot be
+written: test_ledger_storage)."""
 
 from __future__ import annotations
 
 import json
-import os
-import random
-import signal
 import sqlite3
-import subprocess
-import sys
-import textwrap
 import threading
 import time
 
 import pytest
-from helpers import FakeClock, ScriptedSensors
+from ledger_kit import GIB, make_tracker, traced_run
 
 from memprobe.recording.ledger import SCHEMA_VERSION, Ledger, LedgerError
-from memprobe.recording.tracker import Tracker
-
-GIB = 1024**3
-
-
-def profile(t: float) -> dict:
-    return {
-        "ram_total_bytes": 16 * GIB,
-        "ram_available_bytes": 10 * GIB,
-        "commit_bytes": 8 * GIB,
-        "commit_limit_bytes": 20 * GIB,
-        "process_rss_bytes": 3 * GIB,
-    }
-
-
-@pytest.fixture
-def ledger(tmp_path):
-    ledger = Ledger(tmp_path / "memprobe" / "ledger.sqlite3")
-    ledger.open()
-    ledger.start()
-    yield ledger
-    ledger.stop()
-
-
-def traced_run(tracker: Tracker, clock: FakeClock, run_id: str, *, samples: int = 20, fail: bool = False) -> None:
-    tracker.begin_run(run_id, prompt={"3": {"class_type": "KSampler", "inputs": {"seed": 1}}})
-    node = tracker.node_begin(run_id, "3", "KSampler")
-    for i in range(samples):
-        clock.t += 0.02
-        tracker.on_sample(clock.t, {"process_rss_bytes": (3 + (i == samples // 2)) * GIB})
-    clock.t += 0.5
-    if fail:
-        tracker.node_failed(node, MemoryError())
-        tracker.end_run(
-            run_id, "error", error={"node_id": "3", "exception_type": "MemoryError", "exception_message": ""}
-        )
-    else:
-        tracker.node_end(node)
-        tracker.end_run(run_id, "success", cached=["4"])
-
-
-def make_tracker(ledger: Ledger):
-    clock = FakeClock(100.0)
-    tracker = Tracker(ScriptedSensors(clock, profile), clock=clock)
-    tracker.subscribe(ledger.listener)
-    return tracker, clock
 
 
 def test_runs_round_trip_through_the_ledger(ledger):
@@ -193,68 +142,6 @@ def test_a_new_ledger_is_created_at_the_current_schema_in_wal_mode(tmp_path):
     assert {"runs", "nodes", "samples", "marks", "events", "failures"} <= tables
 
 
-CRASHING_WRITER = textwrap.dedent("""
-    import os, signal, sys, time
-    from memprobe.recording.ledger import Ledger
-    from memprobe.sensing.sensors import Sensors
-    from memprobe.recording.tracker import Tracker
-
-    ledger = Ledger(sys.argv[1]); ledger.open(); ledger.start()
-    tracker = Tracker(Sensors()); tracker.subscribe(ledger.listener)
-    tracker.begin_run("killed-run", prompt={"3": {"class_type": "KSampler", "inputs": {}}})
-    done = tracker.node_begin("killed-run", "4", "CheckpointLoaderSimple"); tracker.node_end(done)
-    node = tracker.node_begin("killed-run", "3", "KSampler")
-    for _ in range(60):                      # 1.2 s of sampling, past the 1 s commit interval
-        tracker.on_sample(time.monotonic(), Sensors().snapshot(disks=False).metrics(totals=False))
-        time.sleep(0.02)
-    time.sleep(1.2)
-    print("about to die", flush=True)
-    os.kill(os.getpid(), signal.SIGKILL)     # what the OOM killer does
-""")
-
-
-@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-def test_a_killed_process_leaves_a_run_that_the_next_start_marks_ended_abruptly(tmp_path):
-    path = tmp_path / "ledger.sqlite3"
-    proc = subprocess.run(
-        [sys.executable, "-c", CRASHING_WRITER, str(path)], capture_output=True, text=True, timeout=60
-    )
-    assert proc.returncode == -signal.SIGKILL, proc.stderr
-    assert "about to die" in proc.stdout
-
-    ledger = Ledger(path)
-    assert ledger.open() == ["killed-run"]
-    doc = ledger.get_run("killed-run")
-    assert doc["status"] == "ended_abruptly"
-    assert doc["failure"]["node_id"] == "3" and doc["failure"]["class_type"] == "KSampler"
-    assert doc["failure"]["stage"] == "sampling" and doc["failure"]["abrupt"] is True
-    assert doc["abrupt"]["last_metrics"]["process_rss_bytes"] > 0
-    assert doc["sample_count"] >= 40  # what was committed before the kill survived
-    assert [n["status"] for n in doc["nodes"]] == ["ran", "failed"]
-    # the node that never ended gets the peaks its samples show, not only its readings at its start
-    killed = doc["nodes"][-1]
-    timeline = doc["timeline"]
-    sampled = [
-        v
-        for t, v in zip(timeline["t"], timeline["series"]["process_rss_bytes"], strict=True)
-        if v is not None and t >= killed["start_s"]
-    ]
-    assert killed["peaks"]["process_rss_bytes"] >= max(sampled) and killed["end_s"] == doc["abrupt"]["last_sample_s"]
-    assert ledger.open() == []  # marked once, not again at the next start
-
-
-def test_the_own_running_run_is_not_mistaken_for_a_dead_one(tmp_path):
-    ledger = Ledger(tmp_path / "l.sqlite3")
-    ledger.open()
-    ledger.start()
-    tracker, clock = make_tracker(ledger)
-    tracker.begin_run("live")
-    ledger.flush()
-    assert Ledger(ledger.path).open(pid=os.getpid()) == []
-    assert ledger.get_run("live")["status"] == "running"
-    ledger.stop()
-
-
 def test_a_commit_happens_within_about_a_second_without_any_node_ending(ledger):
     tracker, clock = make_tracker(ledger)
     tracker.begin_run("slow")
@@ -271,19 +158,6 @@ def test_a_commit_happens_within_about_a_second_without_any_node_ending(ledger):
     assert seen
 
 
-def test_a_run_of_another_live_comfyui_sharing_the_ledger_is_left_alone(tmp_path):
-    ledger = Ledger(tmp_path / "l.sqlite3")
-    ledger.open()
-    ledger.start()
-    tracker, clock = make_tracker(ledger)
-    tracker.begin_run("theirs")
-    ledger.flush()
-    with sqlite3.connect(ledger.path) as conn:  # GIVEN the run belongs to another process that is alive
-        conn.execute("UPDATE runs SET pid = ? WHERE id = 'theirs'", (os.getppid(),))
-    assert Ledger(ledger.path).open(pid=os.getpid()) == []
-    ledger.stop()
-
-
 def test_an_exported_run_imports_back_unchanged(ledger):
     from helpers import load_json
 
@@ -297,218 +171,7 @@ def test_an_exported_run_imports_back_unchanged(ledger):
     assert back["workflow"] == doc["workflow"]
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated"])
-def test_a_damaged_or_truncated_ledger_is_moved_aside_and_a_new_one_started(tmp_path, caplog, damage):
-    path = tmp_path / "ledger.sqlite3"
-    if damage == "garbage":
-        content = b"this is not an SQLite database, it is a text file someone saved here" * 100
-    else:  # a real ledger cut short (a copy interrupted, a disk that filled mid-write)
-        good = Ledger(tmp_path / "good.sqlite3")
-        good.open()
-        good.start()
-        tracker, clock = make_tracker(good)
-        traced_run(tracker, clock, "kept")
-        good.flush()
-        good.stop()
-        content = (tmp_path / "good.sqlite3").read_bytes()[:6000]
-    path.write_bytes(content)
-    ledger = Ledger(path)
-    ledger.open()  # never raises at ComfyUI's start
-    ledger.start()
-    moved = list(tmp_path.glob("ledger.sqlite3.damaged-*"))
-    assert len(moved) == 1 and moved[0].read_bytes() == content  # kept, untouched, for whoever looks
-    assert "was damaged" in caplog.text and moved[0].name in caplog.text
-    tracker, clock = make_tracker(ledger)
-    traced_run(tracker, clock, "after")
-    ledger.flush()
-    assert ledger.get_run("after")["status"] == "success"
-    ledger.stop()
-
-
-def test_a_read_only_folder_keeps_runs_in_memory_and_says_so(tmp_path, monkeypatch):
-    # SQLite's own answer on a read-only folder (a chmod that root's tests cannot make stick, so it is
-    # given here the way SQLite gives it): "attempt to write a readonly database"
-    real_connect = sqlite3.connect
-
-    def read_only(path, *args, **kwargs):
-        conn = real_connect(path, *args, **kwargs)
-        if "mode=ro" not in str(path):
-            conn.execute("PRAGMA query_only = ON")  # every write now fails as on a read-only volume
-        return conn
-
-    monkeypatch.setattr(sqlite3, "connect", read_only)
-    ledger = Ledger(tmp_path / "ro" / "ledger.sqlite3")
-    ledger.open()
-    ledger.start()
-    tracker, clock = make_tracker(ledger)
-    traced_run(tracker, clock, "in-memory")
-    ledger.flush()
-    state = ledger.state()
-    assert state["saving"] is False and state["reason"]
-    assert ledger.get_run("in-memory")["status"] == "success"
-    assert [r["id"] for r in ledger.list_runs()["runs"]] == ["in-memory"]
-    ledger.stop()
-
-
 # ---------------------------------------------------------------- a ledger that cannot write
-def _cap_pages(ledger: Ledger, pages: int | None) -> None:
-    """SQLite's own size cap on the writer's connection: past it every write fails with
-    SQLITE_FULL ("database or disk is full"), exactly as on a full volume; lifting it is space
-    returning. (The integration tier fills a real tmpfs, see tests/integration/test_full_disk.py.)"""
-
-    def cap(conn):
-        count = conn.execute("PRAGMA page_count").fetchone()[0]
-        conn.execute(f"PRAGMA max_page_count = {count if pages is None else pages}")
-
-    ledger.submit(cap, commit=True)
-    ledger.flush()
-
-
-def test_runs_that_cannot_be_saved_are_kept_served_and_saved_when_space_returns(ledger):
-    tracker, clock = make_tracker(ledger)
-    traced_run(tracker, clock, "saved-before")
-    ledger.flush()
-    assert ledger.state()["saving"] is True
-
-    # GIVEN the file cannot grow any more
-    _cap_pages(ledger, None)
-    # WHEN two runs with incompressible readings are traced
-    _noisy_run(tracker, clock, "lost-1", samples=3000)
-    _noisy_run(tracker, clock, "lost-2", samples=3000, fail=True)
-    ledger.flush()
-
-    # THEN the state says why nothing is saved, with the volume's free space
-    state = ledger.state()
-    assert state["saving"] is False and state["unsaved_runs"] == 2
-    assert state["reason"].startswith("runs are not being saved:") and "database or disk is full" in state["reason"]
-    assert "free of" in state["reason"] and state["volume"]["free_bytes"] > 0
-    # AND the runs are listed (newest first, marked unsaved) and served whole from memory
-    listed = ledger.list_runs()
-    assert [(r["id"], r.get("saved", True)) for r in listed["runs"]] == [
-        ("lost-2", False),
-        ("lost-1", False),
-        ("saved-before", True),
-    ]
-    assert listed["total"] == 3 and [r["id"] for r in ledger.list_runs(limit=1, offset=1)["runs"]] == ["lost-1"]
-    doc = ledger.get_run("lost-2")
-    assert doc["status"] == "error" and doc["failure"]["kind"] == "system-ram" and doc["nodes"][0]["node_id"] == "3"
-    assert doc["saved"] is False and len(doc["timeline"]["t"]) == 2000
-    assert len(ledger.get_run("lost-1", max_points=50)["timeline"]["t"]) == 50
-    assert len(ledger.samples("lost-1", start=0, end=1e9, max_points=10)["t"]) == 10
-
-    # WHEN space returns, THEN the writer saves the kept runs
-    ledger.RETRY_S = 0.05
-    _cap_pages(ledger, 1_000_000)
-    _wait_until_saving(ledger)
-    with ledger.reader() as conn:
-        stored = {r[0]: r[1] for r in conn.execute("SELECT id, status FROM runs")}
-    assert stored == {"saved-before": "success", "lost-1": "success", "lost-2": "error"}
-    saved = ledger.get_run("lost-1", max_points=None)
-    assert "saved" not in saved and saved["sample_count"] == 2000  # kept with its peaks, 2,000 points
-
-
-def _noisy_run(tracker: Tracker, clock: FakeClock, run_id: str, *, samples: int, fail: bool = False) -> None:
-    rng = random.Random(run_id)
-    tracker.begin_run(run_id, prompt={"3": {"class_type": "KSampler", "inputs": {"seed": 1}}})
-    node = tracker.node_begin(run_id, "3", "KSampler")
-    for _ in range(samples):
-        clock.t += 0.02
-        tracker.on_sample(clock.t, {"process_rss_bytes": rng.randrange(GIB, 4 * GIB)})
-    if fail:
-        tracker.node_failed(node, MemoryError())
-        tracker.end_run(
-            run_id, "error", error={"node_id": "3", "exception_type": "MemoryError", "exception_message": ""}
-        )
-    else:
-        tracker.node_end(node)
-        tracker.end_run(run_id, "success")
-
-
-def test_a_folder_that_cannot_hold_the_file_keeps_runs_in_memory(tmp_path):
-    # GIVEN the ledger's folder is a file (as unusable as a full or read-only volume)
-    blocker = tmp_path / "user"
-    blocker.write_text("not a folder")
-    ledger = Ledger(blocker / "memprobe" / "ledger.sqlite3")
-    ledger.RETRY_S = 0.05
-    assert ledger.open() == []
-    ledger.start()
-    try:
-        tracker, clock = make_tracker(ledger)
-        traced_run(tracker, clock, "r1")
-        ledger.flush()
-        state = ledger.state()
-        assert state["saving"] is False and "cannot be written" in state["reason"] and state["unsaved_runs"] == 1
-        assert [r["id"] for r in ledger.list_runs()["runs"]] == ["r1"]
-        assert "cannot be read now" in ledger.list_runs()["error"]
-        # WHEN the folder becomes usable, THEN the ledger opens the file and saves the run
-        blocker.unlink()
-        _wait_until_saving(ledger)
-        assert ledger.list_runs()["runs"][0]["id"] == "r1" and "saved" not in ledger.list_runs()["runs"][0]
-    finally:
-        ledger.stop()
-
-
-def _wait_until_saving(ledger: Ledger) -> None:
-    deadline = time.monotonic() + 5
-    while not ledger.state()["saving"] and time.monotonic() < deadline:
-        ledger.submit(lambda conn: None)  # wake the writer
-        time.sleep(0.05)
-    state = ledger.state()
-    assert (state["saving"], state["reason"], state["unsaved_runs"]) == (True, None, 0)
-
-
-# ---------------------------------------------------------------- what ended a run that vanished
-KILLS_AT_START = {"boot_id": "b1", "system": 3, "cgroup": 0, "cgroup_path": "/docker/abc"}
-LINUX_24G = {"os": "Linux 6.18", "overcommit_mode": 0, "ram_total_bytes": 24 * GIB, "swap_total_bytes": 0}
-
-
-def _vanished(context, last, kills_now):
-    """The failure the next start records for a run whose process vanished."""
-    from memprobe.judging.abrupt import abrupt_failure
-
-    node = {"node_id": "8", "class_type": "VAEDecode", "stage": "vae-decode"}
-    return abrupt_failure(node, last, 12.5, {"context": context}, kills_now)
-
-
-def test_the_cgroup_oom_kill_counter_names_the_container_limit():
-    context = {
-        **LINUX_24G,
-        "cgroup": {"version": 2, "path": "/docker/abc", "limit_bytes": 3 * GIB},
-        "oom_kills": KILLS_AT_START,
-    }
-    # the last reading, a second before the kill, was far from the limit: only the counter can tell
-    failure = _vanished(
-        context, {"cgroup_used_bytes": 2 * GIB, "ram_used_bytes": 4 * GIB}, {**KILLS_AT_START, "system": 4, "cgroup": 1}
-    )
-    assert failure["kind"] == "cgroup-limit" and failure["abrupt"] is True and failure["node_id"] == "8"
-    assert "oom_kill 0 -> 1" in failure["evidence"] and "3.0 GiB" in failure["evidence"]
-
-
-def test_the_machines_oom_kill_counter_names_ram_and_swap():
-    context = {**LINUX_24G, "oom_kills": {**KILLS_AT_START, "cgroup": None, "cgroup_path": None}}
-    failure = _vanished(
-        context, {"ram_used_bytes": 18 * GIB}, {**KILLS_AT_START, "system": 5, "cgroup": None, "cgroup_path": None}
-    )
-    assert failure["kind"] == "system-ram" and "/proc/vmstat oom_kill 3 -> 5" in failure["evidence"]
-
-
-def test_counters_from_another_boot_prove_nothing_and_the_last_readings_decide():
-    context = {**LINUX_24G, "oom_kills": KILLS_AT_START}
-    calm = _vanished(context, {"ram_used_bytes": 6 * GIB}, {**KILLS_AT_START, "boot_id": "b2", "system": 9})
-    assert calm["kind"] == "other" and "not near a memory limit" in calm["evidence"]
-    full = _vanished(context, {"ram_used_bytes": int(23 * GIB)}, {})
-    assert full["kind"] == "system-ram" and "RAM at 96% of its limit" in full["evidence"]
-
-
-def test_linux_commit_above_its_limit_in_mode_0_is_not_a_commit_limit_kill():
-    # GIVEN the last readings of a Linux run: Committed_AS 150 % of CommitLimit (mode 0), RAM at 40 %
-    last = {"commit_bytes": 18 * GIB, "commit_limit_bytes": 12 * GIB, "ram_used_bytes": int(9.6 * GIB)}
-    assert _vanished(LINUX_24G, last, {})["kind"] == "other"
-    # with strict overcommit the same figures are the commit limit
-    assert _vanished({**LINUX_24G, "overcommit_mode": 2}, last, {})["kind"] == "commit-limit"
-    # and on Windows the commit limit is always the one
-    windows = {"os": "Windows 11", "ram_total_bytes": 32 * GIB}
-    assert _vanished(windows, {"commit_bytes": 39 * GIB, "commit_limit_bytes": 40 * GIB}, {})["kind"] == "commit-limit"
 
 
 def test_a_schema_1_ledger_is_migrated_with_its_runs_kept(tmp_path):
