@@ -34,6 +34,9 @@ __all__ = [
 # Texts are matched lower-cased, in the languages users post in (Windows' and glibc's own
 # message catalogs). Order matters: the CPU allocator's message wins over the type (torch raises
 # OutOfMemoryError for CPU allocations too).
+_PINNED_TEXTS = ("hostbuffer.read_file_slice failed",)
+"""comfy-aimdo's pinned host buffer failed to take a slice of a model file: pinned host RAM (ComfyUI issue
+#14250, fixed by ``--disable-pinned-memory``; PR #15699)."""
 _SYSTEM_RAM_TEXTS = (
     "defaultcpuallocator",  # torch's CPU allocator names itself only when it fails (in any translation)
     "alloc_cpu.cpp",
@@ -57,7 +60,7 @@ _SYSTEM_RAM_TEXTS = (
     "failed to allocate",  # "... memory", ONNX Runtime's "... memory for requested buffer", ggml's buffers
     "out of host memory",
     "not enough memory: you tried to allocate",  # torch's CPU allocator, its prefix cut
-    "hostbuffer.read_file_slice failed",  # comfy-aimdo could not fill its pinned host buffer (see _PINNED_TEXTS)
+    *_PINNED_TEXTS,
     "after using all available ram",  # Google Colab: "Your session crashed after using all available RAM."
     "more memory than is available",  # Kaggle: "Your notebook tried to allocate more memory than is available."
 )
@@ -213,11 +216,9 @@ def classify_failure(
 
 _NOT_EXHAUSTION = ("vbar allocation failed", "allocation failed (non oom)")
 """Raised as memory errors, not memory running out: comfy-aimdo (dynamic VRAM) could not reserve a model's
-GPU virtual address range, or a CUDA call other than an allocation failed (aimdo says "non OOM") (``cuMemAddressReserve`` of ten times the model's size; a vGPU or ZLUDA has no such
-API, or the range is fragmented): ``--disable-dynamic-vram`` avoids it."""
-_PINNED_TEXTS = ("hostbuffer.read_file_slice failed",)
-"""comfy-aimdo's pinned host buffer failed to take a slice of a model file: pinned host RAM (ComfyUI issue
-#14250, fixed by ``--disable-pinned-memory``; PR #15699)."""
+GPU virtual address range (``cuMemAddressReserve`` of ten times the model's size; a vGPU or ZLUDA has no
+such API, or many loads used the range up), or a CUDA call other than an allocation failed (aimdo says
+"non OOM"): ``--disable-dynamic-vram`` avoids it."""
 _BARE_DEVICE_OOM = ("cuda error: out of memory", "cudaerrormemoryallocation")
 """CUDA's own error code, not torch's allocator ("CUDA out of memory. Tried to allocate ..."): a CUDA call
 other than a device allocation failed."""

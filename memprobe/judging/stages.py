@@ -189,10 +189,20 @@ class NodeSpec:
 
 
 @cache
+def _builtin_table() -> dict[str, Any]:
+    """``memprobe/data/comfyui_nodes.json``, read once (``{}`` when it cannot be read)."""
+    try:
+        data = json.loads(_BUILTIN_NODES.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+@cache
 def node_specs() -> dict[str, NodeSpec]:
     """ComfyUI's built-in node classes (from 0.3.64's ``/object_info``)."""
     try:
-        data = json.loads(_BUILTIN_NODES.read_text(encoding="utf-8"))
+        data = _builtin_table()
         return {
             k: NodeSpec(
                 str(v[0]),
@@ -202,16 +212,14 @@ def node_specs() -> dict[str, NodeSpec]:
             )
             for k, v in data["nodes"].items()
         }
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
+    except (KeyError, TypeError, IndexError):
         return {}
 
 
 @cache
 def _titles() -> dict[str, str]:
-    try:
-        names = json.loads(_BUILTIN_NODES.read_text(encoding="utf-8")).get("display_names") or {}
-    except (OSError, ValueError, AttributeError):
-        names = {}
+    names = _builtin_table().get("display_names")
+    names = names if isinstance(names, dict) else {}
     titles = {_squash(k): k for k in node_specs()}
     titles.update({_squash(title): str(k) for title, k in names.items()})
     return titles

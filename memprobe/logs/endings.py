@@ -56,8 +56,7 @@ _CRASH = (
     "bus error",
     "abort trap",  # macOS' SIGABRT
     "zsh: abort",
-    "failed assertion `",  # Metal's failed assertion, then abort (macOS)
-    "assertion `",  # a C library's assert(): "file.cpp:762: ...: Assertion `err == hipSuccess' failed.", then abort
+    "assertion `",  # a C assert() ("...: Assertion `err == hipSuccess' failed."), Metal's "failed assertion `": abort
     "terminate called after throwing",  # C++'s std::terminate: an exception nobody caught, then abort
     "exited with code 134",  # docker: SIGABRT
     "exit code 134",
