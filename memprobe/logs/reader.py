@@ -34,6 +34,7 @@ from .machine import MachineReading
 from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader
 from .patterns import (
     _BANNER_HINT,
+    _BANNER_STARTS,
     _CAPACITY,
     _COMMAND,
     _EXC_LINE,
@@ -67,13 +68,21 @@ __all__ = [
 
 MAX_PROMPTS = 32
 
-_GATE_WORDS = r"memor|alloc|paging|space|quota|oom|buffer size|hostbuffer|_resources|available ram|[^\x00-\x7f]"
+_GATE_WORDS = r"memor|alloc|paging|space|quota|oom|buffer size|hostbuffer|_resources|available ram"
 _MEMORY_GATE = re.compile(
-    "|".join([_GATE_WORDS, *(re.escape(t) for t in MEMORY_TEXTS if not re.search(_GATE_WORDS, t))])
+    "|".join([_GATE_WORDS, *(re.escape(t) for t in MEMORY_TEXTS if t.isascii() and not re.search(_GATE_WORDS, t))])
 )
-"""A cheap test of a lower-cased line before :func:`memory_sign`: the words every memory (or disk) failure
-shares, text in another script (the localized ones), and every text of its tables they miss (a case-blind
-pattern of this many alternatives costs twice as much)."""
+"""A cheap test of a lower-cased ASCII line before :func:`memory_sign`: the words every memory (or disk)
+failure shares and every text of its tables they miss (a line in another script passes without it: the
+localized texts). A case-blind pattern costs twice as much; a character class among the alternatives
+three times (it defeats the engine's first-character search)."""
+
+
+def memory_gate(low: str) -> bool:
+    """Whether a lower-cased line may name memory (or disk) running out: the test before :func:`memory_sign`."""
+    return not low.isascii() or _MEMORY_GATE.search(low) is not None
+
+
 _COMPOSE = re.compile(r"^[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s")
 """docker compose's prefix: the service's name and a bar."""
 _CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63})\s?:\s+(.+)$")
@@ -84,6 +93,8 @@ _CLASS_WORD = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63}) +(.+)$")
 """A node's class, a space, the message: a one-line paste that lost its colon."""
 _VAE_WORK = re.compile(r"(?i)\bvae\b.{0,20}\b(de|en)cod(?:e|ing)\b")
 """A line that says a VAE decode (or encode) is under way: a pack's own progress line."""
+_MANAGER_LINES = ("Requested to load ", "loaded completely ", "loaded partially ", *_LOADER_LINES)
+"""Lines ComfyUI's model manager prints (a line of them that is short and names no error has nothing else)."""
 _SQUASHED_REPORT = re.compile(r" (?=## |- \*\*)")
 """Where a report pasted on one line had its line breaks."""
 MAX_MODELS = 48
@@ -227,6 +238,9 @@ class _Reader(BlockReading, MachineReading):
             if "!!!" not in s:
                 return
             s = s[s.index("!!!") :]  # an exception printed right after a progress bar, on its line
+        if s.startswith(_MANAGER_LINES) and len(s) < 160 and "!!!" not in s and "rror" not in s:
+            self._facts_line(text, s)  # the model manager's own line: half of a long log, none of the rest applies
+            return
         if s.startswith('Error loading "') and ".dll" in s:  # torch's DLL error alone (WinError 126's message)
             self._open("message", s, message=s, exception_type="OSError")
             self._close()
@@ -326,7 +340,7 @@ class _Reader(BlockReading, MachineReading):
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), "")
             return
-        if _MEMORY_GATE.search(s.lower()) and self._memory_paste(s):
+        if memory_gate(s.lower()) and self._memory_paste(s):
             return
         if self.bare_class is not None and self.bare_class[0] >= self.n - 2 and self._dialog(s):
             return
@@ -406,7 +420,7 @@ class _Reader(BlockReading, MachineReading):
             self._ending(low, s)
         if s.startswith(_STARTUP) and self._running(or_active=True):  # a start-up in mid-prompt: it had ended
             self._ending(low, s, kind="restarted")
-        if _BANNER_HINT.search(s):
+        if s.startswith(_BANNER_STARTS) or _BANNER_HINT.search(s):
             self._banner(s)
             return
         if "main.py" in s and (m := _COMMAND.search(s)):

@@ -100,9 +100,10 @@ def test_the_readers_cheap_gate_lets_every_memory_text_through():
     # but missed by the gate would never be seen in a one-line paste
     from memprobe.judging.failures import MEMORY_TEXTS
     from memprobe.logs.explain import explain_log
-    from memprobe.logs.reader import _MEMORY_GATE
+    from memprobe.logs.reader import memory_gate
 
-    assert [t for t in MEMORY_TEXTS if not _MEMORY_GATE.search(t)] == []
+    assert [t for t in MEMORY_TEXTS if not memory_gate(t)] == []
+    assert not memory_gate("loaded completely 9.5367431640625e+25 159.87335777282715 true")
     # e.g. a full disk in Spanish, whose words the others do not share
     doc = explain_log("Error: no queda espacio en el dispositivo\n")
     assert doc["failure"]["kind"] == "disk"
