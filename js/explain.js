@@ -48,7 +48,7 @@ export function renderExplanation(doc) {
     : el(
         "div",
         { class: "mp-explain-kind", "data-kind": "none" },
-        "No failure in this log: no error, and no sign that ComfyUI stopped mid-run.",
+        doc.no_failure,
       );
   const message = failure?.message
     ? el(

@@ -160,9 +160,9 @@ def _words(
             )
         if kind.ran_short:
             return "failed", f"{kind.headline}{where}", first_line(failure.message) or None
-        name = node_name(node) or "A node"
+        name = node_name(node)
         reason = ": ".join(p for p in (failure.exception_type, first_line(failure.message)) if p)
-        return "other-failure", f"Not a memory error: {name} failed", reason or None
+        return "other-failure", f"Not a memory error: {name} failed" if name else "Not a memory error", reason or None
     if f.status == "error":
         return "other-failure", "Not a memory error: a node failed", None
     if peak is None:

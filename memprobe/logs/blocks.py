@@ -16,6 +16,8 @@ from .patterns import (
     _EXCEPTION_VALUE,
     _FRAME,
     _NODE_ID_VALUE,
+    _PLAIN_FIELD,
+    _PLAIN_HEADINGS,
     _REPORT_FIELD,
     _REPORT_NAMES,
     _REPORT_VERSIONS,
@@ -199,15 +201,17 @@ class BlockReading:
                 return True
             self._end_validation(None)
             return False
-        if mode in (Mode.REPORT, Mode.REPORT_TRACE) and s.startswith("#"):
+        if mode in (Mode.REPORT, Mode.REPORT_TRACE) and (s.startswith("#") or s in _PLAIN_HEADINGS):
             return self._report_heading(s)
-        if mode == Mode.REPORT and (m := _REPORT_FIELD.match(s)):
+        if mode == Mode.REPORT and (
+            (m := _REPORT_FIELD.match(s)) or ((m := _PLAIN_FIELD.match(s)) and m.group(1) in _REPORT_NAMES)
+        ):
             self._report_field(m.group(1), m.group(2), s)
             return True
         if mode == Mode.MESSAGE and not (s == _TRACEBACK or s.endswith(_TRACEBACK)):
             if s.startswith("File ") or _FRAME.match(text):
                 self.mode = Mode.FRAMES
-            elif s.startswith("- **") or s.startswith("## "):
+            elif s.startswith(("- **", "## ")) or (block.source == "report" and s in _PLAIN_HEADINGS):
                 self.mode = Mode.REPORT
                 return self._block_line(text, s)
             else:
@@ -261,7 +265,7 @@ class BlockReading:
                     return True
                 if text.startswith("    ") and not _known(s):
                     return True  # more of a multi-line statement
-            if mode == Mode.REPORT_TRACE and s.startswith("```"):
+            if mode == Mode.REPORT_TRACE and (s.startswith("```") or s == "text"):  # the fence, or its label rendered
                 return True
             if mode == Mode.FRAMES and block.source == "popup" and not self.exc and not _known(s):
                 return True

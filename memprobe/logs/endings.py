@@ -78,6 +78,9 @@ _NT_CRASH = re.compile(r"\b(?:0xc0000(?!12d)[0-9a-f]{3}|3221225\d{3}|3221226\d{3
 0xC0000374 heap corruption ...), in hex or as Windows prints it in decimal; the commit limit's 0xC000012D
 is a memory failure (:mod:`memprobe.judging.failures`)."""
 _FATAL_CHECK = re.compile(r"^\[f [^\]]*:\d+\]")
+_NATIVE_ASSERT = re.compile(r"assertion failed: .*, file .+, line \d+")
+"""A native library's own assert macro (nunchaku's ``assertion failed: false, file ...dispatch_utils.h, line 30``):
+it aborts the process."""
 """A native library's fatal check (glog/c10's ``[F path:line] message``): it aborts the process."""
 _MEMORY_KILL = (
     "just before the backend process failed",  # SwarmUI: its ComfyUI backend died with system memory near full
@@ -116,7 +119,7 @@ process that held the console returned to it."""
 _HINT_WORDS = (
     r"pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
     r"fatal|violation|c0000|322122|107374|resource-exhaustion|virtual memory|semaphore|memcg|refused|"
-    r"continu|abnormally|崩溃|\.dll[+(]0x"
+    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x"
 )
 _HINT_TEXTS = [
     t
@@ -184,6 +187,7 @@ def ending_kind(low: str, s: str) -> str | None:
         or _NATIVE_FRAME.search(low)
         or _NT_CRASH.search(low)
         or _FATAL_CHECK.match(low)
+        or _NATIVE_ASSERT.search(low)
         or _runtime_fatal(low)
     ):
         return "crash"

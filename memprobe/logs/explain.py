@@ -107,8 +107,10 @@ _DIED = ("crash", "killed", "memory-kill", "cgroup-kill", "commit-exhausted", "u
 
 def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
     """ComfyUI's process died, and the failure after it is a client's (Krita's, a script's: no frame of
-    ComfyUI's) that lost its server: the death is what to explain."""
-    if not failure.frames or any(_COMFY_CODE.search(f.path) for f in failure.frames):
+    ComfyUI's) that lost its server, or a traceback cut before it says what it raised: the death is what
+    to explain."""
+    unsaid = failure.source == "traceback" and not failure.message and not failure.exception_type
+    if not unsaid and (not failure.frames or any(_COMFY_CODE.search(f.path) for f in failure.frames)):
         return None
     return next((e for e in facts.endings if e.kind in _DIED and e.line.number < failure.line), None)
 
@@ -522,6 +524,11 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
             for m in (prompt.models if prompt is not None else [])
         ],
         "fallbacks": [{"kind": k, "line": line.number, "text": line.text} for k, line in fallbacks],
+        "no_failure": None
+        if j.failure is not None
+        else "No failure in this log, but memory ran short: ComfyUI recovered with a fallback and went on."
+        if fallbacks
+        else "No failure in this log: no error, and no sign that ComfyUI stopped mid-run.",
         "prompts": {
             "seen": facts.prompt_count,
             "failed": sum(1 for p in facts.prompts if p.index and p.failures),

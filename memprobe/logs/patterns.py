@@ -55,6 +55,20 @@ _REPORT_NAMES = frozenset(
     | set(_REPORT_VERSIONS)
 )
 """The English report's field names; another name is a translated field, read by its value."""
+_PLAIN_HEADINGS = frozenset(
+    {
+        "ComfyUI Error Report",
+        "Error Details",
+        "Stack Trace",
+        "System Information",
+        "Devices",
+        "Logs",
+        "Attached Workflow",
+    }
+)
+"""The report's headings as a browser copies the rendered report: no ``#``, alone on their lines."""
+_PLAIN_FIELD = re.compile(r"^([A-Z][A-Za-z ]{1,24}):\s*(.*)$")
+"""A field of the rendered report (``Node Type: KSampler``, no ``- **``)."""
 _NODE_ID_VALUE = re.compile(r"^\d+(?::\d+)*$")
 _CLASS_VALUE = re.compile(r"^[A-Za-z_][\w .()|+-]{1,80}$")
 _EXCEPTION_VALUE = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Interrupt|Exit)$")

@@ -95,6 +95,8 @@ _VAE_WORK = re.compile(r"(?i)\bvae\b.{0,20}\b(de|en)cod(?:e|ing)\b")
 """A line that says a VAE decode (or encode) is under way: a pack's own progress line."""
 _MANAGER_LINES = ("Requested to load ", "loaded completely ", "loaded partially ", *_LOADER_LINES)
 """Lines ComfyUI's model manager prints (a line of them that is short and names no error has nothing else)."""
+_INTERRUPT_REQUESTS = ("Interrupting prompt ", "Global interrupt (no prompt_id specified)")
+"""ComfyUI's server on a user's request to interrupt (``POST /interrupt``, server.py)."""
 _SQUASHED_REPORT = re.compile(r" (?=## |- \*\*)")
 """Where a report pasted on one line had its line breaks."""
 MAX_MODELS = 48
@@ -235,6 +237,8 @@ class _Reader(BlockReading, MachineReading):
             after = s[s.rfind("]") + 1 :].strip() if "]" in s else ""  # printed on the bar's line, after it
             if after and ENDING_HINT.search(after.lower()):  # "...it/s]Fatal Python error: Segmentation fault"
                 self._ending(after.lower(), after)
+            elif after.startswith(_INTERRUPT_REQUESTS):  # "...4.50s/it][INFO] Interrupting prompt 6c52..."
+                self._interrupted(after)
             if "!!!" not in s:
                 return
             s = s[s.index("!!!") :]  # an exception printed right after a progress bar, on its line
@@ -277,7 +281,11 @@ class _Reader(BlockReading, MachineReading):
                 self.prompt.ended, self.prompt.ended_line = "executed", self._ev(s)
                 return
             if s.startswith("Processing interrupted"):
-                self.prompt.ended, self.prompt.ended_line = "interrupted", self._ev(s)
+                self._interrupted(s)
+                return
+            if s.startswith("Python process exited with code 1 "):  # the Desktop app: its server raised and ended
+                self._open("message", s, message=s)
+                self._close()
                 return
             if s.startswith("Prompt outputs failed validation"):
                 self._open("validation", s)
@@ -303,9 +311,14 @@ class _Reader(BlockReading, MachineReading):
             and (
                 "ComfyUI Error Report" in s or (s.startswith("# ") and len(s) < 60)  # or a translated title
             )
-        ):
+        ) or (
+            first in "#CE" and s.lstrip("# ") in ("Error Details", "ComfyUI Error Report")
+        ):  # cut, or copied rendered
             self._open("report", s)
             self.mode = Mode.REPORT
+            return
+        if s.startswith(_INTERRUPT_REQUESTS):  # the user asked for it: the run ends here, not a failure
+            self._interrupted(s)
             return
         if first == "F" and s.startswith("Failed to validate prompt") and _VALIDATE.match(s):
             self._open("validation", s)
@@ -386,6 +399,10 @@ class _Reader(BlockReading, MachineReading):
         self.mode = Mode.EXC_MESSAGE
         self.exc = None
         return True
+
+    def _interrupted(self, s: str) -> None:
+        if self.prompt.ended is None:
+            self.prompt.ended, self.prompt.ended_line = "interrupted", self._ev(s)
 
     def _new_prompt(self, s: str) -> None:
         self.facts.prompt_count += 1

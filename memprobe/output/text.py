@@ -164,7 +164,7 @@ def explain_text(doc: dict[str, Any]) -> str:
         lines += [f"Verdict: {verdict['title']}", ""]
     failure = doc["failure"]
     if failure is None:
-        lines.append("No failure in this log: no error, and no sign that ComfyUI stopped mid-run.")
+        lines.append(doc["no_failure"])
     else:
         lines.append(f"First failure: {kind_words(failure['kind'])} [{failure['kind']}] — {node_words(failure)}")
         head = f"{failure['exception_type']}: " if failure["exception_type"] else ""

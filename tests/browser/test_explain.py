@@ -104,3 +104,19 @@ def test_a_single_pasted_line_is_explained(comfy):
     assert "Commit limit reached (RAM + pagefile)" in kind.inner_text()
     assert page.locator(f"{RESULT} [data-suggestion]").first.get_attribute("data-suggestion") == "pagefile"
     assert not ours(errors), errors
+
+
+def test_a_fallback_alone_is_no_failure_in_the_servers_words_with_its_change(comfy):
+    page, server, version, errors = comfy
+    open_dialog(page)
+    # GIVEN ComfyUI's tiled-decode retry alone (komikndr/raylight#48, tests/fixtures/logs): nothing failed
+    log = (FIXTURES / "logs" / "fallback_only_wan_vae_tiled.log").read_text(encoding="utf-8")
+    page.fill("[data-testid=memprobe-explain-text]", log)
+    page.click(f"{DIALOG} [data-action=explain]")
+    wait_explained(page)
+    # THEN the panel says what the server said (no sentence of its own), and the change that avoids the retry
+    kind = page.locator(f"{RESULT} .mp-explain-kind")
+    assert kind.get_attribute("data-kind") == "none"
+    assert kind.inner_text().startswith("No failure in this log, but memory ran short")
+    assert page.locator(f"{RESULT} [data-suggestion]").first.get_attribute("data-suggestion") == "tiled-decode"
+    assert not ours(errors), errors

@@ -325,6 +325,8 @@ def test_what_a_bare_paste_says_ran_out(paste, kind, ending):
         ("Reconnecting...", "unreachable"),  # the frontend's toast, pasted
         ("C:\\Users\\-----\\Desktop\\ComfyUI_windows_", "exited"),  # comfyui#11702: the prompt, cut before ">"
         ("[websocket] reconnecting to 127.0.0.1 in 5 s", None),
+        # nunchaku#480: the pack's own assert macro, the only line before the console closed
+        ("assertion failed: false, file C:\\src\\kernels\\awq\\../dispatch_utils.h, line 30", "crash"),
     ],
 )
 def test_how_a_process_ended(line, kind):
@@ -401,3 +403,32 @@ def test_a_client_that_lost_its_server_is_explained_by_the_servers_death():
 
     doc = explain_log(text("krita1588_server_terminated_switch_model_console.log"))
     assert doc["failure"]["kind"] == "abrupt" and doc["failure"]["ending"] == "crash"
+
+
+def test_a_users_interrupt_ends_the_prompt_without_a_failure():
+    # ComfyUI's server logs the request (server.py, POST /interrupt), here on a progress bar's line (comfyui#15548)
+    log = "got prompt\nRequested to load Flux\n  5%|##  | 1/20 [00:04<01:25,  4.50s/it][INFO] Interrupting prompt 6c52\n"
+    facts = read_log(log + "  5%|##  | 1/20 [00:08\n")
+    assert facts.prompts[-1].ended == "interrupted" and facts.failures == [] and facts.endings == []
+    assert read_log("got prompt\nGlobal interrupt (no prompt_id specified)\n").prompts[-1].ended == "interrupted"
+
+
+def test_a_report_copied_as_rendered_text_or_cut_above_its_details():
+    rendered = (  # the report's rendered Markdown as a browser copies it: no "#", no "- **" (comfyui#10781)
+        "Error Details\nNode ID: 166\nNode Type: KSamplerAdvanced\nException Type: RuntimeError\n"
+        "Exception Message: CUDA error: invalid argument\nStack Trace\ntext\n\n"
+        '  File "H:\\ComfyUI\\execution.py", line 510, in execute\n'
+    )
+    (failure,) = read_log(rendered).failures
+    assert (failure.source, failure.node_id, failure.class_type) == ("report", "166", "KSamplerAdvanced")
+    assert (failure.exception_type, failure.message) == ("RuntimeError", "CUDA error: invalid argument")
+    cut = "## Error Details\n- **Node ID:** 4\n- **Node Type:** FluxTrainLoop\n- **Exception Message:** Allocation on device\n"
+    (failure,) = read_log(cut).failures  # kijai/ComfyUI-FluxTrainer#184: the title was not pasted
+    assert (failure.class_type, failure.message) == ("FluxTrainLoop", "Allocation on device")
+
+
+def test_the_desktop_apps_word_that_its_server_raised_is_a_failure():
+    # Comfy-Org/ComfyUI#12956: main.log of ComfyUI Desktop; exit code 1 is Python's for an uncaught exception
+    log = "[2026-03-14 17:42:01.044] [error] Python process exited with code 1 and signal null\n"
+    (failure,) = read_log(log).failures
+    assert failure.message.startswith("Python process exited with code 1")

@@ -80,6 +80,28 @@ def decode_after_sampling(f: RunFacts) -> list[Suggestion]:
     ]
 
 
+@rule("decode-fallback-unplaced", needs=("fallback",), tiers=("pressure",))
+def decode_fallback_unplaced(f: RunFacts) -> list[Suggestion]:
+    """ComfyUI ran out of memory decoding whole and retried in tiles, in a node the facts do not hold (a
+    log's warning line names none): decode in tiles from the start."""
+    placed = {n.get("node_id") for n in f.nodes if n.get("stage") == "vae-decode"}
+    retried = [e for e in f.events if e.get("kind") == "tiled-vae-decode" and e.get("node_id") not in placed]
+    if not retried:
+        return []
+    return [
+        Suggestion(
+            "tiled-decode",
+            "pressure",
+            "Decode in tiles from the start: VAE Decode (Tiled)",
+            f"ComfyUI's VAE decode ran out of memory and retried in tiles ({short(retried[0].get('message') or '', 100)}): "
+            "the run went on, after a failed whole-image attempt that cost time and memory.",
+            "Replace VAE Decode with VAE Decode (Tiled) at its defaults (tile_size 512, overlap 64, temporal_size 64, "
+            "temporal_overlap 8), same samples and vae inputs; if a pack's node does the decoding, turn on its tiled "
+            "decoding. Tiles use less memory and more time.",
+        )
+    ]
+
+
 def _same_memory(f: RunFacts) -> bool:
     """The failure ran out of the memory the run is judged by (VRAM on a GPU, system memory on the CPU)."""
     resource = kind_of(f.failure.kind if f.failure else None).resource
