@@ -63,10 +63,11 @@ _DYNAMIC = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ModelLogLine:
     """One model-manager line. Sizes are bytes; ``None`` where this line (or this ComfyUI
-    version's wording) does not say.
+    version's wording) does not say. Not frozen: a frozen dataclass is built six times slower, and
+    half the lines of a long log are these (nothing changes one once parsed).
 
     ``kind`` is one of ``requested`` (``Requested to load X``), ``loaded`` (``loaded completely``),
     ``partially-loaded`` (``loaded partially``: the rest stays offloaded in RAM),
@@ -115,7 +116,7 @@ def parse_model_line(line: str, *, load_name: str | None = None) -> ModelLogLine
         match = _REQUESTED.search(text)
         return ModelLogLine("requested", model_class=match[1], text=text) if match else None
     if "loaded completely" in text or "loaded partially" in text:
-        match = _LOADED_NEW.search(text)
+        match = _LOADED_NEW.search(text) if ";" in text else None  # the Oct 2025 wording has "loaded completely;"
         if match:
             partial = match[1] == "partially"
             full = match[7]

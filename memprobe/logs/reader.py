@@ -201,7 +201,7 @@ class _Reader(BlockReading, MachineReading):
             name = (m.group(1) or m.group(2) or "").strip()
             if len(name) >= 2 and name.lower() not in _GENERIC_USERS and len(self.facts.user_names) < 16:
                 self.facts.user_names.add(name)
-        if self.mode == Mode.WORKFLOW:
+        if self.mode is Mode.WORKFLOW:
             if stripped.startswith(("## ", "# ")):
                 self.mode = None
             else:

@@ -100,7 +100,7 @@ def clean(text: str) -> str:
     r"""The log line without colours, without the prefixes loggers and launchers add, and without
     the backticks of a line pasted as Markdown code (``\`...\```, but not a ```` ``` ```` fence)."""
     text = _clean(text)
-    if "`" in text[:1] + text[-1:] and "```" not in text:
+    if (text[:1] == "`" or text[-1:] == "`") and "```" not in text:
         text = text.strip("`").rstrip()
     return text
 

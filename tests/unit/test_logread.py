@@ -407,7 +407,9 @@ def test_a_client_that_lost_its_server_is_explained_by_the_servers_death():
 
 def test_a_users_interrupt_ends_the_prompt_without_a_failure():
     # ComfyUI's server logs the request (server.py, POST /interrupt), here on a progress bar's line (comfyui#15548)
-    log = "got prompt\nRequested to load Flux\n  5%|##  | 1/20 [00:04<01:25,  4.50s/it][INFO] Interrupting prompt 6c52\n"
+    log = (
+        "got prompt\nRequested to load Flux\n  5%|##  | 1/20 [00:04<01:25,  4.50s/it][INFO] Interrupting prompt 6c52\n"
+    )
     facts = read_log(log + "  5%|##  | 1/20 [00:08\n")
     assert facts.prompts[-1].ended == "interrupted" and facts.failures == [] and facts.endings == []
     assert read_log("got prompt\nGlobal interrupt (no prompt_id specified)\n").prompts[-1].ended == "interrupted"
