@@ -49,6 +49,8 @@ class FailureFacts:
     """The kind is inferred, not stated (a bare SIGKILL taken for the OOM killer): the advice says how to confirm it."""
     container: bool = False
     """ComfyUI ran in a container (the log's docker prefixes, an exit code 137)."""
+    crashed_in: str | None = None
+    """A native crash inside this component's code (``comfy-aimdo``: dynamic VRAM), where a log shows it."""
     after_sampling: str | None = None
     """A log that names neither node nor stage: the sampler's finished progress bar it failed right after."""
 

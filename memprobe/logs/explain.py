@@ -109,19 +109,29 @@ def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
     """ComfyUI's process died, and the failure after it is a client's (Krita's, a script's: no frame of
     ComfyUI's) that lost its server, or a traceback cut before it says what it raised: the death is what
     to explain."""
+    if (failure.exception_type or "").endswith("OSError") and failure.message.startswith(_CTYPES_FAULT):
+        at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
+        aimdo = any("aimdo" in f.path for f in failure.frames)  # a native fault ctypes turned into an exception
+        earlier = next((e for e in facts.endings if e.kind == "crash" and e.line.number < failure.line), None)
+        return earlier or Ending("crash", at, None, in_dynamic_vram=aimdo)
     unsaid = failure.source == "traceback" and not failure.message and not failure.exception_type
     if not unsaid and (not failure.frames or any(_COMFY_CODE.search(f.path) for f in failure.frames)):
         return None
     return next((e for e in facts.endings if e.kind in _DIED and e.line.number < failure.line), None)
 
 
+_CTYPES_FAULT = ("exception: access violation", "exception: stack overflow", "exception: integer divide by zero")
+"""How ctypes words a Windows structured exception in the DLL it called (``OSError: exception: access violation
+reading 0x...``): a native crash, which Python survived only to report it."""
 _COMFY_CODE = re.compile(
     r"(?:^|[\\/])(?:execution|nodes|server|main)\.py$|[\\/](?:comfy|comfy_extras|custom_nodes)[\\/]"
 )
 
 
 # ---------------------------------------------------------------------------- the explanation
-_WINDOWS_ONLY = re.compile(r"(?i)0xc0000\w{3}|winerror|os error 1455|paging file|\.dll\b|python\.exe")
+_WINDOWS_ONLY = re.compile(
+    r"(?i)0xc0000\w{3}|winerror|os error 1455|paging file|\.dll\b|python\.exe|windows fatal exception|exception: access violation"
+)
 """What only Windows prints: an NTSTATUS code, a Win32 error, the pagefile, a DLL."""
 
 
@@ -138,7 +148,7 @@ def _os_name(facts: LogFacts) -> str | None:
     paths += " " + " ".join(e.line.text for e in facts.endings)
     if re.search(r"\b[A-Za-z]:[\\/]", paths) or "python_embeded" in paths:
         return "Windows"
-    if _WINDOWS_ONLY.search(" ".join(f.message for f in facts.failures)):
+    if _WINDOWS_ONLY.search(" ".join([*(f.message for f in facts.failures), *(e.line.text for e in facts.endings)])):
         return "Windows"
     if "/Applications/" in paths or "/Users/" in paths or machine.get("device") == "mps":
         return "macOS"
@@ -366,10 +376,15 @@ def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bo
     doing = f"; the last thing it logged was line {last.number}: {last.text[:160]}" if last else ""
     message = f"ComfyUI stopped without reporting an error ({how}){doing}"
     j = _Judgement(abrupt=True, evidence=[e for e in (ending.line if ending else None, last) if e is not None])
+    node = Node(stage=hint)
+    if ending is not None and ending.frames:  # faulthandler's stack: the node that was running, oldest frame first
+        found = identify(LogFailure("ending", ending.line.number, frames=ending.frames[::-1]))
+        if found.class_type or found.pack:
+            node, hint = found, found.stage or hint
     j.failure = _failure_doc(
         memory or "abrupt",
         hint,
-        Node(stage=hint),
+        node,
         message,
         None,
         j.evidence,
@@ -378,10 +393,20 @@ def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bo
         oom_unload=False,
         abrupt=True,
         likely=likely,
-        stage_evidence=f"the last line it logged (line {last.number}) belongs to that stage" if hint and last else None,
+        stage_evidence=node.stage_evidence
+        or (f"the last line it logged (line {last.number}) belongs to that stage" if hint and last else None),
     )
+    if node.class_type:
+        j.node = {"seq": 1, "node_id": "", "class_type": node.class_type, "stage": hint or "other", "status": "failed"}
     j.record = FailureFacts(
-        kind=memory or "other", stage=hint, message=message, abrupt=True, likely=likely, container=container
+        kind=memory or "other",
+        class_type=node.class_type,
+        stage=hint,
+        message=message,
+        abrupt=True,
+        likely=likely,
+        container=container,
+        crashed_in="comfy-aimdo" if ending is not None and ending.in_dynamic_vram else None,
     )
     j.unknown.append(
         "what ended ComfyUI: the log stops without an error"
@@ -391,7 +416,8 @@ def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bo
         j.unknown.append("whether ComfyUI really stopped, or the log was only cut when it was copied")
     if hint is None:
         j.unknown.append("the stage it was in")
-    j.unknown.append("the node it was running (a log names no node until one fails)")
+    if not node.class_type:
+        j.unknown.append("the node it was running (a log names no node until one fails)")
     return j
 
 

@@ -219,9 +219,14 @@ def identify(failure: LogFailure) -> Node:
         return node
     if node.pack:
         node.stage, node.stage_evidence = "custom", f"the failing code is in custom_nodes/{node.pack}"
+        deeper = frames[frames.index(own) + 1 :] if own is not None else frames
+        decoder = next((f for f in deeper if "decode" in f.function.lower() and "vae" in _path(f).lower()), None)
         if own is not None and "decode" in own.function.lower():  # the pack's own decoder
             node.stage = "vae-decode"
             node.stage_evidence += f", in its function {own.function}()"
+        elif decoder is not None:  # a pack's sampler decoding its latents with its own VAE
+            node.stage = "vae-decode"
+            node.stage_evidence += f", decoding in its VAE's {decoder.function}()"
         return node
     if own is not None and "/comfy_extras/" in _path(own):
         module = _path(own).rsplit("/", 1)[-1]

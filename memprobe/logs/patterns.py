@@ -15,6 +15,8 @@ _EXC_START = re.compile(r"!!! ?(?:Exception during processing|[^!\x00-\x7f][^!]{
 """ComfyUI's "!!! Exception during processing !!!", also as a browser translated it ("!!! 处理过程中发生异常 !!!")."""
 _TRACEBACK = "Traceback (most recent call last):"
 _FRAME = re.compile(r'^\s*File "(.+)", line (\d+), in (.+?)\s*$')
+_FAULT_FRAME = re.compile(r'^\s*File "(.+)", line (\d+) in (\S+)\s*$')
+"""A frame of the stack faulthandler prints at a native crash (no comma before ``in``)."""
 _EXC_LINE = re.compile(
     r"^((?:[A-Za-z_][\w]*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt)|Exception|KeyboardInterrupt))(?::(?:\s(.*)|$)|$)"
 )
@@ -22,7 +24,8 @@ _CHAIN = (
     "During handling of the above exception, another exception occurred:",
     "The above exception was the direct cause of the following exception:",
 )
-_POPUP = re.compile(r"^Error occurred when executing ([\w .()/-]+?):(?:\s*$|[`\s])", re.IGNORECASE)
+_POPUP = re.compile(r"^Error occurred when executing ([\w .()\[\]|+/-]+?):(?:\s*$|[`\s])", re.IGNORECASE)
+"""The old error dialog; a class may hold brackets and bars (ComfyUI-3D-Pack's ``[Comfy3D] Convert 3DGS to Mesh ...``)."""
 _THREAD = re.compile(r"^Exception in thread .*\((prompt_worker)\):")
 _REPORT_FIELD = re.compile(r"^-\s+\*\*(.+?):\*\*\s*(.*)$")
 _VALIDATE = re.compile(r"^Failed to validate prompt for output (\S+?):?$")

@@ -39,6 +39,7 @@ from .patterns import (
     _COMMAND,
     _EXC_LINE,
     _EXC_START,
+    _FAULT_FRAME,
     _FRAME,
     _GENERIC_USERS,
     _LOADER_LINES,
@@ -100,6 +101,7 @@ _INTERRUPT_REQUESTS = ("Interrupting prompt ", "Global interrupt (no prompt_id s
 _SQUASHED_REPORT = re.compile(r" (?=## |- \*\*)")
 """Where a report pasted on one line had its line breaks."""
 MAX_MODELS = 48
+MAX_CRASH_FRAMES = 32
 _VALIDATION_MESSAGES = (
     "Value not in list",
     "Required input is missing",
@@ -161,6 +163,8 @@ class _Reader(BlockReading, MachineReading):
         the message): its number and the name."""
         self.vae_requested = False
         """The last model line asked for a VAE (its "loaded ..." line follows)."""
+        self.aimdo_lines: deque[int] = deque(maxlen=64)
+        """Lines of comfy-aimdo (dynamic VRAM): its own log, its frames, a model staged for it."""
         self.ignored_at = -2
         """The line of Python's "Exception ignored in: ..." (the traceback after it was swallowed)."""
         self.models = ModelLogReader()
@@ -197,6 +201,8 @@ class _Reader(BlockReading, MachineReading):
 
     def _line(self, text: str) -> None:
         stripped = text.strip()
+        if "aimdo" in text or "dynamic VRAM loading" in text:
+            self.aimdo_lines.append(self.n)
         if ("Users" in text or "/home/" in text) and (m := _USER_PATH.search(text)):
             name = (m.group(1) or m.group(2) or "").strip()
             if len(name) >= 2 and name.lower() not in _GENERIC_USERS and len(self.facts.user_names) < 16:
@@ -265,6 +271,11 @@ class _Reader(BlockReading, MachineReading):
             self._open("traceback", s)
             self.exc = LoggedException(None, "")
             self.mode = Mode.FRAMES
+            return
+        if 'File "' in text and (m := _FAULT_FRAME.match(text)) and self.facts.endings:
+            crash = self.facts.endings[-1]
+            if crash.kind == "crash" and crash.line.number >= self.n - 64 and len(crash.frames) < MAX_CRASH_FRAMES:
+                crash.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3)))
             return
         if 'File "' in text and _FRAME.match(text):
             self._open("traceback", s)
@@ -479,6 +490,10 @@ class _Reader(BlockReading, MachineReading):
     def finish(self) -> LogFacts:
         self._close()
         facts = self.facts
+        for ending in facts.endings:  # its stack follows a crash line; what it was staging precedes it
+            if ending.kind == "crash":
+                at = ending.line.number
+                ending.in_dynamic_vram = any(at - 2 <= n <= at + 12 for n in self.aimdo_lines)
         facts.prompts = list(self.prompts)
         facts.lines = self.n
         return facts

@@ -83,6 +83,10 @@ class Ending:
     kind: str
     line: LogLine
     during_prompt: int | None = None
+    in_dynamic_vram: bool = False
+    """A crash among comfy-aimdo's lines (its log, its frames, a model it just staged): dynamic VRAM's native code."""
+    frames: list[Frame] = field(default_factory=list)
+    """Python's stack at a crash as faulthandler prints it after the crash line (most recent call first)."""
 
 
 @dataclass(slots=True)

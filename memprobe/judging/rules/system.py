@@ -61,6 +61,27 @@ def dynamic_vram_reserve_failed(f: RunFacts) -> list[Suggestion]:
     ]
 
 
+@rule("dynamic-vram-crash", needs=("abrupt-end",), tiers=("failure",))
+def dynamic_vram_crash(f: RunFacts) -> list[Suggestion]:
+    """ComfyUI crashed natively inside dynamic VRAM's allocator (comfy-aimdo): turn dynamic VRAM off."""
+    failure = f.failure
+    if failure is None or failure.crashed_in != "comfy-aimdo":
+        return []
+    return [
+        Suggestion(
+            "disable-dynamic-vram",
+            "failure",
+            "Turn off dynamic VRAM",
+            f"ComfyUI crashed ({short(failure.evidence or failure.message, 120)}) in dynamic VRAM's native code "
+            "(comfy-aimdo: its log, its frames or the model it had just staged are at the crash). Such crashes "
+            "(access violations at start-up or while loading, on some drivers, ROCm on Windows, Blackwell) go away "
+            "with dynamic VRAM off; they are not memory running out.",
+            "Launch ComfyUI with --disable-dynamic-vram (ComfyUI then loads models by its estimates, as before "
+            "dynamic VRAM). If that ends the crashes, report them to Comfy-Org/comfy-aimdo with this log.",
+        )
+    ]
+
+
 @rule("system-memory", needs=("failure", "abrupt-end", "near-limit", "partial-load"), tiers=("failure", "pressure"))
 def system_memory(f: RunFacts) -> list[Suggestion]:
     """System memory ran out at the limit the OS enforces (or came within 10 % of it): raise that
