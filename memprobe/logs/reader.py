@@ -96,8 +96,12 @@ _VAE_WORK = re.compile(r"(?i)\bvae\b.{0,20}\b(de|en)cod(?:e|ing)\b")
 """A line that says a VAE decode (or encode) is under way: a pack's own progress line."""
 _MANAGER_LINES = ("Requested to load ", "loaded completely ", "loaded partially ", *_LOADER_LINES)
 """Lines ComfyUI's model manager prints (a line of them that is short and names no error has nothing else)."""
-_INTERRUPT_REQUESTS = ("Interrupting prompt ", "Global interrupt (no prompt_id specified)")
-"""ComfyUI's server on a user's request to interrupt (``POST /interrupt``, server.py)."""
+_INTERRUPT_REQUESTS = (
+    "Interrupting prompt ",
+    "Global interrupt (no prompt_id specified)",
+    "Cancelling running prompt ",
+)
+"""ComfyUI's server on a user's request to interrupt (``POST /interrupt``; newer ones' ``POST /api/jobs/{id}/cancel``)."""
 _SQUASHED_REPORT = re.compile(r" (?=## |- \*\*)")
 """Where a report pasted on one line had its line breaks."""
 MAX_MODELS = 48

@@ -413,6 +413,9 @@ def test_a_users_interrupt_ends_the_prompt_without_a_failure():
     facts = read_log(log + "  5%|##  | 1/20 [00:08\n")
     assert facts.prompts[-1].ended == "interrupted" and facts.failures == [] and facts.endings == []
     assert read_log("got prompt\nGlobal interrupt (no prompt_id specified)\n").prompts[-1].ended == "interrupted"
+    assert (
+        read_log("got prompt\nCancelling running prompt 6c52\n").prompts[-1].ended == "interrupted"
+    )  # 0.38's jobs API
 
 
 def test_a_report_copied_as_rendered_text_or_cut_above_its_details():
