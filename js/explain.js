@@ -45,11 +45,7 @@ export function renderExplanation(doc) {
         el("b", {}, verdict.title || failure.kind),
         ` — ${nodeWords(failure)}`,
       )
-    : el(
-        "div",
-        { class: "mp-explain-kind", "data-kind": "none" },
-        doc.no_failure,
-      );
+    : el("div", { class: "mp-explain-kind", "data-kind": "none" }, doc.no_failure);
   const message = failure?.message
     ? el(
         "pre",
