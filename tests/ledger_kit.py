@@ -3,6 +3,8 @@ run through it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from helpers import FakeClock, ScriptedSensors
 
 from memprobe.recording.ledger import Ledger
@@ -21,12 +23,21 @@ def profile(t: float) -> dict:
     }
 
 
-def traced_run(tracker: Tracker, clock: FakeClock, run_id: str, *, samples: int = 20, fail: bool = False) -> None:
+def traced_run(
+    tracker: Tracker,
+    clock: FakeClock,
+    run_id: str,
+    *,
+    samples: int = 20,
+    fail: bool = False,
+    rss: Callable[[int], int] | None = None,
+) -> None:
+    """One KSampler run of ``samples`` readings; ``rss(i)``: the i-th reading (default: 3 GiB with one 4 GiB spike)."""
     tracker.begin_run(run_id, prompt={"3": {"class_type": "KSampler", "inputs": {"seed": 1}}})
     node = tracker.node_begin(run_id, "3", "KSampler")
     for i in range(samples):
         clock.t += 0.02
-        tracker.on_sample(clock.t, {"process_rss_bytes": (3 + (i == samples // 2)) * GIB})
+        tracker.on_sample(clock.t, {"process_rss_bytes": rss(i) if rss else (3 + (i == samples // 2)) * GIB})
     clock.t += 0.5
     if fail:
         tracker.node_failed(node, MemoryError())

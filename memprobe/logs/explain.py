@@ -29,6 +29,7 @@ from ..judging.verdict import judge
 from ..privacy import scrub_all
 from ..sensing.install_type import detect_install_type
 from ..vocabulary import MEMORY_KINDS
+from .focus import Focus, focus_of
 from .nodes import BUILTIN_SOURCE, Node, class_in_message, identify
 from .reader import Ending, LogFacts, LogFailure, LogLine, PromptLog, read_log
 from .text import MAX_LINE_CHARS
@@ -49,83 +50,6 @@ _ENDINGS = {
     "unreachable": "nothing answered on ComfyUI's port any more: its process had ended",
     "restarted": "ComfyUI started again in the middle of a prompt: its process had ended with no error",
 }
-
-
-_MEMORY_ENDINGS = ("memory-kill", "cgroup-kill", "commit-exhausted")
-"""Endings that say which memory ran out."""
-
-
-# ---------------------------------------------------------------------------- choosing what to explain
-@dataclass(slots=True)
-class _Focus:
-    prompt: PromptLog | None
-    failures: list[LogFailure]
-    ending: Ending | None = None
-    cut_short: bool = False
-    """The last prompt shows no end (the log may just have been cut when copied)."""
-
-
-def _focus(facts: LogFacts) -> _Focus:
-    with_failures = [p for p in facts.prompts if p.failures]
-    last_failure_line = max((f.line for p in with_failures for f in p.failures), default=-1)
-    finished = {p.index: p.ended_line.number for p in facts.prompts if p.ended_line is not None}
-    endings = [
-        e
-        for e in facts.endings
-        if e.line.number > last_failure_line
-        and (e.during_prompt is None or finished.get(e.during_prompt, -1) < e.line.number)
-    ]  # not one its prompt outlived ("Prompt executed" after it)
-    strong = next((e for e in reversed(endings) if e.kind in _MEMORY_ENDINGS), None) or (
-        endings[-1] if endings else None
-    )
-    ran = [p for p in facts.prompts if p.started is not None]
-    if strong is not None and strong.during_prompt is None and strong.kind not in _MEMORY_ENDINGS and with_failures:
-        strong = None  # the console closed after an error (one at start-up, say): the error is what to explain
-    if strong is not None and (strong.during_prompt is not None or not ran or strong.kind in _MEMORY_ENDINGS):
-        prompt = next((p for p in facts.prompts if p.index == strong.during_prompt), None)
-        return _Focus(prompt, [], strong)
-    if with_failures and (died := _died_first(facts, with_failures[-1].failures[0])) is not None:
-        return _Focus(with_failures[-1], [], died)
-    if with_failures:
-        return _Focus(with_failures[-1], with_failures[-1].failures)
-    last = facts.prompts[-1] if facts.prompts else None
-    if last is not None and last.started is not None and last.ended is None:
-        first_start = ran[0].started.number if ran[0].started is not None else 0
-        above = next((e for e in facts.endings if e.during_prompt is None and e.line.number < first_start), None)
-        if above is not None:  # the Desktop app's "ComfyUI process exited (exit code ...)" above the log's tail
-            return _Focus(last, [], above)
-        return _Focus(last, [], cut_short=True)
-    if facts.import_failure is not None and not ran:  # only the start-up: a pack that failed to import
-        return _Focus(last, [facts.import_failure])
-    if facts.loose_error is not None and not ran:  # a paste of an error's wording alone
-        return _Focus(last, [facts.loose_error])
-    return _Focus(last, [])
-
-
-_DIED = ("crash", "killed", "memory-kill", "cgroup-kill", "commit-exhausted", "unreachable")
-
-
-def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
-    """ComfyUI's process died, and the failure after it is a client's (Krita's, a script's: no frame of
-    ComfyUI's) that lost its server, or a traceback cut before it says what it raised: the death is what
-    to explain."""
-    if (failure.exception_type or "").endswith("OSError") and failure.message.startswith(_CTYPES_FAULT):
-        at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
-        aimdo = any("aimdo" in f.path for f in failure.frames)  # a native fault ctypes turned into an exception
-        earlier = next((e for e in facts.endings if e.kind == "crash" and e.line.number < failure.line), None)
-        return earlier or Ending("crash", at, None, in_dynamic_vram=aimdo)
-    unsaid = failure.source == "traceback" and not failure.message and not failure.exception_type
-    if not unsaid and (not failure.frames or any(_COMFY_CODE.search(f.path) for f in failure.frames)):
-        return None
-    return next((e for e in facts.endings if e.kind in _DIED and e.line.number < failure.line), None)
-
-
-_CTYPES_FAULT = ("exception: access violation", "exception: stack overflow", "exception: integer divide by zero")
-"""How ctypes words a Windows structured exception in the DLL it called (``OSError: exception: access violation
-reading 0x...``): a native crash, which Python survived only to report it."""
-_COMFY_CODE = re.compile(
-    r"(?:^|[\\/])(?:execution|nodes|server|main)\.py$|[\\/](?:comfy|comfy_extras|custom_nodes)[\\/]"
-)
 
 
 # ---------------------------------------------------------------------------- the explanation
@@ -423,7 +347,7 @@ def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bo
 
 def _run_facts(
     facts: LogFacts,
-    focus: _Focus,
+    focus: Focus,
     j: _Judgement,
     os_name: str | None,
     compute_device: str,
@@ -486,7 +410,7 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
     machine = facts.machine
     compute_device = "cpu" if machine.get("device") == "cpu" or "--cpu" in facts.args else "cuda"
     os_name = _os_name(facts)
-    focus = _focus(facts)
+    focus = focus_of(facts)
     if focus.failures:
         j = _judge_failures(focus.failures, compute_device)
     elif focus.ending is not None or focus.cut_short:

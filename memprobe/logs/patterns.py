@@ -58,10 +58,11 @@ _REPORT_NAMES = frozenset(
     | set(_REPORT_VERSIONS)
 )
 """The English report's field names; another name is a translated field, read by its value."""
+_REPORT_OPENERS = ("ComfyUI Error Report", "Error Details")
+"""The report's title and its first heading: either opens a report (a paste may start at the second)."""
 _PLAIN_HEADINGS = frozenset(
     {
-        "ComfyUI Error Report",
-        "Error Details",
+        *_REPORT_OPENERS,
         "Stack Trace",
         "System Information",
         "Devices",

@@ -45,6 +45,7 @@ from .patterns import (
     _LOADER_LINES,
     _MODEL_LINES,
     _POPUP,
+    _REPORT_OPENERS,
     _THREAD,
     _TRACEBACK,
     _USER_PATH,
@@ -326,9 +327,7 @@ class _Reader(BlockReading, MachineReading):
             and (
                 "ComfyUI Error Report" in s or (s.startswith("# ") and len(s) < 60)  # or a translated title
             )
-        ) or (
-            first in "#CE" and s.lstrip("# ") in ("Error Details", "ComfyUI Error Report")
-        ):  # cut, or copied rendered
+        ) or (first in "#CE" and s.lstrip("# ") in _REPORT_OPENERS):  # cut, or copied rendered
             self._open("report", s)
             self.mode = Mode.REPORT
             return

@@ -65,29 +65,21 @@ def test_a_killed_process_leaves_a_run_that_the_next_start_marks_ended_abruptly(
     assert ledger.open() == []  # marked once, not again at the next start
 
 
-def test_the_own_running_run_is_not_mistaken_for_a_dead_one(tmp_path):
-    ledger = Ledger(tmp_path / "l.sqlite3")
-    ledger.open()
-    ledger.start()
+def test_the_own_running_run_is_not_mistaken_for_a_dead_one(ledger):
     tracker, clock = make_tracker(ledger)
     tracker.begin_run("live")
     ledger.flush()
     assert Ledger(ledger.path).open(pid=os.getpid()) == []
     assert ledger.get_run("live")["status"] == "running"
-    ledger.stop()
 
 
-def test_a_run_of_another_live_comfyui_sharing_the_ledger_is_left_alone(tmp_path):
-    ledger = Ledger(tmp_path / "l.sqlite3")
-    ledger.open()
-    ledger.start()
+def test_a_run_of_another_live_comfyui_sharing_the_ledger_is_left_alone(ledger):
     tracker, clock = make_tracker(ledger)
     tracker.begin_run("theirs")
     ledger.flush()
     with sqlite3.connect(ledger.path) as conn:  # GIVEN the run belongs to another process that is alive
         conn.execute("UPDATE runs SET pid = ? WHERE id = 'theirs'", (os.getppid(),))
     assert Ledger(ledger.path).open(pid=os.getpid()) == []
-    ledger.stop()
 
 
 KILLS_AT_START = {"boot_id": "b1", "system": 3, "cgroup": 0, "cgroup_path": "/docker/abc"}

@@ -125,20 +125,8 @@ def test_runs_that_cannot_be_saved_are_kept_served_and_saved_when_space_returns(
 
 
 def _noisy_run(tracker: Tracker, clock: FakeClock, run_id: str, *, samples: int, fail: bool = False) -> None:
-    rng = random.Random(run_id)
-    tracker.begin_run(run_id, prompt={"3": {"class_type": "KSampler", "inputs": {"seed": 1}}})
-    node = tracker.node_begin(run_id, "3", "KSampler")
-    for _ in range(samples):
-        clock.t += 0.02
-        tracker.on_sample(clock.t, {"process_rss_bytes": rng.randrange(GIB, 4 * GIB)})
-    if fail:
-        tracker.node_failed(node, MemoryError())
-        tracker.end_run(
-            run_id, "error", error={"node_id": "3", "exception_type": "MemoryError", "exception_message": ""}
-        )
-    else:
-        tracker.node_end(node)
-        tracker.end_run(run_id, "success")
+    rng = random.Random(run_id)  # readings zlib cannot shrink
+    traced_run(tracker, clock, run_id, samples=samples, fail=fail, rss=lambda _: rng.randrange(GIB, 4 * GIB))
 
 
 def test_a_folder_that_cannot_hold_the_file_keeps_runs_in_memory(tmp_path):

@@ -46,19 +46,13 @@ def dynamic_vram_reserve_failed(f: RunFacts) -> list[Suggestion]:
     failure = f.failure
     if failure is None or not dynamic_vram_reserve(failure.message):
         return []
-    return [
-        Suggestion(
-            "disable-dynamic-vram",
-            "failure",
-            "Turn off dynamic VRAM",
-            f"It failed at {f.label(f.failing_node())} with '{short(failure.message)}': dynamic VRAM (comfy-aimdo) "
-            "reserves GPU address space of ten times a model's size before loading it, and the driver refused the "
-            "reservation. That is not VRAM running out: virtual GPUs (vGPU, MIG) and ZLUDA lack the API, and many "
-            "model loads can use the range up.",
-            "Launch ComfyUI with --disable-dynamic-vram (ComfyUI then loads models by its estimates, as before "
-            "dynamic VRAM). Restarting ComfyUI frees a range used up by many loads.",
-        )
-    ]
+    return _turn_off_dynamic_vram(
+        f"It failed at {f.label(f.failing_node())} with '{short(failure.message)}': dynamic VRAM (comfy-aimdo) "
+        "reserves GPU address space of ten times a model's size before loading it, and the driver refused the "
+        "reservation. That is not VRAM running out: virtual GPUs (vGPU, MIG) and ZLUDA lack the API, and many "
+        "model loads can use the range up.",
+        "Restarting ComfyUI frees a range used up by many loads.",
+    )
 
 
 @rule("dynamic-vram-crash", needs=("abrupt-end",), tiers=("failure",))
@@ -67,17 +61,24 @@ def dynamic_vram_crash(f: RunFacts) -> list[Suggestion]:
     failure = f.failure
     if failure is None or failure.crashed_in != "comfy-aimdo":
         return []
+    return _turn_off_dynamic_vram(
+        f"ComfyUI crashed ({short(failure.evidence or failure.message, 120)}) in dynamic VRAM's native code "
+        "(comfy-aimdo: its log, its frames or the model it had just staged are at the crash). Such crashes "
+        "(access violations at start-up or while loading, on some drivers, ROCm on Windows, Blackwell) go away "
+        "with dynamic VRAM off; they are not memory running out.",
+        "If that ends the crashes, report them to Comfy-Org/comfy-aimdo with this log.",
+    )
+
+
+def _turn_off_dynamic_vram(why: str, then: str) -> list[Suggestion]:
     return [
         Suggestion(
             "disable-dynamic-vram",
             "failure",
             "Turn off dynamic VRAM",
-            f"ComfyUI crashed ({short(failure.evidence or failure.message, 120)}) in dynamic VRAM's native code "
-            "(comfy-aimdo: its log, its frames or the model it had just staged are at the crash). Such crashes "
-            "(access violations at start-up or while loading, on some drivers, ROCm on Windows, Blackwell) go away "
-            "with dynamic VRAM off; they are not memory running out.",
+            why,
             "Launch ComfyUI with --disable-dynamic-vram (ComfyUI then loads models by its estimates, as before "
-            "dynamic VRAM). If that ends the crashes, report them to Comfy-Org/comfy-aimdo with this log.",
+            f"dynamic VRAM). {then}",
         )
     ]
 

@@ -1,0 +1,91 @@
+"""Which part of a log to explain: the first failure of the last prompt that failed, or how the process
+ended (a kill, a crash, the console's pause), or a prompt the log shows running when it stops — and when a
+death comes first (a client's traceback after its server died, ctypes reporting a native crash), the death.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .reader import Ending, LogFacts, LogFailure, LogLine, PromptLog
+
+__all__ = ["Focus", "focus_of", "MEMORY_ENDINGS"]
+
+MEMORY_ENDINGS = ("memory-kill", "cgroup-kill", "commit-exhausted")
+"""Endings that say which memory ran out."""
+
+
+@dataclass(slots=True)
+class Focus:
+    prompt: PromptLog | None
+    failures: list[LogFailure]
+    ending: Ending | None = None
+    cut_short: bool = False
+    """The last prompt shows no end (the log may just have been cut when copied)."""
+
+
+def focus_of(facts: LogFacts) -> Focus:
+    """What the explanation is about: a memory ending outranks a failure before it; a death during a prompt
+    outranks the console's own end; otherwise the last failing prompt's failures, a prompt left running, a
+    pack that failed to import, or an error's wording pasted alone."""
+    with_failures = [p for p in facts.prompts if p.failures]
+    last_failure_line = max((f.line for p in with_failures for f in p.failures), default=-1)
+    finished = {p.index: p.ended_line.number for p in facts.prompts if p.ended_line is not None}
+    endings = [
+        e
+        for e in facts.endings
+        if e.line.number > last_failure_line
+        and (e.during_prompt is None or finished.get(e.during_prompt, -1) < e.line.number)
+    ]  # not one its prompt outlived ("Prompt executed" after it)
+    strong = next((e for e in reversed(endings) if e.kind in MEMORY_ENDINGS), None) or (
+        endings[-1] if endings else None
+    )
+    ran = [p for p in facts.prompts if p.started is not None]
+    if strong is not None and strong.during_prompt is None and strong.kind not in MEMORY_ENDINGS and with_failures:
+        strong = None  # the console closed after an error (one at start-up, say): the error is what to explain
+    if strong is not None and (strong.during_prompt is not None or not ran or strong.kind in MEMORY_ENDINGS):
+        prompt = next((p for p in facts.prompts if p.index == strong.during_prompt), None)
+        return Focus(prompt, [], strong)
+    if with_failures and (died := _died_first(facts, with_failures[-1].failures[0])) is not None:
+        return Focus(with_failures[-1], [], died)
+    if with_failures:
+        return Focus(with_failures[-1], with_failures[-1].failures)
+    last = facts.prompts[-1] if facts.prompts else None
+    if last is not None and last.started is not None and last.ended is None:
+        first_start = ran[0].started.number if ran[0].started is not None else 0
+        above = next((e for e in facts.endings if e.during_prompt is None and e.line.number < first_start), None)
+        if above is not None:  # the Desktop app's "ComfyUI process exited (exit code ...)" above the log's tail
+            return Focus(last, [], above)
+        return Focus(last, [], cut_short=True)
+    if facts.import_failure is not None and not ran:  # only the start-up: a pack that failed to import
+        return Focus(last, [facts.import_failure])
+    if facts.loose_error is not None and not ran:  # a paste of an error's wording alone
+        return Focus(last, [facts.loose_error])
+    return Focus(last, [])
+
+
+_DIED = ("crash", "killed", "memory-kill", "cgroup-kill", "commit-exhausted", "unreachable")
+
+
+def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
+    """ComfyUI's process died, and the failure after it is a client's (Krita's, a script's: no frame of
+    ComfyUI's) that lost its server, or a traceback cut before it says what it raised: the death is what
+    to explain."""
+    if (failure.exception_type or "").endswith("OSError") and failure.message.startswith(_CTYPES_FAULT):
+        at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
+        aimdo = any("aimdo" in f.path for f in failure.frames)  # a native fault ctypes turned into an exception
+        earlier = next((e for e in facts.endings if e.kind == "crash" and e.line.number < failure.line), None)
+        return earlier or Ending("crash", at, None, in_dynamic_vram=aimdo)
+    unsaid = failure.source == "traceback" and not failure.message and not failure.exception_type
+    if not unsaid and (not failure.frames or any(_COMFY_CODE.search(f.path) for f in failure.frames)):
+        return None
+    return next((e for e in facts.endings if e.kind in _DIED and e.line.number < failure.line), None)
+
+
+_CTYPES_FAULT = ("exception: access violation", "exception: stack overflow", "exception: integer divide by zero")
+"""How ctypes words a Windows structured exception in the DLL it called (``OSError: exception: access violation
+reading 0x...``): a native crash, which Python survived only to report it."""
+_COMFY_CODE = re.compile(
+    r"(?:^|[\\/])(?:execution|nodes|server|main)\.py$|[\\/](?:comfy|comfy_extras|custom_nodes)[\\/]"
+)
