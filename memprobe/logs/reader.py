@@ -85,8 +85,8 @@ def memory_gate(low: str) -> bool:
     return not low.isascii() or _MEMORY_GATE.search(low) is not None
 
 
-_COMPOSE = re.compile(r"^[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s")
-"""docker compose's prefix: the service's name and a bar."""
+_COMPOSE = re.compile(r"^(?:>\s?)?[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s")
+"""docker compose's prefix: the service's name and a bar (also in a quoted paste)."""
 _CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63})\s?:\s+(.+)$")
 """``KSampler : XPU out of memory ...``: an old dialog's node and message on one line."""
 _BARE_CLASS = re.compile(r"^[A-Z][a-z0-9]*[A-Z][A-Za-z0-9_]{1,62}$")

@@ -1,7 +1,7 @@
 """A log's bytes as clean lines: any encoding (UTF-8, UTF-16 from PowerShell, a Windows code
-page), CRLF, ANSI colours and the prefixes of every logger and launcher removed, each line cut at
-:data:`MAX_LINE_CHARS` so that memory stays bounded whatever the input. What the lines say is
-:mod:`memprobe.logs.reader`'s job.
+page), CRLF, a browser's no-break spaces, a web page's HTML entities, ANSI colours and the
+prefixes of every logger and launcher removed, each line cut at :data:`MAX_LINE_CHARS` so that
+memory stays bounded whatever the input. What the lines say is :mod:`memprobe.logs.reader`'s job.
 
 >>> [clean(line) for line, _ in iter_lines(b"[2025-01-02 10:11:12.345] [info]  got prompt\\r\\n")]
 ['got prompt']
@@ -10,6 +10,7 @@ page), CRLF, ANSI colours and the prefixes of every logger and launcher removed,
 from __future__ import annotations
 
 import codecs
+import html
 import io
 import re
 from collections.abc import Iterator
@@ -38,18 +39,36 @@ def _readlines(readline: Any, newline: Any) -> Iterator[tuple[Any, bool]]:
             pass
 
 
+_SPACES = dict.fromkeys((0xA0, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000), " ") | dict.fromkeys(
+    (0x200B, 0xFEFF), None
+)
+"""Spaces a browser or chat app puts in a copied log (no-break, thin, ideographic) are plain spaces;
+zero-width ones go."""
+_ENTITY = re.compile(r"&(?:gt|lt|amp|quot|apos|nbsp|#\d{2,5}|#x[0-9a-fA-F]{2,4});")
+"""A log copied out of a web page's source keeps its HTML entities (``&gt;``, ``&#39;``)."""
+
+
+def _plain(line: str) -> str:
+    if not line.isascii():
+        line = line.translate(_SPACES)
+    if "&" in line and ";" in line and _ENTITY.search(line):
+        line = html.unescape(line).translate(_SPACES)
+    return line
+
+
 def _decode_line(raw: bytes) -> str:
     try:
-        return raw.decode("utf-8")
+        line = raw.decode("utf-8")
     except UnicodeDecodeError:  # a Windows code page (or junk): readable enough, never an error
-        return raw.decode("cp1252", errors="replace")
+        line = raw.decode("cp1252", errors="replace")
+    return line if raw.isascii() and b"&" not in raw else _plain(line)
 
 
 def iter_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
     """Decoded lines of a log given as text, bytes or a binary stream (line ends stripped)."""
     if isinstance(source, str):
         for line, cut in _readlines(io.StringIO(source, newline="\n").readline, "\n"):
-            yield line.rstrip("\r\n"), cut
+            yield _plain(line.rstrip("\r\n")), cut
         return
     stream = io.BytesIO(source) if isinstance(source, bytes | bytearray) else source
     if not hasattr(stream, "peek"):
@@ -65,7 +84,7 @@ def iter_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
         )
         text = io.TextIOWrapper(stream, encoding=encoding, errors="replace", newline="\n")
         for line, cut in _readlines(text.readline, "\n"):
-            yield line.rstrip("\r\n"), cut
+            yield _plain(line.rstrip("\r\n")), cut
         return
     if head.startswith(codecs.BOM_UTF8):
         stream.read(len(codecs.BOM_UTF8))

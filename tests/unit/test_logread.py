@@ -10,6 +10,7 @@ import codecs
 import pytest
 from helpers import FIXTURES
 
+from memprobe.logs.explain import explain_log
 from memprobe.logs.reader import read_log
 from memprobe.logs.text import MAX_LINE_CHARS, clean, iter_lines
 
@@ -84,6 +85,37 @@ def test_same_log_in_every_encoding_and_line_ending_reads_the_same():
         facts = read_log(data)
         assert [f.exception_type for f in facts.failures] == [f.exception_type for f in reference.failures]
         assert all("(os error 1455)" in f.message for f in facts.failures)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "commit1455_desktop_english.log",
+        "abrupt_earlyoom_sigterm.log",
+        "vhs_136_loadvideo_1080p_defaultcpuallocator_65gb.log",
+    ],
+)
+def test_a_log_copied_out_of_a_web_page_reads_as_the_log(name):
+    """A browser's copy turns spaces into no-break ones (and a chat app adds zero-width ones); a
+    page's source keeps HTML entities. The reading is the same as the console's."""
+    raw = text(name)
+    reference = explain_log(raw.encode())
+    assert reference["failure"]["kind"]
+    copies = [
+        raw.replace(" ", "\u00a0").replace("\n", "\u200b\n"),
+        raw.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;"),
+    ]
+    for copy in copies:
+        doc = explain_log(copy.encode())
+        assert doc["failure"]["kind"] == reference["failure"]["kind"]
+        assert doc["failure"]["message"] == reference["failure"]["message"]
+
+
+def test_a_quoted_docker_log_is_still_a_containers_log():
+    raw = text("abrupt_killed_docker_video.log")
+    assert explain_log(raw.encode())["failure"]["kind"] == "cgroup-limit"
+    quoted = "\n".join("> " + line for line in raw.splitlines())
+    assert explain_log(quoted.encode())["failure"]["kind"] == "cgroup-limit"
 
 
 def test_a_windows_1252_line_among_utf8_lines():
