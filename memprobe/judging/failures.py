@@ -214,11 +214,13 @@ def classify_failure(
     return "other"
 
 
-_NOT_EXHAUSTION = ("vbar allocation failed", "allocation failed (non oom)")
+_NOT_EXHAUSTION = ("vbar allocation failed", "allocation failed (non oom)", "allocate memory in unused regions")
 """Raised as memory errors, not memory running out: comfy-aimdo (dynamic VRAM) could not reserve a model's
 GPU virtual address range (``cuMemAddressReserve`` of ten times the model's size; a vGPU or ZLUDA has no
 such API, or many loads used the range up), or a CUDA call other than an allocation failed (aimdo says
-"non OOM"): ``--disable-dynamic-vram`` avoids it."""
+"non OOM"), or funchook found no free address near the CUDA driver to place aimdo's hooks ("Failed to
+allocate memory in unused regions", comfy-aimdo#74: ComfyUI falls back to its legacy loader):
+``--disable-dynamic-vram`` avoids it."""
 _BARE_DEVICE_OOM = ("cuda error: out of memory", "cudaerrormemoryallocation")
 """CUDA's own error code, not torch's allocator ("CUDA out of memory. Tried to allocate ..."): a CUDA call
 other than a device allocation failed."""

@@ -342,6 +342,8 @@ class BlockReading:
         elif name == "Exception Type":
             block.exception_type = value or None
         elif name == "Exception Message" or (name not in _REPORT_NAMES and block.exception_type and not block.message):
+            if block.exception_type and value.startswith(f"{block.exception_type}:"):
+                value = value[len(block.exception_type) + 1 :].lstrip()  # newer reports repeat the type there
             block.message = value
             block.evidence.append(self._ev(s))
             self.mode = Mode.MESSAGE

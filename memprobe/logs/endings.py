@@ -93,7 +93,13 @@ _MEMORY_KILL = (
 )
 _KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了")
 """The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese and Japanese catalogs."""
-_CGROUP_KILL = ("memory cgroup out of memory", "constraint=constraint_memcg", "oomkilled", "memory.max")
+_CGROUP_KILL = (
+    "memory cgroup out of memory",
+    "constraint=constraint_memcg",
+    "oomkilled",
+    "memory.max",
+    "memory limit exceeded",  # a Hugging Face Space's status when its container went over its limit
+)
 """The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
 _NATIVE_FRAME = re.compile(r"python3\d*\.dll(?:\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ byte\(s\)|\+0x[0-9a-f]+\))")
 """A line of the native stack Windows' crash handler prints for python3x.dll: the process crashed."""
@@ -119,7 +125,7 @@ process that held the console returned to it."""
 _HINT_WORDS = (
     r"pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
     r"fatal|violation|c0000|322122|107374|resource-exhaustion|virtual memory|semaphore|memcg|refused|"
-    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x"
+    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded"
 )
 _HINT_TEXTS = [
     t

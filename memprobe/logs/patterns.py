@@ -71,8 +71,8 @@ _PLAIN_HEADINGS = frozenset(
     }
 )
 """The report's headings as a browser copies the rendered report: no ``#``, alone on their lines."""
-_PLAIN_FIELD = re.compile(r"^([A-Z][A-Za-z ]{1,24}):\s*(.*)$")
-"""A field of the rendered report (``Node Type: KSampler``, no ``- **``)."""
+_PLAIN_FIELD = re.compile(r"^(?:[-*•]\s+)?([A-Z][A-Za-z ]{1,24}):\s*(.*)$")
+"""A field of the rendered report (``Node Type: KSampler``, ``- Node Type: KSampler``: no ``**``)."""
 _NODE_ID_VALUE = re.compile(r"^\d+(?::\d+)*$")
 _CLASS_VALUE = re.compile(r"^[A-Za-z_][\w .()|+-]{1,80}$")
 _EXCEPTION_VALUE = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Interrupt|Exit)$")
@@ -98,7 +98,11 @@ _SUMMARY = ("popup", "report", "message")
 
 def _message_key(message: str) -> str:
     first = message.strip().splitlines()[0] if message.strip() else ""
+    first = _TYPE_PREFIX.sub("", first)  # the report's "Exception Message" repeats the type; a line may not
     return _DIGITS.sub("#", " ".join(first.lower().split()))[:120]  # a port or a size may differ between copies
+
+
+_TYPE_PREFIX = re.compile(r"^(?:(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception):\s*)+")
 
 
 def _frame_anchor(frames: list[Frame]) -> str:

@@ -132,6 +132,8 @@ _LOOSE_ERROR = re.compile(
     r"|should be the same|expected scalar type|Sizes of tensors must match|not implemented for '"
     r"|Torch not compiled with CUDA enabled|No CUDA GPUs are available|Found no NVIDIA driver"
     r"|Error while deserializing header|invalid load key|PytorchStreamReader failed|(?:Unexpected|Missing) key\(s\) in"
+    r"|not currently implemented for the MPS device|MPS framework doesn't support|Cannot convert a MPS Tensor"
+    r"|unsupported operand type|invalid literal for|division by zero|exec format error"
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""

@@ -140,6 +140,23 @@ def test_a_run_killed_by_its_containers_limit_names_the_kill_and_never_host_swap
     assert not any("swap" in s.title.lower() for s in found)
 
 
+def test_a_container_kill_from_a_log_without_figures_asks_for_more_without_inventing_a_size():
+    from memprobe.logs.explain import explain_log
+
+    (first, *_) = explain_log("Runtime error\nMemory limit exceeded\n")["suggestions"]  # a Hugging Face Space
+    assert first["id"] == "container-limit"
+    assert "Raise the memory limit of ComfyUI's container by a quarter or more" in first["try"]
+    assert " 0 GB" not in first["try"]
+
+
+def test_funchooks_failure_is_told_as_hooks_not_an_address_reservation():
+    from memprobe.logs.explain import explain_log
+
+    doc = explain_log("funchook_prepare(cuMemAlloc_v2) failed: 8\nFailed to allocate memory in unused regions\n")
+    (first,) = doc["suggestions"]
+    assert first["id"] == "disable-dynamic-vram" and "funchook" in first["why"] and "reserves" not in first["why"]
+
+
 def test_ram_and_swap_near_full_on_linux_is_pressure_with_its_evidence():
     # GIVEN the recorded txt2img, judged as on a machine whose RAM + swap is 3 GiB (2 GiB RAM, 1 GiB swap)
     doc = copy.deepcopy(run("txt2img"))

@@ -301,6 +301,12 @@ def test_a_traceback_whose_every_line_carries_the_desktop_apps_prefix():
             "abrupt",
             "crash",
         ),
+        ("Runtime error\nMemory limit exceeded", "cgroup-limit", "cgroup-kill"),  # a Hugging Face Space's status
+        # comfy-aimdo#74: funchook's words when aimdo cannot hook the driver; ComfyUI goes on without it
+        ("funchook_prepare(cuMemAlloc_v2) failed: 8\nFailed to allocate memory in unused regions", "other", None),
+        # not memory: depth-fm#5 (a Mac), ollama-intel-arc#27 (an image for another CPU)
+        ("Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64.", "other", None),
+        ("comfyui-ipex    | exec /usr/bin/startup.sh: exec format error", "other", None),
     ],
 )
 def test_what_a_bare_paste_says_ran_out(paste, kind, ending):
@@ -448,6 +454,24 @@ def test_a_users_interrupt_ends_the_prompt_without_a_failure():
     assert (
         read_log("got prompt\nCancelling running prompt 6c52\n").prompts[-1].ended == "interrupted"
     )  # 0.38's jobs API
+
+
+def test_a_popup_and_the_report_under_it_are_one_failure_when_the_report_repeats_the_type():
+    # comfyui#14340: the dialog's "torch.OutOfMemoryError: Allocation on device", then the report, whose
+    # Exception Message repeats the type; and a report rendered with plain bullets (MiniMax-H3 discussion 29)
+    paste = (
+        "torch.OutOfMemoryError: Allocation on device \nThis error means you ran out of memory on your GPU.\n \n"
+        "# ComfyUI Error Report\n## Error Details\n- **Node ID:** 3\n- **Node Type:** KSampler\n"
+        "- **Exception Type:** torch.OutOfMemoryError\n"
+        "- **Exception Message:** torch.OutOfMemoryError: Allocation on device \n"
+    )
+    (failure,) = read_log(paste).failures
+    assert (failure.class_type, failure.message.splitlines()[0]) == ("KSampler", "Allocation on device")
+    rendered = (
+        "ComfyUI Error Report\nError Details\n- Node ID: 620\n- Node Type: UNETLoader\n- Exception Type: MemoryError\n"
+    )
+    doc = explain_log(rendered + "- Exception Message: MemoryError:\n")
+    assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"]) == ("system-ram", "UNETLoader")
 
 
 def test_a_report_copied_as_rendered_text_or_cut_above_its_details():

@@ -72,7 +72,7 @@ def knob_suggestion(
 
 @rule("custom-node", needs=("failure",), tiers=("failure",))
 def custom_node_failed(f: RunFacts) -> list[Suggestion]:
-    """A memory failure in a custom node: its own memory knob, or a built-in node in its place.
+    """A memory failure in a custom node: its own memory knob; else where to look for one, or a built-in node.
     (A known custom decoder's tiling is the decode rule's.)"""
     failure = f.failure
     if not f.failed or failure is None:
@@ -104,9 +104,11 @@ def custom_node_failed(f: RunFacts) -> list[Suggestion]:
         Suggestion(
             "builtin-node",
             "failure",
-            "Try a built-in node in place of the custom one",
+            "Give the custom node less to hold, or try a built-in one",
             why,
-            f"Swap {name} for the smallest built-in ComfyUI node that does the same job; if the built-in node fails too, "
-            "the limit is the workload, not the pack.",
+            f"Look among the inputs of {name} (and of its pack's other nodes) for a memory option: tiling, offload or "
+            "block swap, fp8 or quantized weights, a frame or batch cap; and lower the resolution, frames or batch it "
+            "gets, one at a time. If it still fails, swap it for the smallest built-in ComfyUI node that does the same "
+            "job: if the built-in node fails too, the limit is the workload, not the pack.",
         )
     ]

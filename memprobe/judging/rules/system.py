@@ -46,6 +46,13 @@ def dynamic_vram_reserve_failed(f: RunFacts) -> list[Suggestion]:
     failure = f.failure
     if failure is None or not dynamic_vram_reserve(failure.message):
         return []
+    if "unused regions" in (failure.message or ""):  # funchook's words: aimdo's hooks, not a reservation
+        return _turn_off_dynamic_vram(
+            f"'{short(failure.message)}' is funchook's: comfy-aimdo found no free address near the CUDA driver to "
+            "place its hooks, so dynamic VRAM is off and ComfyUI falls back to its legacy loader (comfy-aimdo#74). "
+            "That is not memory running out.",
+            "If dynamic VRAM matters to you, report it to Comfy-Org/comfy-aimdo with this log.",
+        )
     return _turn_off_dynamic_vram(
         f"It failed at {f.label(f.failing_node())} with '{short(failure.message)}': dynamic VRAM (comfy-aimdo) "
         "reserves GPU address space of ten times a model's size before loading it, and the driver refused the "
@@ -190,9 +197,10 @@ def _system_remedy(f: RunFacts, limit: MemoryLimit, used: int | None) -> tuple[s
     if limit.name == CGROUP:
         floor = limit.limit_bytes or used or 0
         target = -(-int(floor * 1.25) // GIB) * GIB
+        to = f" to {target // GIB} GB or more" if target else " by a quarter or more"
         return (
             "Give the container more memory",
-            f"Raise the memory limit of ComfyUI's container to {target // GIB} GB or more (docker run --memory, "
+            f"Raise the memory limit of ComfyUI's container{to} (docker run --memory, "
             "compose mem_limit, Kubernetes resources.limits.memory), or run a smaller workflow. Swap or RAM "
             "on the host does not help while the container's own limit is the one that is reached.",
             target - limit.limit_bytes if limit.limit_bytes else None,
