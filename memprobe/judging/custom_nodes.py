@@ -24,6 +24,7 @@ __all__ = [
     "custom_node",
     "custom_node_classes",
     "pack_nodes",
+    "node_of_frame",
     "pack_of",
     "pack_decoder",
     "KNOB_KINDS",
@@ -78,6 +79,10 @@ class CustomNode:
     stage: str
     knobs: tuple[Knob, ...]
     source: str
+    function: str | None = None
+    """The method ComfyUI runs the node by (its ``FUNCTION``; ``execute`` for V3 nodes)."""
+    file: str | None = None
+    """The file of the pack that defines it: with ``function``, a traceback's frame names the node."""
 
     def knobs_for(self, stage: str | None, kind: str | None) -> list[Knob]:
         """The knobs that answer a failure of ``kind`` in ``stage``, the likeliest first."""
@@ -114,6 +119,8 @@ def _table() -> dict[str, CustomNode]:
                 for k in entry.get("knobs") or []
             ),
             source=entry.get("source") or "",
+            function=entry.get("function"),
+            file=entry.get("file"),
         )
     return out
 
@@ -140,6 +147,19 @@ def pack_of(folder: str | None) -> str | None:
         return None
     key = _folder_key(folder)
     return next((n.pack for n in _table().values() if _folder_key(n.pack) == key), None)
+
+
+def node_of_frame(folder: str, path: str, function: str) -> str | None:
+    """The node class whose code a traceback frame in ``custom_nodes/<folder>/...`` runs: the one node
+    of that pack the table knows by that method in that file (``None`` when none, or more than one)."""
+    pack = pack_of(folder)
+    path = path.replace("\\", "/")
+    found = {
+        n.class_type
+        for n in pack_nodes(pack)
+        if n.function == function and n.file is not None and path.endswith("/" + n.file)
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def pack_nodes(pack: str | None) -> list[CustomNode]:

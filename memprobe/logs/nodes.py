@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from ..judging.custom_nodes import custom_node, custom_node_classes
+from ..judging.custom_nodes import custom_node, custom_node_classes, node_of_frame
 from ..judging.stages import NodeClass, builtin_nodes, custom_stage_by_name, stage_of
 from .records import Frame, LogFailure, LogLine
 
@@ -149,8 +149,8 @@ def _node_frame(frames: list[Frame]) -> Frame | None:
 
 def _class_from_frame(frame: Frame) -> str | None:
     name = _path(frame).rsplit("/", 1)[-1]
-    if _pack_of(frame) is not None:
-        return None
+    if (pack := _pack_of(frame)) is not None:  # a custom node: the table knows its method and file
+        return node_of_frame(pack, _path(frame), frame.function)
     code = (frame.code or "").lower()
     for hint, class_type in _BUILTIN_FUNCTIONS.get((name, frame.function), ()):
         if hint in code:

@@ -77,3 +77,23 @@ def test_system_memory_is_never_answered_by_moving_work_into_it():
     assert loader is not None
     assert {k.kind for k in loader.knobs_for("load", "vram")} & {"offload", "block-swap", "quantization"}
     assert not {k.kind for k in loader.knobs_for("load", "system-ram")} & {"offload", "block-swap"}
+
+
+def test_a_traceback_frame_names_the_custom_node_by_its_method_and_file():
+    # LayerStyle#181: the frame below ComfyUI's executor is the node's FUNCTION in its pack's file
+    from memprobe.judging.custom_nodes import node_of_frame
+
+    path = "D:\\ComfyUI-aki-v1.3\\custom_nodes\\ComfyUI_LayerStyle\\py\\segment_anything_ultra_v2.py"
+    assert (
+        node_of_frame("ComfyUI_LayerStyle", path, "segment_anything_ultra_v2") == "LayerMask: SegmentAnythingUltra V2"
+    )
+    assert node_of_frame("ComfyUI_LayerStyle", path, "other_method") is None
+    assert (
+        node_of_frame("ComfyUI_LayerStyle-main", path.replace("py\\", "nodes\\"), "segment_anything_ultra_v2") is None
+    )
+    for class_type, entry in TABLE.items():  # a method is only a name with its file
+        assert ("function" in entry) == ("file" in entry), class_type
+    doc = explain_log(
+        (ROOT / "tests/fixtures/logs/LayerStyle181_SegmentAnythingUltraV2_allocation_console.log").read_bytes()
+    )
+    assert doc["failure"]["node"]["class_type"] == "LayerMask: SegmentAnythingUltra V2"
