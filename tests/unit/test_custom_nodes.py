@@ -93,6 +93,7 @@ def test_a_traceback_frame_names_the_custom_node_by_its_method_and_file():
     )
     for class_type, entry in TABLE.items():  # a method is only a name with its file
         assert ("function" in entry) == ("file" in entry), class_type
+    assert sum("function" in entry for entry in TABLE.values()) >= 100
     doc = explain_log(
         (ROOT / "tests/fixtures/logs/LayerStyle181_SegmentAnythingUltraV2_allocation_console.log").read_bytes()
     )
