@@ -86,6 +86,13 @@ _COMMIT_TEXTS = (
     "файл подкачки слишком мал",
     "页面文件太小",
     "分頁檔太小",
+    "plik stronicowania",  # Windows' word for the paging file in Polish, Dutch, Czech, Ukrainian, Hungarian,
+    "wisselbestand is te klein",  # Swedish and Turkish (ERROR_COMMITMENT_LIMIT's message, which a "DLL load
+    "stránkovací soubor",  # failed" prints without its number)
+    "файл підкачки",
+    "lapozófájl",
+    "växlingsfilen är för liten",
+    "disk belleği dosyası",
     "system is low on virtual memory",
     "0xc000012d",  # STATUS_COMMITMENT_LIMIT: the application could not start or went on without commit
     "3221225773",  # the same status as an exit code

@@ -194,7 +194,7 @@ class _Reader(BlockReading, MachineReading):
         if "\r" in raw:  # a console capture: the bar tqdm redrew in place; its first and last states count
             parts = [p for p in raw.split("\r") if p.strip()]
             segments = parts[:1] + parts[-1:] if len(parts) > 1 else parts
-        if "|" in raw[:64] and "container" not in self.facts.machine and _COMPOSE.match(raw):
+        if raw.find("|", 0, 64) >= 0 and "container" not in self.facts.machine and _COMPOSE.match(raw):
             self.facts.machine["container"] = "docker"  # docker compose's "comfyui  | " before each line
         for segment in segments:
             try:

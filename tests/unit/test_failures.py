@@ -47,6 +47,20 @@ def test_windows_commitment_limit_status_is_the_commit_limit():
     assert classify_failure(None, "Process exited with code 3221225773") == "commit-limit"
 
 
+@pytest.mark.parametrize(
+    "message",
+    [  # ERROR_COMMITMENT_LIMIT's text in Windows' other languages, as "DLL load failed" prints it (no number)
+        "DLL load failed while importing _C: Plik stronicowania jest za mały, aby ukończyć tę operację.",
+        "DLL load failed while importing _C: Het wisselbestand is te klein om deze bewerking te voltooien.",
+        "DLL load failed while importing _C: Stránkovací soubor je příliš malý pro dokončení této operace.",
+        "DLL load failed while importing _C: Файл підкачки замалий для завершення операції.",
+        "DLL load failed while importing _C: A lapozófájl túl kicsi a művelet végrehajtásához.",
+    ],
+)
+def test_the_paging_file_in_windows_other_languages_is_the_commit_limit(message):
+    assert classify_failure("ImportError", message) == "commit-limit"
+
+
 def test_missing_type_and_text_is_other():
     assert classify_failure(None, None) == "other"
 
