@@ -60,14 +60,6 @@ def _plain(line: str) -> str:
     return line
 
 
-def _decode_line(raw: bytes) -> str:
-    try:
-        line = raw.decode("utf-8")
-    except UnicodeDecodeError:  # a Windows code page (or junk): readable enough, never an error
-        line = raw.decode("cp1252", errors="replace")
-    return line if raw.isascii() and b"&" not in raw else _plain(line)
-
-
 def iter_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
     """Decoded lines of a log given as text, bytes or a binary stream (line ends stripped)."""
     if isinstance(source, str):
@@ -93,7 +85,11 @@ def iter_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
     if head.startswith(codecs.BOM_UTF8):
         stream.read(len(codecs.BOM_UTF8))
     for raw, cut in _readlines(stream.readline, b"\n"):
-        yield _decode_line(raw.rstrip(b"\r\n")), cut
+        try:
+            line = raw.rstrip(b"\r\n").decode("utf-8")
+        except UnicodeDecodeError:  # a Windows code page (or junk): readable enough, never an error
+            line = raw.rstrip(b"\r\n").decode("cp1252", errors="replace")
+        yield (line if line.isascii() and "&" not in line else _plain(line)), cut
 
 
 # ---------------------------------------------------------------------------- cleaning
@@ -122,25 +118,21 @@ _RICH = re.compile(r"^\s*(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s{2,}(.*?)\s{2,}[
 def clean(text: str) -> str:
     r"""The log line without colours, without the prefixes loggers and launchers add, and without
     the backticks of a line pasted as Markdown code (``\`...\```, but not a ```` ``` ```` fence)."""
-    text = _clean(text)
-    if (text[:1] == "`" or text[-1:] == "`") and "```" not in text:
-        text = text.strip("`").rstrip()
-    return text
-
-
-def _clean(text: str) -> str:
     if "\x1b" in text or "←[" in text or "[0m" in text:
         text = _ANSI.sub("", text)
     if " - " in text and "T" in text:
         text = _ISO_STAMP.sub("", text)
     if "    " in text and ("ERROR" in text or "INFO" in text or "WARNING" in text) and (rich := _RICH.match(text)):
-        return rich.group(1)
-    head = text[:48]
-    if not (":" in head or "|" in head or head[:1] in _PREFIX_FIRST):
-        return text.rstrip()
-    for _ in range(4):  # prefixes stack: "[2025-...] [info]  got prompt"
-        m = _PREFIX.match(text)
-        if not m or not m.group(0):
-            break
-        text = text[m.end() :]
-    return text.rstrip()
+        text = rich.group(1)
+    else:
+        head = text[:48]
+        if ":" in head or "|" in head or head[:1] in _PREFIX_FIRST:
+            for _ in range(4):  # prefixes stack: "[2025-...] [info]  got prompt"
+                m = _PREFIX.match(text)
+                if not m or not m.group(0):
+                    break
+                text = text[m.end() :]
+        text = text.rstrip()
+    if (text[:1] == "`" or text[-1:] == "`") and "```" not in text:
+        text = text.strip("`").rstrip()
+    return text
