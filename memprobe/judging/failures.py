@@ -137,6 +137,10 @@ _VRAM_TEXTS = (
     "could not allocate tensor with",
     "got an oom, unloading all loaded models",  # ComfyUI itself, after a device OOM
     "ran out of memory on your gpu",  # the frontend's tip (current ComfyUI)
+    "not enough gpu memory",  # the newer frontend's toast ("Generation failed: Not enough GPU memory. Try ...")
+    "insufficient free vram",  # packs' own checks before they allocate ("Insufficient free VRAM: need ~1.1 GB")
+    "insufficient vram",
+    "not enough vram",
     "devoured all of the memory",  # SUPIR's own hint after a torch OOM
     "vbar oom",  # comfy-aimdo (dynamic VRAM): the model's VRAM address range is full (raised as MemoryError)
     "cudamalloc failed",  # llama.cpp's CUDA backend (LLM/VLM nodes)

@@ -41,6 +41,9 @@ MAX_MESSAGE_LINES = 12
 MAX_MESSAGE_CHARS = 2000
 
 
+_RULE_CHARS = frozenset("_-=*~ ")
+
+
 class Mode(Enum):
     """What the failure block being read expects next."""
 
@@ -215,6 +218,8 @@ class BlockReading:
                 self.mode = Mode.REPORT
                 return self._block_line(text, s)
             else:
+                if not block.message and set(s) <= _RULE_CHARS:  # a dialog's rule ("____") above its message
+                    return True
                 if len(block.message.splitlines()) < MAX_MESSAGE_LINES and len(block.message) < MAX_MESSAGE_CHARS:
                     block.message = f"{block.message}\n{s}" if block.message else s
                 return True

@@ -72,6 +72,8 @@ _CRASH = (
     "malloc(): corrupted",
     "corrupted size vs. prev_size",
     "stack smashing detected",
+    # faulthandler's stack, which Python prints only at a fatal error (its first lines may be cut from a paste)
+    "(most recent call first):",
 )
 _NT_CRASH = re.compile(r"\b(?:0xc0000(?!12d)[0-9a-f]{3}|3221225\d{3}|3221226\d{3}|-10737\d{5})\b")
 """An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,
@@ -114,6 +116,7 @@ _UNREACHABLE = ("err_connection_refused", "refused to connect")
 """The browser, or a proxy in front of ComfyUI, found nothing listening: the server had ended."""
 _RECONNECTING = ("reconnecting",)
 """The frontend's toast when its server is gone, as a line of its own."""
+_STUCK_RECONNECTING = re.compile(r"\b(?:stuck|hangs?|hanging|keeps?|stays?)\b.{0,20}\breconnecting\b")
 _SHELL_PROMPT = re.compile(
     r"^(?:\([\w.-]+\) )?(?:ps )?[a-z]:\\[^<>|\"]*>$|^[\w.-]+@[\w.-]+:[^$#]*[$#]$"
     r"|^[a-z]:\\[^\s<>|\"]*$"  # a cmd prompt cut before its ">" (a path alone on the last line)
@@ -125,7 +128,7 @@ process that held the console returned to it."""
 _HINT_WORDS = (
     r"pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
     r"fatal|violation|c0000|322122|107374|resource-exhaustion|virtual memory|semaphore|memcg|refused|"
-    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded"
+    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first"
 )
 _HINT_TEXTS = [
     t
@@ -180,7 +183,7 @@ def ending_kind(low: str, s: str) -> str | None:
         return "memory-kill"
     if any(p in low for p in _COMMIT_EXHAUSTED):
         return "commit-exhausted"
-    if re.search(r"(?:^|\s)killed(?::? 9)?(?:\s|$)", low) and (
+    if re.search(r"(?:^|\s)killed(?::? 9)?(?:[\s.!]|$)", low) and (
         len(s) < 24 or "python" in low or "main.py" in low or _SHELL_JOB.search(low)
     ):
         return "killed"
@@ -203,6 +206,6 @@ def ending_kind(low: str, s: str) -> str | None:
         return "unreachable"
     if len(low) < 200 and _SHELL_PROMPT.match(low.strip()):
         return "exited"
-    if low.strip().rstrip(".…") in _RECONNECTING:  # the frontend's word, pasted alone
-        return "unreachable"
+    if low.strip().rstrip(".…") in _RECONNECTING or (len(low) < 80 and _STUCK_RECONNECTING.search(low)):
+        return "unreachable"  # the frontend's word, pasted alone or told ("Stuck on Reconnecting after Run")
     return None

@@ -68,7 +68,7 @@ def _os_name(facts: LogFacts) -> str | None:
     if "[MSC" in build:
         return "Windows"
     paths = " ".join(str(v) for v in (machine.get("python_executable"), machine.get("comfyui_path")) if v)
-    paths += " " + " ".join(fr.path for f in facts.failures for fr in f.frames[:3])
+    paths += " " + " ".join(fr.path for f in [*facts.failures, *facts.endings] for fr in f.frames[:3])
     paths += " " + " ".join(e.line.text for e in facts.endings)
     if re.search(r"\b[A-Za-z]:[\\/]", paths) or "python_embeded" in paths:
         return "Windows"
@@ -303,7 +303,7 @@ def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bo
     node = Node(stage=hint)
     if ending is not None and ending.frames:  # faulthandler's stack: the node that was running, oldest frame first
         found = identify(LogFailure("ending", ending.line.number, frames=ending.frames[::-1]))
-        if found.class_type or found.pack:
+        if found.class_type or found.pack or found.stage:
             node, hint = found, found.stage or hint
     j.failure = _failure_doc(
         memory or "abrupt",

@@ -87,10 +87,12 @@ def memory_gate(low: str) -> bool:
 
 _COMPOSE = re.compile(r"^(?:>\s?)?[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s")
 """docker compose's prefix: the service's name and a bar (also in a quoted paste)."""
+_NODE_THREW = ("This node threw an error during execution", "Node threw an error during execution")
+"""The newer frontend's error toast (its error catalog's ``execution_failed``), under "<node> failed"."""
 _CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63})\s?:\s+(.+)$")
 """``KSampler : XPU out of memory ...``: an old dialog's node and message on one line."""
-_BARE_CLASS = re.compile(r"^[A-Z][a-z0-9]*[A-Z][A-Za-z0-9_]{1,62}$")
-"""A node's class alone on a line (two capitals at least: ``KSampler``, ``VAEDecode``)."""
+_BARE_CLASS = re.compile(r"^[A-Z][a-z0-9]*_?[A-Z][A-Za-z0-9_]{1,62}$")
+"""A node's class alone on a line (two capitals at least: ``KSampler``, ``VAEDecode``, ``Propainter_Sampler``)."""
 _CLASS_WORD = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63}) +(.+)$")
 """A node's class, a space, the message: a one-line paste that lost its colon."""
 _VAE_WORK = re.compile(r"(?i)\bvae\b.{0,20}\b(de|en)cod(?:e|ing)\b")
@@ -117,6 +119,8 @@ _VALIDATION_MESSAGES = (
     "Bad linked input, must be",
     "Prompt has no outputs",
     "Cannot execute because a node is missing the class_type property",
+    "Cannot execute because node ",  # "... Inference_Core_LayeredDiffusionApply does not exist."
+    "invalid prompt: ",  # the server's own line for a prompt it refused (its dict names the reason)
 )
 """ComfyUI's own validation messages (``execution.py``), as its error dialog shows them alone on a line."""
 _OUT_OF_RANGE = re.compile(r"^Value \S+ (?:bigger than max|smaller than min) of \S+")
@@ -133,7 +137,7 @@ _LOOSE_ERROR = re.compile(
     r"|Torch not compiled with CUDA enabled|No CUDA GPUs are available|Found no NVIDIA driver"
     r"|Error while deserializing header|invalid load key|PytorchStreamReader failed|(?:Unexpected|Missing) key\(s\) in"
     r"|not currently implemented for the MPS device|MPS framework doesn't support|Cannot convert a MPS Tensor"
-    r"|unsupported operand type|invalid literal for|division by zero|exec format error"
+    r"|unsupported operand type|invalid literal for|division by zero|exec format error|channels, but got \d+ channels"
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""
@@ -358,7 +362,7 @@ class _Reader(BlockReading, MachineReading):
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), m.group(2).strip())
             return
-        if first in "VREBCP" and (
+        if first in "VREBCPi" and (
             s.startswith(_VALIDATION_MESSAGES) or (s.startswith("Value ") and _OUT_OF_RANGE.match(s))
         ):
             self._open("message", s, message=s)  # the frontend's dialog for a prompt ComfyUI refused
@@ -371,12 +375,19 @@ class _Reader(BlockReading, MachineReading):
             return
         if memory_gate(s.lower()) and self._memory_paste(s):
             return
+        if s.startswith(_NODE_THREW):  # the newer frontend's toast, its title "<node> failed" above it
+            near = self.bare_class is not None and self.bare_class[0] >= self.n - 2
+            self._open("popup", s, class_type=self.bare_class[1] if near and self.bare_class else None, message="")
+            self.mode = Mode.MESSAGE
+            return
         if self.bare_class is not None and self.bare_class[0] >= self.n - 2 and self._dialog(s):
             return
         if self.n <= LOOSE_LINES and self.facts.loose_error is None and _LOOSE_ERROR.search(s):
             self.facts.loose_error = LogFailure("message", self.n, message=s, evidence=[self._ev(s)])
         if _BARE_CLASS.match(name := s.removesuffix(":")):  # "KSampler" or "KSampler:" alone: a dialog's title
             self.bare_class = (self.n, name)
+        elif s.endswith(" failed") and (named := s[:-7] if _is_node_class(s[:-7]) else builtin_class_titled(s[:-7])):
+            self.bare_class = (self.n, named)  # the newer frontend's toast title: "VAE Encode Audio failed"
         elif len(s) <= 40 and " " in s and s[0].isupper() and (titled := builtin_class_titled(s)):  # "VAE Decode"
             self.bare_class = (self.n, titled)
         if "137" in s and "exit" in s:

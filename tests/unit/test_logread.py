@@ -307,6 +307,30 @@ def test_a_traceback_whose_every_line_carries_the_desktop_apps_prefix():
         # not memory: depth-fm#5 (a Mac), ollama-intel-arc#27 (an image for another CPU)
         ("Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64.", "other", None),
         ("comfyui-ipex    | exec /usr/bin/startup.sh: exec format error", "other", None),
+        # faulthandler's stack, its "Windows fatal exception" line cut from the paste (comfyui#15802)
+        (
+            'Stack (most recent call first):\n  File "D:\\ComfyUI\\comfy\\utils.py", line 136 in load_torch_file',
+            "abrupt",
+            "crash",
+        ),
+        ("The process is killed.", "system-ram", "killed"),  # a bug report's whole log field (comfyui#10475)
+        ("Stuck on Reconnecting after Run", "abrupt", "unreachable"),  # the frontend's toast, told (templates#396)
+        # the server refused the prompt (StabilityMatrix#993); a pack's own check before it allocates (kaola-ace-step#9)
+        (
+            "got prompt\ninvalid prompt: {'type': 'invalid_prompt', 'message': 'Cannot execute because node X does not exist.'}",
+            "other",
+            None,
+        ),
+        (
+            "!!! Exception during processing !!! Generation failed: Insufficient free VRAM: need ~1.1 GB, only 0.0 GB available.",
+            "vram",
+            None,
+        ),
+        (
+            "Given groups=1, weight of size [320, 4, 3, 3], expected input[2, 8, 96, 96] to have 4 channels, but got 8 channels instead",
+            "other",
+            None,
+        ),
     ],
 )
 def test_what_a_bare_paste_says_ran_out(paste, kind, ending):
@@ -454,6 +478,24 @@ def test_a_users_interrupt_ends_the_prompt_without_a_failure():
     assert (
         read_log("got prompt\nCancelling running prompt 6c52\n").prompts[-1].ended == "interrupted"
     )  # 0.38's jobs API
+
+
+def test_the_newer_frontends_toast_names_the_node_and_its_message():
+    # its error catalog: "<node> failed", "This node threw an error ...", a rule, the message (RyanOnTheInside#100)
+    toast = "VAE Decode failed\nThis node threw an error during execution. Check its inputs or try a different configuration.\n\n"
+    doc = explain_log(toast + "____\n\nERROR: VAE is invalid: None\n")
+    assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"]) == ("other", "VAEDecode")
+    assert doc["failure"]["message"] == "ERROR: VAE is invalid: None"
+    doc = explain_log(toast.replace("VAE Decode", "KSampler") + "Allocation on device\n")
+    assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"]) == ("vram", "KSampler")
+    oom = explain_log(
+        "Generation failed\nNot enough GPU memory. Try reducing image resolution or batch size and run again."
+    )
+    assert oom["failure"]["kind"] == "vram" and oom["suggestions"]
+    assert (
+        explain_log("Propainter_Sampler\nAllocation on device\n")["failure"]["node"]["class_type"]
+        == "Propainter_Sampler"
+    )
 
 
 def test_a_popup_and_the_report_under_it_are_one_failure_when_the_report_repeats_the_type():
