@@ -68,7 +68,8 @@ def _os_name(facts: LogFacts) -> str | None:
     if "[MSC" in build:
         return "Windows"
     paths = " ".join(str(v) for v in (machine.get("python_executable"), machine.get("comfyui_path")) if v)
-    paths += " " + " ".join(fr.path for f in [*facts.failures, *facts.endings] for fr in f.frames[:3])
+    paths += " " + " ".join(fr.path for f in facts.failures for fr in f.frames[:3])
+    paths += " " + " ".join(fr.path for e in facts.endings for fr in e.frames[:3])  # faulthandler's stack
     paths += " " + " ".join(e.line.text for e in facts.endings)
     if re.search(r"\b[A-Za-z]:[\\/]", paths) or "python_embeded" in paths:
         return "Windows"
