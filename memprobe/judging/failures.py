@@ -225,7 +225,12 @@ def classify_failure(
     return "other"
 
 
-_NOT_EXHAUSTION = ("vbar allocation failed", "allocation failed (non oom)", "allocate memory in unused regions")
+_NOT_EXHAUSTION = (
+    "vbar allocation failed",
+    "vram reservation failed",  # comfy-aimdo's cast buffer (VRAMBuffer) could not reserve its address range
+    "allocation failed (non oom)",
+    "allocate memory in unused regions",
+)
 """Raised as memory errors, not memory running out: comfy-aimdo (dynamic VRAM) could not reserve a model's
 GPU virtual address range (``cuMemAddressReserve`` of ten times the model's size; a vGPU or ZLUDA has no
 such API, or many loads used the range up), or a CUDA call other than an allocation failed (aimdo says

@@ -74,6 +74,15 @@ _CRASH = (
     "stack smashing detected",
     # faulthandler's stack, which Python prints only at a fatal error (its first lines may be cut from a paste)
     "(most recent call first):",
+    "exception code: 0x",  # a native crash handler's report (0x80000003: a breakpoint in a DLL)
+    "failure.bucket",  # WinDbg's analysis of the crash dump
+    "failure_bucket_id",
+    "exit status 139",  # supervisord: "exited: comfyui (exit status 139; not expected)"
+    "exit status 134",
+    "terminated by sigsegv",
+    "terminated by sigabrt",
+    "vram is lost due to gpu reset",  # amdgpu's kernel log after a GPU hang (a MODE1 reset)
+    "gpu reset begin",
 )
 _NT_CRASH = re.compile(r"\b(?:0xc0000(?!12d)[0-9a-f]{3}|3221225\d{3}|3221226\d{3}|-10737\d{5})\b")
 """An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,
@@ -187,7 +196,9 @@ def ending_kind(low: str, s: str) -> str | None:
         len(s) < 24 or "python" in low or "main.py" in low or _SHELL_JOB.search(low)
     ):
         return "killed"
-    if "exited with code 137" in low or "exit code 137" in low or "exit code -9" in low or "status=9/kill" in low:
+    if any(
+        k in low for k in ("exited with code 137", "exit code 137", "exit code -9", "status=9/kill", "exit status 137")
+    ) or ("terminated by sigkill" in low):
         return "killed"
     if any(k in low for k in _KILLED_WORDS) and len(s) < 80:
         return "killed"

@@ -91,8 +91,8 @@ _NODE_THREW = ("This node threw an error during execution", "Node threw an error
 """The newer frontend's error toast (its error catalog's ``execution_failed``), under "<node> failed"."""
 _CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63})\s?:\s+(.+)$")
 """``KSampler : XPU out of memory ...``: an old dialog's node and message on one line."""
-_BARE_CLASS = re.compile(r"^[A-Z][a-z0-9]*_?[A-Z][A-Za-z0-9_]{1,62}$")
-"""A node's class alone on a line (two capitals at least: ``KSampler``, ``VAEDecode``, ``Propainter_Sampler``)."""
+_BARE_CLASS = re.compile(r"^(?=.*[a-z])[A-Z][a-z0-9]*_?[A-Z][A-Za-z0-9_]{1,62}$")
+"""A node's class alone on a line (two capitals at least, not all: ``KSampler``, ``Propainter_Sampler``; not ``ERROR``)."""
 _CLASS_WORD = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63}) +(.+)$")
 """A node's class, a space, the message: a one-line paste that lost its colon."""
 _VAE_WORK = re.compile(r"(?i)\bvae\b.{0,20}\b(de|en)cod(?:e|ing)\b")
@@ -127,7 +127,7 @@ _OUT_OF_RANGE = re.compile(r"^Value \S+ (?:bigger than max|smaller than min) of 
 LOOSE_LINES = 400
 """How far into a log a loose error line is looked for (a paste, not a session's console)."""
 _LOOSE_ERROR = re.compile(
-    r"^ComfyUI execution error: |^Server error: |CUDA error: |HIP error: |size mismatch for |Error\(s\) in loading state_dict"
+    r"ComfyUI execution error: |^Server error: |INTERNAL ASSERT FAILED at |CUDA error: |HIP error: |size mismatch for |Error\(s\) in loading state_dict"
     r"|missing \d+ required (?:positional|keyword-only) argument|unexpected keyword argument|object has no attribute"
     r"|object is not (?:a mapping|subscriptable|callable|iterable)|No module named|is not defined"
     r"|index out of range|values to unpack|Permission denied|No such file or directory|LoadLibrary failed"
@@ -323,8 +323,11 @@ class _Reader(BlockReading, MachineReading):
                 return
             if s[:29].lower() == "error occurred when executing" and (m := _POPUP.match(s)):
                 inline = "" if s[m.end() - 1] == "`" else s[m.end() :]  # the dialog squashed onto one line
+                class_type = m.group(1).strip()
+                if s.endswith(":") and inline.strip().endswith(":") and len(s) < 120:  # "LayerMask: BiRefNetUltra:"
+                    class_type, inline = s[30:-1].strip(), ""
                 message = re.split(r'\s(?:file "|traceback \()', inline, maxsplit=1, flags=re.IGNORECASE)[0]
-                self._open("popup", s, class_type=m.group(1).strip(), message=message.strip())
+                self._open("popup", s, class_type=class_type, message=message.strip())
                 self.mode = Mode.MESSAGE
                 return
         if (
@@ -418,7 +421,9 @@ class _Reader(BlockReading, MachineReading):
             _is_node_class(m.group(1)) or not s.lower().startswith(MEMORY_TEXTS)  # "DefaultCPUAllocator: ..."
         ):
             class_type, message = m.group(1), m.group(2)
-        elif (m := _CLASS_WORD.match(s)) is not None and _is_node_class(m.group(1)):  # "WanVideoSampler Allocation..."
+        elif (m := _CLASS_WORD.match(s)) is not None and (
+            _is_node_class(m.group(1)) or (self.n <= 2 and _BARE_CLASS.match(m.group(1)) is not None)
+        ):  # "WanVideoSampler Allocation...", or a pack's class atop a one-line paste
             class_type, message = m.group(1), m.group(2)
         elif self.bare_class is not None and self.bare_class[0] >= self.n - 2:  # a blank line may part them
             class_type = self.bare_class[1]

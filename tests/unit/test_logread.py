@@ -331,6 +331,14 @@ def test_a_traceback_whose_every_line_carries_the_desktop_apps_prefix():
             "other",
             None,
         ),
+        # native crash reports: a crash handler's (SageAttention#270), supervisord's (ai-dock#8), amdgpu's hang
+        ("got prompt\n  0%|   | 0/9 [00:00<?, ?it/s]Exception Code: 0x80000003", "abrupt", "crash"),
+        ("INFO exited: comfyui (exit status 139; not expected)", "abrupt", "crash"),
+        ("kernel: [drm] VRAM is lost due to GPU reset!", "abrupt", "crash"),
+        ("INFO exited: comfyui (terminated by SIGKILL; not expected)", "system-ram", "killed"),
+        ("Error - ComfyUI execution error: Falscher Parameter.", "other", None),  # SwarmUI's wording (SwarmUI#1178)
+        ("RuntimeError: VRAM reservation failed", "other", None),  # comfy-aimdo's cast buffer (comfy-aimdo#49)
+        ("AudioSeparateVocals Allocation on device This error means you ran out of memory on your GPU.", "vram", None),
     ],
 )
 def test_what_a_bare_paste_says_ran_out(paste, kind, ending):
@@ -495,6 +503,20 @@ def test_the_newer_frontends_toast_names_the_node_and_its_message():
     assert (
         explain_log("Propainter_Sampler\nAllocation on device\n")["failure"]["node"]["class_type"]
         == "Propainter_Sampler"
+    )
+
+
+def test_a_dialogs_class_with_a_colon_of_its_own():
+    # LayerStyle#94: "Error occurred when executing LayerMask: BiRefNetUltra:"
+    paste = (
+        "Error occurred when executing LayerMask: BiRefNetUltra:\n\n[enforce fail at alloc_cpu.cpp:80] data. "
+        "DefaultCPUAllocator: not enough memory: you tried to allocate 103079215104 bytes.\n"
+    )
+    failure = explain_log(paste)["failure"]
+    assert (failure["kind"], failure["node"]["class_type"]) == ("system-ram", "LayerMask: BiRefNetUltra")
+    assert (
+        explain_log("AudioSeparateVocals Allocation on device")["failure"]["node"]["class_type"]
+        == "AudioSeparateVocals"
     )
 
 
