@@ -98,11 +98,7 @@ _SUMMARY = ("popup", "report", "message")
 
 def _message_key(message: str) -> str:
     first = message.strip().splitlines()[0] if message.strip() else ""
-    first = _TYPE_PREFIX.sub("", first)  # the report's "Exception Message" repeats the type; a line may not
     return _DIGITS.sub("#", " ".join(first.lower().split()))[:120]  # a port or a size may differ between copies
-
-
-_TYPE_PREFIX = re.compile(r"^(?:(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception):\s*)+")
 
 
 def _frame_anchor(frames: list[Frame]) -> str:

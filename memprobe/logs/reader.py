@@ -325,7 +325,7 @@ class _Reader(BlockReading, MachineReading):
                 inline = "" if s[m.end() - 1] == "`" else s[m.end() :]  # the dialog squashed onto one line
                 class_type = m.group(1).strip()
                 if s.endswith(":") and inline.strip().endswith(":") and len(s) < 120:  # "LayerMask: BiRefNetUltra:"
-                    class_type, inline = s[30:-1].strip(), ""
+                    class_type, inline = s[m.start(1) : -1].strip(), ""
                 message = re.split(r'\s(?:file "|traceback \()', inline, maxsplit=1, flags=re.IGNORECASE)[0]
                 self._open("popup", s, class_type=class_type, message=message.strip())
                 self.mode = Mode.MESSAGE

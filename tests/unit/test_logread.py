@@ -500,10 +500,6 @@ def test_the_newer_frontends_toast_names_the_node_and_its_message():
         "Generation failed\nNot enough GPU memory. Try reducing image resolution or batch size and run again."
     )
     assert oom["failure"]["kind"] == "vram" and oom["suggestions"]
-    assert (
-        explain_log("Propainter_Sampler\nAllocation on device\n")["failure"]["node"]["class_type"]
-        == "Propainter_Sampler"
-    )
 
 
 def test_a_dialogs_class_with_a_colon_of_its_own():
@@ -514,10 +510,18 @@ def test_a_dialogs_class_with_a_colon_of_its_own():
     )
     failure = explain_log(paste)["failure"]
     assert (failure["kind"], failure["node"]["class_type"]) == ("system-ram", "LayerMask: BiRefNetUltra")
-    assert (
-        explain_log("AudioSeparateVocals Allocation on device")["failure"]["node"]["class_type"]
-        == "AudioSeparateVocals"
-    )
+
+
+@pytest.mark.parametrize(
+    ("paste", "class_type"),
+    [
+        ("Propainter_Sampler\nAllocation on device\n", "Propainter_Sampler"),  # DiffuEraser#34: alone above it
+        ("AudioSeparateVocals Allocation on device", "AudioSeparateVocals"),  # AudioSeparation#5: atop it
+        ("ERROR lora diffusion_model.linear2.weight Allocation on device", None),  # a log level is no class
+    ],
+)
+def test_a_packs_class_above_or_atop_a_one_line_paste(paste, class_type):
+    assert explain_log(paste)["failure"]["node"]["class_type"] == class_type
 
 
 def test_a_popup_and_the_report_under_it_are_one_failure_when_the_report_repeats_the_type():

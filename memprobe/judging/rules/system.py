@@ -56,8 +56,8 @@ def dynamic_vram_reserve_failed(f: RunFacts) -> list[Suggestion]:
     return _turn_off_dynamic_vram(
         f"It failed at {f.label(f.failing_node())} with '{short(failure.message)}': dynamic VRAM (comfy-aimdo) "
         "reserves GPU address space before it allocates (ten times a model's size for its weights, a range for its "
-        "cast buffers), and the driver refused the reservation. That is not VRAM running out: virtual GPUs (vGPU, MIG) and ZLUDA lack the API, and many "
-        "model loads can use the range up.",
+        "cast buffers), and the driver refused the reservation. That is not VRAM running out: virtual GPUs (vGPU, "
+        "MIG) and ZLUDA lack the API, and many model loads can use the range up.",
         "Restarting ComfyUI frees a range used up by many loads.",
     )
 
