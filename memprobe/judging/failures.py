@@ -67,6 +67,10 @@ _SYSTEM_RAM_TEXTS = (
 _GENERIC_ALLOCATION = ("failed to allocate", "unable to allocate", "cannot allocate memory")
 """Host-memory texts other libraries also print for a GPU's memory (ONNX Runtime's arena, llama.cpp's
 buffers): a GPU named beside them makes them VRAM."""
+_TENSORFLOW_OOM = "oom when allocating tensor"
+"""TensorFlow's out-of-memory (``ResourceExhaustedError``), on whichever device its message ends with
+(``... on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc``); older versions leave the
+device out: then it is read as torch's bare "out of memory" is."""
 _SPECIFIC_RAM_TEXTS = tuple(t for t in _SYSTEM_RAM_TEXTS if t not in _GENERIC_ALLOCATION)
 _NAMES_GPU = re.compile(
     r"\b(?:cuda\d*|gpu\d*|vram|hip|rocm\d*|vulkan\d*|metal|xpu|sycl\d*|cudaexecutionprovider)\b(?! ?host)"
@@ -152,10 +156,15 @@ _VRAM_TEXTS = (
     "ur_result_error_out_of_resources",  # the same in its newer unified runtime
     "callbackerroroutofmemory",  # Metal: kIOGPUCommandBufferCallbackErrorOutOfMemory (Apple silicon's GPU)
     "device memory allocation of size",  # ggml's Vulkan backend
+    "error code 2: outofmemory",  # TensorRT ("[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] ...")
+    "requested amount of gpu memory",  # TensorRT: "Requested amount of GPU memory (N bytes) could not be allocated"
 )
+_CUT_DEVICE_OOM = re.compile(r"\b(?:cuda|hip|xpu|npu|mps backend) out of m(?:e(?:m(?:o(?:r)?)?)?)?$")
+"""A device's out-of-memory message cut mid-word where the paste (or the page it was copied from)
+ended: ``HIP out of m``."""
 
 
-MEMORY_TEXTS: tuple[str, ...] = _COMMIT_TEXTS + _DISK_TEXTS + _SYSTEM_RAM_TEXTS + _VRAM_TEXTS
+MEMORY_TEXTS: tuple[str, ...] = _COMMIT_TEXTS + _DISK_TEXTS + _SYSTEM_RAM_TEXTS + _VRAM_TEXTS + (_TENSORFLOW_OOM,)
 """Every text that names memory (or disk) running out, lower-cased."""
 
 
@@ -203,7 +212,7 @@ def classify_failure(
         return "commit-limit"
     if any(t in text for t in _DISK_TEXTS):
         return "disk"
-    vram_text = any(t in text for t in _VRAM_TEXTS)
+    vram_text = any(t in text for t in _VRAM_TEXTS) or _CUT_DEVICE_OOM.search(text.rstrip()) is not None
     if not vram_text and any(t in text for t in _GENERIC_ALLOCATION) and _NAMES_GPU.search(text):
         vram_text = True  # "unable to allocate CUDA0 buffer", ONNX Runtime's arena on the CUDA provider
     elif vram_text and _pinning(text, during):
@@ -220,8 +229,8 @@ def classify_failure(
         return "system-ram"
     if vram_text:
         return "vram"
-    if type_name == "OutOfMemoryError" or "out of memory" in text:
-        return "system-ram" if compute_device == "cpu" else "vram"
+    if type_name == "OutOfMemoryError" or "out of memory" in text or _TENSORFLOW_OOM in text:
+        return "system-ram" if compute_device == "cpu" or "device:cpu" in text else "vram"
     return "other"
 
 

@@ -83,6 +83,7 @@ _CRASH = (
     "terminated by sigabrt",
     "vram is lost due to gpu reset",  # amdgpu's kernel log after a GPU hang (a MODE1 reset)
     "gpu reset begin",
+    "failed. restarting per configuration",  # SwarmUI: "Self-Start ComfyUI-0 on port 7821 failed. Restarting ..."
 )
 _NT_CRASH = re.compile(r"\b(?:0xc0000(?!12d)[0-9a-f]{3}|3221225\d{3}|3221226\d{3}|-10737\d{5})\b")
 """An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,

@@ -127,7 +127,7 @@ _OUT_OF_RANGE = re.compile(r"^Value \S+ (?:bigger than max|smaller than min) of 
 LOOSE_LINES = 400
 """How far into a log a loose error line is looked for (a paste, not a session's console)."""
 _LOOSE_ERROR = re.compile(
-    r"ComfyUI execution error: |^Server error: |INTERNAL ASSERT FAILED at |CUDA error: |HIP error: |size mismatch for |Error\(s\) in loading state_dict"
+    r"ComfyUI execution error: |^Server error: |^(?i:server execution error): |INTERNAL ASSERT FAILED at |CUDA error: |HIP error: |size mismatch for |Error\(s\) in loading state_dict"
     r"|missing \d+ required (?:positional|keyword-only) argument|unexpected keyword argument|object has no attribute"
     r"|object is not (?:a mapping|subscriptable|callable|iterable)|No module named|is not defined"
     r"|index out of range|values to unpack|Permission denied|No such file or directory|LoadLibrary failed"
@@ -138,6 +138,7 @@ _LOOSE_ERROR = re.compile(
     r"|Error while deserializing header|invalid load key|PytorchStreamReader failed|(?:Unexpected|Missing) key\(s\) in"
     r"|not currently implemented for the MPS device|MPS framework doesn't support|Cannot convert a MPS Tensor"
     r"|unsupported operand type|invalid literal for|division by zero|exec format error|channels, but got \d+ channels"
+    r"|out of resource: shared memory"
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""
@@ -152,6 +153,12 @@ _BARE_MEMORY_ERRORS = ("MemoryError", "OutOfMemoryError")
 
 def _is_node_class(name: str) -> bool:
     return name in builtin_nodes() or custom_node(name) is not None
+
+
+def _exception_name(name: str) -> bool:
+    """An exception's name where a node's class could stand (TensorFlow's ``ResourceExhaustedError (see above
+    for traceback): OOM ...``, the browser's ``InternalError`` above its message)."""
+    return name.endswith(("Error", "Exception")) and not _is_node_class(name)
 
 
 class _Reader(BlockReading, MachineReading):
@@ -405,7 +412,10 @@ class _Reader(BlockReading, MachineReading):
         line, class_type = self.bare_class
         if not (line <= 3 or class_type in builtin_nodes() or custom_node(class_type) is not None) or _known(s):
             return False
-        self._open("popup", s, class_type=class_type, message=s)
+        if _exception_name(class_type):  # "InternalError" above its message: the browser's console, no node
+            self._open("popup", s, exception_type=class_type, message=s)
+        else:
+            self._open("popup", s, class_type=class_type, message=s)
         self.mode = Mode.MESSAGE
         return True
 
@@ -422,11 +432,14 @@ class _Reader(BlockReading, MachineReading):
         ):
             class_type, message = m.group(1), m.group(2)
         elif (m := _CLASS_WORD.match(s)) is not None and (
-            _is_node_class(m.group(1)) or (self.n <= 2 and _BARE_CLASS.match(m.group(1)) is not None)
+            _is_node_class(m.group(1))
+            or (self.n <= 2 and _BARE_CLASS.match(m.group(1)) is not None and not _exception_name(m.group(1)))
         ):  # "WanVideoSampler Allocation...", or a pack's class atop a one-line paste
             class_type, message = m.group(1), m.group(2)
-        elif self.bare_class is not None and self.bare_class[0] >= self.n - 2:  # a blank line may part them
-            class_type = self.bare_class[1]
+        elif (
+            self.bare_class is not None and self.bare_class[0] >= self.n - 2 and not _exception_name(self.bare_class[1])
+        ):
+            class_type = self.bare_class[1]  # a blank line may part them
         self._open("message", s, message=message.strip(), class_type=class_type)
         self.mode = Mode.EXC_MESSAGE
         self.exc = None

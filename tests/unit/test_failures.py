@@ -6,6 +6,7 @@ import pytest
 from helpers import load_json
 
 from memprobe.judging.failures import classify_failure, detect_fallback, is_memory_failure
+from memprobe.logs.explain import explain_log
 from memprobe.sensing.snapshot import SystemMemory
 
 CASES = load_json("error_texts.json")["cases"]
@@ -182,3 +183,47 @@ def test_cudas_bare_out_of_memory_while_pinning_host_ram_is_that_ram():
     # torch's own allocator ran out of VRAM, whatever it was doing
     allocator = "CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 8.00 GiB total capacity)"
     assert classify_failure("torch.OutOfMemoryError", allocator, during=["pin_memory"]) == "vram"
+
+
+# Other libraries' texts that ComfyUI's packs raise through, verbatim from the threads named.
+LIBRARY_TEXTS = [
+    (  # a TensorRT upscaler pack building its engine on the GPU
+        "yuvraj108c/ComfyUI-Upscaler-Tensorrt#49",
+        "[E] [virtualMemoryBuffer.cpp::nvinfer1::StdVirtualMemoryBufferImpl::resizePhysical::154] Error Code 2: "
+        "OutOfMemory (Requested size was 3356491776 bytes.)",
+        "vram",
+    ),
+    (  # TensorFlow naming the GPU it ran out on
+        "iperov/DeepFaceLab#5438",
+        "ResourceExhaustedError (see above for traceback): OOM when allocating tensor with shape[10,128,64,64] and "
+        "type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc",
+        "vram",
+    ),
+    (  # Triton's kernel wants more of an SM's shared memory than it has: no memory ran out
+        "thu-ml/SageAttention#234",
+        "out of resource: shared memory, Required: 106496, Hardware limit: 65536. Reducing block sizes or "
+        "`num_stages` may help.",
+        "other",
+    ),
+    (  # the same through torch.compile, as a ComfyUI error report gave it (WanVideoSampler)
+        "Zuntan03/EasyWanVideo#17",
+        "RuntimeError: No valid triton configs. OutOfResources: out of resource: shared memory, Required: 165888, "
+        "Hardware limit: 101376. Reducing block sizes or `num_stages` may help.",
+        "other",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "message", "kind"), LIBRARY_TEXTS, ids=[c[0] for c in LIBRARY_TEXTS])
+def test_other_libraries_texts(source, message, kind):
+    assert classify_failure(None, message) == kind
+    doc = explain_log(message)  # the same text pasted alone: the log reader agrees
+    assert doc["failure"]["kind"] == kind
+    assert doc["failure"]["node"]["class_type"] is None  # TensorFlow's exception name is no node's class
+
+
+def test_a_device_out_of_memory_message_cut_mid_word_is_still_that_device():
+    # ROCm/legacy-rocm-build#4846 (round p): the excerpt ends at "HIP out of m", right after ComfyUI's tiled retry
+    for cut in ("HIP out of m", "CUDA out of mem", "XPU out of memor", "MPS backend out of me"):
+        assert classify_failure("torch.OutOfMemoryError", cut) == "vram"
+    assert classify_failure("RuntimeError", "ran out of mana") == "other"

@@ -339,6 +339,13 @@ def test_a_traceback_whose_every_line_carries_the_desktop_apps_prefix():
         ("Error - ComfyUI execution error: Falscher Parameter.", "other", None),  # SwarmUI's wording (SwarmUI#1178)
         ("RuntimeError: VRAM reservation failed", "other", None),  # comfy-aimdo's cast buffer (comfy-aimdo#49)
         ("AudioSeparateVocals Allocation on device This error means you ran out of memory on your GPU.", "vram", None),
+        # SwarmUI's backend ended and it restarts it (SwarmUI#1214); Krita's popup (krita-ai-diffusion#167)
+        (
+            "00:28:14.334 [Error] Self-Start ComfyUI-0 on port 7821 failed. Restarting per configuration AutoRestart=true...",
+            "abrupt",
+            "crash",
+        ),
+        ("Server Execution error: convolution_overridable nor implemented.", "other", None),
     ],
 )
 def test_what_a_bare_paste_says_ran_out(paste, kind, ending):
