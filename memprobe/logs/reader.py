@@ -138,7 +138,8 @@ _LOOSE_ERROR = re.compile(
     r"|Error while deserializing header|invalid load key|PytorchStreamReader failed|(?:Unexpected|Missing) key\(s\) in"
     r"|not currently implemented for the MPS device|MPS framework doesn't support|Cannot convert a MPS Tensor"
     r"|unsupported operand type|invalid literal for|division by zero|exec format error|channels, but got \d+ channels"
-    r"|out of resource: shared memory"
+    r"|out of resource: shared memory|Could not find a version that satisfies the requirement"
+    r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z][A-Za-z0-9]+: \S"  # a qualified exception ("torch._dynamo.exc.BackendCompilerFailed: ...")
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""

@@ -346,6 +346,18 @@ def test_a_traceback_whose_every_line_carries_the_desktop_apps_prefix():
             "crash",
         ),
         ("Server Execution error: convolution_overridable nor implemented.", "other", None),
+        # a qualified exception without "Error" in its name, as Python prints the type and message of
+        # triton-windows#30's report; pip's own line when a requirement has no wheel for this Python
+        (
+            "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\nCompilationError: at 8:11:",
+            "other",
+            None,
+        ),
+        (
+            "ERROR: Could not find a version that satisfies the requirement torch==2.9.0 (from versions: none)",
+            "other",
+            None,
+        ),
     ],
 )
 def test_what_a_bare_paste_says_ran_out(paste, kind, ending):
