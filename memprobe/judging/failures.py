@@ -158,6 +158,7 @@ _VRAM_TEXTS = (
     "device memory allocation of size",  # ggml's Vulkan backend
     "error code 2: outofmemory",  # TensorRT ("[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] ...")
     "requested amount of gpu memory",  # TensorRT: "Requested amount of GPU memory (N bytes) could not be allocated"
+    "enough gpu ram to fit the quantized model",  # transformers: a quantized model's modules would go to CPU or disk
 )
 _CUT_DEVICE_OOM = re.compile(r"\b(?:cuda|hip|xpu|npu|mps backend) out of m(?:e(?:m(?:o(?:r)?)?)?)?$")
 """A device's out-of-memory message cut mid-word where the paste (or the page it was copied from)

@@ -84,6 +84,9 @@ _CRASH = (
     "vram is lost due to gpu reset",  # amdgpu's kernel log after a GPU hang (a MODE1 reset)
     "gpu reset begin",
     "failed. restarting per configuration",  # SwarmUI: "Self-Start ComfyUI-0 on port 7821 failed. Restarting ..."
+    "analysis of the exit codes",  # a launcher's crash report in English ("System exit code name: STACK_BUFFER_OVERRUN")
+    "failed with result 'core-dump'",  # systemd: the unit's process dumped core
+    "failed with result 'signal'",
 )
 _NT_CRASH = re.compile(r"\b(?:0xc0000(?!12d)[0-9a-f]{3}|3221225\d{3}|3221226\d{3}|-10737\d{5})\b")
 """An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,
@@ -102,6 +105,7 @@ _MEMORY_KILL = (
     "oom-kill:",
     "invoked oom-killer",
     "oom_reaper",
+    "failed with result 'oom-kill'",  # systemd: the kernel's OOM killer ended the unit's process
 )
 _KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了")
 """The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese and Japanese catalogs."""
@@ -138,7 +142,7 @@ process that held the console returned to it."""
 _HINT_WORDS = (
     r"pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
     r"fatal|violation|c0000|322122|107374|resource-exhaustion|virtual memory|semaphore|memcg|refused|"
-    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first"
+    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first|error 137"
 )
 _HINT_TEXTS = [
     t
@@ -199,7 +203,9 @@ def ending_kind(low: str, s: str) -> str | None:
         return "killed"
     if any(
         k in low for k in ("exited with code 137", "exit code 137", "exit code -9", "status=9/kill", "exit status 137")
-    ) or ("terminated by sigkill" in low):
+    ) or ("terminated by sigkill" in low or "terminated by signal sigkill" in low):  # supervisord's; fish's
+        return "killed"
+    if low.startswith("make: ***") and low.endswith("error 137"):  # make ran it (a container's `docker run`)
         return "killed"
     if any(k in low for k in _KILLED_WORDS) and len(s) < 80:
         return "killed"

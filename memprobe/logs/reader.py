@@ -401,7 +401,9 @@ class _Reader(BlockReading, MachineReading):
             self.bare_class = (self.n, named)  # the newer frontend's toast title: "VAE Encode Audio failed"
         elif len(s) <= 40 and " " in s and s[0].isupper() and (titled := builtin_class_titled(s)):  # "VAE Decode"
             self.bare_class = (self.n, titled)
-        if "137" in s and "exit" in s:
+        elif len(s) <= 64 and ": " in s and custom_node(name) is not None:  # "LayerMask: SegmentAnythingUltra V2"
+            self.bare_class = (self.n, name)
+        if "137" in s and ("exit" in s or s.startswith("make: ***")):
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
         self._facts_line(text, s)
 

@@ -358,6 +358,17 @@ def test_a_traceback_whose_every_line_carries_the_desktop_apps_prefix():
             "other",
             None,
         ),
+        # the fish shell's SIGKILL (ComfyUI-LTXVideo#254), make's for the `docker run` it ran (HardAndHeavy/comfyui-rocm-docker#4),
+        # systemd's results, an aki launcher's exit-code analysis in English (IDEA-Research/DWPose#104)
+        ("fish: Job 1, 'python main.py' terminated by signal SIGKILL (Forced quit)", "system-ram", "killed"),
+        ("make: *** [Makefile:15: run] Error 137\nmake: *** [Makefile:24: run] Error 2", "cgroup-limit", "killed"),
+        ("comfyui.service: Failed with result 'oom-kill'.", "system-ram", "memory-kill"),
+        ("comfyui.service: Failed with result 'core-dump'.", "abrupt", "crash"),
+        (
+            "The following is an analysis of the exit codes.\nSystem exit code name: STACK_BUFFER_OVERRUN",
+            "abrupt",
+            "crash",
+        ),
     ],
 )
 def test_what_a_bare_paste_says_ran_out(paste, kind, ending):
