@@ -156,7 +156,7 @@ class Runtime:
         self.forecasts = ForecastService(
             comfy_model,
             context=self.run_context,
-            readings=self.readings,
+            readings=self.forecast_readings,
             models=self.tracker.read_models,
             image_size=input_image_size,
             taught=(lambda device, before: ledger.observations(device, before=before)) if ledger else lambda d, b: [],
@@ -173,6 +173,14 @@ class Runtime:
         if latest is not None and time.time() - latest[0] < 5:
             return dict(latest[1])
         return dict(self.sensors.sample())
+
+    def forecast_readings(self) -> dict[str, Any]:
+        """The readings a forecast starts from: those, and the heap ``malloc`` holds free now (Linux)."""
+        out = self.readings()
+        free = self.tracker.heap_free()
+        if free is not None:
+            out["process_heap_free_bytes"] = free
+        return out
 
     def _count_abrupt(self, ledger: Ledger, run_ids: list[str]) -> None:
         """Runs a dead ComfyUI left behind count as outcomes now (``memprobe_runs_total``), judged."""

@@ -99,6 +99,7 @@ class NodeDoc(TypedDict, total=False):
     models: list[ModelDoc] | None
     models_before: list[ModelDoc] | None
     model_changes: list[dict[str, Any]]
+    heap_free_bytes: dict[str, int | None]
 
 
 class FailureDoc(TypedDict, total=False):

@@ -37,10 +37,18 @@ class ScriptedSensors:
     and GPU readings at clock time ``t`` (for deterministic tracker tests and trace replays)."""
 
     def __init__(
-        self, clock, metrics=None, gpus=None, fail: bool = False, resettable: frozenset[str] = frozenset()
+        self,
+        clock,
+        metrics=None,
+        gpus=None,
+        fail: bool = False,
+        resettable: frozenset[str] = frozenset(),
+        heap_free=None,
     ) -> None:
         from memprobe.sensing.snapshot import SystemMemory
 
+        self.heap_free = heap_free or (lambda t: None)
+        """``heap_free(t)``: the C library's free heap at clock time ``t`` (``None``: not glibc)."""
         self.resettable = resettable
         self.clock = clock
         self.metrics = metrics or (lambda t: {})
@@ -61,6 +69,9 @@ class ScriptedSensors:
             gpus=tuple(self.gpus_fn(t)),
             system=self._system(**self.metrics(t)),
         )
+
+    def heap_free_bytes(self):
+        return self.heap_free(self.clock())
 
     def reset_peaks(self, *, rss: bool = True) -> frozenset[str]:
         """Counts the resets; the metrics in ``resettable`` (and their ``process_rss_bytes`` only

@@ -5,7 +5,8 @@ ComfyUI's model manager would hold: which models sit in RAM, how much of each it
 (its own partial-load rule against its own reserve), and what each node adds for its work. A node's
 peak is the level it starts from, plus the models it loads, plus its working memory: ComfyUI's own
 estimate (``memprobe.forecast.estimates``) times the correction this machine's runs taught
-(``memprobe.forecast.learn``), or the estimate as it is when no run has taught one.
+(``memprobe.forecast.learn``), or the estimate as it is when no run has taught one. On the CPU the work
+first fills what ``malloc`` holds free (the level counts it already: ``Machine.heap_free``).
 
 Two memories are forecast, as the verdict judges runs: the one ComfyUI computes on (VRAM on a GPU —
 ``gpu0_used_bytes``; ComfyUI's own RAM on the CPU — ``process_rss_bytes``) against its size, and
@@ -365,10 +366,12 @@ class Forecaster:
         own = [self.held[r] for r in step.loads if r in self.held]
         offloaded = sum(h.ram for h in own) if self.m.on_gpu else 0
         before: float = before_vram if self.m.on_gpu else before_rss
-        compute: float = (self.vram if self.m.on_gpu else self.rss + transient) + corrected
+        # on the CPU the work first fills what malloc holds free (its resident set already counts it)
+        grows = corrected if self.m.on_gpu else max(0.0, corrected - self.m.heap_free)
+        compute: float = (self.vram if self.m.on_gpu else self.rss + transient) + grows
         # a file being read sits in the page cache (ComfyUI's resident set shows it): the OS reclaims it,
         # so it counts for the process's peak, not against the limit the OS enforces
-        rss: float = self.rss if self.m.on_gpu else self.rss + corrected
+        rss: float = self.rss if self.m.on_gpu else self.rss + grows
         needed = compute
         if self.m.on_gpu:  # the other models cached in VRAM give way when this node needs the room
             needed = self.m.vram_others + sum(h.device for h in own) + corrected

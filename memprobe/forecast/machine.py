@@ -112,6 +112,9 @@ class Machine:
     """What counts against the system limit now, ComfyUI's own memory excluded."""
     comfy_bytes: int | None = None
     """ComfyUI's own memory now (its resident set), with the models it holds: the level a prompt starts from."""
+    heap_free: int = 0
+    """Of it, what the C library's ``malloc`` holds free for reuse (Linux, glibc): a node's work fills it
+    before ComfyUI's resident set grows."""
     options: LaunchOptions = field(default_factory=LaunchOptions)
     version: str = "0.3"
     """``0.3`` (0.3.x) or ``new`` (0.4 and on: dynamic VRAM, newer estimates)."""
@@ -240,6 +243,7 @@ def machine_from(
         system_metric=limit.metric,
         system_others=others,
         comfy_bytes=metrics.get("process_rss_bytes"),
+        heap_free=int(metrics.get("process_heap_free_bytes") or 0),
         options=options,
         version=_version(context.get("comfyui_version")),
         fp8_compute=any(k in name for k in _FP8_GPUS),
@@ -284,6 +288,7 @@ def apply_what_if(machine: Machine, what_if: Mapping[str, Any]) -> Machine:
         system_metric=metric,
         system_others=0,
         comfy_bytes=max(0, machine.comfy_bytes - held) if machine.comfy_bytes is not None else None,
+        heap_free=0,
         options=options,
         resident=(),
         measured=False,

@@ -89,6 +89,10 @@ class NodeRun:
     """... and when it ended (see ``memprobe.judging.residency`` for the keys)."""
     model_changes: list[dict[str, Any]] = field(default_factory=list)
     """What the node did to them: loaded, partially loaded, offloaded, unloaded."""
+    heap_free_before: int | None = None
+    heap_free_after: int | None = None
+    """What the C library's ``malloc`` held free for reuse when the node began and ended (Linux, glibc;
+    read for the stages the forecast learns from): memory the process's RSS counts that is not in use."""
     counters_start: Metrics = field(default_factory=dict, repr=False)
     """The peak counters when the node began (the tracker's working state, not stored)."""
     counters_reset: frozenset[str] = field(default=frozenset(), repr=False)
@@ -122,6 +126,11 @@ class NodeRun:
             "fallbacks": list(self.fallbacks),
             "models": self.models_before if self.status in ("running", "pending") else self.models,
             "model_changes": list(self.model_changes),
+            **(
+                {"heap_free_bytes": {"before": self.heap_free_before, "after": self.heap_free_after}}
+                if self.heap_free_before is not None
+                else {}
+            ),
             **(
                 {}
                 if self.status in ("running", "pending")

@@ -32,6 +32,12 @@ __all__ = ["Tracker", "exception_type_name"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 SPILL_MIN_BYTES = 256 * 1024**2
+HEAP_STAGES = frozenset({"sampling", "vae-decode", "vae-encode", "upscale", "text-encode"})
+"""The stages whose working memory the forecast learns (``memprobe.forecast.learn``): where ComfyUI computes
+on the CPU, the C library's free heap is read at their nodes' start and end, and at a run's start (each
+read walks malloc's arenas)."""
+HEAP_FREE_METRIC = "process_heap_free_bytes"
+"""The free heap at a run's start, kept in its start readings: what the run's own forecast starts from."""
 """Shared GPU memory that must appear during a node before it counts as a VRAM spill."""
 
 
@@ -147,7 +153,7 @@ class Tracker:
                 started_mono=snap.monotonic_s,
                 context=dict(context or {}),
                 prompt=prompt,
-                start_metrics=snap.metrics(),
+                start_metrics=self._with_heap_free(snap.metrics()),
                 models_start=self.read_models(),
                 workflow=dict(workflow) if workflow else None,
             )
@@ -303,6 +309,8 @@ class Tracker:
                 counters_start=snap.peak_counters(),
                 counters_reset=reset,
             )
+            if node.stage in HEAP_STAGES:
+                node.heap_free_before = self.heap_free()
             node.peaks.update(node.before or {})
             run.nodes.append(node)
             self._open.append(node)
@@ -360,6 +368,8 @@ class Tracker:
     def _close(self, node: NodeRun, snap: Snapshot, status: str) -> None:
         run = self.current
         node.after = snap.metrics()
+        if node.heap_free_before is not None:
+            node.heap_free_after = self.heap_free()
         node.models = self.read_models()
         node.model_changes = diff_models(node.models_before, node.models)
         max_merge(node.peaks, node.after)
@@ -475,6 +485,15 @@ class Tracker:
             )
             run.events.append(event)
         self._notify("event_added", run, event)
+
+    def heap_free(self) -> int | None:
+        """What ``malloc`` holds free in this process now, where ComfyUI computes on the CPU (on a GPU the
+        forecast learns VRAM, and the read is not worth its cost); ``None`` otherwise."""
+        return self.sensors.heap_free_bytes() if self.compute_device == "cpu" else None
+
+    def _with_heap_free(self, metrics: Metrics) -> Metrics:
+        free = self.heap_free()
+        return metrics if free is None else {**metrics, HEAP_FREE_METRIC: free}
 
     def read_models(self) -> list[ModelDoc] | None:
         """What ComfyUI's model manager holds now, as documents; ``None`` when unknown."""

@@ -111,6 +111,12 @@ class Sensors:
     def gpus(self) -> tuple[GpuMemory, ...]:
         return self.gpu.read()
 
+    def heap_free_bytes(self) -> int | None:
+        """What the C library's ``malloc`` holds free for reuse in this process (Linux, glibc: see
+        :class:`~memprobe.sensing.system.linux.HeapFree`), or ``None``."""
+        reader = getattr(self.reader, "heap_free", None)
+        return reader.read() if reader is not None else None
+
     def reset_peaks(self, *, rss: bool = True) -> frozenset[str]:
         """Restart the peak counters that can be restarted, at a node's start: torch's per device
         and, on Linux (unless ``rss=False``), the process's peak RSS. Returns the metrics whose

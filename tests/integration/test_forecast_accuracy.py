@@ -4,10 +4,12 @@ loaded then), unseen sizes and batches — 768² x 2, 1024², a 2x latent upscal
 within ±15 % of the per-stage peaks the run then measures (sampling: ±20 %), and the peak stage is named
 right. Each run's document carries its forecast beside the measurement.
 
-Sampling's own margin is wider because its measured peak varies from run to run, always above the
-forecast: 768² x 2 measured −4.4 % when this test was written, −15.4 % beside the browser tier, and in six
-runs since −1.0 to −19.1 % (−1.0, −13.7 and −16.7 % with nothing beside it). The cause is not found (the
-process's RSS in sampling, one factor learned at 512²); until it is, this margin says what it does today."""
+Sampling's margin is wider. At 768² x 2 it measured 1.0 to 19.3 % short over nine runs: glibc's heap
+kept 80 to 190 MB that the 512² sampling had freed (``mallinfo2``), which the forecast learned as held
+rather than as work, by a different amount each time. The forecast now leaves the free heap out of the
+levels it learns from and lets the work fill it first (``memprobe.forecast.learn``): over four runs since,
+8.3 to 15.5 % over — the spread from the heap is gone (7 points, was 18); what is left is the one factor
+a batch-1 512² run teaches, applied to a batch of 2 (1024² x 1: within 0.2 to 6.5 %)."""
 
 from __future__ import annotations
 

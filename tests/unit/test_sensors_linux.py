@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
 import mmap
+import platform
 import sys
 
 import pytest
@@ -11,6 +13,7 @@ from helpers import FIXTURES
 from memprobe.sensing.sensors import Sensors
 from memprobe.sensing.snapshot import metrics_of
 from memprobe.sensing.system.linux import (
+    HeapFree,
     RssPeakReset,
     is_rotational,
     parse_kb_fields,
@@ -224,3 +227,55 @@ def test_a_nodes_start_reuses_the_system_reading_of_the_previous_nodes_end(monke
     # AND the OOM-kill counters of a run's start come from files kept open, not a full cgroup read
     kills = reader.oom_kills()
     assert kills["boot_id"] and isinstance(kills["system"], int | None)
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc", reason="glibc's mallinfo2"
+)
+def test_the_heap_malloc_keeps_free_after_a_node_freed_its_work_is_read():
+    sensors = Sensors()
+    start = sensors.heap_free_bytes()
+    assert start is not None and start >= 0
+    # GIVEN 80 MiB of 8 KiB blocks (under malloc's mmap threshold: they come from its heap), every
+    # other one freed, which malloc cannot give back: the process's RSS keeps them
+    blocks = [ctypes.create_string_buffer(8 * 1024) for _ in range(10_240)]
+    del blocks[::2]
+    held = sensors.heap_free_bytes()
+    assert held is not None and held >= start + 30 * MIB
+    del blocks
+
+
+def test_a_c_library_without_mallinfo2_gives_none_once(monkeypatch, caplog):
+    from memprobe._log import reset_warnings
+    from memprobe.sensing.system import linux
+
+    reset_warnings()
+
+    def missing():
+        raise AttributeError("undefined symbol: mallinfo2")
+
+    monkeypatch.setattr(linux, "_mallinfo2", missing)
+    heap = HeapFree()
+    assert heap.read() is None and heap.read() is None and not heap.available
+    assert sum("free heap" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_a_read_slower_than_its_budget_is_the_last(monkeypatch, caplog):
+    # a heap of many free chunks makes mallinfo2 walk them all (30 ms after 200,000 scattered frees here):
+    # that read still counts, and the forecast does without the next ones
+    import time
+    from types import SimpleNamespace
+
+    from memprobe._log import reset_warnings
+    from memprobe.sensing.system import linux
+
+    reset_warnings()
+
+    def slow():
+        time.sleep(HeapFree.MAX_READ_S * 2)
+        return SimpleNamespace(fordblks=300 * MIB, keepcost=20 * MIB)
+
+    monkeypatch.setattr(linux, "_mallinfo2", lambda: slow)
+    heap = HeapFree()
+    assert heap.read() == 280 * MIB and heap.read() is None and not heap.available
+    assert sum("not read again" in r.getMessage() for r in caplog.records) == 1

@@ -405,3 +405,33 @@ def test_a_bare_cuda_oom_raised_while_pinning_host_ram_is_recorded_as_system_ram
     except RuntimeError as exc:
         tracker.node_failed(node, exc)
     assert node.error is not None and node.error["kind"] == "system-ram"
+
+
+def test_the_free_heap_is_read_where_the_forecast_learns_and_at_a_runs_start(clock):
+    # GIVEN a C library that reports its free heap (glibc's mallinfo2), growing as nodes free their work
+    sensors = ScriptedSensors(clock, ram_profile, heap_free=lambda t: 20 * 2**20 + int(t) * 2**20)
+    reads = []
+    heap = sensors.heap_free_bytes
+    sensors.heap_free_bytes = lambda: reads.append(clock.t) or heap()
+    tracker = Tracker(sensors, clock=clock)
+    tracker.compute_device = "cpu"  # ComfyUI --cpu: the forecast learns the process's own memory
+    tracker.begin_run("r1", prompt=PROMPT)
+    latent = tracker.node_begin("r1", "5", "EmptyLatentImage")
+    tracker.node_end(latent)
+    clock.t = 1.0
+    sampler = tracker.node_begin("r1", "3", "KSampler")
+    clock.t = 11.0
+    tracker.node_end(sampler)
+    run = tracker.end_run("r1", "success")
+    # THEN the sampler's node carries it at its start and end, the run's start readings hold it, and a
+    # node the forecast learns nothing from costs no read (each one walks malloc's arenas)
+    docs = {n.node_id: n.to_dict() for n in run.nodes}
+    assert docs["3"]["heap_free_bytes"] == {"before": 21 * 2**20, "after": 31 * 2**20}
+    assert "heap_free_bytes" not in docs["5"]
+    assert run.start_metrics["process_heap_free_bytes"] == 20 * 2**20
+    assert reads == [0.0, 1.0, 11.0]
+    # AND on a GPU, where the forecast learns VRAM, it is never read
+    tracker.compute_device = "cuda"
+    tracker.begin_run("r2", prompt=PROMPT)
+    tracker.node_end(tracker.node_begin("r2", "3", "KSampler"))
+    assert "heap_free_bytes" not in tracker.end_run("r2", "success").nodes[0].to_dict() and len(reads) == 3

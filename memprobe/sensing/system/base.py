@@ -22,6 +22,8 @@ class SystemReader(Protocol):
     """Field -> why the latest reading could not give it (empty when everything was read)."""
     rss_peak_reset: Any
     """Restarts the process's peak-RSS counter at a node's start (Linux), or ``None``."""
+    heap_free: Any
+    """Reads the C library's free heap in this process (Linux, glibc), or ``None``."""
 
     def fields(self, max_age_s: float = 0.0) -> dict[str, int | None]:
         """Every :class:`~memprobe.sensing.snapshot.SystemMemory` field this OS gives (and

@@ -11,6 +11,7 @@ __all__ = ["PsutilSystemReader"]
 
 class PsutilSystemReader:
     rss_peak_reset = None
+    heap_free = None
 
     def __init__(self, platform: str) -> None:
         self.platform = platform

@@ -22,6 +22,7 @@ def _psutil_swap() -> Any:
 class WindowsSystemReader:
     platform = "win32"
     rss_peak_reset = None  # Windows' peak counters count since the process started: nothing to restart
+    heap_free = None
 
     def __init__(self) -> None:
         self.calls = Calls()
