@@ -117,7 +117,8 @@ _RICH = re.compile(r"^\s*(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s{2,}(.*?)\s{2,}[
 
 def clean(text: str) -> str:
     r"""The log line without colours, without the prefixes loggers and launchers add, and without
-    the backticks of a line pasted as Markdown code (``\`...\```, but not a ```` ``` ```` fence)."""
+    the backticks of a line pasted as Markdown code (``\`...\```, but not a ```` ``` ```` fence) or the
+    stars of one set in bold."""
     if "\x1b" in text or "←[" in text or "[0m" in text:
         text = _ANSI.sub("", text)
     if " - " in text and "T" in text:
@@ -135,4 +136,6 @@ def clean(text: str) -> str:
         text = text.rstrip()
     if (text[:1] == "`" or text[-1:] == "`") and "```" not in text:
         text = text.strip("`").rstrip()
+    if text[:2] == "**" and text[-2:] == "**" and len(text) > 4:  # a line set in bold: "**Error occurred when ...:**"
+        text = text[2:-2].strip()
     return text

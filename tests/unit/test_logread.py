@@ -44,6 +44,9 @@ def text(name: str) -> str:
             "Output will be ignored",
         ),
         ('  File "C:\\x\\nodes.py", line 1, in sample', '  File "C:\\x\\nodes.py", line 1, in sample'),
+        # a dialog's first line set in bold on GitHub (cubiq/ComfyUI_InstantID#73), and one pasted as code
+        ("**Error occurred when executing ApplyInstantID:**", "Error occurred when executing ApplyInstantID:"),
+        ("`Prompt executed in 2.04 seconds`", "Prompt executed in 2.04 seconds"),
     ],
 )
 def test_prefixes_and_colours_are_removed(line, expected):
