@@ -403,7 +403,7 @@ class _Reader(BlockReading, MachineReading):
             self.bare_class = (self.n, titled)
         elif len(s) <= 64 and ": " in s and custom_node(name) is not None:  # "LayerMask: SegmentAnythingUltra V2"
             self.bare_class = (self.n, name)
-        if "137" in s and ("exit" in s or s.startswith("make: ***")):
+        if "137" in s and "exit" in s:
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
         self._facts_line(text, s)
 

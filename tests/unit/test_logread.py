@@ -361,10 +361,11 @@ def test_a_traceback_whose_every_line_carries_the_desktop_apps_prefix():
             "other",
             None,
         ),
-        # the fish shell's SIGKILL (ComfyUI-LTXVideo#254), make's for the `docker run` it ran (HardAndHeavy/comfyui-rocm-docker#4),
+        # the fish shell's SIGKILL (ComfyUI-LTXVideo#254), make's (HardAndHeavy/comfyui-rocm-docker#4: a `docker run`, but
+        # make also reports a compiler the OOM killer ended, so no container is assumed),
         # systemd's results, an aki launcher's exit-code analysis in English (IDEA-Research/DWPose#104)
         ("fish: Job 1, 'python main.py' terminated by signal SIGKILL (Forced quit)", "system-ram", "killed"),
-        ("make: *** [Makefile:15: run] Error 137\nmake: *** [Makefile:24: run] Error 2", "cgroup-limit", "killed"),
+        ("make: *** [Makefile:15: run] Error 137\nmake: *** [Makefile:24: run] Error 2", "system-ram", "killed"),
         ("comfyui.service: Failed with result 'oom-kill'.", "system-ram", "memory-kill"),
         ("comfyui.service: Failed with result 'core-dump'.", "abrupt", "crash"),
         (
