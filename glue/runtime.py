@@ -31,6 +31,7 @@ from ..memprobe.recording.tracker import Tracker
 from ..memprobe.sensing.machine import gather_machine
 from ..memprobe.sensing.sampler import Sampler
 from ..memprobe.sensing.sensors import Sensors
+from ..memprobe.sensing.snapshot import HEAP_FREE_METRIC
 from . import environment
 from .environment import import_optional
 from .execution_hooks import ExecutionHooks
@@ -179,7 +180,7 @@ class Runtime:
         out = self.readings()
         free = self.tracker.heap_free()
         if free is not None:
-            out["process_heap_free_bytes"] = free
+            out[HEAP_FREE_METRIC] = free
         return out
 
     def _count_abrupt(self, ledger: Ledger, run_ids: list[str]) -> None:

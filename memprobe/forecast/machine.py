@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..sensing.snapshot import HEAP_FREE_METRIC
+
 __all__ = ["LaunchOptions", "Machine", "Resident", "DEVICES", "machine_from", "apply_what_if"]
 
 DEVICES = ("cuda", "rocm", "xpu", "mps", "directml", "cpu")
@@ -243,7 +245,7 @@ def machine_from(
         system_metric=limit.metric,
         system_others=others,
         comfy_bytes=metrics.get("process_rss_bytes"),
-        heap_free=int(metrics.get("process_heap_free_bytes") or 0),
+        heap_free=int(metrics.get(HEAP_FREE_METRIC) or 0),
         options=options,
         version=_version(context.get("comfyui_version")),
         fp8_compute=any(k in name for k in _FP8_GPUS),

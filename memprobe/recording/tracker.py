@@ -23,7 +23,7 @@ from ..judging.residency import ModelState, describe_model, diff_models
 from ..judging.stages import StageCache
 from ..logs.modellog import ModelLogLine
 from ..sensing.sensors import Sensors
-from ..sensing.snapshot import Metrics, Snapshot
+from ..sensing.snapshot import HEAP_FREE_METRIC, Metrics, Snapshot
 from .listener import TrackerListener
 from .records import Failure, Mark, NodeRun, RunEvent, RunRecord, max_merge
 
@@ -32,13 +32,11 @@ __all__ = ["Tracker", "exception_type_name"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 SPILL_MIN_BYTES = 256 * 1024**2
+"""Shared GPU memory that must appear during a node before it counts as a VRAM spill."""
 HEAP_STAGES = frozenset({"sampling", "vae-decode", "vae-encode", "upscale", "text-encode"})
 """The stages whose working memory the forecast learns (``memprobe.forecast.learn``): where ComfyUI computes
 on the CPU, the C library's free heap is read at their nodes' start and end, and at a run's start (each
 read walks malloc's arenas)."""
-HEAP_FREE_METRIC = "process_heap_free_bytes"
-"""The free heap at a run's start, kept in its start readings: what the run's own forecast starts from."""
-"""Shared GPU memory that must appear during a node before it counts as a VRAM spill."""
 
 
 def _guarded(method: F) -> F:

@@ -114,8 +114,7 @@ class Sensors:
     def heap_free_bytes(self) -> int | None:
         """What the C library's ``malloc`` holds free for reuse in this process (Linux, glibc: see
         :class:`~memprobe.sensing.system.linux.HeapFree`), or ``None``."""
-        reader = getattr(self.reader, "heap_free", None)
-        return reader.read() if reader is not None else None
+        return self.reader.heap_free.read() if self.reader.heap_free is not None else None
 
     def reset_peaks(self, *, rss: bool = True) -> frozenset[str]:
         """Restart the peak counters that can be restarted, at a node's start: torch's per device

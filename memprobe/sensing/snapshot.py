@@ -41,6 +41,7 @@ __all__ = [
     "metrics_of",
     "snapshot_from_dict",
     "PEAK_COUNTERS",
+    "HEAP_FREE_METRIC",
 ]
 
 Metrics = dict[str, int]
@@ -167,6 +168,11 @@ PEAK_COUNTERS = {
     "commit_peak_bytes": "commit_bytes",
 }
 """:class:`SystemMemory` peak fields -> the metric each is the peak of."""
+
+HEAP_FREE_METRIC = "process_heap_free_bytes"
+"""What the C library's ``malloc`` held free in ComfyUI's process (Linux, glibc; ``Sensors.heap_free_bytes``):
+not a metric the snapshots carry, but a reading added where a forecast starts from (a run's start readings,
+the live readings of a forecast)."""
 
 
 def metrics_of(gpus: tuple[GpuMemory, ...], *, totals: bool = True, **system: Any) -> Metrics:
