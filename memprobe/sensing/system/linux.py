@@ -181,7 +181,8 @@ def _mallinfo2() -> Any:
             for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks")
         ] + [("fordblks", ctypes.c_size_t), ("keepcost", ctypes.c_size_t)]
 
-    call = ctypes.CDLL(None).mallinfo2  # AttributeError where the C library has none
+    # PyDLL: called holding the GIL, so its time is the walk's own, not a wait for another thread to let go
+    call = ctypes.PyDLL(None).mallinfo2  # AttributeError where the C library has none
     call.restype = MallInfo2
     call.argtypes = []
     return call
