@@ -60,6 +60,8 @@ _SYSTEM_RAM_TEXTS = (
     "failed to allocate",  # "... memory", ONNX Runtime's "... memory for requested buffer", ggml's buffers
     "out of host memory",
     "not enough memory: you tried to allocate",  # torch's CPU allocator, its prefix cut
+    "you tried to allocate",  # the same, cut further ("... you tried to allocate 26214400 bytes.")
+    "requires more system memory",  # Ollama: "model requires more system memory (12.3 GiB) than is available"
     *_PINNED_TEXTS,
     "after using all available ram",  # Google Colab: "Your session crashed after using all available RAM."
     "more memory than is available",  # Kaggle: "Your notebook tried to allocate more memory than is available."
@@ -159,6 +161,13 @@ _VRAM_TEXTS = (
     "error code 2: outofmemory",  # TensorRT ("[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] ...")
     "requested amount of gpu memory",  # TensorRT: "Requested amount of GPU memory (N bytes) could not be allocated"
     "enough gpu ram to fit the quantized model",  # transformers: a quantized model's modules would go to CPU or disk
+    # torch's CUDA allocator message with its head cut off (an excerpt that starts mid-message):
+    "reserved in total by pytorch",  # torch < 2.1: "... (GPU 0; 8.00 GiB total capacity; ...; 7.3 GiB reserved in total by PyTorch)"
+    "gib total capacity;",
+    "has a total capacity of",  # torch ≥ 2.1: "GPU 0 has a total capacity of 7.63 GiB of which 5.12 MiB is free."
+    "including non-pytorch memory",  # "Including non-PyTorch memory, this process has 7.2 GiB memory in use."
+    "is allocated by pytorch, and",  # "Of the allocated memory 6.9 GiB is allocated by PyTorch, and ..."
+    "free (according to cuda)",  # the block under "Allocation on device 0 would exceed allowed memory"
 )
 _CUT_DEVICE_OOM = re.compile(r"\b(?:cuda|hip|xpu|npu|mps backend) out of m(?:e(?:m(?:o(?:r)?)?)?)?$")
 """A device's out-of-memory message cut mid-word where the paste (or the page it was copied from)
@@ -240,6 +249,7 @@ _NOT_EXHAUSTION = (
     "vram reservation failed",  # comfy-aimdo's cast buffer (VRAMBuffer) could not reserve its address range
     "allocation failed (non oom)",
     "allocate memory in unused regions",
+    "javascript heap out of memory",  # Node.js (an Electron app, a frontend build): V8's heap limit, not the machine's
 )
 """Raised as memory errors, not memory running out: comfy-aimdo (dynamic VRAM) could not reserve a model's
 GPU virtual address range (``cuMemAddressReserve`` of ten times the model's size; a vGPU or ZLUDA has no

@@ -106,6 +106,8 @@ _MEMORY_KILL = (
     "invoked oom-killer",
     "oom_reaper",
     "failed with result 'oom-kill'",  # systemd: the kernel's OOM killer ended the unit's process
+    "oom killed",  # a platform's word for the kernel's kill ("container was OOM killed")
+    "oom-killed",
 )
 _KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了")
 """The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese and Japanese catalogs."""
@@ -116,6 +118,14 @@ _CGROUP_KILL = (
     "memory.max",
     "memory limit exceeded",  # a Hugging Face Space's status when its container went over its limit
 )
+_MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\bexceeded")
+"""A hosting platform's own kill (Cloud Run: "Memory limit of 2048 MiB exceeded with 2101 MiB used")."""
+_SIGKILL_EXIT = re.compile(
+    r"\b(?:exit(?:ed)?|return(?:ed)?|finished)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*(?:137|-9)\b"
+    r"|\b(?:killed|terminated) by signal (?:9|sigkill)\b"
+)
+"""An exit status of SIGKILL however a launcher words it (``Exit code: 137``, ``Task exited with code -9``,
+``terminated by signal 9``)."""
 """The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
 _NATIVE_FRAME = re.compile(r"python3\d*\.dll(?:\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ byte\(s\)|\+0x[0-9a-f]+\))")
 """A line of the native stack Windows' crash handler prints for python3x.dll: the process crashed."""
@@ -142,7 +152,7 @@ process that held the console returned to it."""
 _HINT_WORDS = (
     r"pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
     r"fatal|violation|c0000|322122|107374|resource-exhaustion|virtual memory|semaphore|memcg|refused|"
-    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first|error 137"
+    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first|error 137|signal 9|memory limit of"
 )
 _HINT_TEXTS = [
     t
@@ -191,7 +201,7 @@ def ending_kind(low: str, s: str) -> str | None:
     (``low``: the line lower-cased; ``s``: as written)."""
     if low.endswith(">pause") or any(p in low for p in _PAUSE):
         return "pause"
-    if any(p in low for p in _CGROUP_KILL):
+    if any(p in low for p in _CGROUP_KILL) or _MEMORY_LIMIT_OF.search(low):
         return "cgroup-kill"
     if any(p in low for p in _MEMORY_KILL) or ("earlyoom" in low and "sending sig" in low):
         return "memory-kill"
@@ -204,6 +214,8 @@ def ending_kind(low: str, s: str) -> str | None:
     if any(
         k in low for k in ("exited with code 137", "exit code 137", "exit code -9", "status=9/kill", "exit status 137")
     ) or ("terminated by sigkill" in low or "terminated by signal sigkill" in low):  # supervisord's; fish's
+        return "killed"
+    if _SIGKILL_EXIT.search(low):
         return "killed"
     if low.startswith("make: ***") and low.endswith("error 137"):  # make ran it (a container's `docker run`)
         return "killed"

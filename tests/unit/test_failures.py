@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import load_json
+from helpers import FIXTURES, load_json
 
 from memprobe.judging.failures import classify_failure, detect_fallback, is_memory_failure
 from memprobe.logs.explain import explain_log
@@ -167,6 +167,10 @@ def test_the_readers_cheap_gate_lets_every_memory_text_through():
         ("Your session crashed after using all available RAM.", "system-ram"),
         ("Your notebook tried to allocate more memory than is available. It has restarted.", "system-ram"),
         ("[Errno 12] Cannot allocate memory", "system-ram"),
+        # Ollama's refusal to load (its server's check against free RAM), raised by the Ollama packs' nodes
+        ("model requires more system memory (9.9 GiB) than is available (7.6 GiB)", "system-ram"),
+        # Node.js (an Electron app, a frontend build) at V8's heap limit: its flag, not the machine, ran out
+        ("FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory", "other"),
     ],
 )
 def test_other_libraries_allocation_errors(message, kind):
@@ -227,3 +231,26 @@ def test_a_device_out_of_memory_message_cut_mid_word_is_still_that_device():
     for cut in ("HIP out of m", "CUDA out of mem", "XPU out of memor", "MPS backend out of me"):
         assert classify_failure("torch.OutOfMemoryError", cut) == "vram"
     assert classify_failure("RuntimeError", "ran out of mana") == "other"
+
+
+# The search index's excerpts, and many pastes, begin mid-message: the head ("CUDA out of memory.",
+# "Allocation on device", "DefaultCPUAllocator: not enough memory:") cut off. What is left still says which
+# memory ran out. Real corpus lines, cut where an excerpt would begin.
+@pytest.mark.parametrize(
+    ("log", "cut_before", "kind"),
+    [
+        ("usdu_25_ultimatesdupscale_cuda_oom_1080ti.log", "Tried to allocate", "vram"),  # torch < 2.1
+        ("usdu_25_ultimatesdupscale_cuda_oom_1080ti.log", "GiB total capacity;", "vram"),
+        ("EchoMimic48_loadmodel_cuda_oom_popup.log", "Tried to allocate", "vram"),  # torch >= 2.1
+        ("EchoMimic48_loadmodel_cuda_oom_popup.log", "GPU 0 has a total capacity", "vram"),
+        ("EchoMimic48_loadmodel_cuda_oom_popup.log", "Including non-PyTorch memory", "vram"),
+        ("EchoMimic48_loadmodel_cuda_oom_popup.log", "Of the allocated memory", "vram"),
+        ("3DPack122_crm_allocation_console.log", "Requested", "vram"),  # the block under "Allocation on device"
+        ("ComfyUI1368_sdxl_refiner_defaultcpuallocator_oneline.log", "you tried to allocate", "system-ram"),
+    ],
+)
+def test_a_message_cut_before_its_head_still_names_its_memory(log, cut_before, kind):
+    text = (FIXTURES / "logs" / log).read_text(encoding="utf-8")
+    excerpt = text[text.index(cut_before) :]
+    assert explain_log(excerpt)["failure"]["kind"] == kind
+    assert explain_log(excerpt)["suggestions"]

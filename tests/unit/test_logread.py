@@ -367,6 +367,14 @@ def test_a_traceback_whose_every_line_carries_the_desktop_apps_prefix():
         ("fish: Job 1, 'python main.py' terminated by signal SIGKILL (Forced quit)", "system-ram", "killed"),
         ("make: *** [Makefile:15: run] Error 137\nmake: *** [Makefile:24: run] Error 2", "system-ram", "killed"),
         ("comfyui.service: Failed with result 'oom-kill'.", "system-ram", "memory-kill"),
+        # a SIGKILL's status however a launcher words it; Cloud Run's own kill at the container's limit
+        ("Exit code: 137", "system-ram", "killed"),
+        ("comfyui terminated by signal 9", "system-ram", "killed"),
+        (
+            "Memory limit of 16384 MiB exceeded with 16401 MiB used. Consider increasing the memory limit",
+            "cgroup-limit",
+            "cgroup-kill",
+        ),
         ("comfyui.service: Failed with result 'core-dump'.", "abrupt", "crash"),
         (
             "The following is an analysis of the exit codes.\nSystem exit code name: STACK_BUFFER_OVERRUN",
