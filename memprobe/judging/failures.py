@@ -29,6 +29,7 @@ __all__ = [
     "MEMORY_TEXTS",
     "pinned_host",
     "dynamic_vram_reserve",
+    "allocation_size_limit",
 ]
 
 # Texts are matched lower-cased, in the languages users post in (Windows' and glibc's own
@@ -244,12 +245,11 @@ def classify_failure(
     return "other"
 
 
-_NOT_EXHAUSTION = (
+_AIMDO_RESERVE = (
     "vbar allocation failed",
     "vram reservation failed",  # comfy-aimdo's cast buffer (VRAMBuffer) could not reserve its address range
     "allocation failed (non oom)",
     "allocate memory in unused regions",
-    "javascript heap out of memory",  # Node.js (an Electron app, a frontend build): V8's heap limit, not the machine's
 )
 """Raised as memory errors, not memory running out: comfy-aimdo (dynamic VRAM) could not reserve a model's
 GPU virtual address range (``cuMemAddressReserve`` of ten times the model's size; a vGPU or ZLUDA has no
@@ -257,6 +257,15 @@ such API, or many loads used the range up), or a CUDA call other than an allocat
 "non OOM"), or funchook found no free address near the CUDA driver to place aimdo's hooks ("Failed to
 allocate memory in unused regions", comfy-aimdo#74: ComfyUI falls back to its legacy loader):
 ``--disable-dynamic-vram`` avoids it."""
+_NOT_EXHAUSTION = (
+    *_AIMDO_RESERVE,
+    "javascript heap out of memory",  # Node.js (an Electron app, a frontend build): V8's heap limit, not the machine's
+    _SIZE_LIMIT := "allocate memory block with size larger than",  # Intel Arc (Alchemist) with IPEX: one over 4 GB
+)
+"""Worded as memory errors, not memory running out: :data:`_AIMDO_RESERVE`, and limits other than the
+machine's memory — V8's heap flag, a platform's limit on one allocation's size (IPEX on Intel's Alchemist
+cards: "Current platform can NOT allocate memory block with size larger than 4GB!", however much of the card
+is free)."""
 _BARE_DEVICE_OOM = ("cuda error: out of memory", "cudaerrormemoryallocation")
 """CUDA's own error code, not torch's allocator ("CUDA out of memory. Tried to allocate ..."): a CUDA call
 other than a device allocation failed."""
@@ -289,10 +298,15 @@ def pinned_host(kind: str | None, message: str | None) -> bool:
     return kind == "system-ram" and any(t in text for t in _BARE_DEVICE_OOM + _PINNED_TEXTS)
 
 
+def allocation_size_limit(message: str | None) -> bool:
+    """The platform refused one allocation for its size alone (IPEX on Intel's Alchemist cards: 4 GB)."""
+    return _SIZE_LIMIT in (message or "").lower()
+
+
 def dynamic_vram_reserve(message: str | None) -> bool:
     """comfy-aimdo could not reserve a model's GPU address range (not memory running out)."""
     text = (message or "").lower()
-    return any(t in text for t in _NOT_EXHAUSTION)
+    return any(t in text for t in _AIMDO_RESERVE)
 
 
 def is_memory_failure(kind: str | None) -> bool:

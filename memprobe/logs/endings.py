@@ -183,7 +183,7 @@ def ending_hint(low: str) -> bool:
     :data:`ENDING_HINT`'s words): the cheap test before :func:`ending_kind`."""
     return (
         low.endswith((">", "$", "#"))
-        or low.startswith(("[f ", ":0:"))
+        or low.startswith(("[f ", ":0:", "^c"))
         or (low[1:3] == ":\\" and " " not in low)
         or (_ASCII_HINT if low.isascii() else ENDING_HINT).search(low) is not None
     )
@@ -196,11 +196,14 @@ def _runtime_fatal(low: str) -> bool:
 
 
 def ending_kind(low: str, s: str) -> str | None:
-    """``pause``, ``cgroup-kill``, ``memory-kill``, ``commit-exhausted``, ``killed``, ``crash``, ``exited`` (the
-    shell's prompt came back), ``unreachable`` (nothing listens on ComfyUI's port) or ``None`` for a line
+    """``pause``, ``stopped`` (Ctrl+C's echo), ``cgroup-kill``, ``memory-kill``, ``commit-exhausted``, ``killed``,
+    ``crash``, ``exited`` (the shell's prompt came back), ``unreachable`` (nothing listens on ComfyUI's port) or
+    ``None`` for a line
     (``low``: the line lower-cased; ``s``: as written)."""
     if low.endswith(">pause") or any(p in low for p in _PAUSE):
         return "pause"
+    if low.strip().rstrip("^c") == "" and "^c" in low:  # the console's echo of Ctrl+C
+        return "stopped"
     if any(p in low for p in _CGROUP_KILL) or _MEMORY_LIMIT_OF.search(low):
         return "cgroup-kill"
     if any(p in low for p in _MEMORY_KILL) or ("earlyoom" in low and "sending sig" in low):

@@ -47,6 +47,8 @@ _ENDINGS = {
     "cgroup-kill": "the kernel's OOM killer ended the process in its memory cgroup: the container's limit was reached",
     "commit-exhausted": "Windows reported low virtual memory: RAM + pagefile (the commit limit) were exhausted",
     "exited": "the shell's prompt came back: ComfyUI's process had ended with no error",
+    "stopped": "the console shows ^C: someone stopped ComfyUI (Ctrl+C) while it was still working; the run never "
+    "finished",
     "unreachable": "nothing answered on ComfyUI's port any more: its process had ended",
     "restarted": "ComfyUI started again in the middle of a prompt: its process had ended with no error",
 }
@@ -159,16 +161,21 @@ class _Judgement:
 
 _BROKEN_OBJECT = re.compile(r"has no attribute|'NoneType' object|referenced before assignment|is not defined")
 """What a node says when an earlier step left it without its model: the consequence of a failure."""
+_WRAPPER = re.compile(r"operation failed in the TorchScript interpreter")
+"""TorchScript's wrapper of an error inside a scripted model: the error itself follows, in TorchScript's own
+traceback (``RuntimeError: Allocation on device`` under FILM VFI's ``torch.cat``)."""
 
 
 def _cause_first(failures: list[LogFailure], compute_device: str) -> list[LogFailure]:
     """The failures with their cause first. Two streams (stdout and stderr) interleave in a paste, so
     a node's ``AttributeError: ... has no attribute 'model'`` can print before the out-of-memory that
-    left it without its model: a memory failure of the same prompt is then the cause."""
+    left it without its model: a memory failure of the same prompt is then the cause. So it is of a
+    wrapper's message (TorchScript's) above the error it wraps."""
     first = failures[0]
     if classify_failure(first.exception_type, first.message, compute_device=compute_device) != "other":
         return failures
-    if not _BROKEN_OBJECT.search(f"{first.exception_type or ''}: {first.message}"):
+    said = f"{first.exception_type or ''}: {first.message}"
+    if not (_BROKEN_OBJECT.search(said) or _WRAPPER.search(said)):
         return failures
     for i, later in enumerate(failures[1:], 1):
         if classify_failure(later.exception_type, later.message, compute_device=compute_device) in MEMORY_KINDS:

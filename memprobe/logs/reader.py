@@ -87,6 +87,13 @@ def memory_gate(low: str) -> bool:
 
 _COMPOSE = re.compile(r"^(?:>\s?)?[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s")
 """docker compose's prefix: the service's name and a bar (also in a quoted paste)."""
+_CONTAINER_PROMPT = re.compile(r"(?:^|[\s)])[\w.-]+@[0-9a-f]{12}:[~/]")
+"""A shell's prompt on a host named by 12 hex digits (``root@e56d3dd32e2a:/workspace/ComfyUI#``): Docker names a
+container's host by its short ID — a rented GPU pod, a container's shell."""
+_CPP_TERMINATE = ("terminate called after throwing", "what():")
+"""C++'s std::terminate and the exception it names (``std::bad_alloc``): nobody caught it, the process aborts —
+a crash, whatever the exception. On Linux, whose allocator overcommits, a ``bad_alloc`` is a request beyond
+anything RAM and swap could hold (a corrupt size, a bug) far more often than memory running out."""
 _NODE_THREW = ("This node threw an error during execution", "Node threw an error during execution")
 """The newer frontend's error toast (its error catalog's ``execution_failed``), under "<node> failed"."""
 _CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63})\s?:\s+(.+)$")
@@ -405,6 +412,8 @@ class _Reader(BlockReading, MachineReading):
             self.bare_class = (self.n, name)
         if "137" in s and "exit" in s:
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
+        elif "@" in s and _CONTAINER_PROMPT.search(s):
+            self.facts.machine.setdefault("container", "docker")
         self._facts_line(text, s)
 
     def _dialog(self, s: str) -> bool:
@@ -426,7 +435,7 @@ class _Reader(BlockReading, MachineReading):
         """A line that names memory running out on its own (a one-line paste, a popup's text, a
         report squashed into one line): a failure, with its node where the paste names it —
         ``KSampler : XPU out of memory ...``, or the node's class alone on the line before."""
-        if not memory_sign(s):
+        if s.startswith(_CPP_TERMINATE) or not memory_sign(s):
             return False
         class_type = None
         message = s
@@ -508,8 +517,8 @@ class _Reader(BlockReading, MachineReading):
 
     def _ending(self, low: str, s: str, kind: str | None = None) -> None:
         kind = kind or ending_kind(low, s)
-        if kind is None:
-            return
+        if kind is None or (kind == "stopped" and not self._running(or_active=True)):
+            return  # Ctrl+C said only of a run: a server stopped while idle ended nothing
         if (
             self.facts.endings
             and self.facts.endings[-1].kind == kind

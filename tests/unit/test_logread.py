@@ -603,3 +603,59 @@ def test_the_desktop_apps_word_that_its_server_raised_is_a_failure():
     log = "[2026-03-14 17:42:01.044] [error] Python process exited with code 1 and signal null\n"
     (failure,) = read_log(log).failures
     assert failure.message.startswith("Python process exited with code 1")
+
+
+# Round s of issue 21 (held-out logs, tests/fixtures/logs/SOURCES.md): what its misses taught, each rule
+# checked on the thread's own excerpt and on the case it must leave alone.
+def _said(log: str | bytes) -> tuple[str | None, str | None]:
+    failure = explain_log(log)["failure"] or {}
+    return failure.get("kind"), failure.get("ending")
+
+
+def test_torchscripts_wrapper_gives_way_to_the_error_it_wraps():
+    # Fannovel16/ComfyUI-Frame-Interpolation#66: FILM VFI's scripted model; "Allocation on device" follows the
+    # wrapper's "The following operation failed in the TorchScript interpreter." in TorchScript's own traceback
+    doc = explain_log((LOGS / "ComfyUI-Frame-Interpolation66_film_torchscript_allocation_traceback.log").read_bytes())
+    assert doc["failure"]["kind"] == "vram" and doc["failure"]["message"] == "Allocation on device"
+    assert doc["suggestions"]
+    alone = "!!! Exception during processing !!! The following operation failed in the TorchScript interpreter.\n"
+    assert _said(alone)[0] == "other"  # with nothing below it, the wrapper is all there is
+
+
+def test_an_uncaught_cpp_bad_alloc_is_a_crash_not_a_memory_verdict():
+    # yuvraj108c/ComfyUI-FLOAT#36 (Linux, after model downloads), ROCm/TheRock#1378 (a nightly build): std::terminate
+    # aborts the process; neither thread found memory short. A caught one, raised as Python's MemoryError
+    # (pybind11's translation), is still read as RAM.
+    for log in (
+        "ComfyUI-FLOAT36_std_bad_alloc_terminate_console.log",
+        "TheRock1378_rocm_nightly_bad_alloc_core_dumped_console.log",
+    ):
+        assert _said((LOGS / log).read_bytes()) == ("abrupt", "crash")
+    assert _said("MemoryError: std::bad_alloc")[0] == "system-ram"
+
+
+def test_a_containers_shell_prompt_makes_a_kill_the_containers_limit():
+    # kijai/ComfyUI-WanAnimatePreprocess#1: "Killed" while loading, then root@<12 hex digits>: a container's shell
+    log = (LOGS / "ComfyUI-WanAnimatePreprocess1_second_run_killed_container_console.log").read_bytes()
+    assert _said(log) == ("cgroup-limit", "killed")
+    assert _said(log.replace(b"e56d3dd32e2a", b"gpu-box"))[0] == "system-ram"  # a host's name: the OOM killer
+
+
+def test_ctrl_c_during_a_run_is_an_unfinished_run():
+    # Kosinkadink/ComfyUI-AnimateDiff-Evolved#384: a script stops after "Loading 3 new models", then ^C
+    log = (LOGS / "ComfyUI-AnimateDiff-Evolved384_script_stops_loading_models_console.log").read_bytes()
+    assert _said(log) == ("abrupt", "stopped")
+    assert _said("To see the GUI go to: http://127.0.0.1:8188\n^C") == (None, None)  # an idle server stopped
+    finished = "got prompt\n100%|██████████| 20/20 [00:04<00:00]\nPrompt executed in 5.1 seconds\n^C\nStopped server\n"
+    assert _said(finished) == (None, None)
+
+
+def test_a_platforms_limit_on_one_allocation_is_not_memory_running_out():
+    # simonlui/Docker_IPEX_ComfyUI#11: an Arc A770 16 GB with 2.29 GiB allocated refuses one 7.03 GiB block
+    doc = explain_log((LOGS / "Docker_IPEX_ComfyUI11_xpu_4gb_block_limit_oneline.log").read_bytes())
+    assert doc["failure"]["kind"] == "other"
+    first = doc["suggestions"][0]
+    assert first["id"] == "smaller-allocation" and "7.0 GiB" in first["why"] and "4 GB" in first["why"]
+    assert not explain_log("CUDA out of memory. Tried to allocate 7.03 GiB (GPU 0; 15.91 GiB total capacity)")[
+        "suggestions"
+    ][0]["id"].startswith("smaller-allocation")

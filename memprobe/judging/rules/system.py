@@ -7,7 +7,7 @@ from ...format import GIB, fmt_bytes
 from ...vocabulary import SYSTEM_KINDS
 from ..doctor import suggest_pagefile
 from ..facts import USAGE_WORDS, RunFacts, of_limit, short
-from ..failures import dynamic_vram_reserve, pinned_host
+from ..failures import allocation_size_limit, dynamic_vram_reserve, pinned_host
 from ..limits import CGROUP, COMMIT, MemoryLimit, disk_is_low, os_family
 from .base import Suggestion, rule
 from .firststep import impossible_request
@@ -60,6 +60,36 @@ def dynamic_vram_reserve_failed(f: RunFacts) -> list[Suggestion]:
         "MIG) and ZLUDA lack the API, and many model loads can use the range up.",
         "Restarting ComfyUI frees a range used up by many loads.",
     )
+
+
+@rule("allocation-size-limit", needs=("failure",), tiers=("failure",))
+def one_allocation_too_large(f: RunFacts) -> list[Suggestion]:
+    """The GPU's runtime refused one allocation for its size, however much memory was free (IPEX on Intel's
+    Alchemist cards cannot allocate a block over 4 GB): make the largest piece of work smaller."""
+    failure = f.failure
+    if failure is None or not allocation_size_limit(failure.message):
+        return []
+    sizes = failure.sizes
+    asked = f" of {fmt_bytes(sizes.requested_bytes)}" if sizes.requested_bytes else ""
+    held = (
+        f" with {fmt_bytes(sizes.allocated_bytes)} of {fmt_bytes(sizes.total_bytes)} allocated"
+        if sizes.allocated_bytes and sizes.total_bytes
+        else ""
+    )
+    return [
+        Suggestion(
+            "smaller-allocation",
+            "failure",
+            "Make the largest single allocation smaller",
+            f"It failed at {f.label(f.failing_node())}: the GPU's runtime refused one allocation{asked}{held} "
+            "because of its size alone — Intel's Arc A-series "
+            "(Alchemist) with IPEX cannot allocate a block over 4 GB. That is not VRAM running out.",
+            "Shrink what one step holds at once: a tiled node (VAE Decode (Tiled), a tiled upscaler), a lower "
+            "resolution or fewer frames, a batch of 1; PyTorch's max_split_size_mb does not lift the limit "
+            "(newer Arc cards, Battlemage, do not have it).",
+            None,
+        )
+    ]
 
 
 @rule("dynamic-vram-crash", needs=("abrupt-end",), tiers=("failure",))
