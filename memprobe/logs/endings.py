@@ -111,6 +111,17 @@ _MEMORY_KILL = (
 )
 _KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了")
 """The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese and Japanese catalogs."""
+_CTRL_C = (
+    "terminate batch job (y/n)",
+    "batchvorgang abbrechen (j/n)",
+    "terminer le programme de commandes (o/n)",
+    "terminar el trabajo por lotes (s/n)",
+    "终止批处理操作吗",
+    "バッチ ジョブを終了しますか",
+    "завершить выполнение пакетного файла",
+)
+"""cmd's question after Ctrl+C stopped a batch file (the portable build's ``run_nvidia_gpu.bat``), in the languages
+users post in; the console's own echo is ``^C``."""
 _CGROUP_KILL = (
     "memory cgroup out of memory",
     "constraint=constraint_memcg",
@@ -158,6 +169,7 @@ _HINT_TEXTS = [
     t
     for t in (
         *_PAUSE,
+        *_CTRL_C,
         *_CRASH,
         *_MEMORY_KILL,
         *_CGROUP_KILL,
@@ -202,7 +214,7 @@ def ending_kind(low: str, s: str) -> str | None:
     (``low``: the line lower-cased; ``s``: as written)."""
     if low.endswith(">pause") or any(p in low for p in _PAUSE):
         return "pause"
-    if low.strip().rstrip("^c") == "" and "^c" in low:  # the console's echo of Ctrl+C
+    if (low.strip().rstrip("^c") == "" and "^c" in low) or any(p in low for p in _CTRL_C):
         return "stopped"
     if any(p in low for p in _CGROUP_KILL) or _MEMORY_LIMIT_OF.search(low):
         return "cgroup-kill"

@@ -648,6 +648,11 @@ def test_ctrl_c_during_a_run_is_an_unfinished_run():
     assert _said("To see the GUI go to: http://127.0.0.1:8188\n^C") == (None, None)  # an idle server stopped
     finished = "got prompt\n100%|██████████| 20/20 [00:04<00:00]\nPrompt executed in 5.1 seconds\n^C\nStopped server\n"
     assert _said(finished) == (None, None)
+    # cmd's own question after Ctrl+C stops the portable build's .bat, on the echo's line or alone, localized
+    running = "got prompt\n 45%|████▌     | 9/20 [00:41<00:50,  4.60s/it]\n"
+    assert _said(running + "^CTerminate batch job (Y/N)? ") == ("abrupt", "stopped")
+    assert _said(running + "Batchvorgang abbrechen (J/N)?") == ("abrupt", "stopped")
+    assert _said("To see the GUI go to: http://127.0.0.1:8188\n^CTerminate batch job (Y/N)?") == (None, None)
 
 
 def test_a_platforms_limit_on_one_allocation_is_not_memory_running_out():
