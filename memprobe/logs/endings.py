@@ -83,7 +83,6 @@ _CRASH = (
     "terminated by sigabrt",
     "vram is lost due to gpu reset",  # amdgpu's kernel log after a GPU hang (a MODE1 reset)
     "gpu reset begin",
-    "failed. restarting per configuration",  # SwarmUI: "Self-Start ComfyUI-0 on port 7821 failed. Restarting ..."
     "analysis of the exit codes",  # a launcher's crash report in English ("System exit code name: STACK_BUFFER_OVERRUN")
     "failed with result 'core-dump'",  # systemd: the unit's process dumped core
     "failed with result 'signal'",
@@ -111,6 +110,11 @@ _MEMORY_KILL = (
 )
 _KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了")
 """The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese and Japanese catalogs."""
+_BACKEND_EXIT = (
+    "failed. restarting per configuration",  # SwarmUI: "Self-Start ComfyUI-0 on port 7821 failed. Restarting ..."
+    "unexpectedly exited",  # SwarmUI: "Self-Start ComfyUI-0 on port 7821 unexpectedly exited (if something failed, ..."
+)
+"""The program that runs ComfyUI as its backend saw its process end, without saying why."""
 _CTRL_C = (
     "terminate batch job (y/n)",
     "batchvorgang abbrechen (j/n)",
@@ -170,6 +174,7 @@ _HINT_TEXTS = [
     for t in (
         *_PAUSE,
         *_CTRL_C,
+        *_BACKEND_EXIT,
         *_CRASH,
         *_MEMORY_KILL,
         *_CGROUP_KILL,
@@ -208,12 +213,14 @@ def _runtime_fatal(low: str) -> bool:
 
 
 def ending_kind(low: str, s: str) -> str | None:
-    """``pause``, ``stopped`` (Ctrl+C's echo), ``cgroup-kill``, ``memory-kill``, ``commit-exhausted``, ``killed``,
+    """``pause``, ``stopped`` (Ctrl+C's echo), ``backend-exit`` (SwarmUI saw it end), ``cgroup-kill``, ``memory-kill``, ``commit-exhausted``, ``killed``,
     ``crash``, ``exited`` (the shell's prompt came back), ``unreachable`` (nothing listens on ComfyUI's port) or
     ``None`` for a line
     (``low``: the line lower-cased; ``s``: as written)."""
     if low.endswith(">pause") or any(p in low for p in _PAUSE):
         return "pause"
+    if any(p in low for p in _BACKEND_EXIT):
+        return "backend-exit"
     if (low.strip().rstrip("^c") == "" and "^c" in low) or any(p in low for p in _CTRL_C):
         return "stopped"
     if any(p in low for p in _CGROUP_KILL) or _MEMORY_LIMIT_OF.search(low):

@@ -65,7 +65,7 @@ def focus_of(facts: LogFacts) -> Focus:
     return Focus(last, [])
 
 
-_DIED = ("crash", "killed", "memory-kill", "cgroup-kill", "commit-exhausted", "unreachable")
+_DIED = ("crash", "killed", "memory-kill", "cgroup-kill", "commit-exhausted", "unreachable", "backend-exit")
 
 
 def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:

