@@ -133,6 +133,7 @@ _CGROUP_KILL = (
     "memory.max",
     "memory limit exceeded",  # a Hugging Face Space's status when its container went over its limit
 )
+"""The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
 _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\bexceeded")
 """A hosting platform's own kill (Cloud Run: "Memory limit of 2048 MiB exceeded with 2101 MiB used")."""
 _SIGKILL_EXIT = re.compile(
@@ -141,7 +142,6 @@ _SIGKILL_EXIT = re.compile(
 )
 """An exit status of SIGKILL however a launcher words it (``Exit code: 137``, ``Task exited with code -9``,
 ``terminated by signal 9``)."""
-"""The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
 _NATIVE_FRAME = re.compile(r"python3\d*\.dll(?:\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ byte\(s\)|\+0x[0-9a-f]+\))")
 """A line of the native stack Windows' crash handler prints for python3x.dll: the process crashed."""
 _SHELL_JOB = re.compile(r"line \d+:\s+\d+\s+killed")
@@ -213,10 +213,10 @@ def _runtime_fatal(low: str) -> bool:
 
 
 def ending_kind(low: str, s: str) -> str | None:
-    """``pause``, ``stopped`` (Ctrl+C's echo), ``backend-exit`` (SwarmUI saw it end), ``cgroup-kill``, ``memory-kill``, ``commit-exhausted``, ``killed``,
-    ``crash``, ``exited`` (the shell's prompt came back), ``unreachable`` (nothing listens on ComfyUI's port) or
-    ``None`` for a line
-    (``low``: the line lower-cased; ``s``: as written)."""
+    """``pause``, ``stopped`` (Ctrl+C's echo), ``backend-exit`` (SwarmUI saw it end), ``cgroup-kill``,
+    ``memory-kill``, ``commit-exhausted``, ``killed``, ``crash``, ``exited`` (the shell's prompt came back),
+    ``unreachable`` (nothing listens on ComfyUI's port) or ``None`` for a line (``low``: the line lower-cased;
+    ``s``: as written)."""
     if low.endswith(">pause") or any(p in low for p in _PAUSE):
         return "pause"
     if any(p in low for p in _BACKEND_EXIT):

@@ -98,9 +98,10 @@ _CONTAINER_PROMPT = re.compile(r"(?:^|[\s)])[\w.-]+@[0-9a-f]{12}:[~/]")
 """A shell's prompt on a host named by 12 hex digits (``root@e56d3dd32e2a:/workspace/ComfyUI#``): Docker names a
 container's host by its short ID — a rented GPU pod, a container's shell."""
 _CPP_TERMINATE = ("terminate called after throwing", "what():")
-"""C++'s std::terminate and the exception it names (``std::bad_alloc``): nobody caught it, the process aborts —
-a crash, whatever the exception. On Linux, whose allocator overcommits, a ``bad_alloc`` is a request beyond
-anything RAM and swap could hold (a corrupt size, a bug) far more often than memory running out."""
+"""C++'s std::terminate and the exception it names: nobody caught it, the process aborts. Of a ``std::bad_alloc``
+that is a crash, not a memory verdict: on Linux, whose allocator overcommits, it is a request beyond anything RAM
+and swap could hold (a corrupt size, a bug) far more often than memory running out. (A torch error it names —
+``what():  CUDA out of memory ...`` — is still read for what ran out.)"""
 _NODE_THREW = ("This node threw an error during execution", "Node threw an error during execution")
 """The newer frontend's error toast (its error catalog's ``execution_failed``), under "<node> failed"."""
 _CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63})\s?:\s+(.+)$")
@@ -466,7 +467,7 @@ class _Reader(BlockReading, MachineReading):
         """A line that names memory running out on its own (a one-line paste, a popup's text, a
         report squashed into one line): a failure, with its node where the paste names it —
         ``KSampler : XPU out of memory ...``, or the node's class alone on the line before."""
-        if s.startswith(_CPP_TERMINATE) or not memory_sign(s):
+        if (s.startswith(_CPP_TERMINATE) and "std::bad_alloc" in s) or not memory_sign(s):
             return False
         class_type = None
         message = s

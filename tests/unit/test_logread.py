@@ -632,6 +632,13 @@ def test_an_uncaught_cpp_bad_alloc_is_a_crash_not_a_memory_verdict():
     ):
         assert _said((LOGS / log).read_bytes()) == ("abrupt", "crash")
     assert _said("MemoryError: std::bad_alloc")[0] == "system-ram"
+    # a torch error std::terminate names is still read for what ran out
+    uncaught = (
+        "terminate called after throwing an instance of 'c10::OutOfMemoryError'\n"
+        "  what():  CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 8.00 GiB\n"
+        "Aborted (core dumped)\n"
+    )
+    assert _said(uncaught)[0] == "vram"
 
 
 def test_a_containers_shell_prompt_makes_a_kill_the_containers_limit():
