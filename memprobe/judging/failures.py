@@ -150,6 +150,7 @@ _VRAM_TEXTS = (
     "not enough vram",
     "devoured all of the memory",  # SUPIR's own hint after a torch OOM
     "vbar oom",  # comfy-aimdo (dynamic VRAM): the model's VRAM address range is full (raised as MemoryError)
+    "vram allocation failed",  # comfy-aimdo's fault-in: a page did not fit even after evicting others ("Fault failed: 2")
     "cudamalloc failed",  # llama.cpp's CUDA backend (LLM/VLM nodes)
     "cuda_error_out_of_memory",  # the CUDA driver API's name (numba, pycuda, cupy)
     "hiperroroutofmemory",
@@ -189,7 +190,7 @@ def memory_sign(text: str) -> bool:
     False
     """
     low = text.lower()
-    if detect_fallback(text) is not None:
+    if detect_fallback(text) is not None or "(non oom)" in low:  # aimdo's "VRAM Allocation failed (non OOM)"
         return False
     return any(t in low for t in MEMORY_TEXTS) or (
         "out of memory" in low and ("error" in low or "tried to allocate" in low)

@@ -207,9 +207,10 @@ def ending_hint(low: str) -> bool:
 
 
 def _runtime_fatal(low: str) -> bool:
-    """ROCm's runtime (rocclr) printing an error at level 0 (``:0:...rocclr...device.cpp:379 : 1100 us:  Memobj map
-    does not have ptr``): it prints this just before its ``guarantee`` aborts the process."""
-    return low.startswith(":0:") and "rocclr" in low and " us:" in low
+    """ROCm's runtime (rocclr, or HIP's in ``clr/hipamd``) printing an error at level 0 (``:0:...rocclr...device.cpp:379
+    : 1100 us:  Memobj map does not have ptr``, ``:0:.../clr/hipamd/src/hip_global.cpp:158 : ... us: Module not
+    initialized``): it prints this just before its ``guarantee`` aborts the process."""
+    return low.startswith(":0:") and " us:" in low and ("rocclr" in low or "/clr/" in low)
 
 
 def ending_kind(low: str, s: str) -> str | None:

@@ -94,6 +94,9 @@ _API_FIELD = re.compile(
 """A field of ComfyUI's error payload as Python or JSON prints it (either quote)."""
 _API_NODE = re.compile(r"""['"]node_errors['"]:\s*\{\s*['"]([^'"]+)['"]""")
 """The first refused node's id in ``/prompt``'s ``node_errors``."""
+_NOTICES = ("Found comfy_kitchen backend ",)
+"""Start-up lines that quote an error ComfyUI went on without: comfy-kitchen's probe of its backends (newer
+ComfyUI) names why one is unavailable (``'unavailable_reason': 'DLL load failed while importing _C: ...'``)."""
 _CONTAINER_PROMPT = re.compile(r"(?:^|[\s)])[\w.-]+@[0-9a-f]{12}:[~/]")
 """A shell's prompt on a host named by 12 hex digits (``root@e56d3dd32e2a:/workspace/ComfyUI#``): Docker names a
 container's host by its short ID — a rented GPU pod, a container's shell."""
@@ -410,7 +413,12 @@ class _Reader(BlockReading, MachineReading):
             return
         if self.bare_class is not None and self.bare_class[0] >= self.n - 2 and self._dialog(s):
             return
-        if self.n <= LOOSE_LINES and self.facts.loose_error is None and _LOOSE_ERROR.search(s):
+        if (
+            self.n <= LOOSE_LINES
+            and self.facts.loose_error is None
+            and _LOOSE_ERROR.search(s)
+            and not s.startswith(_NOTICES)
+        ):
             self.facts.loose_error = LogFailure("message", self.n, message=s, evidence=[self._ev(s)])
         if _BARE_CLASS.match(name := s.removesuffix(":")):  # "KSampler" or "KSampler:" alone: a dialog's title
             self.bare_class = (self.n, name)

@@ -712,3 +712,31 @@ def test_swarmui_saw_its_backend_end():
     ):
         assert _said((LOGS / log).read_bytes()) == ("abrupt", "backend-exit")
     assert _said("22:34:13.325 [Info] Self-Start ComfyUI (Git Pull) exited properly.") == (None, None)
+
+
+# Round u of issue 21: what its misses taught.
+def test_dynamic_vrams_fault_in_that_found_no_vram():
+    # Comfy-Org/ComfyUI#15360: comfy-aimdo's model-vbar.c logs "VRAM Allocation failed" when a page did not fit even
+    # after evicting other models' pages, and returns VBAR_FAULT_ERROR ("Fault failed: 2"); its "(non OOM)" variant
+    # (another CUDA error) is not memory running out (ComfyUI15269 in the corpus, which names KSampler)
+    doc = explain_log((LOGS / "ComfyUI15360_aimdo_fault_failed_system_freeze_oneline.log").read_bytes())
+    assert doc["failure"]["kind"] == "vram" and doc["suggestions"]
+    non_oom = (
+        "[ERROR] aimdo: src/model-vbar.c:392:ERROR:VRAM Allocation failed (non OOM)\nRuntimeError: Fault failed: 2"
+    )
+    assert _said(non_oom)[0] == "other"
+
+
+def test_hips_own_fatal_line_is_a_crash():
+    # ltdrdata/ComfyUI-Impact-Pack#1146: AMD's Windows ROCm build ends FaceDetailer with clr/hipamd's level-0 error
+    log = (LOGS / "ComfyUI-Impact-Pack1146_hip_global_module_not_initialized_oneline.log").read_bytes()
+    assert _said(log) == ("abrupt", "crash")
+
+
+def test_comfy_kitchens_probe_of_its_backends_is_a_notice():
+    # Comfy-Org/ComfyUI#11682: newer ComfyUI's start-up names why comfy-kitchen's CUDA backend is unavailable
+    log = (LOGS / "ComfyUI11682_comfy_kitchen_dll_zh_tw_console.log").read_bytes()
+    assert explain_log(log)["failure"] is None
+    assert (
+        _said("ImportError: DLL load failed while importing _C: The specified module could not be found.")[0] == "other"
+    )
