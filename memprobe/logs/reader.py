@@ -157,6 +157,7 @@ _LOOSE_ERROR = re.compile(
     r"|not currently implemented for the MPS device|MPS framework doesn't support|Cannot convert a MPS Tensor"
     r"|unsupported operand type|invalid literal for|division by zero|exec format error|channels, but got \d+ channels"
     r"|out of resource: shared memory|Could not find a version that satisfies the requirement"
+    r"|codec can't (?:de|en)code|was unexpected at this time\."  # UnicodeError's; cmd's syntax error in a .bat
     r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z][A-Za-z0-9]+: \S"  # a qualified exception ("torch._dynamo.exc.BackendCompilerFailed: ...")
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
 )
@@ -309,9 +310,12 @@ class _Reader(BlockReading, MachineReading):
             self.exc = LoggedException(None, "")
             self.mode = Mode.FRAMES
             return
-        if 'File "' in text and (m := _FAULT_FRAME.match(text)) and self.facts.endings:
-            crash = self.facts.endings[-1]
-            if crash.kind == "crash" and crash.line.number >= self.n - 64 and len(crash.frames) < MAX_CRASH_FRAMES:
+        if 'File "' in text and (m := _FAULT_FRAME.match(text)):
+            crash = self.facts.endings[-1] if self.facts.endings else None
+            if crash is None or crash.kind != "crash" or crash.line.number < self.n - 64:
+                self._ending(s.lower(), s, kind="crash")  # faulthandler's stack, its header cut from the paste
+                crash = self.facts.endings[-1]
+            if len(crash.frames) < MAX_CRASH_FRAMES:
                 crash.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3)))
             return
         if 'File "' in text and _FRAME.match(text):
@@ -426,7 +430,9 @@ class _Reader(BlockReading, MachineReading):
             self.bare_class = (self.n, named)  # the newer frontend's toast title: "VAE Encode Audio failed"
         elif len(s) <= 40 and " " in s and s[0].isupper() and (titled := builtin_class_titled(s)):  # "VAE Decode"
             self.bare_class = (self.n, titled)
-        elif len(s) <= 64 and ": " in s and custom_node(name) is not None:  # "LayerMask: SegmentAnythingUltra V2"
+        elif (
+            len(s) <= 64 and " " in s and custom_node(name) is not None
+        ):  # "LayerMask: SegmentAnythingUltra V2", "FILM VFI"
             self.bare_class = (self.n, name)
         if "137" in s and "exit" in s:
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL

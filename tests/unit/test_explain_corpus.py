@@ -44,6 +44,7 @@ UNTOUCHED = {
     "s": ((36, 47), (12, 12), (16, 21), (0, 1)),
     "t": ((36, 43), (12, 15), (12, 14), (0, 0)),
     "u": ((41, 46), (12, 12), (20, 21), (0, 1)),
+    # Round v (16 logs: the search budget ran out) scored 10/16, 4/5, 2/5: under a round's 20, not held here.
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

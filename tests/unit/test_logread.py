@@ -740,3 +740,27 @@ def test_comfy_kitchens_probe_of_its_backends_is_a_notice():
     assert (
         _said("ImportError: DLL load failed while importing _C: The specified module could not be found.")[0] == "other"
     )
+
+
+# Round v of issue 21: what its misses taught.
+def test_faulthandlers_stack_without_its_header_is_a_crash():
+    # Acly/krita-ai-diffusion#2487: the server log keeps only faulthandler's frames ("line 25 in <module>", no comma)
+    log = (LOGS / "krita-ai-diffusion2487_faulthandler_import_crash_console.log").read_bytes()
+    assert _said(log) == ("abrupt", "crash")
+    assert _said('  File "main.py", line 196, in <module>\nValueError: bad')[0] == "other"  # Python's own traceback
+
+
+def test_a_launchers_own_errors_alone():
+    # patientx/ComfyUI-Zluda#361: cmd's syntax error in the launcher's .bat; Acly/krita-ai-diffusion#191: the
+    # server's output the client could not decode
+    for log in (
+        "ComfyUI-Zluda361_batch_unexpected_at_this_time_console.log",
+        "krita-ai-diffusion191_utf8_codec_server_startup_console.log",
+    ):
+        assert _said((LOGS / log).read_bytes())[0] == "other"
+
+
+def test_a_known_custom_class_with_a_space_alone_above_its_dialog():
+    # Kosinkadink/ComfyUI-VideoHelperSuite#360: the dialog's title is Frame-Interpolation's "FILM VFI"
+    doc = explain_log((LOGS / "ComfyUI-VideoHelperSuite360_film_vfi_torchscript_cut_popup.log").read_bytes())
+    assert doc["failure"]["node"]["class_type"] == "FILM VFI"
