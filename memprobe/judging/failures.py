@@ -164,8 +164,7 @@ _VRAM_TEXTS = (
     "requested amount of gpu memory",  # TensorRT: "Requested amount of GPU memory (N bytes) could not be allocated"
     "enough gpu ram to fit the quantized model",  # transformers: a quantized model's modules would go to CPU or disk
     # torch's CUDA allocator message with its head cut off (an excerpt that starts mid-message):
-    "reserved in total by pytorch",  # torch < 2.1: "... (GPU 0; 8.00 GiB total capacity; ...; 7.3 GiB reserved in total by PyTorch)"
-    "gib total capacity;",
+    "already allocated;",  # torch < 2.1: "... (GPU 0; 8.00 GiB total capacity; 7.2 GiB already allocated; ...)"
     "has a total capacity of",  # torch ≥ 2.1: "GPU 0 has a total capacity of 7.63 GiB of which 5.12 MiB is free."
     "including non-pytorch memory",  # "Including non-PyTorch memory, this process has 7.2 GiB memory in use."
     "is allocated by pytorch, and",  # "Of the allocated memory 6.9 GiB is allocated by PyTorch, and ..."

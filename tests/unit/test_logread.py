@@ -193,6 +193,9 @@ def test_every_ending_text_passes_the_readers_cheap_gate():
 
     texts = (
         *endings._PAUSE,
+        *endings._CTRL_C,
+        *endings._BACKEND_EXIT,
+        *endings._HINT_SUBSTRINGS,
         *endings._CRASH,
         *endings._MEMORY_KILL,
         *endings._CGROUP_KILL,
