@@ -35,7 +35,7 @@ export class TimelineView {
       chart: h("div", { class: "mp-tl-chart", "data-testid": "memprobe-timeline-chart" }),
       empty: h(
         "div",
-        { class: "mp-tl-empty", hidden: true },
+        { class: "mp-tl-empty", hidden: !!this.store.doc }, // said at once, not after the chart's library loads
         "No run to show yet: queue a workflow and its memory is drawn here as it runs.",
       ),
       legend: h("div", { class: "mp-legend", role: "group", "aria-label": "Series" }),
