@@ -49,6 +49,8 @@ def working_memory(node: Mapping[str, Any], metric: str) -> int | None:
     if before is None or peak is None:
         return None
     free = (node.get("heap_free_bytes") or {}) if metric in _PROCESS_METRICS else {}
+    if free.get("before") is None or (after is not None and free.get("after") is None):
+        free = {}  # the reads stopped mid-node (one too slow): neither level, or the two would not compare
     start = int(before) - int(free.get("before") or 0)
     end = int(after) - int(free.get("after") or 0) if after is not None else start
     return max(0, int(peak) - max(start, end))

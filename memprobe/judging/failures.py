@@ -257,10 +257,11 @@ such API, or many loads used the range up), or a CUDA call other than an allocat
 "non OOM"), or funchook found no free address near the CUDA driver to place aimdo's hooks ("Failed to
 allocate memory in unused regions", comfy-aimdo#74: ComfyUI falls back to its legacy loader):
 ``--disable-dynamic-vram`` avoids it."""
+_SIZE_LIMIT = "allocate memory block with size larger than"  # Intel Arc (Alchemist) with IPEX: one over 4 GB
 _NOT_EXHAUSTION = (
     *_AIMDO_RESERVE,
     "javascript heap out of memory",  # Node.js (an Electron app, a frontend build): V8's heap limit, not the machine's
-    _SIZE_LIMIT := "allocate memory block with size larger than",  # Intel Arc (Alchemist) with IPEX: one over 4 GB
+    _SIZE_LIMIT,
 )
 """Worded as memory errors, not memory running out: :data:`_AIMDO_RESERVE`, and limits other than the
 machine's memory — V8's heap flag, a platform's limit on one allocation's size (IPEX on Intel's Alchemist

@@ -140,8 +140,8 @@ _SIGKILL_EXIT = re.compile(
     r"\b(?:exit(?:ed)?|return(?:ed)?|finished)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*(?:137|-9)\b"
     r"|\b(?:killed|terminated) by signal (?:9|sigkill)\b"
 )
-"""An exit status of SIGKILL however a launcher words it (``Exit code: 137``, ``Task exited with code -9``,
-``terminated by signal 9``)."""
+"""An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
+``exit status 137``, ``exited with code -9``, fish's ``terminated by signal SIGKILL``, ``terminated by signal 9``)."""
 _NATIVE_FRAME = re.compile(r"python3\d*\.dll(?:\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ byte\(s\)|\+0x[0-9a-f]+\))")
 """A line of the native stack Windows' crash handler prints for python3x.dll: the process crashed."""
 _SHELL_JOB = re.compile(r"line \d+:\s+\d+\s+killed")
@@ -241,11 +241,9 @@ def ending_kind(low: str, s: str) -> str | None:
         len(s) < 24 or "python" in low or "main.py" in low or _SHELL_JOB.search(low)
     ):
         return "killed"
-    if any(
-        k in low for k in ("exited with code 137", "exit code 137", "exit code -9", "status=9/kill", "exit status 137")
-    ) or ("terminated by sigkill" in low or "terminated by signal sigkill" in low):  # supervisord's; fish's
-        return "killed"
-    if _SIGKILL_EXIT.search(low):
+    if (
+        _SIGKILL_EXIT.search(low) or "status=9/kill" in low or "terminated by sigkill" in low
+    ):  # systemd's; supervisord's
         return "killed"
     if low.startswith("make: ***") and low.endswith("error 137"):  # make ran it (a container's `docker run`)
         return "killed"

@@ -410,6 +410,9 @@ def test_the_heap_malloc_holds_free_is_not_work_and_is_filled_first():
     node["heap_free_bytes"] = {"before": 20 * mib, "after": 188 * mib}
     assert working_memory(node, "process_rss_bytes") == 348 * mib
     assert working_memory({**node, "before": {"gpu0_used_bytes": 1}}, "gpu0_used_bytes") is None
+    # the reads stopped during the node (one took too long): one level alone would not compare, so neither
+    cut = {**node, "before": {"process_rss_bytes": 1500 * mib}, "heap_free_bytes": {"before": 300 * mib, "after": None}}
+    assert working_memory(cut, "process_rss_bytes") == 115 * mib  # as if none was read (not 1615 - 1455)
     # AND a forecast from a level that holds free heap grows by the work less what it reuses
     run = RUNS["768x2"]
     machine = machine_from(run["context"], run["start_metrics"], run["models_start"])
