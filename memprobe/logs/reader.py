@@ -123,8 +123,6 @@ _INTERRUPT_REQUESTS = (
     "Cancelling running prompt ",
 )
 """ComfyUI's server on a user's request to interrupt (``POST /interrupt``; newer ones' ``POST /api/jobs/{id}/cancel``)."""
-_SQUASHED_REPORT = re.compile(r" (?=## |- \*\*)")
-"""Where a report pasted on one line had its line breaks."""
 MAX_MODELS = 48
 MAX_CRASH_FRAMES = 32
 _VALIDATION_MESSAGES = (
@@ -212,10 +210,6 @@ class _Reader(BlockReading, MachineReading):
         self.prompt.last = (self.n, text, hint)
 
     def feed(self, raw: str, cut: bool) -> None:
-        if raw.startswith("# ComfyUI Error Report ##") and " - **" in raw:  # a whole report on one line
-            for part in _SQUASHED_REPORT.split(raw):
-                self.feed(part, cut)
-            return
         self.n += 1
         if cut:
             self.facts.cut_lines += 1

@@ -1,7 +1,9 @@
 """A log's bytes as clean lines: any encoding (UTF-8, UTF-16 from PowerShell, a Windows code
 page), CRLF, a browser's no-break spaces, a web page's HTML entities, ANSI colours and the
 prefixes of every logger and launcher removed, each line cut at :data:`MAX_LINE_CHARS` so that
-memory stays bounded whatever the input. What the lines say is :mod:`memprobe.logs.reader`'s job.
+memory stays bounded whatever the input. A log whose line breaks were lost (a page or a search
+result that stored a paste flattened onto one line) gets them back where a log's lines begin. What the
+lines say is :mod:`memprobe.logs.reader`'s job.
 
 >>> [clean(line) for line, _ in iter_lines(b"[2025-01-02 10:11:12.345] [info]  got prompt\\r\\n")]
 ['got prompt']
@@ -20,6 +22,11 @@ __all__ = ["iter_lines", "clean", "MAX_LINE_CHARS"]
 
 MAX_LINE_CHARS = 8192
 """A longer line is cut there; the rest of it is skipped (and counted)."""
+FLAT_MAX_CHARS = 1 << 17
+"""How much of an over-long line is kept to look for a flattened paste in it (GitHub holds an issue's or
+a comment's text to 65,536 characters)."""
+_FLAT_MIN = 120
+"""A shorter line is never taken for a flattened paste."""
 _CHUNK = 1 << 20
 
 
@@ -34,7 +41,11 @@ def _readlines(readline: Any, newline: Any) -> Iterator[tuple[Any, bool]]:
         if len(line) <= MAX_LINE_CHARS:  # the last line, without its newline
             yield line, False
             return
-        yield line[:MAX_LINE_CHARS], True
+        line += readline(FLAT_MAX_CHARS - len(line))  # room to find a flattened paste's lines
+        if line.endswith(newline) or len(line) < FLAT_MAX_CHARS:
+            yield line, False
+            continue
+        yield line, True
         while (rest := readline(_CHUNK)) and not rest.endswith(newline):
             pass
 
@@ -60,28 +71,95 @@ def _plain(line: str) -> str:
     return line
 
 
+_FLAT_BREAK = re.compile(
+    r"(?<=it/s\]) +|(?<=s/it\]) +|(?<=\|) +(?=\|)"  # after a progress bar, between a table's rows
+    r"| +(?="
+    r"Traceback \(most recent call last\)|File \"[^\"]{1,500}\", line \d+,? in "
+    r"|During handling of the above exception|The above exception was the direct cause"
+    r"|!!! Exception during processing|Error occurred when executing|Exception in thread "
+    r"|got prompt\b|Prompt executed in |Requested to load |loaded (?:completely|partially)[;: ]"
+    r"|Loading \d+ new models?|\d+ models? unloaded|Unloaded partially|model weight dtype |model_type [A-Z]"
+    r"|Total VRAM |Set vram state to|Device: |ComfyUI version: |Using \w+ attention|Import times for custom nodes"
+    r"|Starting server|To see the GUI go to|Killed *$|Killed \S|Press any key to continue"
+    r"|Failed to validate prompt|Prompt outputs failed validation|Output will be ignored|invalid prompt: "
+    r"|\* [A-Za-z]\w* \d+:|- (?:Value not in list|Required input is missing|Exception when validating)"
+    r"|Exception Code: |0x[0-9A-Fa-f]{16}, |Windows fatal exception|Fatal Python error|(?:Current t|T)hread 0x"
+    r"|Segmentation fault|Press (?:any )?[Kk]ey|[A-Z]:\\[^ <>|]*>|\S+: line \d+: |fish: Job "
+    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\w*:|\[(?:INFO|WARNING|ERROR|info|warning|error)\] "
+    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d"
+    r"|(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception): |\^{3,}"
+    r")"
+)
+"""Where a flattened paste had its line breaks: before what begins a line of a ComfyUI log or a
+Python traceback."""
+_FLAT_FRAME = re.compile(r'(File "[^"]{1,500}", line \d+,? in [^ ]+) +(?=\S)')
+"""A flattened frame: its code followed it on the next line."""
+_SQUASHED_REPORT = re.compile(r" (?=## |- \*\*)")
+"""Where the frontend's error report (Markdown) pasted on one line had its line breaks."""
+_PAYLOAD = ("'traceback': [", '"traceback": [', "exception_message")
+"""An API client's error payload: one line whose frames are data (``memprobe.logs.reader`` reads it whole)."""
+
+
+def _pieces(line: str, cut: bool) -> Iterator[tuple[str, bool]]:
+    """A long line as the lines it was before a page flattened it (when it holds at least two of a
+    log's line starts), each in pieces of at most :data:`MAX_LINE_CHARS`; ``cut`` (the rest of the line
+    past :data:`FLAT_MAX_CHARS` was dropped) goes with the last."""
+    parts = [line]
+    if line.startswith("# ComfyUI Error Report ##") and " - **" in line:  # a whole report, as its sections
+        parts = _SQUASHED_REPORT.split(line)
+    elif not any(p in line for p in _PAYLOAD):
+        start = _prefixes_end(line)  # a logger's prefix stays with the first piece
+        split = _FLAT_BREAK.split(" " + line[start:])  # the space: a marker that begins the text counts too
+        if len(split) > 2:
+            parts = []
+            for piece in split:  # a piece that is only a logger's prefix goes with the line it began
+                if parts and _prefixes_end(parts[-1] + " ") > len(parts[-1]):
+                    parts[-1] += " " + piece
+                elif piece[:6] == 'File "':
+                    parts.extend(q for q in _FLAT_FRAME.split(piece, 1) if q)
+                elif piece:
+                    parts.append(piece)
+            parts[0] = line[:start] + parts[0]
+    last = len(parts) - 1
+    for i, part in enumerate(parts):
+        while len(part) > MAX_LINE_CHARS:  # in pieces, each ending at a space where there is one
+            end = part.rfind(" ", MAX_LINE_CHARS // 2, MAX_LINE_CHARS) + 1 or MAX_LINE_CHARS
+            yield part[:end], False
+            part = part[end:]
+        yield part, cut and i == last
+
+
 def iter_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
-    """Decoded lines of a log given as text, bytes or a binary stream (line ends stripped)."""
+    """Decoded lines of a log given as text, bytes or a binary stream (line ends stripped); a line a
+    page flattened comes as the lines it was (:func:`_pieces`)."""
     if isinstance(source, str):
-        for line, cut in _readlines(io.StringIO(source, newline="\n").readline, "\n"):
-            yield _plain(line.rstrip("\r\n")), cut
-        return
-    stream = io.BytesIO(source) if isinstance(source, bytes | bytearray) else source
-    if not hasattr(stream, "peek"):
-        stream = io.BufferedReader(stream)  # type: ignore[type-var]
-    head = stream.peek(4096)[:4096]
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or (
-        len(head) >= 64 and head.count(b"\0") > len(head) // 3
-    ):
+        readline = io.StringIO(source, newline="\n").readline
+    else:
+        stream = io.BytesIO(source) if isinstance(source, bytes | bytearray) else source
+        if not hasattr(stream, "peek"):
+            stream = io.BufferedReader(stream)  # type: ignore[type-var]
+        head = stream.peek(4096)[:4096]
+        if not (
+            head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+            or (len(head) >= 64 and head.count(b"\0") > len(head) // 3)
+        ):
+            yield from _utf8_lines(stream, head)
+            return
         encoding = (
             "utf-16"
             if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
             else ("utf-16-le" if head[1:2] == b"\0" else "utf-16-be")
         )
-        text = io.TextIOWrapper(stream, encoding=encoding, errors="replace", newline="\n")
-        for line, cut in _readlines(text.readline, "\n"):
-            yield _plain(line.rstrip("\r\n")), cut
-        return
+        readline = io.TextIOWrapper(stream, encoding=encoding, errors="replace", newline="\n").readline
+    for line, cut in _readlines(readline, "\n"):
+        line = _plain(line.rstrip("\r\n"))
+        if len(line) > _FLAT_MIN and "\r" not in line:  # (a progress bar redrawn in place is not flattened)
+            yield from _pieces(line, cut)
+        else:
+            yield line, cut
+
+
+def _utf8_lines(stream: Any, head: bytes) -> Iterator[tuple[str, bool]]:
     if head.startswith(codecs.BOM_UTF8):
         stream.read(len(codecs.BOM_UTF8))
     for raw, cut in _readlines(stream.readline, b"\n"):
@@ -89,7 +167,12 @@ def iter_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
             line = raw.rstrip(b"\r\n").decode("utf-8")
         except UnicodeDecodeError:  # a Windows code page (or junk): readable enough, never an error
             line = raw.rstrip(b"\r\n").decode("cp1252", errors="replace")
-        yield (line if line.isascii() and "&" not in line else _plain(line)), cut
+        if not line.isascii() or "&" in line:
+            line = _plain(line)
+        if len(line) > _FLAT_MIN and "\r" not in line:
+            yield from _pieces(line, cut)
+        else:
+            yield line, cut
 
 
 # ---------------------------------------------------------------------------- cleaning
@@ -113,6 +196,19 @@ _PREFIX = re.compile(
 )
 _PREFIX_FIRST = frozenset("([>0123456789")
 _RICH = re.compile(r"^\s*(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s{2,}(.*?)\s{2,}[\w.]+\.py:\d+\s*$")
+
+
+def _prefixes_end(text: str) -> int:
+    """Where the text after the prefixes of :data:`_PREFIX` begins."""
+    end = 0
+    head = text[:48]
+    if ":" in head or "|" in head or head[:1] in _PREFIX_FIRST:
+        for _ in range(4):
+            m = _PREFIX.match(text[end:])
+            if not m or not m.group(0):
+                break
+            end += m.end()
+    return end
 
 
 def clean(text: str) -> str:

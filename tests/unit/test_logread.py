@@ -13,7 +13,7 @@ from helpers import FIXTURES
 
 from memprobe.logs.explain import explain_log
 from memprobe.logs.reader import read_log
-from memprobe.logs.text import MAX_LINE_CHARS, clean, iter_lines
+from memprobe.logs.text import FLAT_MAX_CHARS, MAX_LINE_CHARS, clean, iter_lines
 
 MIB = 1024**2
 RECORDED = FIXTURES / "comfyui-0.3.64" / "logs"
@@ -139,12 +139,51 @@ def test_progress_bars_redrawn_with_carriage_returns_are_lines():
     assert prompt.last_activity.text.strip().startswith("45%") and prompt.last_hint == "sampling"
 
 
-def test_over_long_lines_are_cut_and_counted_without_holding_them():
+def test_over_long_lines_come_in_pieces_and_the_rest_past_the_bound_is_cut_and_counted():
     lines = list(iter_lines(b"a" * (5 * MAX_LINE_CHARS) + b"\nnext\n"))
-    assert lines == [("a" * MAX_LINE_CHARS, True), ("next", False)]
-    huge = "x" * (3 * 1024**2)  # a 3 MB line between two real ones
+    assert lines == [("a" * MAX_LINE_CHARS, False)] * 5 + [("next", False)]
+    words = " ".join(["word"] * (MAX_LINE_CHARS // 2))  # pieces end at a space
+    pieces = [piece for piece, _ in iter_lines(words)]
+    assert "".join(pieces) == words and len(pieces) == 3 and all(p.endswith(" ") for p in pieces[:-1])
+    huge = "x" * (3 * 1024**2)  # a 3 MB line between two real ones: only FLAT_MAX_CHARS of it is read
+    lines = list(iter_lines(huge + "\nnext"))
+    assert sum(len(line) for line, _ in lines[:-1]) == FLAT_MAX_CHARS and lines[-2:] == [
+        ("x" * 8192, True),
+        ("next", False),
+    ]
     facts = read_log(f"got prompt\n{huge}\n!!! Exception during processing !!! Allocation on device\n")
     assert facts.cut_lines == 1 and facts.failures[0].message == "Allocation on device"
+
+
+@pytest.mark.parametrize(
+    "name, kind, class_type",
+    [
+        ("vhs_136_loadvideo_1080p_defaultcpuallocator_65gb.log", "system-ram", None),  # ERROR:root: before each line
+        ("seedvr2_57_video_vae_cache_send_recv_allocation.log", "vram", None),  # ISO stamps, a cut traceback
+        ("comfyui-5394_numpy_arraymemoryerror_40mib_tail.log", "system-ram", None),  # carets, numpy's error
+        ("IF_Trellis31_image_to_3d_cuda_oom_8gb_console.log", "vram", None),  # a progress bar before the error
+        ("nvidiadocker12_user_script_killed_flux_load.log", "system-ram", None),  # bash's "line 21: 116 Killed"
+        ("zluda38_comfyui_zluda_clip_load_0xc0000005_console.log", "abrupt", None),  # a native crash's frames
+        ("other_validation_missing_models_root_format.log", "other", "UpscaleModelLoader"),  # a refused prompt
+        ("comfyui4936_flux_samplercustomadvanced_error_report.log", "vram", "SamplerCustomAdvanced"),  # a report
+    ],
+)
+def test_a_log_flattened_onto_one_line_reads_as_the_log(name, kind, class_type):
+    """A page or a search result that stored a paste without its line breaks: the reader puts them
+    back where a log's lines begin (a traceback's frames, ComfyUI's lines, loggers' stamps, a crash's
+    rows) and reads the same failure."""
+    raw = text(name)
+    lines = explain_log(raw)["failure"]
+    flat = explain_log(" ".join(raw.splitlines()))["failure"]
+    assert (lines["kind"], lines["node"]["class_type"]) == (kind, class_type)
+    assert (flat["kind"], flat["node"]["class_type"]) == (kind, class_type)
+
+
+def test_a_long_line_with_one_line_start_in_it_and_an_api_payload_stay_whole():
+    message = "RuntimeError: Error(s) in loading state_dict for UNet: " + "size mismatch for block; " * 12
+    assert [line for line, _ in iter_lines(message)] == [message]
+    payload = text("horde-worker-reGen88_facerestore_numpy_alloc_oneline.log").strip()
+    assert [line for line, _ in iter_lines(payload)] == [payload]  # its frames are data, read whole
 
 
 def test_report_popup_and_log_of_one_failure_are_one_failure():
