@@ -249,6 +249,8 @@ def ending_kind(low: str, s: str) -> str | None:
         return "killed"
     if any(k in low for k in _KILLED_WORDS) and len(s) < 80:
         return "killed"
+    if "thread: [" in low and "assertion `" in low:  # a CUDA kernel's device-side assert: an error, not an abort
+        return None
     if (
         any(p in low for p in _CRASH)
         or _NATIVE_FRAME.search(low)

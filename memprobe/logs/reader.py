@@ -94,9 +94,11 @@ _API_FIELD = re.compile(
 """A field of ComfyUI's error payload as Python or JSON prints it (either quote)."""
 _API_NODE = re.compile(r"""['"]node_errors['"]:\s*\{\s*['"]([^'"]+)['"]""")
 """The first refused node's id in ``/prompt``'s ``node_errors``."""
-_NOTICES = ("Found comfy_kitchen backend ",)
+_NOTICES = ("Found comfy_kitchen backend ", "comfy-aimdo failed to load: ")
 """Start-up lines that quote an error ComfyUI went on without: comfy-kitchen's probe of its backends (newer
-ComfyUI) names why one is unavailable (``'unavailable_reason': 'DLL load failed while importing _C: ...'``)."""
+ComfyUI) names why one is unavailable (``'unavailable_reason': 'DLL load failed while importing _C: ...'``);
+comfy-aimdo's loader, on a machine without its GPU library (``libcuda.so.1: cannot open shared object file``),
+logs it and ComfyUI runs without dynamic VRAM."""
 _CONTAINER_PROMPT = re.compile(r"(?:^|[\s)])[\w.-]+@[0-9a-f]{12}:[~/]")
 """A shell's prompt on a host named by 12 hex digits (``root@e56d3dd32e2a:/workspace/ComfyUI#``): Docker names a
 container's host by its short ID — a rented GPU pod, a container's shell."""
@@ -143,7 +145,7 @@ _OUT_OF_RANGE = re.compile(r"^Value \S+ (?:bigger than max|smaller than min) of 
 LOOSE_LINES = 400
 """How far into a log a loose error line is looked for (a paste, not a session's console)."""
 _LOOSE_ERROR = re.compile(
-    r"ComfyUI execution error: |^Server error: |^(?i:server execution error): |INTERNAL ASSERT FAILED at |CUDA error: |HIP error: |size mismatch for |Error\(s\) in loading state_dict"
+    r"\] Assertion `.*` failed|ComfyUI execution error: |^Server error: |^(?i:server execution error): |INTERNAL ASSERT FAILED at |CUDA error: |HIP error: |size mismatch for |Error\(s\) in loading state_dict"
     r"|missing \d+ required (?:positional|keyword-only) argument|unexpected keyword argument|object has no attribute"
     r"|object is not (?:a mapping|subscriptable|callable|iterable)|No module named|is not defined"
     r"|index out of range|values to unpack|Permission denied|No such file or directory|LoadLibrary failed"
@@ -272,7 +274,8 @@ class _Reader(BlockReading, MachineReading):
                 self._facts_line(s[load:], s[load:])
             if "Killed" in s[-12:]:  # the kernel ended the process while a bar was drawn
                 self._ending("killed", "Killed")
-            after = s[s.rfind("]") + 1 :].strip() if "]" in s else ""  # printed on the bar's line, after it
+            end = s.find("]", s.find("%|"))  # the bar's own end: what follows was printed on its line
+            after = clean(s[end + 1 :].lstrip()) if end > 0 else ""  # ("...it/s][INFO] Interrupting prompt")
             if after and ENDING_HINT.search(after.lower()):  # "...it/s]Fatal Python error: Segmentation fault"
                 self._ending(after.lower(), after)
             elif after.startswith(_INTERRUPT_REQUESTS):  # "...4.50s/it][INFO] Interrupting prompt 6c52..."

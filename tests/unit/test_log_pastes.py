@@ -298,6 +298,31 @@ def test_comfy_kitchens_probe_of_its_backends_is_a_notice():
     )
 
 
+def test_comfy_aimdos_loader_on_a_machine_without_its_gpu_library_is_a_notice():
+    # Comfy-Org/ComfyUI-Manager#2852 (an AMD card) and comfy-aimdo#33 (aarch64): comfy-aimdo logs why it could not
+    # load and returns False; ComfyUI runs on without dynamic VRAM
+    for name in (
+        "ComfyUI-Manager2852_aimdo_libcuda_amd_startup_console.log",
+        "comfy-aimdo33_aarch64_sharedobject_console.log",
+    ):
+        assert explain_log((LOGS / name).read_bytes())["failure"] is None, name
+    assert (
+        kind_and_ending("OSError: libcuda.so.1: cannot open shared object file: No such file or directory")[0]
+        == "other"
+    )
+
+
+def test_a_cuda_kernels_device_side_assertion_is_an_error_not_an_abort():
+    # kijai/ComfyUI-Florence2#202: indexSelectSmallIndex's assertion, its first copy printed on the beam search's bar
+    doc = explain_log((LOGS / "ComfyUI-Florence2202_missing_keys_cuda_index_assert_console.log").read_bytes())
+    assert doc["failure"]["kind"] == "other" and "srcIndex < srcSelectDimSize" in doc["failure"]["message"]
+    # a host-side C assert still aborts the process: ROCm's "Assertion `err == hipSuccess' failed."
+    assert kind_and_ending("python3: /src/hip/memory.cpp:42: void f(): Assertion `err == hipSuccess' failed.") == (
+        "abrupt",
+        "crash",
+    )
+
+
 def test_a_launchers_own_errors_alone():
     # patientx/ComfyUI-Zluda#361: cmd's syntax error in the launcher's .bat; Acly/krita-ai-diffusion#191: the
     # server's output the client could not decode
