@@ -32,7 +32,7 @@ from ..vocabulary import MEMORY_KINDS
 from .focus import Focus, focus_of
 from .nodes import BUILTIN_SOURCE, Node, class_in_message, identify
 from .reader import Ending, LogFacts, LogFailure, LogLine, PromptLog, read_log
-from .text import MAX_LINE_CHARS
+from .text import FLAT_MAX_CHARS
 
 __all__ = ["explain_log", "explain_facts", "BUILTIN_SOURCE"]
 
@@ -447,7 +447,7 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
     if not facts.versions.get("comfyui"):
         unknown.append("ComfyUI's version")
     if facts.cut_lines:
-        unknown.append(f"the rest of {facts.cut_lines} over-long line(s), cut at {MAX_LINE_CHARS} characters")
+        unknown.append(f"the rest of {facts.cut_lines} over-long line(s), cut at {FLAT_MAX_CHARS:,} characters")
     run = _run_facts(facts, focus, j, os_name, compute_device, fallbacks)
     suggestions = advise(run)
     evidence = [{"line": e.number, "text": e.text} for e in j.evidence[:6]]

@@ -5,9 +5,10 @@ fallbacks and every failure, including a process that simply stopped.
 Only reading here, no judgement (that is :mod:`memprobe.logs.explain`). Any input is accepted: text or
 bytes in any encoding (UTF-8, UTF-16 from PowerShell, a Windows code page), CRLF, ANSI colours,
 the prefixes of every logger and launcher (timestamps, ``ERROR:root:``, ``[info]``, docker-compose,
-journald), truncated pastes, binary junk. Memory stays bounded whatever the size: lines longer
-than :data:`memprobe.logs.text.MAX_LINE_CHARS` are cut (:mod:`memprobe.logs.text` turns bytes into
-clean lines), and only the last :data:`MAX_PROMPTS` prompts are kept.
+journald), truncated pastes, pastes flattened onto one line, binary junk. Memory stays bounded whatever
+the size: lines come in pieces of at most :data:`memprobe.logs.text.MAX_LINE_CHARS`, and one longer than
+:data:`memprobe.logs.text.FLAT_MAX_CHARS` is cut (:mod:`memprobe.logs.text` turns bytes into clean lines),
+and only the last :data:`MAX_PROMPTS` prompts are kept.
 
 The reader is one state machine in three parts: this module dispatches each line; a failure
 block is followed by :class:`~memprobe.logs.blocks.BlockReading` (its :class:`~memprobe.logs.blocks.Mode`

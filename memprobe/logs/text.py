@@ -1,7 +1,7 @@
 """A log's bytes as clean lines: any encoding (UTF-8, UTF-16 from PowerShell, a Windows code
 page), CRLF, a browser's no-break spaces, a web page's HTML entities, ANSI colours and the
-prefixes of every logger and launcher removed, each line cut at :data:`MAX_LINE_CHARS` so that
-memory stays bounded whatever the input. A log whose line breaks were lost (a page or a search
+prefixes of every logger and launcher removed, each line at most :data:`MAX_LINE_CHARS` long (a longer
+one in pieces, cut past :data:`FLAT_MAX_CHARS`) so that memory stays bounded whatever the input. A log whose line breaks were lost (a page or a search
 result that stored a paste flattened onto one line) gets them back where a log's lines begin. What the
 lines say is :mod:`memprobe.logs.reader`'s job.
 
@@ -18,13 +18,13 @@ import re
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
-__all__ = ["iter_lines", "clean", "MAX_LINE_CHARS"]
+__all__ = ["iter_lines", "clean", "MAX_LINE_CHARS", "FLAT_MAX_CHARS"]
 
 MAX_LINE_CHARS = 8192
-"""A longer line is cut there; the rest of it is skipped (and counted)."""
+"""A longer line comes in pieces of at most this many characters."""
 FLAT_MAX_CHARS = 1 << 17
-"""How much of an over-long line is kept to look for a flattened paste in it (GitHub holds an issue's or
-a comment's text to 65,536 characters)."""
+"""How much of an over-long line is read, to find a flattened paste in it (GitHub holds an issue's or a
+comment's text to 65,536 characters); the rest of it is skipped (and counted)."""
 _FLAT_MIN = 120
 """A shorter line is never taken for a flattened paste."""
 _CHUNK = 1 << 20
@@ -32,7 +32,7 @@ _CHUNK = 1 << 20
 
 # ---------------------------------------------------------------------------- decoding
 def _readlines(readline: Any, newline: Any) -> Iterator[tuple[Any, bool]]:
-    """Lines from a stream's ``readline`` (C speed), each cut at :data:`MAX_LINE_CHARS` (``True``
+    """Lines from a stream's ``readline`` (C speed), each cut at :data:`FLAT_MAX_CHARS` (``True``
     when cut); the rest of a cut line is read and dropped piecewise, never held whole."""
     while line := readline(MAX_LINE_CHARS + 1):
         if line.endswith(newline):
