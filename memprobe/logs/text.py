@@ -86,7 +86,7 @@ _FLAT_BREAK = re.compile(
     r"|Exception Code: |0x[0-9A-Fa-f]{16}, |Windows fatal exception|Fatal Python error|(?:Current t|T)hread 0x"
     r"|Segmentation fault|Press (?:any )?[Kk]ey|[A-Z]:\\[^ <>|]*>|\S+: line \d+: |fish: Job "
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\w*:|\[(?:INFO|WARNING|ERROR|info|warning|error)\] "
-    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d"
+    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d[:\]]"
     r"|(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception): |\^{3,}"
     r")"
 )
@@ -184,7 +184,7 @@ _PREFIX = re.compile(
     r"|>\s?"  # a quoted paste
     r"|[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s"  # docker compose "comfyui-1  | "
     r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?: "  # journald
-    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?:\s*-\s*|\s+|$)"  # timestamps
+    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?\]?(?:\s*-\s*|\s+|$)"  # timestamps
     r"|\[\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s*"
     r"|\d\d:\d\d:\d\d\.\d{3} (?=\[)"  # SwarmUI's "11:04:36.672 [Warning] [ComfyUI-0/STDERR] "
     r"|\[ComfyUI-\d+/STD(?:OUT|ERR)\]\s*"

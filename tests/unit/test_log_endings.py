@@ -233,3 +233,8 @@ def test_faulthandlers_stack_without_its_header_is_a_crash():
     assert (
         kind_and_ending('  File "main.py", line 196, in <module>\nValueError: bad')[0] == "other"
     )  # Python's own traceback
+
+
+def test_a_log_stamped_to_the_minute_that_stops_mid_load_is_an_unfinished_run():
+    # kijai/ComfyUI-SUPIR#87: a log whose every line begins "[2024-03-24 20:49] " ends while the SDXL model loads
+    assert kind_and_ending(text("ComfyUI-SUPIR87_loader_v2_sdxl_silent_crash_console.log")) == ("abrupt", "log-stops")

@@ -33,6 +33,7 @@ def text(name: str) -> str:
         ),
         ("ERROR:root:!!! Exception during processing !!!", "!!! Exception during processing !!!"),
         ("[2025-04-13 12:47:30.359] [info]  got prompt", "got prompt"),
+        ("[2024-03-24 20:48] got prompt", "got prompt"),  # the minute only (kijai/ComfyUI-SUPIR#87, #88)
         ("2025-05-12T01:48:04.234689 - got prompt", "got prompt"),
         ("FETCH ComfyRegistry Data: 35/812025-04-09T20:20:05.437529 - ", "FETCH ComfyRegistry Data: 35/81"),
         ("comfyui-rocm  | Requested to load SDXL", "Requested to load SDXL"),
