@@ -251,6 +251,8 @@ def ending_kind(low: str, s: str) -> str | None:
         return "killed"
     if "thread: [" in low and "assertion `" in low:  # a CUDA kernel's device-side assert: an error, not an abort
         return None
+    if "exception: access violation" in low and "fatal exception" not in low:
+        return None  # ctypes' words for a fault it caught in the DLL it called: Python lived to report it
     if (
         any(p in low for p in _CRASH)
         or _NATIVE_FRAME.search(low)

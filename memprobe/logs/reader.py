@@ -95,6 +95,10 @@ _API_FIELD = re.compile(
 """A field of ComfyUI's error payload as Python or JSON prints it (either quote)."""
 _API_NODE = re.compile(r"""['"]node_errors['"]:\s*\{\s*['"]([^'"]+)['"]""")
 """The first refused node's id in ``/prompt``'s ``node_errors``."""
+_FALLBACKS = ("Error running sage attention: ",)
+"""Errors ComfyUI caught and went on past: its SageAttention wrapper logs why the kernel failed ("out of resource:
+shared memory", "no kernel image is available") and runs PyTorch's attention instead (``comfy/ldm/modules/
+attention.py``, ``attention_sage``)."""
 _NOTICES = ("Found comfy_kitchen backend ", "comfy-aimdo failed to load: ")
 """Start-up lines that quote an error ComfyUI went on without: comfy-kitchen's probe of its backends (newer
 ComfyUI) names why one is unavailable (``'unavailable_reason': 'DLL load failed while importing _C: ...'``);
@@ -146,7 +150,7 @@ _OUT_OF_RANGE = re.compile(r"^Value \S+ (?:bigger than max|smaller than min) of 
 LOOSE_LINES = 400
 """How far into a log a loose error line is looked for (a paste, not a session's console)."""
 _LOOSE_ERROR = re.compile(
-    r"\] Assertion `.*` failed|ComfyUI execution error: |^Server error: |^(?i:server execution error): |INTERNAL ASSERT FAILED at |CUDA error: |HIP error: |size mismatch for |Error\(s\) in loading state_dict"
+    r"\] Assertion `.*` failed|Error submitting a packet to the muxer|ComfyUI execution error: |^Server error: |^(?i:server execution error): |INTERNAL ASSERT FAILED at |CUDA error: |HIP error: |size mismatch for |Error\(s\) in loading state_dict"
     r"|missing \d+ required (?:positional|keyword-only) argument|unexpected keyword argument|object has no attribute"
     r"|object is not (?:a mapping|subscriptable|callable|iterable)|No module named|is not defined"
     r"|index out of range|values to unpack|Permission denied|No such file or directory|LoadLibrary failed"
@@ -405,6 +409,8 @@ class _Reader(BlockReading, MachineReading):
             self.exc = LoggedException(m.group(1), "")
             return
         if ("exception_message" in s or "node_errors" in s) and self._api_error(s):
+            return
+        if first == "E" and s.startswith(_FALLBACKS):
             return
         if memory_gate(s.lower()) and self._memory_paste(s):
             return

@@ -183,7 +183,7 @@ _PREFIX = re.compile(
     r"\(pid=\d+\)\s*"  # ray workers
     r"|>\s?"  # a quoted paste
     r"|[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s"  # docker compose "comfyui-1  | "
-    r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?: "  # journald
+    r"|\S{2,6} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?: "  # journald (its month in any locale: "9月 08")
     r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?\]?(?:\s*-\s*|\s+|$)"  # timestamps
     r"|\[\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s*"
     r"|\d\d:\d\d:\d\d\.\d{3} (?=\[)"  # SwarmUI's "11:04:36.672 [Warning] [ComfyUI-0/STDERR] "

@@ -323,6 +323,32 @@ def test_a_cuda_kernels_device_side_assertion_is_an_error_not_an_abort():
     )
 
 
+def test_comfyuis_fallback_from_sageattention_is_no_failure():
+    # Tongyi-MAI/Z-Image#52: the kernel asked for more shared memory than the GPU's block has; ComfyUI's
+    # attention_sage logs why and runs PyTorch's attention instead, and the images complete
+    assert explain_log((LOGS / "Z-Image52_sage_shared_memory_fallback_oneline.log").read_bytes())["failure"] is None
+    kernel = "Error running sage attention: CUDA error: no kernel image is available for execution on the device"
+    assert kind_and_ending(
+        f"got prompt\n{kernel}\n, using pytorch attention instead.\nPrompt executed in 9.1 seconds"
+    ) == (
+        None,
+        None,
+    )
+
+
+def test_ffmpegs_broken_pipe_alone_is_an_error_not_memory():
+    # Kosinkadink/ComfyUI-VideoHelperSuite#355 and crystian/ComfyUI-Crystools#214: the video preview's ffmpeg lost
+    # its pipe; in the second a pack's line before it quotes ctypes' "exception: access violation", which that
+    # pack caught ("Turning off this feature"): no crash
+    for name in (
+        "ComfyUI-VideoHelperSuite355_muxer_broken_pipe_console.log",
+        "ComfyUI-Crystools214_gpu_temp_access_violation_console.log",
+    ):
+        assert kind_and_ending((LOGS / name).read_bytes()) == ("other", None), name
+    # Windows' own word for the fault that ended the process is still a crash
+    assert kind_and_ending("got prompt\nWindows fatal exception: access violation\n") == ("abrupt", "crash")
+
+
 def test_a_launchers_own_errors_alone():
     # patientx/ComfyUI-Zluda#361: cmd's syntax error in the launcher's .bat; Acly/krita-ai-diffusion#191: the
     # server's output the client could not decode

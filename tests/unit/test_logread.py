@@ -38,6 +38,8 @@ def text(name: str) -> str:
         ("FETCH ComfyRegistry Data: 35/812025-04-09T20:20:05.437529 - ", "FETCH ComfyRegistry Data: 35/81"),
         ("comfyui-rocm  | Requested to load SDXL", "Requested to load SDXL"),
         ("Aug 04 10:39:10 debian earlyoom[845]: low memory!", "low memory!"),
+        ("9月 08 09:15:53 lenovo python[285299]: [WARNING] aimdo: x", "aimdo: x"),  # a Chinese locale's month
+        ("сен 08 09:15:53 host python3[42]: Killed", "Killed"),
         ("\x1b[31m!!! Exception during processing !!! x\x1b[0m", "!!! Exception during processing !!! x"),
         ("2024-03-31 16:19:10,816 INFO Requested to load SDXL", "Requested to load SDXL"),
         ("> !!! Exception during processing !!!", "!!! Exception during processing !!!"),
