@@ -30,7 +30,7 @@ from ..judging.custom_nodes import custom_node
 from ..judging.failures import MEMORY_TEXTS, detect_fallback, memory_sign
 from ..judging.stages import builtin_class_titled, builtin_nodes
 from .blocks import BlockReading, Mode
-from .endings import ENDING_HINT, ending_hint, ending_kind
+from .endings import ENDING_HINT, SHELL_COMMAND, ending_hint, ending_kind
 from .machine import MachineReading
 from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader
 from .patterns import (
@@ -95,6 +95,8 @@ _API_FIELD = re.compile(
 """A field of ComfyUI's error payload as Python or JSON prints it (either quote)."""
 _API_NODE = re.compile(r"""['"]node_errors['"]:\s*\{\s*['"]([^'"]+)['"]""")
 """The first refused node's id in ``/prompt``'s ``node_errors``."""
+_LAUNCH = re.compile(r"main\.py|python|\.bat\b|comfy|entry_with_update|launch")
+"""A command that starts ComfyUI (or a program running it), typed at a shell's prompt."""
 _FALLBACKS = ("Error running sage attention: ",)
 """Errors ComfyUI caught and went on past: its SageAttention wrapper logs why the kernel failed ("out of resource:
 shared memory", "no kernel image is available") and runs PyTorch's attention instead (``comfy/ldm/modules/
@@ -150,7 +152,7 @@ _OUT_OF_RANGE = re.compile(r"^Value \S+ (?:bigger than max|smaller than min) of 
 LOOSE_LINES = 400
 """How far into a log a loose error line is looked for (a paste, not a session's console)."""
 _LOOSE_ERROR = re.compile(
-    r"\] Assertion `.*` failed|Error submitting a packet to the muxer|ComfyUI execution error: |^Server error: |^(?i:server execution error): |INTERNAL ASSERT FAILED at |CUDA error: |HIP error: |size mismatch for |Error\(s\) in loading state_dict"
+    r"\] Assertion `.*` failed|Error submitting a packet to the muxer|Error: Command failed: |ComfyUI execution error: |^Server error: |^(?i:server execution error): |INTERNAL ASSERT FAILED at |CUDA error: |HIP error: |size mismatch for |Error\(s\) in loading state_dict"
     r"|missing \d+ required (?:positional|keyword-only) argument|unexpected keyword argument|object has no attribute"
     r"|object is not (?:a mapping|subscriptable|callable|iterable)|No module named|is not defined"
     r"|index out of range|values to unpack|Permission denied|No such file or directory|LoadLibrary failed"
@@ -209,6 +211,8 @@ class _Reader(BlockReading, MachineReading):
         self.aimdo_lines: deque[int] = deque(maxlen=64)
         """Lines of comfy-aimdo (dynamic VRAM): its own log, its frames, a model staged for it."""
         self.ignored_at = -2
+        self.launched_at = 0
+        """The line where a shell's prompt launched ComfyUI (``C:\\ComfyUI>python main.py``), if one did."""
         """The line of Python's "Exception ignored in: ..." (the traceback after it was swallowed)."""
         self.models = ModelLogReader()
         """Pairs each load line with the ``Requested to load`` before it (``memprobe.logs.modellog``)."""
@@ -542,6 +546,11 @@ class _Reader(BlockReading, MachineReading):
             return
         if ending_hint(low := s.lower()):
             self._ending(low, s)
+        if (s[1:3] == ":\\" or s[:1] in "(P" or "@" in s[:48]) and (m := SHELL_COMMAND.match(low)):
+            command = low[m.end() :]
+            if self.launched_at and self.n > self.launched_at + 2 and not command.startswith("pause"):
+                self._ending(low, s, kind="exited")  # what it launched had printed, then returned to the shell
+            self.launched_at = self.n if _LAUNCH.search(command) else 0  # (a .bat echoes its commands this way)
         if s.startswith(_STARTUP) and self._running(or_active=True):  # a start-up in mid-prompt: it had ended
             self._ending(low, s, kind="restarted")
         if s.startswith(_BANNER_STARTS) or _BANNER_HINT.search(s):

@@ -238,3 +238,12 @@ def test_faulthandlers_stack_without_its_header_is_a_crash():
 def test_a_log_stamped_to_the_minute_that_stops_mid_load_is_an_unfinished_run():
     # kijai/ComfyUI-SUPIR#87: a log whose every line begins "[2024-03-24 20:49] " ends while the SDXL model loads
     assert kind_and_ending(text("ComfyUI-SUPIR87_loader_v2_sdxl_silent_crash_console.log")) == ("abrupt", "log-stops")
+
+
+def test_a_relaunch_typed_at_the_shell_ends_the_process_launched_before_it():
+    # lllyasviel/Fooocus#1657: the first start-up stops after "Running on local URL", the prompt comes back and
+    # the user types the same command again
+    assert kind_and_ending(text("Fooocus1657_silent_exit_startup_console.log")) == ("abrupt", "exited")
+    # a command before the launch (a git pull, then the launcher) ends nothing
+    log = "C:\\ComfyUI>git pull\nAlready up to date.\n\nC:\\ComfyUI>run_nvidia_gpu.bat\nTotal VRAM 8192 MB\n"
+    assert kind_and_ending(log) == (None, None)

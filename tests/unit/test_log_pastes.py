@@ -349,6 +349,12 @@ def test_ffmpegs_broken_pipe_alone_is_an_error_not_memory():
     assert kind_and_ending("got prompt\nWindows fatal exception: access violation\n") == ("abrupt", "crash")
 
 
+def test_a_front_ends_failed_command_is_the_error():
+    # ViewComfy/ViewComfy#11: Node's child_process error for `comfy run`, whose output says ComfyUI was not running
+    doc = explain_log((LOGS / "ViewComfy11_comfy_run_not_running_console.log").read_bytes())
+    assert doc["failure"]["kind"] == "other" and "Command failed: comfy run" in doc["failure"]["message"]
+
+
 def test_a_launchers_own_errors_alone():
     # patientx/ComfyUI-Zluda#361: cmd's syntax error in the launcher's .bat; Acly/krita-ai-diffusion#191: the
     # server's output the client could not decode
