@@ -162,9 +162,7 @@ _SHELL_PROMPT = re.compile(
 )
 """A shell's prompt alone on a line (``(venv) C:\\ComfyUI>``, ``PS C:\\...>``, ``user@host:~/ComfyUI$``): the
 process that held the console returned to it."""
-SHELL_COMMAND = re.compile(
-    r"^(?:\([\w.-]+\) )?(?:ps )?[a-z]:\\[^<>|\"]*> *(?=\S)|^[\w.-]+@[\w.-]+:[^$#]*[$#] +(?=\S)"
-)
+SHELL_COMMAND = re.compile(r"^(?:\([\w.-]+\) )?(?:ps )?[a-z]:\\[^<>|\"]*> *(?=\S)|^[\w.-]+@[\w.-]+:[^$#]*[$#] +(?=\S)")
 """A shell's prompt with a command typed after it (lower-cased): after a process's output, that process had
 returned to the shell."""
 

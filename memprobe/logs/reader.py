@@ -152,7 +152,8 @@ _OUT_OF_RANGE = re.compile(r"^Value \S+ (?:bigger than max|smaller than min) of 
 LOOSE_LINES = 400
 """How far into a log a loose error line is looked for (a paste, not a session's console)."""
 _LOOSE_ERROR = re.compile(
-    r"\] Assertion `.*` failed|Error submitting a packet to the muxer|Error: Command failed: |ComfyUI execution error: |^Server error: |^(?i:server execution error): |INTERNAL ASSERT FAILED at |CUDA error: |HIP error: |size mismatch for |Error\(s\) in loading state_dict"
+    r"\] Assertion `.*` failed|Error submitting a packet to the muxer|Error: Command failed: "  # CUDA's, ffmpeg's, Node's
+    r"|ComfyUI execution error: |^Server error: |^(?i:server execution error): |INTERNAL ASSERT FAILED at |CUDA error: |HIP error: |size mismatch for |Error\(s\) in loading state_dict"
     r"|missing \d+ required (?:positional|keyword-only) argument|unexpected keyword argument|object has no attribute"
     r"|object is not (?:a mapping|subscriptable|callable|iterable)|No module named|is not defined"
     r"|index out of range|values to unpack|Permission denied|No such file or directory|LoadLibrary failed"
@@ -211,9 +212,9 @@ class _Reader(BlockReading, MachineReading):
         self.aimdo_lines: deque[int] = deque(maxlen=64)
         """Lines of comfy-aimdo (dynamic VRAM): its own log, its frames, a model staged for it."""
         self.ignored_at = -2
+        """The line of Python's "Exception ignored in: ..." (the traceback after it was swallowed)."""
         self.launched_at = 0
         """The line where a shell's prompt launched ComfyUI (``C:\\ComfyUI>python main.py``), if one did."""
-        """The line of Python's "Exception ignored in: ..." (the traceback after it was swallowed)."""
         self.models = ModelLogReader()
         """Pairs each load line with the ``Requested to load`` before it (``memprobe.logs.modellog``)."""
 
@@ -546,7 +547,7 @@ class _Reader(BlockReading, MachineReading):
             return
         if ending_hint(low := s.lower()):
             self._ending(low, s)
-        if (s[1:3] == ":\\" or s[:1] in "(P" or "@" in s[:48]) and (m := SHELL_COMMAND.match(low)):
+        if (s[1:3] == ":\\" or s.startswith(("(", "PS ")) or "@" in s[:48]) and (m := SHELL_COMMAND.match(low)):
             command = low[m.end() :]
             if self.launched_at and self.n > self.launched_at + 2 and not command.startswith("pause"):
                 self._ending(low, s, kind="exited")  # what it launched had printed, then returned to the shell

@@ -132,47 +132,44 @@ def _pieces(line: str, cut: bool) -> Iterator[tuple[str, bool]]:
 def iter_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
     """Decoded lines of a log given as text, bytes or a binary stream (line ends stripped); a line a
     page flattened comes as the lines it was (:func:`_pieces`)."""
-    if isinstance(source, str):
-        readline = io.StringIO(source, newline="\n").readline
-    else:
-        stream = io.BytesIO(source) if isinstance(source, bytes | bytearray) else source
-        if not hasattr(stream, "peek"):
-            stream = io.BufferedReader(stream)  # type: ignore[type-var]
-        head = stream.peek(4096)[:4096]
-        if not (
-            head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
-            or (len(head) >= 64 and head.count(b"\0") > len(head) // 3)
-        ):
-            yield from _utf8_lines(stream, head)
-            return
-        encoding = (
-            "utf-16"
-            if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
-            else ("utf-16-le" if head[1:2] == b"\0" else "utf-16-be")
-        )
-        readline = io.TextIOWrapper(stream, encoding=encoding, errors="replace", newline="\n").readline
-    for line, cut in _readlines(readline, "\n"):
-        line = _plain(line.rstrip("\r\n"))
+    readline, utf8 = _line_source(source)
+    for raw, cut in _readlines(readline, b"\n" if utf8 else "\n"):
+        if utf8:
+            try:
+                line = raw.rstrip(b"\r\n").decode("utf-8")
+            except UnicodeDecodeError:  # a Windows code page (or junk): readable enough, never an error
+                line = raw.rstrip(b"\r\n").decode("cp1252", errors="replace")
+            if not line.isascii() or "&" in line:
+                line = _plain(line)
+        else:
+            line = _plain(raw.rstrip("\r\n"))
         if len(line) > _FLAT_MIN and "\r" not in line:  # (a progress bar redrawn in place is not flattened)
             yield from _pieces(line, cut)
         else:
             yield line, cut
 
 
-def _utf8_lines(stream: Any, head: bytes) -> Iterator[tuple[str, bool]]:
+def _line_source(source: str | bytes | BinaryIO) -> tuple[Any, bool]:
+    """The ``readline`` to read ``source`` by, and whether it gives UTF-8 bytes (else text: a string, or UTF-16
+    found by its BOM or its NULs)."""
+    if isinstance(source, str):
+        return io.StringIO(source, newline="\n").readline, False
+    stream = io.BytesIO(source) if isinstance(source, bytes | bytearray) else source
+    if not hasattr(stream, "peek"):
+        stream = io.BufferedReader(stream)  # type: ignore[type-var]
+    head = stream.peek(4096)[:4096]
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or (
+        len(head) >= 64 and head.count(b"\0") > len(head) // 3
+    ):
+        encoding = (
+            "utf-16"
+            if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+            else ("utf-16-le" if head[1:2] == b"\0" else "utf-16-be")
+        )
+        return io.TextIOWrapper(stream, encoding=encoding, errors="replace", newline="\n").readline, False
     if head.startswith(codecs.BOM_UTF8):
         stream.read(len(codecs.BOM_UTF8))
-    for raw, cut in _readlines(stream.readline, b"\n"):
-        try:
-            line = raw.rstrip(b"\r\n").decode("utf-8")
-        except UnicodeDecodeError:  # a Windows code page (or junk): readable enough, never an error
-            line = raw.rstrip(b"\r\n").decode("cp1252", errors="replace")
-        if not line.isascii() or "&" in line:
-            line = _plain(line)
-        if len(line) > _FLAT_MIN and "\r" not in line:
-            yield from _pieces(line, cut)
-        else:
-            yield line, cut
+    return stream.readline, True
 
 
 # ---------------------------------------------------------------------------- cleaning
