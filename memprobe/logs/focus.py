@@ -72,6 +72,9 @@ def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
     """ComfyUI's process died, and the failure after it is a client's (Krita's, a script's: no frame of
     ComfyUI's) that lost its server, or a traceback cut before it says what it raised: the death is what
     to explain."""
+    if (failure.exception_type or "").endswith("CalledProcessError") and (m := _CHILD_SIGNAL.search(failure.message)):
+        at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
+        return Ending("killed" if m.group(1) == "KILL" else "crash", at, None)  # the launcher's child, ComfyUI
     if (failure.exception_type or "").endswith("OSError") and failure.message.startswith(_CTYPES_FAULT):
         at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
         aimdo = any("aimdo" in f.path for f in failure.frames)  # a native fault ctypes turned into an exception
@@ -83,6 +86,9 @@ def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
     return next((e for e in facts.endings if e.kind in _DIED and e.line.number < failure.line), None)
 
 
+_CHILD_SIGNAL = re.compile(r"died with <Signals\.SIG(KILL|SEGV|ABRT|BUS|ILL|FPE): \d+>")
+"""Python's ``subprocess.CalledProcessError`` for a child a signal ended (``Command '[..., 'launch.py']' died with
+<Signals.SIGKILL: 9>.``): a launcher's words for how the process running ComfyUI died."""
 _CTYPES_FAULT = ("exception: access violation", "exception: stack overflow", "exception: integer divide by zero")
 """How ctypes words a Windows structured exception in the DLL it called (``OSError: exception: access violation
 reading 0x...``): a native crash, which Python survived only to report it."""

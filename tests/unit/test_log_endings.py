@@ -247,3 +247,15 @@ def test_a_relaunch_typed_at_the_shell_ends_the_process_launched_before_it():
     # a command before the launch (a git pull, then the launcher) ends nothing
     log = "C:\\ComfyUI>git pull\nAlready up to date.\n\nC:\\ComfyUI>run_nvidia_gpu.bat\nTotal VRAM 8192 MB\n"
     assert kind_and_ending(log) == (None, None)
+
+
+def test_a_launchers_child_killed_by_a_signal_is_a_kill_not_a_python_error():
+    # Panchovix/stable-diffusion-webui-reForge#241: under WSL, the launcher's own traceback says its child died
+    assert kind_and_ending(text("stable-diffusion-webui-reForge241_wsl_sigkill_oneline.log")) == (
+        "system-ram",
+        "killed",
+    )
+    segv = "subprocess.CalledProcessError: Command '['python', 'main.py']' died with <Signals.SIGSEGV: 11>."
+    assert kind_and_ending(segv) == ("abrupt", "crash")
+    status = "subprocess.CalledProcessError: Command '['git', 'pull']' returned non-zero exit status 1."
+    assert kind_and_ending(status) == ("other", None)
