@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from itertools import chain, islice
 from typing import BinaryIO
 
 from ..judging.custom_nodes import custom_node
@@ -54,7 +55,7 @@ from .patterns import (
     _known,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog, bar_finished
-from .text import clean, iter_lines
+from .text import clean, iter_lines, learned_prefix
 
 __all__ = [
     "read_log",
@@ -608,6 +609,17 @@ class _Reader(BlockReading, MachineReading):
 def read_log(source: str | bytes | BinaryIO) -> LogFacts:
     """Everything the log says. Never raises on odd input: a line it cannot read costs that line."""
     reader = _Reader()
-    for line, cut in iter_lines(source):
-        reader.feed(line, cut)
+    lines = iter_lines(source)
+    head = list(islice(lines, _PREFIX_HEAD))
+    strip = learned_prefix(line for line, _ in head)  # a logger's prefix no table here knows, if the lines share one
+    if strip is None:
+        for line, cut in chain(head, lines):
+            reader.feed(line, cut)
+    else:
+        for line, cut in chain(head, lines):
+            reader.feed(strip(line), cut)
     return reader.finish()
+
+
+_PREFIX_HEAD = 40
+"""How many first lines a log's own prefix is learned from."""

@@ -15,10 +15,11 @@ import codecs
 import html
 import io
 import re
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, BinaryIO
 
-__all__ = ["iter_lines", "clean", "MAX_LINE_CHARS", "FLAT_MAX_CHARS"]
+__all__ = ["iter_lines", "clean", "learned_prefix", "MAX_LINE_CHARS", "FLAT_MAX_CHARS"]
 
 MAX_LINE_CHARS = 8192
 """A longer line comes in pieces of at most this many characters."""
@@ -108,7 +109,8 @@ def _pieces(line: str, cut: bool) -> Iterator[tuple[str, bool]]:
     if line.startswith("# ComfyUI Error Report ##") and " - **" in line:  # a whole report, as its sections
         parts = _SQUASHED_REPORT.split(line)
     elif not any(p in line for p in _PAYLOAD):
-        start = _prefixes_end(line)  # a logger's prefix stays with the first piece
+        start = _unknown_prefix(line)  # a logger's prefix, known or not, stays with the first piece
+        start += _prefixes_end(line[start:])
         split = _FLAT_BREAK.split(" " + line[start:])  # the space: a marker that begins the text counts too
         if len(split) > 2:
             parts = []
@@ -188,10 +190,10 @@ _PREFIX = re.compile(
     r"|\[(?i:info|warn|warning|error|debug|verbose)\]\s*"  # ComfyUI Desktop's "[info]", others' "[INFO]"
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]*:"  # python logging's default format
     r"|[\w.]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - "  # "root - ERROR - "
-    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+(?=\S)(?!-)"  # "INFO Requested to load" (after a stamp)
+    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)(?:\s+(?=\S)(?!-)|\s*$)"  # "INFO Requested to load" (after a stamp)
     r")"
 )
-_PREFIX_FIRST = frozenset("([>0123456789")
+_PREFIX_FIRST = frozenset("([>0123456789DIWEC")  # (a level word begins "INFO Requested to load")
 _RICH = re.compile(r"^\s*(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s{2,}(.*?)\s{2,}[\w.]+\.py:\d+\s*$")
 
 
@@ -206,6 +208,55 @@ def _prefixes_end(text: str) -> int:
                 break
             end += m.end()
     return end
+
+
+_LEVEL = re.compile(r"INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL|FATAL|TRACE|NOTICE|info|warn(?:ing)?|error|debug")
+_SOME_TOKEN = re.compile(
+    r"(?:[\[(]?\d[\d/.:,T-]*\d(?: ?[AP]M)?[\])]?"  # a date, a time, a process id
+    rf"|[\[(]?(?:{_LEVEL.pattern})[\])]?|\[[\w.-]*\d+\])(?: [-|] | ?: | )"  # a level; a "[worker-3]"
+)
+"""One part of a prefix of the kind loggers write (stamps, levels, ids), with what separates it from the next."""
+
+
+def _unknown_prefix(line: str) -> int:
+    """Where the parts of :data:`_SOME_TOKEN` before a line end — or where a prefix :data:`_PREFIX` knows begins
+    (0 where the line begins with one)."""
+    end = 0
+    while not _prefixes_end(line[end:]) and (m := _SOME_TOKEN.match(line, end)):
+        end = m.end()
+    return end
+
+
+def _shape(prefix: str) -> str:
+    return _LEVEL.sub("L", re.sub(r"\d+", "9", prefix))
+
+
+def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
+    """A logger's prefix none of :data:`_PREFIX` knows (``2025/01/02 10:11:12 ``, ``INFO: ``, ``[12345] ``),
+    learned from a log's first lines: the same shape (its digits and level words aside) before at least half of
+    them. The function that strips it from a line, or ``None`` where the lines share no such prefix."""
+    shapes: Counter[str] = Counter()
+    lines = 0
+    for line in head:
+        if not line.strip():
+            continue
+        lines += 1
+        if end := _unknown_prefix(line):
+            shapes[_shape(line[:end])] += 1
+    if not shapes:
+        return None
+    shape, count = shapes.most_common(1)[0]
+    if count < max(3, lines // 2):
+        return None
+    pattern = re.compile(
+        "^" + "".join(r"\d+" if c == "9" else f"(?:{_LEVEL.pattern})" if c == "L" else re.escape(c) for c in shape)
+    )
+
+    def strip(line: str) -> str:
+        m = pattern.match(line)
+        return line[m.end() :] if m else line
+
+    return strip
 
 
 def clean(text: str) -> str:

@@ -13,7 +13,7 @@ from helpers import FIXTURES
 
 from memprobe.logs.explain import explain_log
 from memprobe.logs.reader import read_log
-from memprobe.logs.text import FLAT_MAX_CHARS, MAX_LINE_CHARS, clean, iter_lines
+from memprobe.logs.text import FLAT_MAX_CHARS, MAX_LINE_CHARS, clean, iter_lines, learned_prefix
 
 MIB = 1024**2
 RECORDED = FIXTURES / "comfyui-0.3.64" / "logs"
@@ -180,6 +180,42 @@ def test_a_log_flattened_onto_one_line_reads_as_the_log(name, kind, class_type):
     flat = explain_log(" ".join(raw.splitlines()))["failure"]
     assert (lines["kind"], lines["node"]["class_type"]) == (kind, class_type)
     assert (flat["kind"], flat["node"]["class_type"]) == (kind, class_type)
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    ["2025/01/02 10:11:12 ", "10:11:12 ", "INFO: ", "[12345] ", "12/02/2025 10:11:12 PM | ", "[worker-3] "],
+)
+@pytest.mark.parametrize(
+    "name",
+    [
+        "vhs_136_loadvideo_1080p_defaultcpuallocator_65gb.log",  # a traceback, its exception line at the start
+        "cuda_report_checkpointloader_portable.log",  # a report: its "- **Node Type:**" lines keep their dash
+        "other_validation_missing_models_root_format.log",  # a refused prompt, its node lines
+    ],
+)
+def test_a_loggers_prefix_no_table_knows_is_learned_from_the_first_lines(prefix, name):
+    """A launcher or a logger nobody here has met puts its own stamp, level or id before each line: the shape
+    its first lines share (digits and level words aside) is taken off every line, and the log reads as it is."""
+    raw = text(name)
+    plain = explain_log(raw)["failure"]
+    stamped = explain_log("\n".join(prefix + line for line in raw.splitlines()))["failure"]
+    assert (stamped["kind"], stamped["node"]["class_type"], stamped["message"]) == (
+        plain["kind"],
+        plain["node"]["class_type"],
+        plain["message"],
+    )
+
+
+def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
+    # every real log of the corpus: the prefixes they carry are all in the table, and no other is taken off
+    for path in sorted(LOGS.glob("*.log")):
+        head = [line for line, _ in zip(iter_lines(path.read_bytes()), range(40), strict=False)]
+        assert learned_prefix(line for line, _ in head) is None, path.name
+    # numbers that begin some lines of a log are not a prefix: a few, or under half of the lines
+    assert (
+        learned_prefix(["0.0 seconds: a", "got prompt", "Requested to load X", "12 frames", "Prompt executed"]) is None
+    )
 
 
 def test_a_long_line_with_one_line_start_in_it_and_an_api_payload_stay_whole():
