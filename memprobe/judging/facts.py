@@ -53,6 +53,14 @@ class FailureFacts:
     """A native crash inside this component's code (``comfy-aimdo``: dynamic VRAM), where a log shows it."""
     after_sampling: str | None = None
     """A log that names neither node nor stage: the sampler's finished progress bar it failed right after."""
+    before_prompts: bool = False
+    """An end that a log shows after ComfyUI's start-up and before any prompt ran (no model loaded, nothing
+    sampled)."""
+
+    @property
+    def when(self) -> str:
+        """When an abrupt end came, in words: ``mid-run``, or ``before any prompt ran``."""
+        return "before any prompt ran" if self.before_prompts else "mid-run"
 
     @property
     def memory(self) -> bool:
@@ -234,7 +242,7 @@ class RunFacts:
                 f"the run failed at {self.label(self.failing_node())} ({failure.kind}: {short(failure.message)})"
             )
         if failure is not None and failure.abrupt:
-            out.append("ComfyUI ended without an error mid-run")
+            out.append(f"ComfyUI ended without an error {failure.when}")
         if self.system.near(self.peaks):  # judged by the limit the OS enforces, never Linux's CommitLimit
             used = self.system.used(self.peaks)
             out.append(f"{USAGE_WORDS.get(self.system.name, self.system.name)} reached {of_limit(self.system, used)}")

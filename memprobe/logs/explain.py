@@ -292,10 +292,13 @@ def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgeme
     return j
 
 
-def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bool, container: bool) -> _Judgement:
+def _judge_ending(
+    prompt: PromptLog | None, ending: Ending | None, cut_short: bool, container: bool, started: bool = False
+) -> _Judgement:
     """ComfyUI stopped without an error: how the log ends and the last thing it did. A bare SIGKILL
     ("Killed", exit code 137) is taken for what it most often is on Linux — the kernel's OOM killer,
-    in a container the container's memory limit — and marked ``likely``: the system's log confirms."""
+    in a container the container's memory limit — and marked ``likely``: the system's log confirms.
+    ``started``: the log shows ComfyUI's start-up (an end with no prompt after it came before any ran)."""
     hint = prompt.last_hint if prompt is not None else None
     last = prompt.last_activity if prompt is not None else None
     memory = {
@@ -340,6 +343,7 @@ def _judge_ending(prompt: PromptLog | None, ending: Ending | None, cut_short: bo
         likely=likely,
         container=container,
         crashed_in="comfy-aimdo" if ending is not None and ending.in_dynamic_vram else None,
+        before_prompts=started and (prompt is None or (prompt.started is None and last is None and not prompt.models)),
     )
     j.unknown.append(
         "what ended ComfyUI: the log stops without an error"
@@ -423,7 +427,8 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
     if focus.failures:
         j = _judge_failures(focus.failures, compute_device)
     elif focus.ending is not None or focus.cut_short:
-        j = _judge_ending(focus.prompt, focus.ending, focus.cut_short, bool(machine.get("container")))
+        started = "ram_total_bytes" in machine  # the log shows ComfyUI's start-up banner
+        j = _judge_ending(focus.prompt, focus.ending, focus.cut_short, bool(machine.get("container")), started)
     else:
         j = _Judgement()
     prompt = focus.prompt

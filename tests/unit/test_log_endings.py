@@ -259,3 +259,15 @@ def test_a_launchers_child_killed_by_a_signal_is_a_kill_not_a_python_error():
     assert kind_and_ending(segv) == ("abrupt", "crash")
     status = "subprocess.CalledProcessError: Command '['git', 'pull']' returned non-zero exit status 1."
     assert kind_and_ending(status) == ("other", None)
+
+
+def test_an_end_after_the_start_up_and_before_any_prompt_is_said_so():
+    # lllyasviel/Fooocus#1657 and Comfy-Org/ComfyUI#5387: the banner, then the process ended; no prompt had run
+    for name in ("Fooocus1657_silent_exit_startup_console.log", "ComfyUI5387_rocm_fedora_startup_segfault_console.log"):
+        verdict = explain_log(text(name))["verdict"]
+        assert verdict["title"] == "ComfyUI ended before any prompt ran", name
+    # an end in a prompt's middle stays "mid-run"; so does a one-line crash, which shows no start-up
+    assert explain_log(text("abrupt_pause_flux_portable_chinese.log"))["verdict"]["title"].startswith(
+        "ComfyUI ended mid-run"
+    )
+    assert explain_log("Segmentation fault (core dumped)\n")["verdict"]["title"].startswith("ComfyUI ended mid-run")

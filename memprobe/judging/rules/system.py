@@ -276,7 +276,7 @@ def abrupt_end(f: RunFacts) -> list[Suggestion]:
     if failure is None or not failure.abrupt or failure.kind in SYSTEM_KINDS:
         return []
     node = f.failing_node()
-    where = f"during {f.label(node)}" if node else "mid-run"
+    where = f"during {f.label(node)}" if node else failure.when
     if "Windows" in f.os:
         check = (
             "Open Event Viewer > Windows Logs > Application and look for errors 1000/1023 (python.exe) or "
