@@ -228,7 +228,8 @@ def _unknown_prefix(line: str) -> int:
 
 
 def _shape(prefix: str) -> str:
-    return _LEVEL.sub("L", re.sub(r"\d+", "9", prefix))
+    """The prefix with each run of digits as ``\\0`` and each level word as ``\\1`` (characters no log prints)."""
+    return _LEVEL.sub("\1", re.sub(r"\d+", "\0", prefix))
 
 
 def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
@@ -249,7 +250,7 @@ def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
     if count < max(3, lines // 2):
         return None
     pattern = re.compile(
-        "^" + "".join(r"\d+" if c == "9" else f"(?:{_LEVEL.pattern})" if c == "L" else re.escape(c) for c in shape)
+        "^" + "".join(r"\d+" if c == "\0" else f"(?:{_LEVEL.pattern})" if c == "\1" else re.escape(c) for c in shape)
     )
 
     def strip(line: str) -> str:
