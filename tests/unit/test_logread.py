@@ -212,6 +212,9 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
     for path in sorted(LOGS.glob("*.log")):
         head = [line for line, _ in zip(iter_lines(path.read_bytes()), range(40), strict=False)]
         assert learned_prefix(line for line, _ in head) is None, path.name
+    # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
+    strip = learned_prefix(["[L12] got prompt", "[L13] Requested to load SDXL", "[L14] loaded completely"])
+    assert strip is not None and strip("[L99] Prompt executed in 1.2 seconds") == "Prompt executed in 1.2 seconds"
     # numbers that begin some lines of a log are not a prefix: a few, or under half of the lines
     assert (
         learned_prefix(["0.0 seconds: a", "got prompt", "Requested to load X", "12 frames", "Prompt executed"]) is None
