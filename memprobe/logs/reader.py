@@ -34,24 +34,45 @@ from .blocks import BlockReading, Mode
 from .endings import ENDING_HINT, SHELL_COMMAND, ending_hint, ending_kind
 from .machine import MachineReading
 from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader
-from .patterns import (
+from .patterns import (  # what the reader's lines are tested against
+    _API_FIELD,
+    _API_NODE,
     _BANNER_HINT,
     _BANNER_STARTS,
+    _BARE_CLASS,
+    _BARE_MEMORY_ERRORS,
     _CAPACITY,
+    _CLASS_PREFIX,
+    _CLASS_WORD,
     _COMMAND,
+    _COMPOSE,
+    _CONTAINER_PROMPT,
+    _CPP_TERMINATE,
     _EXC_LINE,
     _EXC_START,
+    _FALLBACKS,
     _FAULT_FRAME,
     _FRAME,
     _GENERIC_USERS,
+    _INTERRUPT_REQUESTS,
+    _LAUNCH,
     _LOADER_LINES,
+    _LOOSE_ERROR,
+    _MANAGER_LINES,
     _MODEL_LINES,
+    _NODE_THREW,
+    _NOTICES,
+    _OUT_OF_RANGE,
     _POPUP,
     _REPORT_OPENERS,
+    _STARTUP,
     _THREAD,
     _TRACEBACK,
     _USER_PATH,
+    _VAE_MODEL,
+    _VAE_WORK,
     _VALIDATE,
+    _VALIDATION_MESSAGES,
     _known,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog, bar_finished
@@ -87,97 +108,10 @@ def memory_gate(low: str) -> bool:
     return not low.isascii() or _MEMORY_GATE.search(low) is not None
 
 
-_COMPOSE = re.compile(r"^(?:>\s?)?[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s")
-"""docker compose's prefix: the service's name and a bar (also in a quoted paste)."""
-_API_FIELD = re.compile(
-    r"""['"](node_type|class_type|exception_type|exception_message|node_id|message|details)['"]:\s*"""
-    r"""(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")"""
-)
-"""A field of ComfyUI's error payload as Python or JSON prints it (either quote)."""
-_API_NODE = re.compile(r"""['"]node_errors['"]:\s*\{\s*['"]([^'"]+)['"]""")
-"""The first refused node's id in ``/prompt``'s ``node_errors``."""
-_LAUNCH = re.compile(r"main\.py|python|\.bat\b|comfy|entry_with_update|launch")
-"""A command that starts ComfyUI (or a program running it), typed at a shell's prompt."""
-_FALLBACKS = ("Error running sage attention: ",)
-"""Errors ComfyUI caught and went on past: its SageAttention wrapper logs why the kernel failed ("out of resource:
-shared memory", "no kernel image is available") and runs PyTorch's attention instead (``comfy/ldm/modules/
-attention.py``, ``attention_sage``)."""
-_NOTICES = ("Found comfy_kitchen backend ", "comfy-aimdo failed to load: ")
-"""Start-up lines that quote an error ComfyUI went on without: comfy-kitchen's probe of its backends (newer
-ComfyUI) names why one is unavailable (``'unavailable_reason': 'DLL load failed while importing _C: ...'``);
-comfy-aimdo's loader, on a machine without its GPU library (``libcuda.so.1: cannot open shared object file``),
-logs it and ComfyUI runs without dynamic VRAM."""
-_CONTAINER_PROMPT = re.compile(r"(?:^|[\s)])[\w.-]+@[0-9a-f]{12}:[~/]")
-"""A shell's prompt on a host named by 12 hex digits (``root@e56d3dd32e2a:/workspace/ComfyUI#``): Docker names a
-container's host by its short ID — a rented GPU pod, a container's shell."""
-_CPP_TERMINATE = ("terminate called after throwing", "what():")
-"""C++'s std::terminate and the exception it names: nobody caught it, the process aborts. Of a ``std::bad_alloc``
-that is a crash, not a memory verdict: on Linux, whose allocator overcommits, it is a request beyond anything RAM
-and swap could hold (a corrupt size, a bug) far more often than memory running out. (A torch error it names —
-``what():  CUDA out of memory ...`` — is still read for what ran out.)"""
-_NODE_THREW = ("This node threw an error during execution", "Node threw an error during execution")
-"""The newer frontend's error toast (its error catalog's ``execution_failed``), under "<node> failed"."""
-_CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63})\s?:\s+(.+)$")
-"""``KSampler : XPU out of memory ...``: an old dialog's node and message on one line."""
-_BARE_CLASS = re.compile(r"^(?=.*[a-z])[A-Z][a-z0-9]*_?[A-Z][A-Za-z0-9_]{1,62}$")
-"""A node's class alone on a line (two capitals at least, not all: ``KSampler``, ``Propainter_Sampler``; not ``ERROR``)."""
-_CLASS_WORD = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63}) +(.+)$")
-"""A node's class, a space, the message: a one-line paste that lost its colon."""
-_VAE_WORK = re.compile(r"(?i)\bvae\b.{0,20}\b(de|en)cod(?:e|ing)\b")
-"""A line that says a VAE decode (or encode) is under way: a pack's own progress line."""
-_MANAGER_LINES = ("Requested to load ", "loaded completely ", "loaded partially ", *_LOADER_LINES)
-"""Lines ComfyUI's model manager prints (a line of them that is short and names no error has nothing else)."""
-_INTERRUPT_REQUESTS = (
-    "Interrupting prompt ",
-    "Global interrupt (no prompt_id specified)",
-    "Cancelling running prompt ",
-)
-"""ComfyUI's server on a user's request to interrupt (``POST /interrupt``; newer ones' ``POST /api/jobs/{id}/cancel``)."""
 MAX_MODELS = 48
 MAX_CRASH_FRAMES = 32
-_VALIDATION_MESSAGES = (
-    "Value not in list",
-    "Required input is missing",
-    "Return type mismatch between linked nodes",
-    "Exception when validating node",
-    "Exception when validating inner node",
-    "Custom validation failed for node",
-    "Bad linked input, must be",
-    "Prompt has no outputs",
-    "Cannot execute because a node is missing the class_type property",
-    "Cannot execute because node ",  # "... Inference_Core_LayeredDiffusionApply does not exist."
-    "invalid prompt: ",  # the server's own line for a prompt it refused (its dict names the reason)
-)
-"""ComfyUI's own validation messages (``execution.py``), as its error dialog shows them alone on a line."""
-_OUT_OF_RANGE = re.compile(r"^Value \S+ (?:bigger than max|smaller than min) of \S+")
 LOOSE_LINES = 400
 """How far into a log a loose error line is looked for (a paste, not a session's console)."""
-_LOOSE_ERROR = re.compile(
-    r"\] Assertion `.*` failed|Error submitting a packet to the muxer|Error: Command failed: "  # CUDA's, ffmpeg's, Node's
-    r"|ComfyUI execution error: |^Server error: |^(?i:server execution error): |INTERNAL ASSERT FAILED at |CUDA error: |HIP error: |size mismatch for |Error\(s\) in loading state_dict"
-    r"|missing \d+ required (?:positional|keyword-only) argument|unexpected keyword argument|object has no attribute"
-    r"|object is not (?:a mapping|subscriptable|callable|iterable)|No module named|is not defined"
-    r"|index out of range|values to unpack|Permission denied|No such file or directory|LoadLibrary failed"
-    r"|DLL load failed|cannot import name|Failed to execute startup-script|\(non OOM\)"
-    r"|shapes cannot be multiplied|must match the size of tensor|Expected all tensors to be on the same device"
-    r"|should be the same|expected scalar type|Sizes of tensors must match|not implemented for '"
-    r"|Torch not compiled with CUDA enabled|No CUDA GPUs are available|Found no NVIDIA driver"
-    r"|Error while deserializing header|invalid load key|PytorchStreamReader failed|(?:Unexpected|Missing) key\(s\) in"
-    r"|not currently implemented for the MPS device|MPS framework doesn't support|Cannot convert a MPS Tensor"
-    r"|unsupported operand type|invalid literal for|division by zero|exec format error|channels, but got \d+ channels"
-    r"|out of resource: shared memory|Could not find a version that satisfies the requirement"
-    r"|codec can't (?:de|en)code|was unexpected at this time\."  # UnicodeError's; cmd's syntax error in a .bat
-    r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z][A-Za-z0-9]+: \S"  # a qualified exception ("torch._dynamo.exc.BackendCompilerFailed: ...")
-    r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
-)
-"""Python's and the libraries' own wording of the errors users paste without the exception's type."""
-_VAE_MODEL = re.compile(r"VAE|^Autoencod|^AutoEncoder", re.IGNORECASE)
-"""A VAE's model class in ComfyUI's "Requested to load" (``AutoencoderKL``, ``AutoencodingEngine``, ``WanVAE``)."""
-_STARTUP = ("[START] Security scan", "** ComfyUI startup time:", "Prestartup times for custom nodes", "Total VRAM ")
-"""What ComfyUI (and the Manager it is most often installed with) prints first when it starts."""
-_BARE_MEMORY_ERRORS = ("MemoryError", "OutOfMemoryError")
-"""Exception types that name memory running out without a message (Python's ``MemoryError``, torch's
-``OutOfMemoryError`` of a cut paste)."""
 
 
 def _is_node_class(name: str) -> bool:
