@@ -46,6 +46,7 @@ CHANGES: dict[str, Callable[[str], str]] = {
     "unknown level": _each_line("INFO: "),
     "indented block": _each_line("    "),
     "details fence": lambda text: f"<details><summary>log</summary>\n\n```\n{text}\n```\n</details>",
+    "wrapped at 80": _wrapped(80),
     "wrapped at 120": _wrapped(120),
 }
 

@@ -76,7 +76,7 @@ from .patterns import (  # what the reader's lines are tested against
     _known,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog, bar_finished
-from .text import clean, iter_lines, learned_prefix
+from .text import clean, iter_lines, learned_prefix, unwrapped
 
 __all__ = [
     "read_log",
@@ -545,6 +545,9 @@ def read_log(source: str | bytes | BinaryIO) -> LogFacts:
     reader = _Reader()
     lines = iter_lines(source)
     head = list(islice(lines, _PREFIX_HEAD))
+    if join := unwrapped(head):  # a paste hard-wrapped at a console's width, its rows joined back
+        lines = join(chain(head, lines))
+        head = list(islice(lines, _PREFIX_HEAD))
     strip = learned_prefix(line for line, _ in head)  # a logger's prefix no table here knows, if the lines share one
     if strip is None:
         for line, cut in chain(head, lines):

@@ -1,9 +1,9 @@
-"""A log's bytes as clean lines: any encoding (UTF-8, UTF-16 from PowerShell, a Windows code
-page), CRLF, a browser's no-break spaces, a web page's HTML entities, ANSI colours and the
-prefixes of every logger and launcher removed, each line at most :data:`MAX_LINE_CHARS` long (a longer
-one in pieces, cut past :data:`FLAT_MAX_CHARS`) so that memory stays bounded whatever the input. A log whose line breaks were lost (a page or a search
-result that stored a paste flattened onto one line) gets them back where a log's lines begin. What the
-lines say is :mod:`memprobe.logs.reader`'s job.
+"""A log's bytes as clean lines: any encoding (UTF-8, UTF-16 from PowerShell, a Windows code page), CRLF, a
+browser's no-break spaces, a web page's HTML entities, ANSI colours and the prefixes of every logger and launcher
+removed, each line at most :data:`MAX_LINE_CHARS` long (a longer one in pieces, cut past :data:`FLAT_MAX_CHARS`)
+so that memory stays bounded whatever the input. A log whose line breaks were lost (a page or a search result that
+stored a paste flattened onto one line) gets them back where a log's lines begin; one hard-wrapped at a console's
+width gets its lines joined back (:func:`unwrapped`). What the lines say is :mod:`memprobe.logs.reader`'s job.
 
 >>> [clean(line) for line, _ in iter_lines(b"[2025-01-02 10:11:12.345] [info]  got prompt\\r\\n")]
 ['got prompt']
@@ -17,9 +17,10 @@ import io
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from itertools import pairwise
 from typing import Any, BinaryIO
 
-__all__ = ["iter_lines", "clean", "learned_prefix", "MAX_LINE_CHARS", "FLAT_MAX_CHARS"]
+__all__ = ["iter_lines", "clean", "learned_prefix", "unwrapped", "MAX_LINE_CHARS", "FLAT_MAX_CHARS"]
 
 MAX_LINE_CHARS = 8192
 """A longer line comes in pieces of at most this many characters."""
@@ -258,6 +259,46 @@ def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
         return line[m.end() :] if m else line
 
     return strip
+
+
+_ROW_END = frozenset("|+=-*#║╗╝┃│┤┐┘━─═])")
+"""How a table's or a banner's row, a progress bar or a stack's frame ends (a padded line, in two spaces): a
+line of the wrap's width that ends so is a line of its own, not a piece of a longer one."""
+_WHOLE_FRAME = re.compile(r'^ *File ".+", line \d+, in \S+$')
+"""A traceback's frame line, whole."""
+
+
+def _row(line: str, width: int) -> bool:
+    """Whether ``line`` is a row a wrap at ``width`` cut from a longer line."""
+    return len(line) == width and line[-1] not in _ROW_END and line[-2:] != "  " and not _WHOLE_FRAME.match(line)
+
+
+def unwrapped(
+    lines: list[tuple[str, bool]],
+) -> Callable[[Iterable[tuple[str, bool]]], Iterator[tuple[str, bool]]] | None:
+    """A paste hard-wrapped at a console's width (each longer line cut into rows of exactly that width), as a
+    function that joins each such row to the line after it; ``None`` where a log's first ``lines`` show no wrap.
+    A wrap shows as at least three different rows of the widest length (60 to 400 characters), none ending as
+    :data:`_ROW_END` says, each followed by a line that begins otherwise (what repeats is a log's own lines)."""
+    width = max((len(line) for line, cut in lines if not cut), default=0)
+    if not 60 <= width <= 400:
+        return None
+    rows = {line for (line, _), (after, _) in pairwise(lines) if _row(line, width) and after[:12] != line[:12]}
+    if len(rows) < 3:
+        return None
+
+    def join(source: Iterable[tuple[str, bool]]) -> Iterator[tuple[str, bool]]:
+        held = ""
+        for line, cut in source:
+            if _row(line, width) and len(held) < MAX_LINE_CHARS:
+                held += line
+                continue
+            yield held + line, cut
+            held = ""
+        if held:
+            yield held, False
+
+    return join
 
 
 def clean(text: str) -> str:

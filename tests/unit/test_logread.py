@@ -13,7 +13,7 @@ from helpers import FIXTURES
 
 from memprobe.logs.explain import explain_log
 from memprobe.logs.reader import read_log
-from memprobe.logs.text import FLAT_MAX_CHARS, MAX_LINE_CHARS, clean, iter_lines, learned_prefix
+from memprobe.logs.text import FLAT_MAX_CHARS, MAX_LINE_CHARS, clean, iter_lines, learned_prefix, unwrapped
 
 MIB = 1024**2
 RECORDED = FIXTURES / "comfyui-0.3.64" / "logs"
@@ -219,6 +219,34 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
     assert (
         learned_prefix(["0.0 seconds: a", "got prompt", "Requested to load X", "12 frames", "Prompt executed"]) is None
     )
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Fooocus2661_TeslaP4_cuda_oom_patch_model_traceback.log",  # the error on one 571-character line
+        "ComfyUI-WanVideoWrapper752_L4_gcp_vace_traceback_cut.log",  # frames as wide as the widest line
+    ],
+)
+def test_a_paste_hard_wrapped_at_a_consoles_width_reads_as_it_was(name: str, width: int):
+    raw = text(name)
+    wrapped = "\n".join(line[i : i + width] for line in raw.split("\n") for i in range(0, max(len(line), 1), width))
+    plain, rewrapped = explain_log(raw)["failure"], explain_log(wrapped)["failure"]
+    # (a row that happens to end as a line does, in ")", stays a line: the message's end may differ)
+    assert (rewrapped["kind"], rewrapped["message"][:200]) == (plain["kind"], plain["message"][:200])
+
+
+def test_no_wrap_is_learned_from_a_logs_own_lines_of_one_width():
+    # every real log of the corpus: progress bars, stack frames, tables, repeated and padded lines, whole frames
+    for path in sorted(LOGS.glob("*.log")):
+        head = [item for item, _ in zip(iter_lines(path.read_bytes()), range(40), strict=False)]
+        assert unwrapped(head) is None, path.name
+    rows = [
+        f"Warning {n}: a line of the log's own, of the widest length, printed twice".ljust(70, ".") for n in range(3)
+    ]
+    assert unwrapped([(row, False) for row in rows for _ in range(2)]) is None  # a row is followed by its own start
+    assert unwrapped([(row, False) for row in rows for row in (row, "next")]) is not None
 
 
 def test_a_long_line_with_one_line_start_in_it_and_an_api_payload_stay_whole():
