@@ -233,10 +233,17 @@ def _shape(prefix: str) -> str:
     return _LEVEL.sub("\1", re.sub(r"\d+", "\0", prefix))
 
 
+_STAMP_OR_SEPARATOR = re.compile("\0[/:.,-]\0|[:|-] $|[\\]\\)] $")
+"""A date, a time, or a separator after the prefix: what makes a prefix of a log of one or two lines a logger's
+(``error occurred when executing`` and ``3654441 Segmentation fault`` begin with none)."""
+
+
 def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
     """A logger's prefix none of :data:`_PREFIX` knows (``2025/01/02 10:11:12 ``, ``INFO: ``, ``[12345] ``),
     learned from a log's first lines: the same shape (its digits and level words aside) before at least half of
-    them. The function that strips it from a line, or ``None`` where the lines share no such prefix."""
+    them and at least three, or before each line of a log of one or two lines where it is a stamp or ends in a
+    separator (:data:`_STAMP_OR_SEPARATOR`). The function that strips it from a line, or ``None`` where the lines
+    share no such prefix."""
     shapes: Counter[str] = Counter()
     lines = 0
     for line in head:
@@ -248,7 +255,7 @@ def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
     if not shapes:
         return None
     shape, count = shapes.most_common(1)[0]
-    if count < max(3, lines // 2):
+    if count < max(min(3, lines), lines // 2) or (lines < 3 and not _STAMP_OR_SEPARATOR.search(shape)):
         return None
     pattern = re.compile(
         "^" + "".join(r"\d+" if c == "\0" else f"(?:{_LEVEL.pattern})" if c == "\1" else re.escape(c) for c in shape)

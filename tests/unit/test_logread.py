@@ -215,6 +215,13 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
     strip = learned_prefix(["[L12] got prompt", "[L13] Requested to load SDXL", "[L14] loaded completely"])
     assert strip is not None and strip("[L99] Prompt executed in 1.2 seconds") == "Prompt executed in 1.2 seconds"
+    # a log of one or two lines, each with a stamp or a level and its separator, loses it
+    for prefix in ("2025/01/02 10:11:12 ", "INFO: ", "[12345] "):
+        one = prefix + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
+        assert (strip := learned_prefix([one])) is not None and strip(one).startswith("torch.OutOfMemoryError")
+    # a one-liner's own first words are no prefix: a lower-case "error", a process id before its shell's message
+    assert learned_prefix(["error occurred when executing vhs_videocombine: unable to allocate 10.0 gib"]) is None
+    assert learned_prefix(["3654441 Segmentation fault"]) is None
     # numbers that begin some lines of a log are not a prefix: a few, or under half of the lines
     assert (
         learned_prefix(["0.0 seconds: a", "got prompt", "Requested to load X", "12 frames", "Prompt executed"]) is None
