@@ -87,7 +87,7 @@ _CRASH = (
     "failed with result 'core-dump'",  # systemd: the unit's process dumped core
     "failed with result 'signal'",
 )
-_NT_CRASH = re.compile(r"\b(?:0xc0000(?!12d)[0-9a-f]{3}|3221225\d{3}|3221226\d{3}|-10737\d{5})\b")
+_NT_CRASH = re.compile(r"(?:\b0xc0000(?!12d)[0-9a-f]{3}|\b322122(?!5773)[56]\d{3}|-10737(?!41523)\d{5})\b")
 """An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,
 0xC0000374 heap corruption ...), in hex or as Windows prints it in decimal; the commit limit's 0xC000012D
 is a memory failure (:mod:`memprobe.judging.failures`)."""
@@ -113,6 +113,7 @@ _KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀
 _BACKEND_EXIT = (
     "failed. restarting per configuration",  # SwarmUI: "Self-Start ComfyUI-0 on port 7821 failed. Restarting ..."
     "unexpectedly exited",  # SwarmUI: "Self-Start ComfyUI-0 on port 7821 unexpectedly exited (if something failed, ..."
+    "server process terminated with code",  # Krita AI Diffusion's managed server ("... with code -7": a signal's)
 )
 """The program that runs ComfyUI as its backend saw its process end, without saying why."""
 _CTRL_C = (
@@ -137,11 +138,13 @@ _CGROUP_KILL = (
 _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\bexceeded")
 """A hosting platform's own kill (Cloud Run: "Memory limit of 2048 MiB exceeded with 2101 MiB used")."""
 _SIGKILL_EXIT = re.compile(
-    r"\b(?:exit(?:ed)?|return(?:ed)?|finished)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*(?:137|-9)\b"
+    r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*(?:137|-9)\b"
     r"|\b(?:killed|terminated) by signal (?:9|sigkill)\b"
 )
 """An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
 ``exit status 137``, ``exited with code -9``, fish's ``terminated by signal SIGKILL``, ``terminated by signal 9``)."""
+_CRASH_SIGNAL_CODE = re.compile(r"\bcode -(?:4|6|7|8|11)\b")
+"""A child's exit code as Python's ``subprocess`` gives a signal's (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV)."""
 _NATIVE_FRAME = re.compile(r"python3\d*\.dll(?:\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ byte\(s\)|\+0x[0-9a-f]+\))")
 """A line of the native stack Windows' crash handler prints for python3x.dll: the process crashed."""
 _SHELL_JOB = re.compile(r"line \d+:\s+\d+\s+killed")
@@ -230,8 +233,10 @@ def ending_kind(low: str, s: str) -> str | None:
     ``s``: as written)."""
     if low.endswith(">pause") or any(p in low for p in _PAUSE):
         return "pause"
-    if any(p in low for p in _BACKEND_EXIT):
-        return "backend-exit"
+    if any(p in low for p in _BACKEND_EXIT):  # what it says of the exit: SIGKILL's code, a crash's, or nothing
+        if _SIGKILL_EXIT.search(low):
+            return "killed"
+        return "crash" if _NT_CRASH.search(low) or _CRASH_SIGNAL_CODE.search(low) else "backend-exit"
     if (low.strip().rstrip("^c") == "" and "^c" in low) or any(p in low for p in _CTRL_C):
         return "stopped"
     if any(p in low for p in _CGROUP_KILL) or _MEMORY_LIMIT_OF.search(low):
@@ -254,6 +259,8 @@ def ending_kind(low: str, s: str) -> str | None:
         return "killed"
     if "thread: [" in low and "assertion `" in low:  # a CUDA kernel's device-side assert: an error, not an abort
         return None
+    if "cmd('" in low and "failed due to" in low:
+        return None  # GitPython's error for a git (a child process) that failed, crashed or not: ComfyUI lived on
     if "exception: access violation" in low and "fatal exception" not in low:
         return None  # ctypes' words for a fault it caught in the DLL it called: Python lived to report it
     if (

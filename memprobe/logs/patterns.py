@@ -156,6 +156,8 @@ _API_FIELD = re.compile(
     r"""(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")"""
 )
 """A field of ComfyUI's error payload as Python or JSON prints it (either quote)."""
+_API_CLASS_LINE = re.compile(r'^"(?:node_type|class_type)":\s*"([^"\\]+)",?$')
+"""The node's class on a line of its own: the error payload printed as indented JSON (StabilityMatrix)."""
 _API_NODE = re.compile(r"""['"]node_errors['"]:\s*\{\s*['"]([^'"]+)['"]""")
 """The first refused node's id in ``/prompt``'s ``node_errors``."""
 _LAUNCH = re.compile(r"main\.py|python|\.bat\b|comfy|entry_with_update|launch")
@@ -212,7 +214,10 @@ _VALIDATION_MESSAGES = (
 _OUT_OF_RANGE = re.compile(r"^Value \S+ (?:bigger than max|smaller than min) of \S+")
 _LOOSE_ERROR = re.compile(
     r"\] Assertion `.*` failed|Error submitting a packet to the muxer|Error: Command failed: "  # CUDA's, ffmpeg's, Node's
-    r"|ComfyUI execution error: |^Server error: |^(?i:server execution error): |INTERNAL ASSERT FAILED at |CUDA error: |HIP error: |size mismatch for |Error\(s\) in loading state_dict"
+    r"|ComfyUI (?:execution )?error: |^Server error: |^(?i:server execution error): |INTERNAL ASSERT FAILED at |size mismatch for "
+    r"|CUDA error(?: \([^)]{1,200}\))?: |HIP error: |nvrtc: error: |no kernel image is available|Error\(s\) in loading state_dict"
+    r"|Error Code \d+: |Error during server start|[Cc]ould not bind on address|Cmd\('[\w.-]+'\) failed"  # TensorRT's; Krita's; GitPython's
+    r"|has no len\(\)|not enough space in the context's memory pool"  # a TypeError's; ggml's fixed context (not RAM)
     r"|missing \d+ required (?:positional|keyword-only) argument|unexpected keyword argument|object has no attribute"
     r"|object is not (?:a mapping|subscriptable|callable|iterable)|No module named|is not defined"
     r"|index out of range|values to unpack|Permission denied|No such file or directory|LoadLibrary failed"

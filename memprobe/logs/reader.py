@@ -35,6 +35,7 @@ from .endings import ENDING_HINT, SHELL_COMMAND, ending_hint, ending_kind
 from .machine import MachineReading
 from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader
 from .patterns import (  # what the reader's lines are tested against
+    _API_CLASS_LINE,
     _API_FIELD,
     _API_NODE,
     _BANNER_HINT,
@@ -149,6 +150,8 @@ class _Reader(BlockReading, MachineReading):
         self.ignored_at = -2
         """The line of Python's "Exception ignored in: ..." (the traceback after it was swallowed)."""
         self.launched_at = 0
+        self.api_class: tuple[int, str] | None = None
+        """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
         """The line where a shell's prompt launched ComfyUI (``C:\\ComfyUI>python main.py``), if one did."""
         self.models = ModelLogReader()
         """Pairs each load line with the ``Requested to load`` before it (``memprobe.logs.modellog``)."""
@@ -348,6 +351,8 @@ class _Reader(BlockReading, MachineReading):
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), "")
             return
+        if first == '"' and (m := _API_CLASS_LINE.match(s)):
+            self.api_class = (self.n, m.group(1))
         if ("exception_message" in s or "node_errors" in s) and self._api_error(s):
             return
         if first == "E" and s.startswith(_FALLBACKS):
@@ -408,6 +413,8 @@ class _Reader(BlockReading, MachineReading):
         for m in _API_FIELD.finditer(s, max(at, 0)):  # a refused prompt: its nodes' errors, not its summary
             fields.setdefault(m.group(1), m.group(2) if m.group(2) is not None else m.group(3) or "")
         class_type = fields.get("node_type") or fields.get("class_type")
+        if class_type is None and self.api_class is not None and self.api_class[0] >= self.n - 12:
+            class_type = self.api_class[1]  # the payload as indented JSON: its class a few lines above
         if "exception_message" in fields:
             message, exception_type = fields["exception_message"], fields.get("exception_type")
         elif class_type and "message" in fields:  # a refused prompt: its first error

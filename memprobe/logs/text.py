@@ -214,7 +214,8 @@ def _prefixes_end(text: str) -> int:
 _LEVEL = re.compile(r"INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL|FATAL|TRACE|NOTICE|info|warn(?:ing)?|error|debug")
 _SOME_TOKEN = re.compile(
     r"(?:[\[(]?\d[\d/.:,T-]*\d(?: ?[AP]M)?[\])]?"  # a date, a time, a process id
-    rf"|[\[(]?(?:{_LEVEL.pattern})[\])]?|\[[\w.-]*\d+\])(?: [-|] | ?: | )"  # a level; a "[worker-3]"
+    rf"|[\[(]?(?:{_LEVEL.pattern})[\])]?|\[[\w.-]*\d+\]"  # a level; a "[worker-3]"
+    rf"|ComfyUI(?= (?:{_LEVEL.pattern}):))(?: [-|] | ?: | )"  # a wrapper's "ComfyUI error: " (StableSwarmUI)
 )
 """One part of a prefix of the kind loggers write (stamps, levels, ids), with what separates it from the next."""
 
@@ -233,16 +234,17 @@ def _shape(prefix: str) -> str:
     return _LEVEL.sub("\1", re.sub(r"\d+", "\0", prefix))
 
 
-_STAMP_OR_SEPARATOR = re.compile("\0[/:.,-]\0|[:|-] $|[\\]\\)] $")
-"""A date, a time, or a separator after the prefix: what makes a prefix of a log of one or two lines a logger's
-(``error occurred when executing`` and ``3654441 Segmentation fault`` begin with none)."""
+_SHORT_LOGS_PREFIX = re.compile("\0[/:.,-]\0|^(?:[\\[(](?:\0|\1)[\\])]|\1:) $")
+"""A prefix a log of one or two lines is taken to carry (its shape): a date or a time, a level or a number in
+brackets, a level and its colon (``error occurred when executing``, ``3654441 Segmentation fault``, ``ComfyUI
+error: Numpy is not available`` begin with none)."""
 
 
 def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
     """A logger's prefix none of :data:`_PREFIX` knows (``2025/01/02 10:11:12 ``, ``INFO: ``, ``[12345] ``),
     learned from a log's first lines: the same shape (its digits and level words aside) before at least half of
-    them and at least three, or before each line of a log of one or two lines where it is a stamp or ends in a
-    separator (:data:`_STAMP_OR_SEPARATOR`). The function that strips it from a line, or ``None`` where the lines
+    them and at least three, or before each line of a log of one or two lines where :data:`_SHORT_LOGS_PREFIX` takes
+    it. The function that strips it from a line, or ``None`` where the lines
     share no such prefix."""
     shapes: Counter[str] = Counter()
     lines = 0
@@ -255,7 +257,7 @@ def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
     if not shapes:
         return None
     shape, count = shapes.most_common(1)[0]
-    if count < max(min(3, lines), lines // 2) or (lines < 3 and not _STAMP_OR_SEPARATOR.search(shape)):
+    if count < max(min(3, lines), lines // 2) or (lines < 3 and not _SHORT_LOGS_PREFIX.search(shape)):
         return None
     pattern = re.compile(
         "^" + "".join(r"\d+" if c == "\0" else f"(?:{_LEVEL.pattern})" if c == "\1" else re.escape(c) for c in shape)

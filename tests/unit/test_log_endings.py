@@ -220,6 +220,19 @@ def test_swarmui_saw_its_backend_end():
     assert kind_and_ending("22:34:13.325 [Info] Self-Start ComfyUI (Git Pull) exited properly.") == (None, None)
 
 
+def test_a_front_end_that_names_its_backends_exit_code_says_how_it_ended():
+    # Acly/krita-ai-diffusion#1266: the managed server's "-7" is Python's subprocess naming SIGBUS, a crash;
+    # krita-ai-diffusion#2039: Windows' access violation as the code; a pastebin paste of SwarmUI's line with it
+    for log in (
+        "krita-ai-diffusion1266_server_terminated_code_minus7_console.log",
+        "krita2039_server_terminated_3221225477_console.log",
+        "pastebinPM8QDMCD_swarm_comfy_exit_c0000005_console.log",
+    ):
+        assert kind_and_ending((LOGS / log).read_bytes()) == ("abrupt", "crash"), log
+    assert kind_and_ending("ERROR Server process terminated with code -9") == ("system-ram", "killed")
+    assert kind_and_ending("ERROR Server process terminated with code 1") == ("abrupt", "backend-exit")
+
+
 def test_hips_own_fatal_line_is_a_crash():
     # ltdrdata/ComfyUI-Impact-Pack#1146: AMD's Windows ROCm build ends FaceDetailer with clr/hipamd's level-0 error
     log = (LOGS / "ComfyUI-Impact-Pack1146_hip_global_module_not_initialized_oneline.log").read_bytes()

@@ -369,3 +369,41 @@ def test_a_known_custom_class_with_a_space_alone_above_its_dialog():
     # Kosinkadink/ComfyUI-VideoHelperSuite#360: the dialog's title is Frame-Interpolation's "FILM VFI"
     doc = explain_log((LOGS / "ComfyUI-VideoHelperSuite360_film_vfi_torchscript_cut_popup.log").read_bytes())
     assert doc["failure"]["node"]["class_type"] == "FILM VFI"
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        # YanWenKun/ComfyUI-Docker#156: a torch kernel JIT-compiled by NVRTC, whose library the image lacks
+        ("ComfyUI-Docker156_nvrtc_builtins_missing_console.log", "libnvrtc-builtins"),
+        # yuvraj108c/ComfyUI-Upscaler-Tensorrt#36: TensorRT's builder found no kernel for a layer
+        ("ComfyUI-Upscaler-Tensorrt36_no_implementation_conv_console.log", "Error Code 10"),
+        # KLL535/ComfyUI_Simple_Qwen3-VL-gguf#7: ggml's fixed metadata context, not RAM ("available 16")
+        ("ComfyUI_Simple_Qwen3-VL-gguf7_ggml_context_pool_oneline.log", "context's memory pool"),
+        # diodiogod/TTS-Audio-Suite#64: a TypeError's wording, under the pack's own prefix
+        ("TTS-Audio-Suite64_higgs_staticcache_len_oneline.log", "has no len()"),
+        # utensils/comfyui-nix#80: CUDA's error with the source line that raised it, a build without the GPU's code
+        ("comfyui-nix80_rtx5080_flash_attention_hopper_no_kernel_oneline.log", "no kernel image"),
+        # Acly/krita-ai-diffusion#616: the port was taken (Windows' message in Chinese), then the retry failed
+        ("krita-ai-diffusion616_port_bind_jobobject_console.log", "Could not bind on address"),
+        # Comfy-Org/ComfyUI-Manager#257: git, a child process, crashed (0xC00000FD); ComfyUI lived on
+        ("ComfyUI-Manager257_git_exit_code_3221225725_oneline.log", "Cmd('git') failed"),
+    ],
+)
+def test_errors_in_other_tools_wordings_are_errors_not_memory(name: str, words: str):
+    doc = explain_log((LOGS / name).read_bytes())
+    assert doc["failure"]["kind"] == "other" and words in doc["failure"]["message"], name
+
+
+def test_a_wrappers_own_prefix_before_every_line_is_learned():
+    # Stability-AI/StableSwarmUI#153: its backend's stderr, every line "ComfyUI error: ", a traceback among them
+    doc = explain_log((LOGS / "StableSwarmUI153_docker_cuda_unknown_error_traceback.log").read_bytes())
+    assert doc["failure"]["kind"] == "other" and doc["failure"]["message"].startswith("CUDA unknown error")
+    # the same words before a one-line paste are its error, not a prefix
+    assert explain_log("ComfyUI error: Numpy is not available")["failure"]["kind"] == "other"
+
+
+def test_an_error_payload_printed_as_indented_json_names_its_node():
+    # LykosAI/StabilityMatrix#691: the execution_error event, one field a line
+    doc = explain_log((LOGS / "StabilityMatrix691_numpy_not_available_ksampler_other.log").read_bytes())
+    assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"]) == ("other", "KSampler")

@@ -208,10 +208,14 @@ def test_a_loggers_prefix_no_table_knows_is_learned_from_the_first_lines(prefix,
 
 
 def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
-    # every real log of the corpus: the prefixes they carry are all in the table, and no other is taken off
+    # every real log of the corpus: the prefixes they carry are all in the table, and no other is taken off but
+    # StableSwarmUI's "ComfyUI error: " before each line of its backend's stderr (Stability-AI/StableSwarmUI#153)
+    learned = set()
     for path in sorted(LOGS.glob("*.log")):
         head = [line for line, _ in zip(iter_lines(path.read_bytes()), range(40), strict=False)]
-        assert learned_prefix(line for line, _ in head) is None, path.name
+        if learned_prefix(line for line, _ in head) is not None:
+            learned.add(path.name)
+    assert learned == {"StableSwarmUI153_docker_cuda_unknown_error_traceback.log"}
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
     strip = learned_prefix(["[L12] got prompt", "[L13] Requested to load SDXL", "[L14] loaded completely"])
     assert strip is not None and strip("[L99] Prompt executed in 1.2 seconds") == "Prompt executed in 1.2 seconds"
