@@ -77,7 +77,7 @@ from .patterns import (  # what the reader's lines are tested against
     _known,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog, bar_finished
-from .text import clean, iter_lines, learned_prefix, unwrapped
+from .text import clean, indented, iter_lines, learned_prefix, unwrapped
 
 __all__ = [
     "read_log",
@@ -554,6 +554,9 @@ def read_log(source: str | bytes | BinaryIO) -> LogFacts:
     head = list(islice(lines, _PREFIX_HEAD))
     if join := unwrapped(head):  # a paste hard-wrapped at a console's width, its rows joined back
         lines = join(chain(head, lines))
+        head = list(islice(lines, _PREFIX_HEAD))
+    if dedent := indented(head):  # a paste indented as a Markdown code block, every line alike
+        lines = dedent(chain(head, lines))
         head = list(islice(lines, _PREFIX_HEAD))
     strip = learned_prefix(line for line, _ in head)  # a logger's prefix no table here knows, if the lines share one
     if strip is None:

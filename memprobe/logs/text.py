@@ -3,7 +3,8 @@ browser's no-break spaces, a web page's HTML entities, ANSI colours and the pref
 removed, each line at most :data:`MAX_LINE_CHARS` long (a longer one in pieces, cut past :data:`FLAT_MAX_CHARS`)
 so that memory stays bounded whatever the input. A log whose line breaks were lost (a page or a search result that
 stored a paste flattened onto one line) gets them back where a log's lines begin; one hard-wrapped at a console's
-width gets its lines joined back (:func:`unwrapped`). What the lines say is :mod:`memprobe.logs.reader`'s job.
+width gets its lines joined back (:func:`unwrapped`), one indented as a whole loses the indent (:func:`indented`).
+What the lines say is :mod:`memprobe.logs.reader`'s job.
 
 >>> [clean(line) for line, _ in iter_lines(b"[2025-01-02 10:11:12.345] [info]  got prompt\\r\\n")]
 ['got prompt']
@@ -20,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import pairwise
 from typing import Any, BinaryIO
 
-__all__ = ["iter_lines", "clean", "learned_prefix", "unwrapped", "MAX_LINE_CHARS", "FLAT_MAX_CHARS"]
+__all__ = ["iter_lines", "clean", "learned_prefix", "unwrapped", "indented", "MAX_LINE_CHARS", "FLAT_MAX_CHARS"]
 
 MAX_LINE_CHARS = 8192
 """A longer line comes in pieces of at most this many characters."""
@@ -308,6 +309,30 @@ def unwrapped(
             yield held, False
 
     return join
+
+
+def indented(
+    lines: list[tuple[str, bool]],
+) -> Callable[[Iterable[tuple[str, bool]]], Iterator[tuple[str, bool]]] | None:
+    """A paste indented as a whole (a Markdown code block's four spaces, a quote's tab): every one of a log's first
+    ``lines`` that holds text begins with the same run of at least four spaces (or a tab); the function that takes
+    it off each line, or ``None``."""
+    texts = [line for line, _ in lines if line.strip()]
+    shifted = [line for line in texts if line[:1] in (" ", "\t")]
+    if len(shifted) < 3 or len(shifted) < 0.8 * len(texts):  # (a flattened line's pieces lose the indent)
+        return None
+    indent = min(len(line) - len(line.lstrip(" \t")) for line in shifted)
+    common = shifted[0][:indent]
+    if (common.strip(" ") and common != "\t" * indent) or (common[0] == " " and indent < 4):
+        return None
+    if not all(line.startswith(common) for line in shifted):
+        return None
+
+    def dedent(source: Iterable[tuple[str, bool]]) -> Iterator[tuple[str, bool]]:
+        for line, cut in source:
+            yield (line[indent:] if line.startswith(common) else line.lstrip(" \t")), cut
+
+    return dedent
 
 
 def clean(text: str) -> str:

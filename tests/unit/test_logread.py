@@ -13,7 +13,15 @@ from helpers import FIXTURES
 
 from memprobe.logs.explain import explain_log
 from memprobe.logs.reader import read_log
-from memprobe.logs.text import FLAT_MAX_CHARS, MAX_LINE_CHARS, clean, iter_lines, learned_prefix, unwrapped
+from memprobe.logs.text import (
+    FLAT_MAX_CHARS,
+    MAX_LINE_CHARS,
+    clean,
+    indented,
+    iter_lines,
+    learned_prefix,
+    unwrapped,
+)
 
 MIB = 1024**2
 RECORDED = FIXTURES / "comfyui-0.3.64" / "logs"
@@ -258,6 +266,35 @@ def test_no_wrap_is_learned_from_a_logs_own_lines_of_one_width():
     ]
     assert unwrapped([(row, False) for row in rows for _ in range(2)]) is None  # a row is followed by its own start
     assert unwrapped([(row, False) for row in rows for row in (row, "next")]) is not None
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "other_validation_missing_models_root_format.log",  # stamped lines, some of them split from one long line
+        "ComfyUI12956_desktop_python_exit_code1_console.log",  # the Desktop app's lines and a Node stack
+        "Fooocus2661_TeslaP4_cuda_oom_patch_model_traceback.log",
+    ],
+)
+def test_a_paste_indented_as_a_code_block_reads_as_it_was(name: str):
+    raw = text(name)
+    plain = explain_log(raw)["failure"]
+    shifted = explain_log("\n".join("    " + line for line in raw.split("\n")))["failure"]
+    assert (shifted["kind"], shifted["message"]) == (plain["kind"], plain["message"])
+
+
+def test_a_logs_own_indentation_is_kept():
+    # of the corpus, only logs indented as a whole lose it: rich's traceback (Comfy-Org/ComfyUI#13458) and a
+    # WinDbg analysis pasted as a block (woct0rdho/SageAttention#85); a traceback's frames (two spaces) and code
+    # (four) are a log's own
+    found = set()
+    for path in sorted(LOGS.glob("*.log")):
+        if indented([item for item, _ in zip(iter_lines(path.read_bytes()), range(40), strict=False)]) is not None:
+            found.add(path.name)
+    assert found == {
+        "comfyui13458_lora_trainer_backward_rich_traceback.log",
+        "woct0rdhoSageAttention85_procdump_acceleratorerror_windbg.log",
+    }
 
 
 def test_a_long_line_with_one_line_start_in_it_and_an_api_payload_stay_whole():
