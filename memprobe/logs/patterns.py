@@ -149,6 +149,8 @@ def _merge(into: LogFailure, other: LogFailure) -> None:
 
 
 # ---------------------------------------------------------------------------- the reader's tables
+_MARKUP = re.compile(r"^</?(?:details|summary)\b[^>]*>(?:.*</summary>)?$", re.IGNORECASE)
+"""A ``<details>`` or ``<summary>`` tag around a paste in an issue (``<details><summary>log</summary>``)."""
 _COMPOSE = re.compile(r"^(?:>\s?)?[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s")
 """docker compose's prefix: the service's name and a bar (also in a quoted paste)."""
 _API_FIELD = re.compile(

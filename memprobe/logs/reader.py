@@ -60,6 +60,7 @@ from .patterns import (  # what the reader's lines are tested against
     _LOADER_LINES,
     _LOOSE_ERROR,
     _MANAGER_LINES,
+    _MARKUP,
     _MODEL_LINES,
     _NODE_THREW,
     _NOTICES,
@@ -151,6 +152,8 @@ class _Reader(BlockReading, MachineReading):
         """The line of Python's "Exception ignored in: ..." (the traceback after it was swallowed)."""
         self.launched_at = 0
         self.api_class: tuple[int, str] | None = None
+        self.lead = 0
+        """Lines before the paste's first (blank, a Markdown fence, ``<details>``): "the top of a paste" is after them."""
         """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
         """The line where a shell's prompt launched ComfyUI (``C:\\ComfyUI>python main.py``), if one did."""
         self.models = ModelLogReader()
@@ -196,6 +199,11 @@ class _Reader(BlockReading, MachineReading):
                 return
         if not stripped:
             self._blank()
+            if self.lead == self.n - 1:
+                self.lead = self.n
+            return
+        if self.lead == self.n - 1 and (stripped.startswith(("```", "~~~")) or _MARKUP.match(stripped)):
+            self.lead = self.n  # a fence or a <details> before the paste's first line: the paste begins after it
             return
         if self.block is not None and self._block_line(text, stripped):
             return
@@ -395,7 +403,9 @@ class _Reader(BlockReading, MachineReading):
         custom node table knows."""
         assert self.bare_class is not None
         line, class_type = self.bare_class
-        if not (line <= 3 or class_type in builtin_nodes() or custom_node(class_type) is not None) or _known(s):
+        if not (
+            line - self.lead <= 3 or class_type in builtin_nodes() or custom_node(class_type) is not None
+        ) or _known(s):
             return False
         if _exception_name(class_type):  # "InternalError" above its message: the browser's console, no node
             self._open("popup", s, exception_type=class_type, message=s)
@@ -442,7 +452,11 @@ class _Reader(BlockReading, MachineReading):
             class_type, message = m.group(1), m.group(2)
         elif (m := _CLASS_WORD.match(s)) is not None and (
             _is_node_class(m.group(1))
-            or (self.n <= 2 and _BARE_CLASS.match(m.group(1)) is not None and not _exception_name(m.group(1)))
+            or (
+                self.n - self.lead <= 2
+                and _BARE_CLASS.match(m.group(1)) is not None
+                and not _exception_name(m.group(1))
+            )
         ):  # "WanVideoSampler Allocation...", or a pack's class atop a one-line paste
             class_type, message = m.group(1), m.group(2)
         elif (

@@ -407,3 +407,19 @@ def test_an_error_payload_printed_as_indented_json_names_its_node():
     # LykosAI/StabilityMatrix#691: the execution_error event, one field a line
     doc = explain_log((LOGS / "StabilityMatrix691_numpy_not_available_ksampler_other.log").read_bytes())
     assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"]) == ("other", "KSampler")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "YuEGP55_YUE_Stage_A_Loader_pkgutil_popup.log",  # the dialog: its node's class, its message below
+        "Hunyuan3D-2_110_render_multiview_no_kernel_image_popup.log",  # ... and a native stack after it
+    ],
+)
+def test_a_dialog_fenced_in_an_issues_markdown_is_still_at_the_top_of_its_paste(name: str):
+    raw = text(name)
+    plain = explain_log(raw)["failure"]
+    for fenced in (f"```\n{raw}\n```", f"<details><summary>log</summary>\n\n```text\n{raw}\n```\n</details>"):
+        failure = explain_log(fenced)["failure"]
+        assert (failure["kind"], failure["node"]["class_type"]) == (plain["kind"], plain["node"]["class_type"])
+    assert plain["node"]["class_type"] is not None
