@@ -153,6 +153,9 @@ class _Reader(BlockReading, MachineReading):
         self.launched_at = 0
         self.api_class: tuple[int, str] | None = None
         self.lead = 0
+        self.texts = 0
+        """Lines with text read so far (a fence and blank lines aside)."""
+        self.first_text: tuple[int, str] | None = None
         """Lines before the paste's first (blank, a Markdown fence, ``<details>``): "the top of a paste" is after them."""
         """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
         """The line where a shell's prompt launched ComfyUI (``C:\\ComfyUI>python main.py``), if one did."""
@@ -205,6 +208,9 @@ class _Reader(BlockReading, MachineReading):
         if self.lead == self.n - 1 and (stripped.startswith(("```", "~~~")) or _MARKUP.match(stripped)):
             self.lead = self.n  # a fence or a <details> before the paste's first line: the paste begins after it
             return
+        self.texts += 1
+        if self.texts == 1:
+            self.first_text = (self.n, stripped[:512])
         if self.block is not None and self._block_line(text, stripped):
             return
         self._plain(text, stripped)
@@ -305,7 +311,9 @@ class _Reader(BlockReading, MachineReading):
                 self.mode = Mode.FRAMES
                 return
             if s[:29].lower() == "error occurred when executing" and (m := _POPUP.match(s)):
-                inline = "" if s[m.end() - 1] == "`" else s[m.end() :]  # the dialog squashed onto one line
+                inline = s[m.end() :]  # the dialog squashed onto one line (its message in code after a code title)
+                if s[m.end() - 1] == "`":
+                    inline = inline.lstrip(" `") if inline.lstrip(" ")[:1] == "`" else ""
                 class_type = m.group(1).strip()
                 if s.endswith(":") and inline.strip().endswith(":") and len(s) < 120:  # "LayerMask: BiRefNetUltra:"
                     class_type, inline = s[m.start(1) : -1].strip(), ""
@@ -552,6 +560,8 @@ class _Reader(BlockReading, MachineReading):
     def finish(self) -> LogFacts:
         self._close()
         facts = self.facts
+        if self.texts == 1 and facts.loose_error is None and self.first_text is not None:
+            facts.loose_error = _one_line_dialog(*self.first_text)
         for ending in facts.endings:  # its stack follows a crash line; what it was staging precedes it
             if ending.kind == "crash":
                 at = ending.line.number
@@ -559,6 +569,17 @@ class _Reader(BlockReading, MachineReading):
         facts.prompts = list(self.prompts)
         facts.lines = self.n
         return facts
+
+
+def _one_line_dialog(n: int, s: str) -> LogFailure | None:
+    """A paste of one line that begins with a node's class (the error dialog's title and message run together:
+    ``ApplyPulidFlux pickle data was truncated``): the failure it shows, at that node."""
+    if (m := _CLASS_WORD.match(s)) is None or _known(s):
+        return None
+    class_type, message = m.group(1), m.group(2)
+    if not (_is_node_class(class_type) or (_BARE_CLASS.match(class_type) and not _exception_name(class_type))):
+        return None
+    return LogFailure("popup", n, message=message, class_type=class_type, evidence=[LogLine(n, s)])
 
 
 def read_log(source: str | bytes | BinaryIO) -> LogFacts:

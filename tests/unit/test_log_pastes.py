@@ -423,3 +423,30 @@ def test_a_dialog_fenced_in_an_issues_markdown_is_still_at_the_top_of_its_paste(
         failure = explain_log(fenced)["failure"]
         assert (failure["kind"], failure["node"]["class_type"]) == (plain["kind"], plain["node"]["class_type"])
     assert plain["node"]["class_type"] is not None
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "class_type"),
+    [
+        # balazik/ComfyUI-PuLID-Flux-ll#21 and deepbeepmeep/YuEGP#55: the dialog's title and message on one line
+        ("PuLIDFluxll21_ApplyPulidFlux_pickle_truncated_oneline.log", "other", "ApplyPulidFlux"),
+        ("YuEGP55_YUE_Stage_A_Loader_pkgutil_popup.log", "other", "YUE_Stage_A_Loader"),
+        # ltdrdata/ComfyUI-Impact-Pack#411: the old dialog in Markdown code spans, run together
+        ("impactpack411_facedetailer_exceed_allowed_backticks.log", "vram", "FaceDetailer"),
+    ],
+)
+def test_a_dialog_run_together_on_one_line_is_still_its_node_and_message(name: str, kind: str, class_type: str):
+    failure = explain_log(" ".join(text(name).split("\n")))["failure"]
+    assert (failure["kind"], failure["node"]["class_type"]) == (kind, class_type)
+
+
+def test_one_line_that_begins_with_a_class_is_a_dialog_only_when_it_is_the_paste():
+    assert explain_log("ApplyPulidFlux pickle data was truncated")["failure"]["node"]["class_type"] == "ApplyPulidFlux"
+    # the same words among a log's lines are no failure of their own
+    assert (
+        explain_log("got prompt\nApplyPulidFlux pickle data was truncated\nPrompt executed in 2.1 seconds")["failure"]
+        is None
+    )
+    # and prose after a dialog's title in code is not its message (Comfy-Org/ComfyUI#4685)
+    doc = explain_log(text("comfyui-4685_mmap_cannot_allocate_unetloader_wsl.log"))
+    assert doc["failure"]["kind"] == "system-ram" and doc["failure"]["message"].startswith("unable to mmap")
