@@ -50,7 +50,8 @@ class FailureFacts:
     container: bool = False
     """ComfyUI ran in a container (the log's docker prefixes, an exit code 137)."""
     crashed_in: str | None = None
-    """A native crash inside this component's code (``comfy-aimdo``: dynamic VRAM), where a log shows it."""
+    """Where it crashed or ran out, where that is not ComfyUI's server: ``comfy-aimdo`` (a native crash in dynamic
+    VRAM's code), ``window`` (the window ComfyUI runs in ran out of memory: the Desktop app's renderer, a page)."""
     after_sampling: str | None = None
     """A log that names neither node nor stage: the sampler's finished progress bar it failed right after."""
     before_prompts: bool = False

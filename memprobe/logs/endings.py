@@ -108,6 +108,9 @@ _MEMORY_KILL = (
     "oom killed",  # a platform's word for the kernel's kill ("container was OOM killed")
     "oom-killed",
 )
+_WINDOW_OOM = ("render-process-gone reason=oom",)
+"""The window ComfyUI runs in ran out of memory: Electron's event for the Desktop app's renderer. The server is
+another process."""
 _KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了")
 """The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese and Japanese catalogs."""
 _BACKEND_EXIT = (
@@ -189,6 +192,7 @@ _HINT_TEXTS = [
         *_MEMORY_KILL,
         *_CGROUP_KILL,
         *_COMMIT_EXHAUSTED,
+        *_WINDOW_OOM,
         *_UNREACHABLE,
         *_RECONNECTING,
         *_KILLED_WORDS,
@@ -228,7 +232,7 @@ def _runtime_fatal(low: str) -> bool:
 
 def ending_kind(low: str, s: str) -> str | None:
     """``pause``, ``stopped`` (Ctrl+C's echo), ``backend-exit`` (SwarmUI saw it end), ``cgroup-kill``,
-    ``memory-kill``, ``commit-exhausted``, ``killed``, ``crash``, ``exited`` (the shell's prompt came back),
+    ``memory-kill``, ``commit-exhausted``, ``window-oom`` (the window ComfyUI runs in), ``killed``, ``crash``, ``exited`` (the shell's prompt came back),
     ``unreachable`` (nothing listens on ComfyUI's port) or ``None`` for a line (``low``: the line lower-cased;
     ``s``: as written)."""
     if low.endswith(">pause") or any(p in low for p in _PAUSE):
@@ -245,6 +249,8 @@ def ending_kind(low: str, s: str) -> str | None:
         return "memory-kill"
     if any(p in low for p in _COMMIT_EXHAUSTED):
         return "commit-exhausted"
+    if any(p in low for p in _WINDOW_OOM):
+        return "window-oom"
     if re.search(r"(?:^|\s)killed(?::? 9)?(?:[\s.!]|$)", low) and (
         len(s) < 24 or "python" in low or "main.py" in low or _SHELL_JOB.search(low)
     ):

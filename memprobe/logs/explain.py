@@ -51,6 +51,8 @@ _ENDINGS = {
     "finished",
     "unreachable": "nothing answered on ComfyUI's port any more: its process had ended",
     "backend-exit": "the program running ComfyUI as its backend (SwarmUI, Krita) saw its process end, without saying why",
+    "window-oom": "its renderer, the Desktop app's or a browser page's, ran out of memory; the server is another "
+    "process, which may have lived on",
     "restarted": "ComfyUI started again in the middle of a prompt: its process had ended with no error",
 }
 
@@ -303,6 +305,7 @@ def _judge_ending(
     last = prompt.last_activity if prompt is not None else None
     memory = {
         "memory-kill": "system-ram",
+        "window-oom": "system-ram",
         "commit-exhausted": "commit-limit",
         "cgroup-kill": "cgroup-limit",
         "killed": "cgroup-limit" if container else "system-ram",
@@ -310,7 +313,9 @@ def _judge_ending(
     likely = bool(ending and ending.kind == "killed")
     how = _ENDINGS.get(ending.kind, "") if ending else "the log stops mid-run"
     doing = f"; the last thing it logged was line {last.number}: {last.text[:160]}" if last else ""
-    message = f"ComfyUI stopped without reporting an error ({how}){doing}"
+    window = ending is not None and ending.kind == "window-oom"
+    who = "ComfyUI's window closed" if window else "ComfyUI stopped"
+    message = f"{who} without reporting an error ({how}){doing}"
     j = _Judgement(abrupt=True, evidence=[e for e in (ending.line if ending else None, last) if e is not None])
     node = Node(stage=hint)
     if ending is not None and ending.frames:  # faulthandler's stack: the node that was running, oldest frame first
@@ -342,11 +347,13 @@ def _judge_ending(
         abrupt=True,
         likely=likely,
         container=container,
-        crashed_in="comfy-aimdo" if ending is not None and ending.in_dynamic_vram else None,
+        crashed_in="window" if window else "comfy-aimdo" if ending is not None and ending.in_dynamic_vram else None,
         before_prompts=started and (prompt is None or (prompt.started is None and last is None and not prompt.models)),
     )
     j.unknown.append(
-        "what ended ComfyUI: the log stops without an error"
+        "whether ComfyUI's server lived on: only its window's end is in the log"
+        if window
+        else "what ended ComfyUI: the log stops without an error"
         + ("" if memory else " (the system's own logs say whether it was out of memory)")
     )
     if cut_short:

@@ -116,6 +116,11 @@ class Node:
     not_builtin: bool = False
 
 
+_DECODE_CALL = re.compile(r"\b(decode_first_stage|vae\.decode(?:_tiled)?)\(")
+"""A call that decodes latents with the VAE: latent diffusion's ``decode_first_stage`` (its VAE is the "first
+stage"), a pipeline's ``vae.decode``."""
+
+
 def _path(frame: Frame) -> str:
     return frame.path.replace("\\", "/")
 
@@ -221,12 +226,16 @@ def identify(failure: LogFailure) -> Node:
         node.stage, node.stage_evidence = "custom", f"the failing code is in custom_nodes/{node.pack}"
         deeper = frames[frames.index(own) + 1 :] if own is not None else frames
         decoder = next((f for f in deeper if "decode" in f.function.lower() and "vae" in _path(f).lower()), None)
+        last = frames[-1] if frames else None
         if own is not None and "decode" in own.function.lower():  # the pack's own decoder
             node.stage = "vae-decode"
             node.stage_evidence += f", in its function {own.function}()"
         elif decoder is not None:  # a pack's sampler decoding its latents with its own VAE
             node.stage = "vae-decode"
             node.stage_evidence += f", decoding in its VAE's {decoder.function}()"
+        elif last is not None and last.code is not None and (m := _DECODE_CALL.search(last.code)):
+            node.stage = "vae-decode"  # the paste ends at the call: the latent diffusion code's VAE decode
+            node.stage_evidence += f", calling {m.group(1)}() in {last.function}()"
         return node
     if own is not None and "/comfy_extras/" in _path(own):
         module = _path(own).rsplit("/", 1)[-1]

@@ -220,6 +220,8 @@ _LOOSE_ERROR = re.compile(
     r"|CUDA error(?: \([^)]{1,200}\))?: |HIP error: |nvrtc: error: |no kernel image is available|Error\(s\) in loading state_dict"
     r"|Error Code \d+: |Error during server start|[Cc]ould not bind on address|Cmd\('[\w.-]+'\) failed"  # TensorRT's; Krita's; GitPython's
     r"|has no len\(\)|not enough space in the context's memory pool"  # a TypeError's; ggml's fixed context (not RAM)
+    r"|^MIOpen\(HIP\): Error |backend compiler failed build|^Uncaught (?:\(in promise\) )?\w*(?:Error|Exception)\b"
+    r"|Maximum call stack size exceeded"  # MIOpen's; Intel's GPU compiler's; the browser console's
     r"|missing \d+ required (?:positional|keyword-only) argument|unexpected keyword argument|object has no attribute"
     r"|object is not (?:a mapping|subscriptable|callable|iterable)|No module named|is not defined"
     r"|index out of range|values to unpack|Permission denied|No such file or directory|LoadLibrary failed"
@@ -236,6 +238,8 @@ _LOOSE_ERROR = re.compile(
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""
+_LOGGED_ERROR = re.compile(r"^ERROR:[\w.]*:(?!\s*$)")
+"""Python's logging at its default format, at the level ERROR (``ERROR:root:...``)."""
 _VAE_MODEL = re.compile(r"VAE|^Autoencod|^AutoEncoder", re.IGNORECASE)
 """A VAE's model class in ComfyUI's "Requested to load" (``AutoencoderKL``, ``AutoencodingEngine``, ``WanVAE``)."""
 _STARTUP = ("[START] Security scan", "** ComfyUI startup time:", "Prestartup times for custom nodes", "Total VRAM ")

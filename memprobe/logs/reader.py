@@ -58,6 +58,7 @@ from .patterns import (  # what the reader's lines are tested against
     _INTERRUPT_REQUESTS,
     _LAUNCH,
     _LOADER_LINES,
+    _LOGGED_ERROR,
     _LOOSE_ERROR,
     _MANAGER_LINES,
     _MARKUP,
@@ -184,6 +185,14 @@ class _Reader(BlockReading, MachineReading):
                     self._ending("earlyoom " + text.lower(), "earlyoom: " + text)
                     continue
                 self._line(text)
+                if (
+                    self.facts.loose_error is None
+                    and self.n <= LOOSE_LINES
+                    and segment[:6] == "ERROR:"
+                    and _LOGGED_ERROR.match(segment)
+                    and text
+                ):  # a line Python's logging gave the level ERROR (a pack's "ERROR:root:Exporting to ONNX failed")
+                    self.facts.loose_error = LogFailure("message", self.n, message=text, evidence=[self._ev(text)])
             except Exception:  # one odd line costs that line only
                 self.mode = None
 

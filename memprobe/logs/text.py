@@ -97,7 +97,7 @@ _FLAT_BREAK = re.compile(
 Python traceback."""
 _FLAT_FRAME = re.compile(r'(File "[^"]{1,500}", line \d+,? in [^ ]+) +(?=\S)')
 """A flattened frame: its code followed it on the next line."""
-_SQUASHED_REPORT = re.compile(r" (?=## |- \*\*)")
+_SQUASHED_REPORT = re.compile(r" ?(?=## |- \*\*)")
 """Where the frontend's error report (Markdown) pasted on one line had its line breaks."""
 _PAYLOAD = ("'traceback': [", '"traceback": [', "exception_message")
 """An API client's error payload: one line whose frames are data (``memprobe.logs.reader`` reads it whole)."""
@@ -108,8 +108,8 @@ def _pieces(line: str, cut: bool) -> Iterator[tuple[str, bool]]:
     log's line starts), each in pieces of at most :data:`MAX_LINE_CHARS`; ``cut`` (the rest of the line
     past :data:`FLAT_MAX_CHARS` was dropped) goes with the last."""
     parts = [line]
-    if line.startswith("# ComfyUI Error Report ##") and " - **" in line:  # a whole report, as its sections
-        parts = _SQUASHED_REPORT.split(line)
+    if "ComfyUI Error Report" in line[:32] and "- **" in line:  # a whole report, as its sections
+        parts = [part for part in _SQUASHED_REPORT.split(line) if part]
     elif not any(p in line for p in _PAYLOAD):
         start = _unknown_prefix(line)  # a logger's prefix, known or not, stays with the first piece
         start += _prefixes_end(line[start:])

@@ -450,3 +450,45 @@ def test_one_line_that_begins_with_a_class_is_a_dialog_only_when_it_is_the_paste
     # and prose after a dialog's title in code is not its message (Comfy-Org/ComfyUI#4685)
     doc = explain_log(text("comfyui-4685_mmap_cannot_allocate_unetloader_wsl.log"))
     assert doc["failure"]["kind"] == "system-ram" and doc["failure"]["message"].startswith("unable to mmap")
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        # phineas-pta/comfy-trt-test#5: a pack's error at Python logging's ERROR level, nothing else failing
+        ("comfy-trt-test5_onnx_export_xformers_flash_console.log", "Exporting to ONNX failed"),
+        # ROCm/TheRock#2524: MIOpen's own error lines for the VAE's convolution
+        ("TheRock2524_miopen_vae_launch_failure_console.log", "MIOpen(HIP): Error"),
+        # intel/intel-xpu-backend-for-triton#7633: Intel's GPU compiler refused a kernel (its scratch space)
+        ("intel-xpu-backend-for-triton7633_a770_ptss_scratch_console.log", "backend compiler failed build"),
+        # Comfy-Org/ComfyUI_frontend#774: the browser console's uncaught error
+        ("ComfyUI_frontend774_webp_workflow_rangeerror_console.log", "Maximum call stack size exceeded"),
+    ],
+)
+def test_more_errors_in_other_tools_wordings(name: str, words: str):
+    doc = explain_log((LOGS / name).read_bytes())
+    assert doc["failure"]["kind"] == "other" and words in doc["failure"]["message"], name
+
+
+def test_an_error_report_squashed_without_spaces_names_its_node():
+    # Comfy-Org/ComfyUI#6666: the report on one line, its sections run together ("Report## Error Details- **Node ID:")
+    doc = explain_log((LOGS / "ComfyUI6666_rembg_onnxruntime_cuda_path_report.log").read_bytes())
+    assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"]) == (
+        "other",
+        "Image Rembg (Remove Background)",
+    )
+
+
+def test_a_custom_nodes_decode_named_by_the_call_its_paste_ends_at_is_told_to_tile():
+    # AIGODLIKE/ComfyUI-ToonCrafter#3: the traceback ends at latent diffusion's decode_first_stage (its VAE)
+    doc = explain_log((LOGS / "ComfyUI-ToonCrafter3_4090_decode_first_stage_oom_traceback.log").read_bytes())
+    assert doc["failure"]["kind"] == "vram" and doc["failure"]["stage"] == "vae-decode"
+    assert doc["suggestions"][0]["id"] in ("tiled-decode", "tiled-decode-own", "custom-node-tiling")
+
+
+def test_the_window_comfyui_runs_in_running_out_is_not_the_servers_ram():
+    # artokun/comfyui-mcp-panel#1952: Electron's renderer of the Desktop app, killed for memory; the server lived on
+    doc = explain_log((LOGS / "comfyui-mcp-panel1952_renderer_oom_oneline.log").read_bytes())
+    assert doc["failure"]["kind"] == "system-ram" and doc["failure"]["ending"] == "window-oom"
+    ids = [s["id"] for s in doc["suggestions"]]
+    assert ids[0] == "reload-window" and "pagefile" not in ids

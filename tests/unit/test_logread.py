@@ -223,7 +223,14 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
         head = [line for line, _ in zip(iter_lines(path.read_bytes()), range(40), strict=False)]
         if learned_prefix(line for line, _ in head) is not None:
             learned.add(path.name)
-    assert learned == {"StableSwarmUI153_docker_cuda_unknown_error_traceback.log"}
+    assert (
+        learned
+        == {
+            "StableSwarmUI153_docker_cuda_unknown_error_traceback.log",
+            "ComfyUI_TensorRT41_sd3_trt_memusagechange_console.log",  # TensorRT's "[06/20/2024-20:30:41] " (ComfyUI_TensorRT#41)
+            "intel-xpu-backend-for-triton7633_a770_ptss_scratch_console.log",  # a compiler's "error: ", "warning: "
+        }
+    )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
     strip = learned_prefix(["[L12] got prompt", "[L13] Requested to load SDXL", "[L14] loaded completely"])
     assert strip is not None and strip("[L99] Prompt executed in 1.2 seconds") == "Prompt executed in 1.2 seconds"
@@ -256,11 +263,17 @@ def test_a_paste_hard_wrapped_at_a_consoles_width_reads_as_it_was(name: str, wid
     assert (rewrapped["kind"], rewrapped["message"][:200]) == (plain["kind"], plain["message"][:200])
 
 
-def test_no_wrap_is_learned_from_a_logs_own_lines_of_one_width():
-    # every real log of the corpus: progress bars, stack frames, tables, repeated and padded lines, whole frames
+def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
+    # of the corpus' real logs (progress bars, stack frames, tables, repeated and padded lines, whole frames), only
+    # Comfy-Org/ComfyUI#15271's paste is hard-wrapped ("... Force pre-loaded 210 weights: 1175 K" / "B.")
+    wrapped = set()
     for path in sorted(LOGS.glob("*.log")):
         head = [item for item, _ in zip(iter_lines(path.read_bytes()), range(40), strict=False)]
-        assert unwrapped(head) is None, path.name
+        if unwrapped(head) is not None:
+            wrapped.add(path.name)
+    assert wrapped == {"ComfyUI15271_illegal_memory_access_abort_console.log"}
+    facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
+    assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
     rows = [
         f"Warning {n}: a line of the log's own, of the widest length, printed twice".ljust(70, ".") for n in range(3)
     ]
@@ -284,14 +297,15 @@ def test_a_paste_indented_as_a_code_block_reads_as_it_was(name: str):
 
 
 def test_a_logs_own_indentation_is_kept():
-    # of the corpus, only logs indented as a whole lose it: rich's traceback (Comfy-Org/ComfyUI#13458) and a
-    # WinDbg analysis pasted as a block (woct0rdho/SageAttention#85); a traceback's frames (two spaces) and code
-    # (four) are a log's own
+    # of the corpus, only logs indented as a whole lose it: a dialog pasted as a code block, rich's traceback
+    # (Comfy-Org/ComfyUI#13458), a WinDbg analysis (woct0rdho/SageAttention#85); a traceback's frames (two spaces)
+    # and code (four) are a log's own
     found = set()
     for path in sorted(LOGS.glob("*.log")):
         if indented([item for item, _ in zip(iter_lines(path.read_bytes()), range(40), strict=False)]) is not None:
             found.add(path.name)
     assert found == {
+        "ComfyI2I11_inpaint_segments_cpualloc_traceback.log",  # ManglerFTW/ComfyI2I#11, a dialog as a code block
         "comfyui13458_lora_trainer_backward_rich_traceback.log",
         "woct0rdhoSageAttention85_procdump_acceleratorerror_windbg.log",
     }

@@ -128,6 +128,8 @@ def system_memory(f: RunFacts) -> list[Suggestion]:
     kind = failure.kind if failure is not None else None
     if failure is not None and pinned_host(kind, failure.message):
         return []  # pinned RAM: not the limit the OS enforces (pinned-memory says what helps)
+    if failure is not None and failure.crashed_in == "window":
+        return []  # the window's memory, not the server's (window-memory says what helps)
     abrupt = failure is not None and failure.abrupt
     failed = kind in SYSTEM_KINDS  # RAM + swap, the commit limit or a container's limit ran out
     near = limit.near(f.peaks)
@@ -267,6 +269,27 @@ def _system_remedy(f: RunFacts, limit: MemoryLimit, used: int | None) -> tuple[s
         f"Add swap (a {size} swap file on an SSD) so the kernel's OOM killer stops ending ComfyUI when RAM is full.",
         adds,
     )
+
+
+@rule("window-memory", needs=("abrupt-end",), tiers=("failure",))
+def window_memory(f: RunFacts) -> list[Suggestion]:
+    """The window ComfyUI runs in ran out of memory (Electron's renderer of the Desktop app, a browser's page):
+    the server is another process, whose RAM and limits are not what ran out."""
+    failure = f.failure
+    if failure is None or failure.crashed_in != "window":
+        return []
+    return [
+        Suggestion(
+            "reload-window",
+            "failure",
+            "Reload ComfyUI's window",
+            "The window ComfyUI runs in ran out of memory (the log's line says so): its renderer is a process of its "
+            "own, with a heap limit of its own, so the server's RAM, pagefile or swap is not what ran out.",
+            "Reload the window (Ctrl+R; the queue and the outputs are the server's). If it recurs in long "
+            "sessions, clear the queue's history and the previews, close other tabs, and try without the frontend "
+            "extensions that keep state (panels, galleries), one at a time.",
+        )
+    ]
 
 
 @rule("abrupt-end", needs=("abrupt-end",), tiers=("failure",))
