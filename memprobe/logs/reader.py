@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from itertools import chain, islice
 from typing import BinaryIO
 
 from ..judging.custom_nodes import custom_node
@@ -79,7 +78,7 @@ from .patterns import (  # what the reader's lines are tested against
     _known,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog, bar_finished
-from .text import clean, indented, iter_lines, learned_prefix, unwrapped
+from .text import clean, paste_lines
 
 __all__ = [
     "read_log",
@@ -594,23 +593,6 @@ def _one_line_dialog(n: int, s: str) -> LogFailure | None:
 def read_log(source: str | bytes | BinaryIO) -> LogFacts:
     """Everything the log says. Never raises on odd input: a line it cannot read costs that line."""
     reader = _Reader()
-    lines = iter_lines(source)
-    head = list(islice(lines, _PREFIX_HEAD))
-    if join := unwrapped(head):  # a paste hard-wrapped at a console's width, its rows joined back
-        lines = join(chain(head, lines))
-        head = list(islice(lines, _PREFIX_HEAD))
-    if dedent := indented(head):  # a paste indented as a Markdown code block, every line alike
-        lines = dedent(chain(head, lines))
-        head = list(islice(lines, _PREFIX_HEAD))
-    strip = learned_prefix(line for line, _ in head)  # a logger's prefix no table here knows, if the lines share one
-    if strip is None:
-        for line, cut in chain(head, lines):
-            reader.feed(line, cut)
-    else:
-        for line, cut in chain(head, lines):
-            reader.feed(strip(line), cut)
+    for line, cut in paste_lines(source):
+        reader.feed(line, cut)
     return reader.finish()
-
-
-_PREFIX_HEAD = 40
-"""How many first lines a log's own prefix is learned from."""

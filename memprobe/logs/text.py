@@ -18,10 +18,19 @@ import io
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from itertools import pairwise
+from itertools import chain, islice, pairwise
 from typing import Any, BinaryIO
 
-__all__ = ["iter_lines", "clean", "learned_prefix", "unwrapped", "indented", "MAX_LINE_CHARS", "FLAT_MAX_CHARS"]
+__all__ = [
+    "iter_lines",
+    "paste_lines",
+    "clean",
+    "learned_prefix",
+    "unwrapped",
+    "indented",
+    "MAX_LINE_CHARS",
+    "FLAT_MAX_CHARS",
+]
 
 MAX_LINE_CHARS = 8192
 """A longer line comes in pieces of at most this many characters."""
@@ -333,6 +342,25 @@ def indented(
             yield (line[indent:] if line.startswith(common) else line.lstrip(" \t")), cut
 
     return dedent
+
+
+SHAPE_HEAD = 40
+"""How many first lines of a log its paste's shape (a wrap, an indent, a logger's prefix) is learned from."""
+
+
+def paste_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
+    """:func:`iter_lines`, with what a log's first lines show of how it was pasted undone: rows hard-wrapped at a
+    console's width joined (:func:`unwrapped`), an indent as a whole taken off (:func:`indented`), then a logger's
+    prefix no table here knows (:func:`learned_prefix`)."""
+    lines = iter_lines(source)
+    head = list(islice(lines, SHAPE_HEAD))
+    for undo in (unwrapped, indented):
+        if (fix := undo(head)) is not None:
+            lines = fix(chain(head, lines))
+            head = list(islice(lines, SHAPE_HEAD))
+    strip = learned_prefix(line for line, _ in head)
+    lines = chain(head, lines)
+    return lines if strip is None else ((strip(line), cut) for line, cut in lines)
 
 
 def clean(text: str) -> str:
