@@ -53,6 +53,9 @@ def focus_of(facts: LogFacts) -> Focus:
         return Focus(with_failures[-1], with_failures[-1].failures)
     last = facts.prompts[-1] if facts.prompts else None
     if last is not None and last.started is not None and last.ended is None:
+        tail = facts.last_loose
+        if tail is not None and tail.line > last.started.number and tail.line >= facts.lines - 2:
+            return Focus(last, [tail])  # the paste stops at an error line of a library's, in mid-prompt
         first_start = ran[0].started.number if ran[0].started is not None else 0
         above = next((e for e in facts.endings if e.during_prompt is None and e.line.number < first_start), None)
         if above is not None:  # the Desktop app's "ComfyUI process exited (exit code ...)" above the log's tail

@@ -116,9 +116,9 @@ class Node:
     not_builtin: bool = False
 
 
-_DECODE_CALL = re.compile(r"\b(decode_first_stage|vae\.decode(?:_tiled)?)\(")
+_DECODE_CALL = re.compile(r"\b(decode_first_stage|decode_latents|vae\.decode(?:_tiled)?)\(")
 """A call that decodes latents with the VAE: latent diffusion's ``decode_first_stage`` (its VAE is the "first
-stage"), a pipeline's ``vae.decode``."""
+stage"), a diffusers pipeline's ``decode_latents``, a pipeline's ``vae.decode``."""
 
 
 def _path(frame: Frame) -> str:

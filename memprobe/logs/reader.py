@@ -183,7 +183,10 @@ class _Reader(BlockReading, MachineReading):
                 if "earlyoom" in segment and "sending SIG" in segment:  # journald's prefix named the program
                     self._ending("earlyoom " + text.lower(), "earlyoom: " + text)
                     continue
+                loose = self.facts.last_loose
                 self._line(text)
+                if self.facts.last_loose is not loose and "warn" in segment[: max(segment.find(text), 0)].lower():
+                    self.facts.last_loose = loose  # a logger's warning quoting an error ("[warning] ... CUDA error")
                 if (
                     self.facts.loose_error is None
                     and self.n <= LOOSE_LINES
@@ -192,6 +195,7 @@ class _Reader(BlockReading, MachineReading):
                     and text
                 ):  # a line Python's logging gave the level ERROR (a pack's "ERROR:root:Exporting to ONNX failed")
                     self.facts.loose_error = LogFailure("message", self.n, message=text, evidence=[self._ev(text)])
+                    self.facts.last_loose = self.facts.loose_error
             except Exception:  # one odd line costs that line only
                 self.mode = None
 
@@ -390,13 +394,9 @@ class _Reader(BlockReading, MachineReading):
             return
         if self.bare_class is not None and self.bare_class[0] >= self.n - 2 and self._dialog(s):
             return
-        if (
-            self.n <= LOOSE_LINES
-            and self.facts.loose_error is None
-            and _LOOSE_ERROR.search(s)
-            and not s.startswith(_NOTICES)
-        ):
-            self.facts.loose_error = LogFailure("message", self.n, message=s, evidence=[self._ev(s)])
+        if self.n <= LOOSE_LINES and _LOOSE_ERROR.search(s) and not s.startswith(_NOTICES):
+            self.facts.last_loose = LogFailure("message", self.n, message=s, evidence=[self._ev(s)])
+            self.facts.loose_error = self.facts.loose_error or self.facts.last_loose
         if _BARE_CLASS.match(name := s.removesuffix(":")):  # "KSampler" or "KSampler:" alone: a dialog's title
             self.bare_class = (self.n, name)
         elif s.endswith(" failed") and (named := s[:-7] if _is_node_class(s[:-7]) else builtin_class_titled(s[:-7])):

@@ -231,6 +231,12 @@ def test_a_front_end_that_names_its_backends_exit_code_says_how_it_ended():
         assert kind_and_ending((LOGS / log).read_bytes()) == ("abrupt", "crash"), log
     assert kind_and_ending("ERROR Server process terminated with code -9") == ("system-ram", "killed")
     assert kind_and_ending("ERROR Server process terminated with code 1") == ("abrupt", "backend-exit")
+    # dtaddis/ai-remaster-pipeline#19 and #20: a pipeline that launches ComfyUI saw it exit, its error not shown
+    for log in (
+        "ai-remaster-pipeline19_comfyui_exit_code1_console.log",
+        "ai-remaster-pipeline20_comfyui_exit_code_1_launcher.log",
+    ):
+        assert kind_and_ending((LOGS / log).read_bytes()) == ("abrupt", "backend-exit"), log
 
 
 def test_hips_own_fatal_line_is_a_crash():

@@ -492,3 +492,19 @@ def test_the_window_comfyui_runs_in_running_out_is_not_the_servers_ram():
     assert doc["failure"]["kind"] == "system-ram" and doc["failure"]["ending"] == "window-oom"
     ids = [s["id"] for s in doc["suggestions"]]
     assert ids[0] == "reload-window" and "pagefile" not in ids
+
+
+def test_a_paste_that_stops_at_a_librarys_error_line_in_mid_prompt_stopped_at_that_error():
+    # yuvraj108c/ComfyUI-Facerestore-Tensorrt#8: "got prompt", the engine's load, TensorRT's "[E] ... Error Code 1"
+    doc = explain_log((LOGS / "ComfyUI-Facerestore-Tensorrt8_deserialize_version_tag_console.log").read_bytes())
+    assert doc["failure"]["kind"] == "other" and "Error Code 1" in doc["failure"]["message"]
+    # a logger's warning that quotes an error is not where the run stopped (nunchaku-tech/ComfyUI-nunchaku#57)
+    doc = explain_log((LOGS / "nunchaku57_flux_reload_loading_warnings_console.log").read_bytes())
+    assert doc["failure"]["abrupt"]
+
+
+def test_a_diffusers_pipelines_decode_latents_is_a_vae_decode():
+    # aigc-apps/VideoX-Fun#100: the traceback ends at the pipeline's decode_latents
+    doc = explain_log((LOGS / "VideoX-Fun100_cogvideox_fun_decode_allocation_traceback.log").read_bytes())
+    assert doc["failure"]["kind"] == "vram" and doc["failure"]["stage"] == "vae-decode"
+    assert doc["suggestions"][0]["id"] in ("tiled-decode", "tiled-decode-own", "custom-node-tiling")
