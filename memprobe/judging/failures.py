@@ -26,6 +26,7 @@ __all__ = [
     "MessageSizes",
     "message_sizes",
     "memory_sign",
+    "killed_child",
     "MEMORY_TEXTS",
     "pinned_host",
     "dynamic_vram_reserve",
@@ -38,6 +39,9 @@ __all__ = [
 _PINNED_TEXTS = ("hostbuffer.read_file_slice failed",)
 """comfy-aimdo's pinned host buffer failed to take a slice of a model file: pinned host RAM (ComfyUI issue
 #14250, fixed by ``--disable-pinned-memory``; PR #15699)."""
+_KILLED_CHILD_TEXTS = ("is killed by signal: killed", "terminated with signal sigkill")
+"""torch's words for a worker it started that SIGKILL ended (a DataLoader's, torch.multiprocessing's child): most
+often the kernel's OOM killer — system RAM, inferred (:func:`killed_child`)."""
 _SYSTEM_RAM_TEXTS = (
     "defaultcpuallocator",  # torch's CPU allocator names itself only when it fails (in any translation)
     "alloc_cpu.cpp",
@@ -65,6 +69,7 @@ _SYSTEM_RAM_TEXTS = (
     "requires more system memory",  # Ollama: "model requires more system memory (12.3 GiB) than is available"
     *_PINNED_TEXTS,
     "after using all available ram",  # Google Colab: "Your session crashed after using all available RAM."
+    *_KILLED_CHILD_TEXTS,
     "more memory than is available",  # Kaggle: "Your notebook tried to allocate more memory than is available."
 )
 _GENERIC_ALLOCATION = ("failed to allocate", "unable to allocate", "cannot allocate memory")
@@ -177,6 +182,12 @@ ended: ``HIP out of m``."""
 
 MEMORY_TEXTS: tuple[str, ...] = _COMMIT_TEXTS + _DISK_TEXTS + _SYSTEM_RAM_TEXTS + _VRAM_TEXTS + (_TENSORFLOW_OOM,)
 """Every text that names memory (or disk) running out, lower-cased."""
+
+
+def killed_child(message: str | None) -> bool:
+    """Whether ``message`` says only that SIGKILL ended a worker (its memory kind is then inferred, not stated)."""
+    low = (message or "").lower()
+    return any(t in low for t in _KILLED_CHILD_TEXTS)
 
 
 def memory_sign(text: str) -> bool:

@@ -143,7 +143,7 @@ _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\be
 """A hosting platform's own kill (Cloud Run: "Memory limit of 2048 MiB exceeded with 2101 MiB used")."""
 _SIGKILL_EXIT = re.compile(
     r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*(?:137|-9)\b"
-    r"|\b(?:killed|terminated) by signal (?:9|sigkill)\b"
+    r"|\b(?:killed|terminated)(?: by| with)? signal:? (?:9|sigkill|killed)\b"
 )
 """An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
 ``exit status 137``, ``exited with code -9``, fish's ``terminated by signal SIGKILL``, ``terminated by signal 9``)."""

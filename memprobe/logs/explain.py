@@ -22,7 +22,7 @@ from .. import __version__
 from ..documents import EventDoc, NodeDoc, VerdictDoc
 from ..judging.advice import advise
 from ..judging.facts import FailureFacts, RunFacts
-from ..judging.failures import classify_failure, message_sizes
+from ..judging.failures import classify_failure, killed_child, message_sizes
 from ..judging.limits import system_limits, vram_limit
 from ..judging.residency import partial_loads
 from ..judging.verdict import judge
@@ -260,6 +260,7 @@ def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgeme
         exception_type=exc_type,
         sizes=message_sizes(message),
         pack=node.pack,
+        likely=kind == "system-ram" and killed_child(message),
         after_sampling=first.before.text
         if first.after_sampling and first.before is not None and node.stage is None and not node.class_type
         else None,

@@ -46,6 +46,7 @@ from .patterns import (  # what the reader's lines are tested against
     _CLASS_WORD,
     _COMMAND,
     _COMPOSE,
+    _CONTAINER_EXIT,
     _CONTAINER_PROMPT,
     _CPP_TERMINATE,
     _EXC_LINE,
@@ -407,7 +408,7 @@ class _Reader(BlockReading, MachineReading):
             len(s) <= 64 and " " in s and custom_node(name) is not None
         ):  # "LayerMask: SegmentAnythingUltra V2", "FILM VFI"
             self.bare_class = (self.n, name)
-        if "137" in s and "exit" in s:
+        if "137" in s and "exit" in s and _CONTAINER_EXIT.search(s):
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
         elif "@" in s and _CONTAINER_PROMPT.search(s):
             self.facts.machine.setdefault("container", "docker")

@@ -508,3 +508,25 @@ def test_a_diffusers_pipelines_decode_latents_is_a_vae_decode():
     doc = explain_log((LOGS / "VideoX-Fun100_cogvideox_fun_decode_allocation_traceback.log").read_bytes())
     assert doc["failure"]["kind"] == "vram" and doc["failure"]["stage"] == "vae-decode"
     assert doc["suggestions"][0]["id"] in ("tiled-decode", "tiled-decode-own", "custom-node-tiling")
+
+
+def test_a_worker_sigkill_ended_is_system_ram_to_confirm():
+    # torch's own words (torch/utils/data/dataloader.py: "DataLoader worker (pid(s) {}) ... killed by signal: {}";
+    # torch.multiprocessing's ProcessExitedException): SIGKILL, most often the kernel's OOM killer, to confirm
+    for paste in (
+        "RuntimeError: DataLoader worker (pid 1234) is killed by signal: Killed.",
+        "torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with signal SIGKILL",
+    ):
+        doc = explain_log(paste)
+        assert doc["failure"]["kind"] == "system-ram", paste
+        assert doc["suggestions"][0]["try"].startswith("First confirm it was the kernel's OOM killer")
+
+
+def test_an_ides_exit_code_137_is_a_hosts_kill_not_a_containers():
+    # PyCharm's "Process finished with exit code 137 (interrupted by signal 9: SIGKILL)": a process on the host;
+    # docker's "exited with code 137" is a container's
+    assert kind_and_ending("Process finished with exit code 137 (interrupted by signal 9: SIGKILL)") == (
+        "system-ram",
+        "killed",
+    )
+    assert kind_and_ending("comfyui-1 exited with code 137") == ("cgroup-limit", "killed")
