@@ -71,6 +71,8 @@ _SYSTEM_RAM_TEXTS = (
     "after using all available ram",  # Google Colab: "Your session crashed after using all available RAM."
     *_KILLED_CHILD_TEXTS,
     "more memory than is available",  # Kaggle: "Your notebook tried to allocate more memory than is available."
+    "out of ram",  # what a user types in place of a log ("System RAM is full", "ran out of RAM")
+    "ram is full",
 )
 _GENERIC_ALLOCATION = ("failed to allocate", "unable to allocate", "cannot allocate memory")
 """Host-memory texts other libraries also print for a GPU's memory (ONNX Runtime's arena, llama.cpp's
@@ -119,6 +121,8 @@ _DISK_TEXTS = (
     "winerror 112",
     "os error 112",
     "disk quota exceeded",
+    "disk full",  # what a user types, a tool's status ("Disk full", "the disk is full")
+    "disk is full",
     "auf dem datenträger ist nicht genügend speicherplatz",
     "kein speicherplatz mehr verfügbar",
     "espace insuffisant sur le disque",
@@ -153,6 +157,8 @@ _VRAM_TEXTS = (
     "insufficient free vram",  # packs' own checks before they allocate ("Insufficient free VRAM: need ~1.1 GB")
     "insufficient vram",
     "not enough vram",
+    "out of vram",  # a pack's own word, or what a user types in place of a log ("ran out of VRAM during decode")
+    "insufficient gpu memory",
     "devoured all of the memory",  # SUPIR's own hint after a torch OOM
     "vbar oom",  # comfy-aimdo (dynamic VRAM): the model's VRAM address range is full (raised as MemoryError)
     "vram allocation failed",  # comfy-aimdo's fault-in: a page did not fit even after evicting others ("Fault failed: 2")

@@ -179,7 +179,7 @@ _HINT_WORDS = (
     r"fatal|violation|c0000|322122|107374|resource-exhaustion|virtual memory|semaphore|memcg|refused|"
     r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first|error 137"
 )
-_HINT_SUBSTRINGS = ("/n)", "signal 9", "memory limit of")
+_HINT_SUBSTRINGS = ("/n)", "signal 9", "memory limit of", "badness ")
 """Tested apart, with ``in`` (:func:`ending_hint`): each more alternative slows the pattern by a tenth on every
 line (``/n)``: cmd's question after Ctrl+C, ``(Y/N)?`` in English, ``(J/N)?``, ``(O/N)?``, ``(S/N)?`` in German,
 French, Spanish)."""
@@ -221,6 +221,7 @@ def ending_hint(low: str) -> bool:
         or "/n)" in low
         or "signal 9" in low
         or "memory limit of" in low
+        or "badness " in low  # earlyoom's own line: "sending SIGTERM to process 42 uid 0 "python": badness 900"
     )
 
 
@@ -246,7 +247,7 @@ def ending_kind(low: str, s: str) -> str | None:
         return "stopped"
     if any(p in low for p in _CGROUP_KILL) or _MEMORY_LIMIT_OF.search(low):
         return "cgroup-kill"
-    if any(p in low for p in _MEMORY_KILL) or ("earlyoom" in low and "sending sig" in low):
+    if any(p in low for p in _MEMORY_KILL) or ("sending sig" in low and ("earlyoom" in low or "badness" in low)):
         return "memory-kill"
     if any(p in low for p in _COMMIT_EXHAUSTED):
         return "commit-exhausted"

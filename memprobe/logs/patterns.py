@@ -173,7 +173,7 @@ _NOTICES = ("Found comfy_kitchen backend ", "comfy-aimdo failed to load: ")
 ComfyUI) names why one is unavailable (``'unavailable_reason': 'DLL load failed while importing _C: ...'``);
 comfy-aimdo's loader, on a machine without its GPU library (``libcuda.so.1: cannot open shared object file``),
 logs it and ComfyUI runs without dynamic VRAM."""
-_CONTAINER_EXIT = re.compile(r"(?i)exited with code 137|exit code: 137|\bexited \(137\)|exitcode=137")
+_CONTAINER_EXIT = re.compile(r"(?i)exited with (?:code|status) 137|exit code: 137|\bexited \(137\)|exitcode=137")
 """How docker, compose and Kubernetes report a container's end by SIGKILL (``comfyui-1 exited with code 137``,
 ``Exit Code: 137``, ``Exited (137)``); an IDE's "Process finished with exit code 137" is a host's process."""
 _CONTAINER_PROMPT = re.compile(r"(?:^|[\s)])[\w.-]+@[0-9a-f]{12}:[~/]")

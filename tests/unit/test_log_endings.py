@@ -290,3 +290,14 @@ def test_an_end_after_the_start_up_and_before_any_prompt_is_said_so():
         "ComfyUI ended mid-run"
     )
     assert explain_log("Segmentation fault (core dumped)\n")["verdict"]["title"].startswith("ComfyUI ended mid-run")
+
+
+def test_earlyooms_own_lines_and_a_containers_exit_status():
+    # earlyoom's console (src/kill.c: 'sending SIGTERM to process %d uid %d "%s": badness %d, VmRSS %lld MiB')
+    log = (
+        "earlyoom v1.7\nmem avail: 120 of 31000 MiB ( 0.39%), swap free: 0 of 2047 MiB ( 0.00%)\n"
+        'low memory! at or below SIGTERM limits: mem 10.00%, swap 10.00%\nsending SIGTERM to process 4242 uid 1000 "python": '
+        "badness 900, VmRSS 28000 MiB"
+    )
+    assert kind_and_ending(log) == ("system-ram", "memory-kill")
+    assert kind_and_ending("Container exited with status 137 (out of memory)")[0] == "cgroup-limit"

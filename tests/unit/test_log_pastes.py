@@ -530,3 +530,18 @@ def test_an_ides_exit_code_137_is_a_hosts_kill_not_a_containers():
         "killed",
     )
     assert kind_and_ending("comfyui-1 exited with code 137") == ("cgroup-limit", "killed")
+
+
+@pytest.mark.parametrize(
+    ("paste", "kind"),
+    [
+        ("Out of VRAM", "vram"),  # what a user types in place of a log, a pack's own word
+        ("ran out of VRAM during VAE decode", "vram"),
+        ("Insufficient GPU memory", "vram"),
+        ("System RAM is full", "system-ram"),
+        ("Disk full", "disk"),
+        ("out of memory", None),  # which memory, it does not say
+    ],
+)
+def test_what_a_user_types_in_place_of_a_log_names_its_memory(paste: str, kind: str | None):
+    assert (explain_log(paste)["failure"] or {}).get("kind") == kind
