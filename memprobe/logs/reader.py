@@ -96,7 +96,7 @@ __all__ = [
 
 MAX_PROMPTS = 32
 
-_GATE_WORDS = r"memor|alloc|paging|space|quota|oom|buffer size|hostbuffer|_resources|available ram"
+_GATE_WORDS = r"memor|alloc|paging|space|quota|oom|buffer size|hostbuffer|_resources|available ram|out of |full"
 _MEMORY_GATE = re.compile(
     "|".join([_GATE_WORDS, *(re.escape(t) for t in MEMORY_TEXTS if t.isascii() and not re.search(_GATE_WORDS, t))])
 )
@@ -155,7 +155,7 @@ class _Reader(BlockReading, MachineReading):
         self.api_class: tuple[int, str] | None = None
         self.lead = 0
         self.texts = 0
-        """Lines with text read so far (a fence and blank lines aside)."""
+        """Lines with text read so far (a fence and blank lines aside), up to 2 (more is "more than one")."""
         self.first_text: tuple[int, str] | None = None
         """Lines before the paste's first (blank, a Markdown fence, ``<details>``): "the top of a paste" is after them."""
         """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
@@ -184,17 +184,15 @@ class _Reader(BlockReading, MachineReading):
                 if "earlyoom" in segment and "sending SIG" in segment:  # journald's prefix named the program
                     self._ending("earlyoom " + text.lower(), "earlyoom: " + text)
                     continue
+                if self.n > LOOSE_LINES:
+                    self._line(text)
+                    continue
                 loose = self.facts.last_loose
                 self._line(text)
                 if self.facts.last_loose is not loose and "warn" in segment[: max(segment.find(text), 0)].lower():
                     self.facts.last_loose = loose  # a logger's warning quoting an error ("[warning] ... CUDA error")
-                if (
-                    self.facts.loose_error is None
-                    and self.n <= LOOSE_LINES
-                    and segment[:6] == "ERROR:"
-                    and _LOGGED_ERROR.match(segment)
-                    and text
-                ):  # a line Python's logging gave the level ERROR (a pack's "ERROR:root:Exporting to ONNX failed")
+                if segment[:6] == "ERROR:" and self.facts.loose_error is None and _LOGGED_ERROR.match(segment) and text:
+                    # a line Python's logging gave the level ERROR (a pack's "ERROR:root:Exporting to ONNX failed")
                     self.facts.loose_error = LogFailure("message", self.n, message=text, evidence=[self._ev(text)])
                     self.facts.last_loose = self.facts.loose_error
             except Exception:  # one odd line costs that line only
@@ -215,15 +213,16 @@ class _Reader(BlockReading, MachineReading):
                 return
         if not stripped:
             self._blank()
-            if self.lead == self.n - 1:
+            if not self.texts:
                 self.lead = self.n
             return
-        if self.lead == self.n - 1 and (stripped.startswith(("```", "~~~")) or _MARKUP.match(stripped)):
-            self.lead = self.n  # a fence or a <details> before the paste's first line: the paste begins after it
-            return
-        self.texts += 1
-        if self.texts == 1:
-            self.first_text = (self.n, stripped[:512])
+        if self.texts < 2:  # the paste's first lines: where it begins, and whether it is one line
+            if not self.texts and (stripped.startswith(("```", "~~~")) or _MARKUP.match(stripped)):
+                self.lead = self.n  # a fence or a <details> before the paste's first line: the paste begins after it
+                return
+            self.texts += 1
+            if self.texts == 1:
+                self.first_text = (self.n, stripped[:512])
         if self.block is not None and self._block_line(text, stripped):
             return
         self._plain(text, stripped)
