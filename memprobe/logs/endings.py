@@ -233,10 +233,10 @@ def _runtime_fatal(low: str) -> bool:
 
 
 def ending_kind(low: str, s: str) -> str | None:
-    """``pause``, ``stopped`` (Ctrl+C's echo), ``backend-exit`` (SwarmUI saw it end), ``cgroup-kill``,
-    ``memory-kill``, ``commit-exhausted``, ``window-oom`` (the window ComfyUI runs in), ``killed``, ``crash``, ``exited`` (the shell's prompt came back),
-    ``unreachable`` (nothing listens on ComfyUI's port) or ``None`` for a line (``low``: the line lower-cased;
-    ``s``: as written)."""
+    """``pause``, ``stopped`` (Ctrl+C's echo), ``backend-exit`` (the program running ComfyUI saw it end),
+    ``cgroup-kill``, ``memory-kill``, ``commit-exhausted``, ``window-oom`` (the window ComfyUI runs in), ``killed``,
+    ``crash``, ``exited`` (the shell's prompt came back), ``unreachable`` (nothing listens on ComfyUI's port) or
+    ``None`` for a line (``low``: the line lower-cased; ``s``: as written)."""
     if low.endswith(">pause") or any(p in low for p in _PAUSE):
         return "pause"
     if any(p in low for p in _BACKEND_EXIT):  # what it says of the exit: SIGKILL's code, a crash's, or nothing

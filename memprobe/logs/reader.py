@@ -152,14 +152,15 @@ class _Reader(BlockReading, MachineReading):
         self.ignored_at = -2
         """The line of Python's "Exception ignored in: ..." (the traceback after it was swallowed)."""
         self.launched_at = 0
+        """The line where a shell's prompt launched ComfyUI (``C:\\ComfyUI>python main.py``), if one did."""
         self.api_class: tuple[int, str] | None = None
+        """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
         self.lead = 0
+        """Lines before the paste's first (blank, a Markdown fence, ``<details>``): "the top of a paste" is after them."""
         self.texts = 0
         """Lines with text read so far (a fence and blank lines aside), up to 2 (more is "more than one")."""
         self.first_text: tuple[int, str] | None = None
-        """Lines before the paste's first (blank, a Markdown fence, ``<details>``): "the top of a paste" is after them."""
-        """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
-        """The line where a shell's prompt launched ComfyUI (``C:\\ComfyUI>python main.py``), if one did."""
+        """The first of them: its number and (the start of) its text."""
         self.models = ModelLogReader()
         """Pairs each load line with the ``Requested to load`` before it (``memprobe.logs.modellog``)."""
 
@@ -184,19 +185,24 @@ class _Reader(BlockReading, MachineReading):
                 if "earlyoom" in segment and "sending SIG" in segment:  # journald's prefix named the program
                     self._ending("earlyoom " + text.lower(), "earlyoom: " + text)
                     continue
-                if self.n > LOOSE_LINES:
+                if self.n > LOOSE_LINES:  # past a paste's length: its level no longer matters
                     self._line(text)
-                    continue
-                loose = self.facts.last_loose
-                self._line(text)
-                if self.facts.last_loose is not loose and "warn" in segment[: max(segment.find(text), 0)].lower():
-                    self.facts.last_loose = loose  # a logger's warning quoting an error ("[warning] ... CUDA error")
-                if segment[:6] == "ERROR:" and self.facts.loose_error is None and _LOGGED_ERROR.match(segment) and text:
-                    # a line Python's logging gave the level ERROR (a pack's "ERROR:root:Exporting to ONNX failed")
-                    self.facts.loose_error = LogFailure("message", self.n, message=text, evidence=[self._ev(text)])
-                    self.facts.last_loose = self.facts.loose_error
+                else:
+                    self._leveled_line(segment, text)
             except Exception:  # one odd line costs that line only
                 self.mode = None
+
+    def _leveled_line(self, segment: str, text: str) -> None:
+        """A line near the top, where its logger's level says what a loose error line is: one a logger warned of
+        ("[warning] ... CUDA error") is not where a paste stopped; one Python's logging gave the level ERROR
+        (a pack's "ERROR:root:Exporting to ONNX failed") is an error whatever its words."""
+        loose = self.facts.last_loose
+        self._line(text)
+        if self.facts.last_loose is not loose and "warn" in segment[: max(segment.find(text), 0)].lower():
+            self.facts.last_loose = loose
+        if segment[:6] == "ERROR:" and self.facts.loose_error is None and _LOGGED_ERROR.match(segment) and text:
+            self.facts.loose_error = LogFailure("message", self.n, message=text, evidence=[self._ev(text)])
+            self.facts.last_loose = self.facts.loose_error
 
     def _line(self, text: str) -> None:
         stripped = text.strip()

@@ -253,9 +253,8 @@ error: Numpy is not available`` begin with none)."""
 def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
     """A logger's prefix none of :data:`_PREFIX` knows (``2025/01/02 10:11:12 ``, ``INFO: ``, ``[12345] ``),
     learned from a log's first lines: the same shape (its digits and level words aside) before at least half of
-    them and at least three, or before each line of a log of one or two lines where :data:`_SHORT_LOGS_PREFIX` takes
-    it. The function that strips it from a line, or ``None`` where the lines
-    share no such prefix."""
+    them and at least three, or before each line of a log of one or two lines where :data:`_SHORT_LOGS_PREFIX`
+    takes it. The function that strips it from a line, or ``None`` where the lines share no such prefix."""
     shapes: Counter[str] = Counter()
     lines = 0
     for line in head:
