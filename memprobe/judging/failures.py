@@ -62,6 +62,22 @@ _SYSTEM_RAM_TEXTS = (
     "nicht genügend hauptspeicher",  # ENOMEM in German
     "impossible d'allouer de la mémoire",
     "no se puede asignar memoria",
+    # ENOMEM ("Cannot allocate memory") in glibc's own catalogs (libc.mo), as a shell or a tool prints it:
+    "ne peut allouer de la mémoire",
+    "no se pudo asignar memoria",
+    "não foi possível alocar memória",
+    "impossível alocar memória",
+    "impossibile allocare memoria",
+    "nie można przydzielić pamięci",
+    "nelze alokovat paměť",
+    "onvoldoende geheugen beschikbaar",
+    "невозможно выделить память",
+    "не вдалося розподілити пам",
+    "bellek ayrılamadı",
+    "无法分配内存",
+    "無法配置記憶體",
+    "メモリを確保できません",
+    "메모리를 할당할 수 없습니다",
     "failed to allocate",  # "... memory", ONNX Runtime's "... memory for requested buffer", ggml's buffers
     "out of host memory",
     "not enough memory: you tried to allocate",  # torch's CPU allocator, its prefix cut
@@ -133,6 +149,22 @@ _DISK_TEXTS = (
     "磁盘空间不足",
     "ディスク領域が不足",
     "недостаточно места на диске",
+    # ENOSPC ("No space left on device") and EDQUOT in glibc's own catalogs (libc.mo):
+    "não há espaço disponível no dispositivo",
+    "sem espaço livre no dispositivo",
+    "spazio esaurito sul device",
+    "brak miejsca na urządzeniu",
+    "na zařízení není volné místo",
+    "geen ruimte meer over op apparaat",
+    "на устройстве не осталось свободного места",
+    "недостатньо місця на пристрої",
+    "aygıt üzerinde boş yer yok",
+    "设备上没有空间",
+    "裝置上已無多餘空間",
+    "デバイスに空き領域がありません",
+    "장치에 남은 공간이 없음",
+    "der zugewiesene plattenplatz (quota) ist überschritten",
+    "超出磁盘限额",
 )
 _VRAM_TEXTS = (
     "cuda out of memory",

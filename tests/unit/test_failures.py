@@ -124,6 +124,42 @@ def test_the_readers_cheap_gate_lets_every_memory_text_through():
     assert doc["failure"]["kind"] == "disk"
 
 
+# ENOMEM and ENOSPC as glibc words them in the locales users post from (its own catalogs, libc.mo), printed
+# by a shell or a tool in a container or a server set to that locale; one line each, as pasted.
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("bash: fork: Nicht genügend Hauptspeicher verfügbar", "system-ram"),
+        ("-bash: fork: Ne peut allouer de la mémoire", "system-ram"),
+        ("bash: fork: No se pudo asignar memoria", "system-ram"),
+        ("bash: fork: Não foi possível alocar memória", "system-ram"),
+        ("bash: fork: Impossibile allocare memoria", "system-ram"),
+        ("bash: fork: Nie można przydzielić pamięci", "system-ram"),
+        ("-bash: fork: Невозможно выделить память", "system-ram"),
+        ("bash: fork: 无法分配内存", "system-ram"),
+        ("bash: fork: メモリを確保できません", "system-ram"),
+        ("bash: fork: 메모리를 할당할 수 없습니다", "system-ram"),
+        (
+            "cp: Fehler beim Schreiben von 'models/flux1-dev.safetensors': Auf dem Gerät ist kein Speicherplatz mehr verfügbar",
+            "disk",
+        ),
+        ("tar: models/x.safetensors: Impossible d'écrire: Aucun espace disponible sur le périphérique", "disk"),
+        ("cp: erro ao escrever 'models/x.safetensors': Não há espaço disponível no dispositivo", "disk"),
+        ("cp: errore di scrittura di 'models/x.safetensors': Spazio esaurito sul device", "disk"),
+        ("cp: błąd zapisu 'models/x.safetensors': Brak miejsca na urządzeniu", "disk"),
+        ("cp: ошибка записи 'models/x.safetensors': На устройстве не осталось свободного места", "disk"),
+        ("cp: 写入'models/x.safetensors' 出错: 设备上没有空间", "disk"),
+        ("cp: 'models/x.safetensors' の書き込みエラー: デバイスに空き領域がありません", "disk"),
+        ("cp: 'models/x.safetensors' 쓰기 오류: 장치에 남은 공간이 없음", "disk"),
+    ],
+)
+def test_glibcs_own_words_in_other_languages_name_their_memory(line: str, kind: str) -> None:
+    from memprobe.logs.explain import explain_log
+
+    assert classify_failure("OSError", line) == kind
+    assert explain_log(line + "\n")["failure"]["kind"] == kind
+
+
 # Allocation errors of the other libraries ComfyUI's custom nodes run on, each as the library prints it
 # (the texts are the libraries' own: llama.cpp's ggml-cuda.cu and ggml-vulkan.cpp, the Vulkan and Metal
 # result codes, ONNX Runtime's bfc_arena.cc, the CUDA driver API, HIP, Intel's SYCL runtimes, Colab, Kaggle).
