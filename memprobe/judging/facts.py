@@ -51,12 +51,18 @@ class FailureFacts:
     """ComfyUI ran in a container (the log's docker prefixes, an exit code 137)."""
     crashed_in: str | None = None
     """Where it crashed or ran out, where that is not ComfyUI's server: ``comfy-aimdo`` (a native crash in dynamic
-    VRAM's code), ``window`` (the window ComfyUI runs in ran out of memory: the Desktop app's renderer, a page)."""
+    VRAM's code), ``window`` (the window ComfyUI runs in ran out of memory: the Desktop app's renderer, a page),
+    ``child`` (a process a prompt started: the prompt went on and finished)."""
     after_sampling: str | None = None
     """A log that names neither node nor stage: the sampler's finished progress bar it failed right after."""
     before_prompts: bool = False
     """An end that a log shows after ComfyUI's start-up and before any prompt ran (no model loaded, nothing
     sampled)."""
+
+    @property
+    def who(self) -> str:
+        """What ended without an error: ComfyUI, or a process its prompt started (``crashed_in == "child"``)."""
+        return "A process its prompt started" if self.crashed_in == "child" else "ComfyUI"
 
     @property
     def when(self) -> str:
@@ -243,7 +249,7 @@ class RunFacts:
                 f"the run failed at {self.label(self.failing_node())} ({failure.kind}: {short(failure.message)})"
             )
         if failure is not None and failure.abrupt:
-            out.append(f"ComfyUI ended without an error {failure.when}")
+            out.append(f"{failure.who} ended without an error {failure.when}")
         if self.system.near(self.peaks):  # judged by the limit the OS enforces, never Linux's CommitLimit
             used = self.system.used(self.peaks)
             out.append(f"{USAGE_WORDS.get(self.system.name, self.system.name)} reached {of_limit(self.system, used)}")

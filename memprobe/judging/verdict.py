@@ -150,12 +150,12 @@ def _words(
             return (
                 "failed",
                 f"{kind.headline}{where}",
-                f"ComfyUI was ended {failure.when}: {first_line(failure.evidence or failure.message)}",
+                f"{failure.who} was ended {failure.when}: {first_line(failure.evidence or failure.message)}",
             )
         if failure.abrupt:
             return (
                 "ended",
-                f"ComfyUI ended {failure.when}{where}",
+                f"{failure.who} ended {failure.when}{where}",
                 "No sign that memory ran out; the process stopped without an error.",
             )
         if kind.ran_short:

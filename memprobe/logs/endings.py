@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ending_kind", "ending_hint", "ENDING_HINT"]
+__all__ = ["ending_kind", "ending_hint", "backend_exit_kind", "ENDING_HINT"]
 
 _PAUSE = (
     "press any key to continue",
@@ -232,6 +232,14 @@ def _runtime_fatal(low: str) -> bool:
     return low.startswith(":0:") and " us:" in low and ("rocclr" in low or "/clr/" in low)
 
 
+def backend_exit_kind(low: str) -> str:
+    """What the program running ComfyUI says of its end (``low``: its line lower-cased): ``killed`` for SIGKILL's
+    code, ``crash`` for a crash's, else ``backend-exit`` (it said nothing of why)."""
+    if _SIGKILL_EXIT.search(low):
+        return "killed"
+    return "crash" if _NT_CRASH.search(low) or _CRASH_SIGNAL_CODE.search(low) else "backend-exit"
+
+
 def ending_kind(low: str, s: str) -> str | None:
     """``pause``, ``stopped`` (Ctrl+C's echo), ``backend-exit`` (the program running ComfyUI saw it end),
     ``cgroup-kill``, ``memory-kill``, ``commit-exhausted``, ``window-oom`` (the window ComfyUI runs in), ``killed``,
@@ -239,10 +247,8 @@ def ending_kind(low: str, s: str) -> str | None:
     ``None`` for a line (``low``: the line lower-cased; ``s``: as written)."""
     if low.endswith(">pause") or any(p in low for p in _PAUSE):
         return "pause"
-    if any(p in low for p in _BACKEND_EXIT):  # what it says of the exit: SIGKILL's code, a crash's, or nothing
-        if _SIGKILL_EXIT.search(low):
-            return "killed"
-        return "crash" if _NT_CRASH.search(low) or _CRASH_SIGNAL_CODE.search(low) else "backend-exit"
+    if any(p in low for p in _BACKEND_EXIT):
+        return backend_exit_kind(low)
     if (low.strip().rstrip("^c") == "" and "^c" in low) or any(p in low for p in _CTRL_C):
         return "stopped"
     if any(p in low for p in _CGROUP_KILL) or _MEMORY_LIMIT_OF.search(low):

@@ -50,7 +50,7 @@ _ENDINGS = {
     "stopped": "the console shows ^C: someone stopped ComfyUI (Ctrl+C) while it was still working; the run never "
     "finished",
     "unreachable": "nothing answered on ComfyUI's port any more: its process had ended",
-    "backend-exit": "the program running ComfyUI as its backend (SwarmUI, Krita, a pipeline) saw its process end, without "
+    "backend-exit": "the program running ComfyUI as its backend (SwarmUI, Krita, AI Playground, a pipeline) saw its process end, without "
     "saying why",
     "window-oom": "its renderer, the Desktop app's or a browser page's, ran out of memory; the server is another "
     "process, which may have lived on",
@@ -316,8 +316,19 @@ def _judge_ending(
     how = _ENDINGS.get(ending.kind, "") if ending else "the log stops mid-run"
     doing = f"; the last thing it logged was line {last.number}: {last.text[:160]}" if last else ""
     window = ending is not None and ending.kind == "window-oom"
-    who = "ComfyUI's window closed" if window else "ComfyUI stopped"
-    message = f"{who} without reporting an error ({how}){doing}"
+    child = (  # its prompt went on: a process the prompt started died (ComfyUI lived)
+        ending is not None
+        and prompt is not None
+        and prompt.ended == "executed"
+        and prompt.ended_line is not None
+        and ending.line.number < prompt.ended_line.number
+    )
+    who = (
+        "ComfyUI's window closed" if window else "a process its prompt started stopped" if child else "ComfyUI stopped"
+    )
+    message = f"{who[0].upper()}{who[1:]} without reporting an error ({how}){doing}"
+    if child:
+        message += "; the prompt went on and finished"
     j = _Judgement(abrupt=True, evidence=[e for e in (ending.line if ending else None, last) if e is not None])
     node = Node(stage=hint)
     if ending is not None and ending.frames:  # faulthandler's stack: the node that was running, oldest frame first
@@ -349,12 +360,20 @@ def _judge_ending(
         abrupt=True,
         likely=likely,
         container=container,
-        crashed_in="window" if window else "comfy-aimdo" if ending is not None and ending.in_dynamic_vram else None,
+        crashed_in="window"
+        if window
+        else "child"
+        if child
+        else "comfy-aimdo"
+        if ending is not None and ending.in_dynamic_vram
+        else None,
         before_prompts=started and (prompt is None or (prompt.started is None and last is None and not prompt.models)),
     )
     j.unknown.append(
         "whether ComfyUI's server lived on: only its window's end is in the log"
         if window
+        else "which process died, and why: ComfyUI lived on (its prompt finished)"
+        if child
         else "what ended ComfyUI: the log stops without an error"
         + ("" if memory else " (the system's own logs say whether it was out of memory)")
     )

@@ -52,11 +52,12 @@ def focus_of(facts: LogFacts) -> Focus:
     if with_failures:
         return Focus(with_failures[-1], with_failures[-1].failures)
     last = facts.prompts[-1] if facts.prompts else None
-    if last is not None and last.started is not None and last.ended is None:
+    if last is not None and last.ended is None and (last.started is not None or _ran_unannounced(last)):
         tail = facts.last_loose
-        if tail is not None and tail.line > last.started.number and tail.line >= facts.lines - 2:
+        began = last.started.number if last.started is not None else 0
+        if tail is not None and tail.line > began and tail.line >= facts.lines - 2:
             return Focus(last, [tail])  # the paste stops at an error line of a library's, in mid-prompt
-        first_start = ran[0].started.number if ran[0].started is not None else 0
+        first_start = ran[0].started.number if ran and ran[0].started is not None else 0
         above = next((e for e in facts.endings if e.during_prompt is None and e.line.number < first_start), None)
         if above is not None:  # the Desktop app's "ComfyUI process exited (exit code ...)" above the log's tail
             return Focus(last, [], above)
@@ -65,7 +66,25 @@ def focus_of(facts: LogFacts) -> Focus:
         return Focus(last, [facts.import_failure])
     if facts.loose_error is not None and not ran:  # a paste of an error's wording alone
         return Focus(last, [facts.loose_error])
+    if last is not None and not with_failures and (outlived := _outlived(facts, last)) is not None:
+        return Focus(last, [], outlived)
     return Focus(last, [])
+
+
+def _ran_unannounced(prompt: PromptLog) -> bool:
+    """A prompt whose "got prompt" is above the paste, that sampled and loaded models (and was not left at ComfyUI's
+    own retry of a decode in tiles, which the paste is about): it was running where the log stops."""
+    return prompt.sampled and bool(prompt.models) and not prompt.fallbacks
+
+
+def _outlived(facts: LogFacts, last: PromptLog) -> Ending | None:
+    """A crash or a kill the log's last prompt outlived ("Segmentation fault (core dumped)" under a progress bar,
+    then "Prompt executed"): a process that prompt started died. With no failure after it, it is what the paste
+    shows."""
+    return next(
+        (e for e in reversed(facts.endings) if e.kind in ("crash", "killed") and e.during_prompt == last.index),
+        None,
+    )
 
 
 _DIED = ("crash", "killed", "memory-kill", "cgroup-kill", "commit-exhausted", "unreachable", "backend-exit")

@@ -154,10 +154,19 @@ _MARKUP = re.compile(r"^</?(?:details|summary)\b[^>]*>(?:.*</summary>)?$", re.IG
 _COMPOSE = re.compile(r"^(?:>\s?)?[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s")
 """docker compose's prefix: the service's name and a bar (also in a quoted paste)."""
 _API_FIELD = re.compile(
-    r"""['"](node_type|class_type|exception_type|exception_message|node_id|message|details)['"]:\s*"""
+    r"""['"](node_type|class_type|exception_type|exception_message|node_id|message|details|type)['"]:\s*"""
     r"""(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")"""
 )
 """A field of ComfyUI's error payload as Python or JSON prints it (either quote)."""
+PROMPT_REFUSALS = (
+    "invalid_prompt",
+    "missing_node_type",
+    "prompt_no_outputs",
+    "prompt_outputs_failed_validation",
+    "no_prompt",
+)
+"""The ``type`` of ``/prompt``'s refusal (HTTP 400) in ComfyUI's ``server.py`` and ``execution.py``
+(``missing_node_type`` since 0.3.6x: a node's class that no pack installed defines)."""
 _API_CLASS_LINE = re.compile(r'^"(?:node_type|class_type)":\s*"([^"\\]+)",?$')
 """The node's class on a line of its own: the error payload printed as indented JSON (StabilityMatrix)."""
 _API_NODE = re.compile(r"""['"]node_errors['"]:\s*\{\s*['"]([^'"]+)['"]""")
@@ -237,6 +246,7 @@ _LOOSE_ERROR = re.compile(
     r"|unsupported operand type|invalid literal for|division by zero|exec format error|channels, but got \d+ channels"
     r"|out of resource: shared memory|Could not find a version that satisfies the requirement"
     r"|codec can't (?:de|en)code|was unexpected at this time\."  # UnicodeError's; cmd's syntax error in a .bat
+    r"|could not be (?:found|located) in the dynamic link library|^The code execution cannot proceed because"
     r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z][A-Za-z0-9]+: \S"  # a qualified exception ("torch._dynamo.exc.BackendCompilerFailed: ...")
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
 )

@@ -30,7 +30,7 @@ from ..judging.custom_nodes import custom_node
 from ..judging.failures import MEMORY_TEXTS, detect_fallback, memory_sign
 from ..judging.stages import builtin_class_titled, builtin_nodes
 from .blocks import BlockReading, Mode
-from .endings import ENDING_HINT, SHELL_COMMAND, ending_hint, ending_kind
+from .endings import ENDING_HINT, SHELL_COMMAND, backend_exit_kind, ending_hint, ending_kind
 from .machine import MachineReading
 from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader
 from .patterns import (  # what the reader's lines are tested against
@@ -76,6 +76,7 @@ from .patterns import (  # what the reader's lines are tested against
     _VAE_WORK,
     _VALIDATE,
     _VALIDATION_MESSAGES,
+    PROMPT_REFUSALS,
     _known,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog, bar_finished
@@ -153,6 +154,9 @@ class _Reader(BlockReading, MachineReading):
         """The line of Python's "Exception ignored in: ..." (the traceback after it was swallowed)."""
         self.launched_at = 0
         """The line where a shell's prompt launched ComfyUI (``C:\\ComfyUI>python main.py``), if one did."""
+        self.service_at = -8
+        """The line of a launcher's error panel that named ComfyUI's service (Intel AI Playground's ``Service:
+        comfyui-backend``): its ``Exit Code:`` follows."""
         self.api_class: tuple[int, str] | None = None
         """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
         self.lead = 0
@@ -320,7 +324,12 @@ class _Reader(BlockReading, MachineReading):
                 self._open("validation", s)
                 self.mode = Mode.VALIDATION
                 return
+        if first == "S" and s.startswith("Service: ") and "comfyui" in s.lower():
+            self.service_at = self.n
         if first in "Ee":
+            if s.startswith("Exit Code: ") and self.service_at >= self.n - 3:  # the panel's "Exit Code: Unknown"
+                self._ending(s.lower(), s, kind=backend_exit_kind(s.lower()))
+                return
             if s.startswith("Exception ignored in"):  # Python swallowed it (a __del__, a callback): no failure
                 self.ignored_at = self.n
                 return
@@ -364,6 +373,8 @@ class _Reader(BlockReading, MachineReading):
             else:  # the excerpt has ComfyUI's own OOM line but not the exception: a device OOM still
                 self._open("message", s, message=s, oom_unload=True)
             return
+        if ("exception_message" in s or "node_errors" in s) and self._api_error(s):
+            return  # (an API client's exception may carry it: "RuntimeError: ["execution_error", {...}]")
         if (
             ": " in s
             and ("Error" in s or "Exception" in s or "Interrupt" in s)
@@ -387,8 +398,6 @@ class _Reader(BlockReading, MachineReading):
             return
         if first == '"' and (m := _API_CLASS_LINE.match(s)):
             self.api_class = (self.n, m.group(1))
-        if ("exception_message" in s or "node_errors" in s) and self._api_error(s):
-            return
         if first == "E" and s.startswith(_FALLBACKS):
             return
         if memory_gate(s.lower()) and self._memory_paste(s):
@@ -444,13 +453,16 @@ class _Reader(BlockReading, MachineReading):
         at = s.find("node_errors")
         for m in _API_FIELD.finditer(s, max(at, 0)):  # a refused prompt: its nodes' errors, not its summary
             fields.setdefault(m.group(1), m.group(2) if m.group(2) is not None else m.group(3) or "")
+        if not fields and at > 0:  # no node's error ("node_errors": {}): the refusal's own
+            for m in _API_FIELD.finditer(s, 0, at):
+                fields.setdefault(m.group(1), m.group(2) if m.group(2) is not None else m.group(3) or "")
         class_type = fields.get("node_type") or fields.get("class_type")
         if class_type is None and self.api_class is not None and self.api_class[0] >= self.n - 12:
             class_type = self.api_class[1]  # the payload as indented JSON: its class a few lines above
         if "exception_message" in fields:
             message, exception_type = fields["exception_message"], fields.get("exception_type")
-        elif class_type and "message" in fields:  # a refused prompt: its first error
-            message = ": ".join(v for v in (fields["message"], fields.get("details")) if v)
+        elif "message" in fields and (class_type or fields.get("type") in PROMPT_REFUSALS):  # a refused prompt
+            message = ": ".join(v for v in (fields["message"], fields.get("details")) if v)  # (its first error)
             exception_type = None
         else:
             return False

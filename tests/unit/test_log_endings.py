@@ -301,3 +301,43 @@ def test_earlyooms_own_lines_and_a_containers_exit_status():
     )
     assert kind_and_ending(log) == ("system-ram", "memory-kill")
     assert kind_and_ending("Container exited with status 137 (out of memory)")[0] == "cgroup-limit"
+
+
+def test_a_launchers_error_panel_ends_comfyuis_service():
+    # intel/AI-Playground#397: "Service: comfyui-backend ... Exit Code: Unknown", no error text
+    log = (LOGS / "AI-Playground397_comfyui_backend_startup_exit_unknown_other.log").read_bytes()
+    assert kind_and_ending(log) == ("abrupt", "backend-exit")
+    panel = "Service: comfyui-backend\nCommand: comfyui-backend startup\nExit Code: 3221225477\nDuration: 12.0s"
+    assert kind_and_ending(panel) == ("abrupt", "crash")
+    assert kind_and_ending("Service: comfyui-backend\nExit Code: 137") == ("system-ram", "killed")
+    assert kind_and_ending("Exit Code: Unknown") == (None, None)  # no service named: nothing to say it was ComfyUI
+
+
+def test_a_crash_its_prompt_outlived_is_a_process_it_started():
+    # hay86/ComfyUI_LatentSync#6: the shell's "Segmentation fault (core dumped)" after a bar, then "Prompt executed"
+    doc = explain_log((LOGS / "ComfyUI_LatentSync6_segfault_affine_console.log").read_bytes())
+    failure = doc["failure"]
+    assert (failure["kind"], failure["ending"]) == ("abrupt", "crash")
+    assert failure["message"].startswith("A process its prompt started stopped without reporting an error")
+    assert doc["verdict"]["title"].startswith("A process its prompt started ended")
+    first = doc["suggestions"][0]
+    assert first["title"] == "Find out what ended the process" and "ComfyUI itself lived on" in first["try"]
+    # a crash with a failure after it is not what the paste is about
+    after = "Segmentation fault (core dumped)\nPrompt executed in 1.0 seconds\nValueError: bad value\n"
+    assert kind_and_ending(after) == ("other", None)
+
+
+def test_a_run_whose_got_prompt_is_above_the_paste_that_stops_mid_decode():
+    # tritant/ComfyUI_MiniMax_H3_Extender#31: sampled, then the VAE requested for the final decode; the log stops
+    log = (LOGS / "ComfyUI_MiniMax_H3_Extender31_final_decode_lockup_console.log").read_bytes()
+    doc = explain_log(log)
+    assert (doc["failure"]["kind"], doc["failure"]["ending"], doc["failure"]["stage"]) == (
+        "abrupt",
+        "log-stops",
+        "vae-decode",
+    )
+    # one that stops at a library's error line stopped at that error
+    cut = log.decode() + "\nCUDA error: an illegal memory access was encountered\n"
+    assert kind_and_ending(cut) == ("other", None)
+    # but a paste that stops at ComfyUI's own retry of that decode in tiles is about the retry (raylight#48)
+    assert kind_and_ending(text("fallback_only_wan_vae_tiled.log")) == (None, None)

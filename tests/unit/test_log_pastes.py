@@ -545,3 +545,42 @@ def test_an_ides_exit_code_137_is_a_hosts_kill_not_a_containers():
 )
 def test_what_a_user_types_in_place_of_a_log_names_its_memory(paste: str, kind: str | None):
     assert (explain_log(paste)["failure"] or {}).get("kind") == kind
+
+
+def test_a_refused_prompt_with_no_nodes_error_is_the_refusals_own():
+    # ATH-MaaS/Pixelle-Video#46: an API client's wrap of /prompt's HTTP 400, "node_errors": {} after the error
+    doc = explain_log((LOGS / "Pixelle-Video46_selfhost_comfyui_missing_node_invalid_prompt_other.log").read_bytes())
+    assert doc["failure"]["kind"] == "other"
+    assert doc["failure"]["message"].startswith("Cannot execute because node easy int does not exist.")
+    # newer ComfyUI's missing_node_type, its class in extra_info
+    line = (
+        'Failed to queue prompt: {"error": {"type": "missing_node_type", "message": "Node \'RIFE VFI\' not found. '
+        'The custom node may not be installed.", "details": "Node ID \'#20\'", "extra_info": {"node_id": "20", '
+        '"class_type": "RIFE VFI"}}, "node_errors": {}}'
+    )
+    failure = explain_log(line)["failure"]
+    assert failure["kind"] == "other" and failure["node"]["class_type"] == "RIFE VFI"
+    assert failure["message"].startswith("Node 'RIFE VFI' not found.")
+
+
+def test_an_api_clients_exception_around_the_error_payload_names_the_node():
+    # dtaddis/ai-remaster-pipeline#54: "RuntimeError: ["execution_error", {... "node_type": "CLIPLoaderGGUF" ...}]"
+    doc = explain_log((LOGS / "ai-remaster-pipeline54_gguf_gemma4_arch_other.log").read_bytes())
+    failure = doc["failure"]
+    assert (failure["kind"], failure["node"]["class_type"]) == ("other", "CLIPLoaderGGUF")
+    assert failure["message"].startswith("Unexpected text model architecture type in GGUF file")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Acly/krita-ai-diffusion#1140: ZLUDA's nvcuda.dll without a HIP function the loader looked for
+        "The procedure entry point hipDeviceSetLimit could not be found in the dynamic link library "
+        "C:\\Zluda\\ComfyUI-Zluda\\zluda\\nvcuda.dll",
+        "The procedure entry point ?x@y could not be located in the dynamic link library c10.dll",
+        "The code execution cannot proceed because cudart64_12.dll was not found. Reinstalling the program may fix "
+        "this problem.",
+    ],
+)
+def test_windows_loaders_own_dialog_is_a_failure_not_memory(line: str):
+    assert explain_log(line)["failure"]["kind"] == "other"

@@ -300,6 +300,7 @@ def abrupt_end(f: RunFacts) -> list[Suggestion]:
         return []
     node = f.failing_node()
     where = f"during {f.label(node)}" if node else failure.when
+    child = failure.crashed_in == "child"
     if "Windows" in f.os:
         check = (
             "Open Event Viewer > Windows Logs > Application and look for errors 1000/1023 (python.exe) or "
@@ -314,10 +315,15 @@ def abrupt_end(f: RunFacts) -> list[Suggestion]:
         Suggestion(
             "find-who-ended-it",
             "failure",
-            "Find out what ended ComfyUI",
-            f"ComfyUI stopped {where} without reporting an error" + (f"; {checked}." if checked else "."),
+            "Find out what ended the process" if child else "Find out what ended ComfyUI",
+            f"{failure.who} stopped {where} without reporting an error" + (f"; {checked}." if checked else "."),
             check + ". An out-of-memory kill there means RAM + pagefile/swap ran out (then add pagefile/swap); no "
-            "such entry points to a crash or a manual stop instead.",
+            "such entry points to a crash or a manual stop instead."
+            + (
+                " ComfyUI itself lived on: the node that started the process may have returned an empty result."
+                if child
+                else ""
+            ),
         )
     ]
 
