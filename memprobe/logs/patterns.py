@@ -158,6 +158,9 @@ _API_FIELD = re.compile(
     r"""(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")"""
 )
 """A field of ComfyUI's error payload as Python or JSON prints it (either quote)."""
+_WORKER_ERROR = re.compile(r"Node Type: ([^,]{1,120}), Node ID: ([^,]{1,40}), Message: (.*?)(?:\"?\s*[\]}]|$)")
+"""A serverless worker's line for ComfyUI's ``execution_error`` (RunPod's worker-comfyui: ``Workflow execution error:
+Node Type: VAEDecode, Node ID: 8, Message: ...``), alone or in its JSON reply's ``details``."""
 PROMPT_REFUSALS = (
     "invalid_prompt",
     "missing_node_type",

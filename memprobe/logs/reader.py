@@ -76,6 +76,7 @@ from .patterns import (  # what the reader's lines are tested against
     _VAE_WORK,
     _VALIDATE,
     _VALIDATION_MESSAGES,
+    _WORKER_ERROR,
     PROMPT_REFUSALS,
     _known,
 )
@@ -375,6 +376,11 @@ class _Reader(BlockReading, MachineReading):
             return
         if ("exception_message" in s or "node_errors" in s) and self._api_error(s):
             return  # (an API client's exception may carry it: "RuntimeError: ["execution_error", {...}]")
+        if "Node Type: " in s and (m := _WORKER_ERROR.search(s)):  # a serverless worker's words for that event
+            message = m.group(3).replace('\\"', '"').strip()
+            self._open("message", s, message=message, class_type=m.group(1).strip(), node_id=m.group(2).strip())
+            self._close()
+            return
         if (
             ": " in s
             and ("Error" in s or "Exception" in s or "Interrupt" in s)

@@ -584,3 +584,35 @@ def test_an_api_clients_exception_around_the_error_payload_names_the_node():
 )
 def test_windows_loaders_own_dialog_is_a_failure_not_memory(line: str):
     assert explain_log(line)["failure"]["kind"] == "other"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "class_type", "node_id"),
+    [
+        # runpod-workers/worker-comfyui's handler.py words ComfyUI's execution_error event so (its README's example)
+        (
+            "Workflow execution error: Node Type: KSampler, Node ID: 31, Message: CUDA out of memory",
+            "vram",
+            "KSampler",
+            "31",
+        ),
+        # ... and returns it in its JSON reply's details
+        (
+            '{"error": "Job processing failed", "details": ["Workflow execution error: Node Type: VAEDecode, Node ID: 8, '
+            'Message: Allocation on device "]}',
+            "vram",
+            "VAEDecode",
+            "8",
+        ),
+        (
+            "Workflow execution error: Node Type: LoadImage, Node ID: 106, Message: Invalid image file",
+            "other",
+            "LoadImage",
+            "106",
+        ),
+    ],
+)
+def test_a_serverless_workers_words_for_the_execution_error(text: str, kind: str, class_type: str, node_id: str):
+    failure = explain_log(text)["failure"]
+    assert (failure["kind"], failure["node"]["class_type"], failure["node"]["id"]) == (kind, class_type, node_id)
+    assert not failure["message"].startswith("Workflow execution error")
