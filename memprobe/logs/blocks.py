@@ -92,6 +92,11 @@ class BlockReading:
 
     def _open(self, source: str, text: str, **fields: Any) -> LogFailure:
         self._close()
+        if self.prompt.running is not None and not fields.get("class_type"):  # the node a client said was running
+            fields["class_type"], fields["node_id"] = (
+                self.prompt.running[0],
+                fields.get("node_id") or self.prompt.running[1],
+            )
         failure = LogFailure(
             source=source,
             line=self.n,

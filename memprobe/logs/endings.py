@@ -118,6 +118,7 @@ _BACKEND_EXIT = (
     "unexpectedly exited",  # SwarmUI: "Self-Start ComfyUI-0 on port 7821 unexpectedly exited (if something failed, ..."
     "server process terminated with code",  # Krita AI Diffusion's managed server ("... with code -7": a signal's)
     "comfyui exited before it became ready",  # a pipeline that launches ComfyUI ("... Exit code: 1")
+    "comfyui server process exited unexpectedly",  # Replicate's cog-comfyui (a RuntimeError it raises)
 )
 """The program that runs ComfyUI as its backend saw its process end, without saying why."""
 _CTRL_C = (

@@ -331,6 +331,10 @@ def _judge_ending(
         message += "; the prompt went on and finished"
     j = _Judgement(abrupt=True, evidence=[e for e in (ending.line if ending else None, last) if e is not None])
     node = Node(stage=hint)
+    if prompt is not None and prompt.running is not None:  # the node a client said was running
+        at = ending.line.number if ending is not None else 0
+        found = identify(LogFailure("ending", at, class_type=prompt.running[0], node_id=prompt.running[1]))
+        node, hint = found, found.stage or hint
     if ending is not None and ending.frames:  # faulthandler's stack: the node that was running, oldest frame first
         found = identify(LogFailure("ending", ending.line.number, frames=ending.frames[::-1]))
         if found.class_type or found.pack or found.stage:

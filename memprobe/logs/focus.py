@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .endings import ending_kind
 from .reader import Ending, LogFacts, LogFailure, LogLine, PromptLog
 
 __all__ = ["Focus", "focus_of", "MEMORY_ENDINGS"]
@@ -94,6 +95,9 @@ def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
     """ComfyUI's process died, and the failure after it is a client's (Krita's, a script's: no frame of
     ComfyUI's) that lost its server, or a traceback cut before it says what it raised: the death is what
     to explain."""
+    if ending_kind(failure.message.lower(), failure.message) == "backend-exit":  # a launcher raised that it ended
+        at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
+        return Ending("backend-exit", at, None)
     if (failure.exception_type or "").endswith("CalledProcessError") and (m := _CHILD_SIGNAL.search(failure.message)):
         at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
         return Ending("killed" if m.group(1) == "KILL" else "crash", at, None)  # the launcher's child, ComfyUI

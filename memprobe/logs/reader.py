@@ -51,6 +51,7 @@ from .patterns import (  # what the reader's lines are tested against
     _CPP_TERMINATE,
     _EXC_LINE,
     _EXC_START,
+    _EXECUTING,
     _FALLBACKS,
     _FAULT_FRAME,
     _FRAME,
@@ -313,6 +314,7 @@ class _Reader(BlockReading, MachineReading):
         if first == "P":
             if s.startswith("Prompt executed in "):
                 self.prompt.ended, self.prompt.ended_line = "executed", self._ev(s)
+                self.prompt.running = None
                 return
             if s.startswith("Processing interrupted"):
                 self._interrupted(s)
@@ -327,6 +329,10 @@ class _Reader(BlockReading, MachineReading):
                 return
         if first == "S" and s.startswith("Service: ") and "comfyui" in s.lower():
             self.service_at = self.n
+        if first == "E" and s.startswith("Executing node ") and (m := _EXECUTING.match(s)):
+            self.prompt.running = (m.group(2), m.group(1))
+            self._activity(s, None)
+            return
         if first in "Ee":
             if s.startswith("Exit Code: ") and self.service_at >= self.n - 3:  # the panel's "Exit Code: Unknown"
                 self._ending(s.lower(), s, kind=backend_exit_kind(s.lower()))

@@ -103,6 +103,9 @@ class PromptLog:
     last: tuple[int, str, str | None] | None = None
     """The last thing it did: (line number, text, stage hint); "progress" is judged when read."""
     oom_unload: bool = False
+    running: tuple[str, str] | None = None
+    """The node an API client said it was executing (its class, its id): Replicate's cog-comfyui logs
+    ``Executing node 8, title: VAE Decode, class type: VAEDecode``."""
     sampled: bool = False
     """A sampler's progress bar ran to its end in this prompt (a VAE loaded after it decodes)."""
 

@@ -197,7 +197,7 @@ _PREFIX = re.compile(
     r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?\]?(?:\s*-\s*|\s+|$)"  # timestamps
     r"|\[\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s*"
     r"|\d\d:\d\d:\d\d\.\d{3} (?=\[)"  # SwarmUI's "11:04:36.672 [Warning] [ComfyUI-0/STDERR] "
-    r"|\[ComfyUI-\d+/STD(?:OUT|ERR)\]\s*"
+    r"|\[ComfyUI(?:-\d+/STD(?:OUT|ERR)|-Error)?\]\s*"  # SwarmUI's; Replicate's cog-comfyui "[ComfyUI-Error] "
     r"|\[(?i:info|warn|warning|error|debug|verbose)\]\s*"  # ComfyUI Desktop's "[info]", others' "[INFO]"
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]*:"  # python logging's default format
     r"|[\w.]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - "  # "root - ERROR - "

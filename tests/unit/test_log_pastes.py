@@ -616,3 +616,48 @@ def test_a_serverless_workers_words_for_the_execution_error(text: str, kind: str
     failure = explain_log(text)["failure"]
     assert (failure["kind"], failure["node"]["class_type"], failure["node"]["id"]) == (kind, class_type, node_id)
     assert not failure["message"].startswith("Workflow execution error")
+
+
+def test_replicates_cog_comfyui_log():
+    # replicate/cog-comfyui's comfyui.py: the server's lines under "[ComfyUI] " and "[ComfyUI-Error] ", its own
+    # "Executing node N, title: T, class type: C" for ComfyUI's executing event, and a RuntimeError when the server died
+    log = "\n".join(
+        [
+            "[ComfyUI] got prompt",
+            "Executing node 3, title: KSampler, class type: KSampler",
+            "[ComfyUI-Error] 100%|██████████| 20/20 [00:05<00:00,  3.71it/s]",
+            "Executing node 8, title: Decode the image, class type: VAEDecode",
+            "[ComfyUI] Requested to load AutoencoderKL",
+            "[ComfyUI-Error] !!! Exception during processing !!! Allocation on device",
+            "[ComfyUI-Error] Traceback (most recent call last):",
+            '[ComfyUI-Error] File "/src/ComfyUI/execution.py", line 496, in execute',
+            "[ComfyUI-Error] torch.OutOfMemoryError: Allocation on device",
+            "[ComfyUI-Error] Got an OOM, unloading all loaded models.",
+            "[ComfyUI] Prompt executed in 7.12 seconds",
+        ]
+    )
+    doc = explain_log(log)
+    assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"], doc["failure"]["node"]["id"]) == (
+        "vram",
+        "VAEDecode",
+        "8",
+    )
+    assert doc["suggestions"][0]["id"] == "tiled-decode"
+    died = "\n".join(
+        [
+            "[ComfyUI] got prompt",
+            "Executing node 8, title: VAE Decode, class type: VAEDecode",
+            "Traceback (most recent call last):",
+            '  File "/src/comfyui.py", line 44, in start_server',
+            '    raise RuntimeError("ComfyUI server process exited unexpectedly.")',
+            "RuntimeError: ComfyUI server process exited unexpectedly.",
+        ]
+    )
+    failure = explain_log(died)["failure"]
+    assert (failure["kind"], failure["ending"], failure["stage"]) == ("abrupt", "backend-exit", "vae-decode")
+    assert failure["node"]["class_type"] == "VAEDecode"
+    # a node a client said was running is not the one of a later prompt's failure
+    later = (
+        "Executing node 8, title: VAE Decode, class type: VAEDecode\nPrompt executed in 1.0 seconds\nValueError: bad"
+    )
+    assert (explain_log(later)["failure"]["node"] or {}).get("class_type") is None
