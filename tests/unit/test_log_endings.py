@@ -341,3 +341,15 @@ def test_a_run_whose_got_prompt_is_above_the_paste_that_stops_mid_decode():
     assert kind_and_ending(cut) == ("other", None)
     # but a paste that stops at ComfyUI's own retry of that decode in tiles is about the retry (raylight#48)
     assert kind_and_ending(text("fallback_only_wan_vae_tiled.log")) == (None, None)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # runpod-workers/worker-comfyui's handler.py when its ComfyUI no longer answers, in its log and its JSON reply
+        "worker-comfyui - ComfyUI server (127.0.0.1:8188) not reachable after multiple retries",
+        '{"error": "ComfyUI server (127.0.0.1:8188) not reachable after multiple retries"}',
+    ],
+)
+def test_a_serverless_worker_that_found_comfyui_gone(line: str):
+    assert kind_and_ending(line) == ("abrupt", "unreachable")
