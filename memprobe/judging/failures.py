@@ -190,6 +190,15 @@ _VRAM_TEXTS = (
     "insufficient vram",
     "not enough vram",
     "out of vram",  # a pack's own word, or what a user types in place of a log ("ran out of VRAM during decode")
+    "vram insu",  # ... in French, Spanish, Portuguese ("VRAM insuffisante", "VRAM insuficiente")
+    "nicht genügend vram",
+    "显存不足",  # Chinese: VRAM (显存) short, overflowing, "blown"
+    "显存溢出",
+    "爆显存",
+    "vram不足",  # Japanese
+    "vramが足りない",
+    "vram 부족",  # Korean
+    "недостаточно видеопамяти",  # Russian
     "insufficient gpu memory",
     "devoured all of the memory",  # SUPIR's own hint after a torch OOM
     "vbar oom",  # comfy-aimdo (dynamic VRAM): the model's VRAM address range is full (raised as MemoryError)

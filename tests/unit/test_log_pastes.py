@@ -541,6 +541,14 @@ def test_an_ides_exit_code_137_is_a_hosts_kill_not_a_containers():
         ("System RAM is full", "system-ram"),
         ("Disk full", "disk"),
         ("out of memory", None),  # which memory, it does not say
+        ("显存不足", "vram"),  # ... in the languages users post in: VRAM short (Chinese, Japanese, Russian, German,
+        ("GPU显存不足，请降低分辨率", "vram"),  # French, Spanish)
+        ("爆显存了", "vram"),
+        ("VRAM不足です", "vram"),
+        ("Недостаточно видеопамяти", "vram"),
+        ("Nicht genügend VRAM", "vram"),
+        ("VRAM insuffisante", "vram"),
+        ("VRAM insuficiente", "vram"),
     ],
 )
 def test_what_a_user_types_in_place_of_a_log_names_its_memory(paste: str, kind: str | None):
