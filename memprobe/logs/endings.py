@@ -30,6 +30,7 @@ _CRASH = (
     "fatal python error",
     "windows fatal exception",
     "access violation",
+    "access_violation",  # the status's own name (a launcher's crash analysis: "系统退出代码名称: ACCESS_VIOLATION")
     "3221225477",
     "-1073741819",
     "0xc0000005",

@@ -15,6 +15,7 @@ cannot tell (peaks, node ids it does not print) is listed under ``unknown``, nev
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO, cast
 
@@ -200,8 +201,9 @@ def _doing(failure: LogFailure) -> list[str]:
     return doing
 
 
-def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgement:
-    """The first failure of the prompt; the rest, and the end of a chained traceback, are its consequences."""
+def _judge_failures(failures: list[LogFailure], compute_device: str, decode_retried: Sequence[int] = ()) -> _Judgement:
+    """The first failure of the prompt; the rest, and the end of a chained traceback, are its consequences.
+    ``decode_retried``: the lines where ComfyUI said a decode ran out of VRAM and retried it in tiles."""
     failures = _cause_first(failures, compute_device)
     first = failures[0]
     node = identify(first)
@@ -225,6 +227,10 @@ def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgeme
         )
         exc_type, message = cause.type or exc_type, cause.message or message
     kind = classify_failure(exc_type, message, compute_device=compute_device, during=_doing(first))
+    unsaid = not message and not exc_type  # a traceback cut before what it raised
+    retried = unsaid and any(first.line - 40 <= n < first.line for n in decode_retried)
+    if retried:  # ... in the decode ComfyUI had just retried in tiles for want of VRAM: VRAM again, most likely
+        kind = "vram"
     j.evidence = first.evidence + ([node.stage_line] if node.stage_line is not None else [])
     j.failure = _failure_doc(
         kind,
@@ -291,8 +297,15 @@ def _judge_failures(failures: list[LogFailure], compute_device: str) -> _Judgeme
             f"whether {node.class_type} comes from a custom node pack: it is not one of "
             f"{BUILTIN_SOURCE}'s built-in nodes, so it is taken for one"
         )
-    if not message and not exc_type:
-        j.unknown.append("the error message (the log shows only the traceback)")
+    if unsaid:
+        j.unknown.append(
+            "the error message (the log shows only the traceback)"
+            + (
+                "; it came in the decode ComfyUI had just retried in tiles for want of VRAM, so VRAM is assumed"
+                if retried
+                else ""
+            )
+        )
     return j
 
 
@@ -331,7 +344,10 @@ def _judge_ending(
         message += "; the prompt went on and finished"
     j = _Judgement(abrupt=True, evidence=[e for e in (ending.line if ending else None, last) if e is not None])
     node = Node(stage=hint)
-    if prompt is not None and prompt.running is not None:  # the node a client said was running
+    if ending is not None and ending.raised is not None and ending.raised.class_type:  # the error raised for it
+        found = identify(ending.raised)
+        node, hint = found, found.stage or hint
+    elif prompt is not None and prompt.running is not None:  # the node a client said was running
         at = ending.line.number if ending is not None else 0
         found = identify(LogFailure("ending", at, class_type=prompt.running[0], node_id=prompt.running[1]))
         node, hint = found, found.stage or hint
@@ -457,7 +473,8 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
     os_name = _os_name(facts)
     focus = focus_of(facts)
     if focus.failures:
-        j = _judge_failures(focus.failures, compute_device)
+        retried = [line.number for kind, line in (focus.prompt.fallbacks if focus.prompt else []) if "decode" in kind]
+        j = _judge_failures(focus.failures, compute_device, decode_retried=retried)
     elif focus.ending is not None or focus.cut_short:
         started = "ram_total_bytes" in machine  # the log shows ComfyUI's start-up banner
         j = _judge_ending(focus.prompt, focus.ending, focus.cut_short, bool(machine.get("container")), started)

@@ -50,9 +50,10 @@ def focus_of(facts: LogFacts) -> Focus:
         return Focus(prompt, [], strong)
     if with_failures and (died := _died_first(facts, with_failures[-1].failures[0])) is not None:
         return Focus(with_failures[-1], [], died)
-    if with_failures:
-        return Focus(with_failures[-1], with_failures[-1].failures)
     last = facts.prompts[-1] if facts.prompts else None
+    startup = with_failures[-1] if with_failures and with_failures[-1].index == 0 else None
+    if with_failures and not (startup is not None and startup.ended is None and _left_running(last)):
+        return Focus(with_failures[-1], with_failures[-1].failures)
     if last is not None and last.ended is None and (last.started is not None or _ran_unannounced(last)):
         tail = facts.last_loose
         began = last.started.number if last.started is not None else 0
@@ -70,6 +71,12 @@ def focus_of(facts: LogFacts) -> Focus:
     if last is not None and not with_failures and (outlived := _outlived(facts, last)) is not None:
         return Focus(last, [], outlived)
     return Focus(last, [])
+
+
+def _left_running(prompt: PromptLog | None) -> bool:
+    """A prompt after the start-up that the log shows running where it stops (an error of the start-up's, a registry
+    fetch that failed, is not what ended it; one of a prompt above the paste, that ended, is)."""
+    return prompt is not None and prompt.index > 0 and prompt.started is not None and prompt.ended is None
 
 
 def _ran_unannounced(prompt: PromptLog) -> bool:
@@ -97,7 +104,7 @@ def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
     to explain."""
     if ending_kind(failure.message.lower(), failure.message) == "backend-exit":  # a launcher raised that it ended
         at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
-        return Ending("backend-exit", at, None)
+        return Ending("backend-exit", at, None, raised=failure)
     if (failure.exception_type or "").endswith("CalledProcessError") and (m := _CHILD_SIGNAL.search(failure.message)):
         at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
         return Ending("killed" if m.group(1) == "KILL" else "crash", at, None)  # the launcher's child, ComfyUI
@@ -105,7 +112,7 @@ def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
         at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
         aimdo = any("aimdo" in f.path for f in failure.frames)  # a native fault ctypes turned into an exception
         earlier = next((e for e in facts.endings if e.kind == "crash" and e.line.number < failure.line), None)
-        return earlier or Ending("crash", at, None, in_dynamic_vram=aimdo)
+        return earlier or Ending("crash", at, None, in_dynamic_vram=aimdo, raised=failure)
     unsaid = failure.source == "traceback" and not failure.message and not failure.exception_type
     if not unsaid and (not failure.frames or any(_COMFY_CODE.search(f.path) for f in failure.frames)):
         return None

@@ -87,6 +87,9 @@ class Ending:
     """A crash among comfy-aimdo's lines (its log, its frames, a model it just staged): dynamic VRAM's native code."""
     frames: list[Frame] = field(default_factory=list)
     """Python's stack at a crash as faulthandler prints it after the crash line (most recent call first)."""
+    raised: LogFailure | None = None
+    """The error Python raised for this end, where one did (ctypes' "exception: access violation ...", a launcher's
+    "server process exited"): the node it names."""
 
 
 @dataclass(slots=True)

@@ -353,3 +353,29 @@ def test_a_run_whose_got_prompt_is_above_the_paste_that_stops_mid_decode():
 )
 def test_a_serverless_worker_that_found_comfyui_gone(line: str):
     assert kind_and_ending(line) == ("abrupt", "unreachable")
+
+
+def test_the_aki_launchers_crash_analysis_names_an_access_violation():
+    # Comfy-Org/ComfyUI#5739: the Chinese launcher's words for the exit code ("系统退出代码名称: ACCESS_VIOLATION")
+    log = (LOGS / "ComfyUI5739_flux_access_violation_launcher_oneline.log").read_bytes()
+    assert kind_and_ending(log) == ("abrupt", "crash")
+
+
+def test_a_start_ups_error_does_not_end_the_prompt_that_ran_after_it():
+    # Comfy-Org/ComfyUI#8489: the Manager's registry fetch failed at start-up (a DNS error); a prompt then began
+    # loading its checkpoint and the console stops
+    log = (LOGS / "ComfyUI8489_desktop_no_response_ends_after_attention_console.log").read_bytes()
+    assert kind_and_ending(log) == ("abrupt", "log-stops")
+    # but an OOM of a prompt whose end is in the paste is what the paste is about (wanvideowrapper#1234)
+    assert kind_and_ending(text("wanvideowrapper1234_5090_got_oom_then_reload_console.log")) == ("vram", None)
+
+
+def test_a_crash_ctypes_raised_in_a_node_names_that_node():
+    # gokayfem/ComfyUI_VLM_nodes#106: the error report's node, its message ctypes' "access violation"
+    doc = explain_log((LOGS / "ComfyUI_VLM_nodes106_llava_access_violation_oserror_report.log").read_bytes())
+    failure = doc["failure"]
+    assert (failure["kind"], failure["ending"], failure["node"]["class_type"]) == (
+        "abrupt",
+        "crash",
+        "LLavaSamplerSimple",
+    )

@@ -669,3 +669,36 @@ def test_replicates_cog_comfyui_log():
         "Executing node 8, title: VAE Decode, class type: VAEDecode\nPrompt executed in 1.0 seconds\nValueError: bad"
     )
     assert (explain_log(later)["failure"]["node"] or {}).get("class_type") is None
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ComfyUI1332_pipeksamplersdxl_vae_decode_tiled_retry_console.log",  # Comfy-Org/ComfyUI#1332
+        "Fooocus1032_vae_decode_oom_tiled_retry_console.log",  # lllyasviel/Fooocus#1032
+    ],
+)
+def test_a_traceback_cut_in_the_decode_comfyui_had_just_retried_in_tiles_is_vram(name: str):
+    # "Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding." then a traceback cut before
+    # what it raised: the retry failed too, most likely for VRAM again
+    doc = explain_log((LOGS / name).read_bytes())
+    assert doc["failure"]["kind"] == "vram"
+    assert doc["suggestions"][0]["id"] in ("tiled-decode", "tiled-decode-own")
+    assert any("so VRAM is assumed" in u for u in doc["unknown"])
+    # without the retry above it, a cut traceback says nothing of memory
+    cut = '!!! Exception during processing !!!\nTraceback (most recent call last):\n  File "nodes.py", line 1, in f\n'
+    assert explain_log(cut)["failure"]["kind"] == "other"
+
+
+@pytest.mark.parametrize(
+    ("paste", "kind"),
+    [
+        # kijai/ComfyUI-KJNodes#119: torch's overflow for a size input gone wild (a seed fed to width and height)
+        ("Storage size calculation overflowed with sizes=[1, 3, 542722322349980, 542722322349980]", "other"),
+        # kijai/ComfyUI-SUPIR#130: an OSError's message without its type, in Windows' Russian
+        ("[WinError 1314] Клиент не обладает требуемыми правами: 'D:\\\\a' -> 'D:\\\\b'", "other"),
+        ("[Errno 13] Permission denied: '/app/output'", "other"),
+    ],
+)
+def test_errors_pasted_without_their_type(paste: str, kind: str):
+    assert explain_log(paste)["failure"]["kind"] == kind
