@@ -181,9 +181,22 @@ class _Reader(BlockReading, MachineReading):
             raw = raw.replace("\0", "")
         segments: tuple[str, ...] | list[str] = (raw,)
         if "\r" in raw:  # a console capture: the bar tqdm redrew in place; its first and last states count
-            parts = [p for p in raw.split("\r") if p.strip()]
-            segments = parts[:1] + parts[-1:] if len(parts) > 1 else parts
-        if raw.find("|", 0, 64) >= 0 and "container" not in self.facts.machine and _COMPOSE.match(raw):
+            parts = raw.split("\r")
+            first = next((i for i, p in enumerate(parts) if p.strip()), None)
+            last = next((i for i in range(len(parts) - 1, -1, -1) if parts[i].strip()), None)
+            segments = (
+                ()
+                if first is None or last is None
+                else (parts[first],)
+                if first == last
+                else (parts[first], parts[last])
+            )
+        if (
+            raw.find("|", 0, 64) >= 0
+            and (raw[:1].isalpha() or raw[:1] == ">")
+            and "container" not in self.facts.machine
+            and _COMPOSE.match(raw)
+        ):
             self.facts.machine["container"] = "docker"  # docker compose's "comfyui  | " before each line
         for segment in segments:
             try:
@@ -261,7 +274,8 @@ class _Reader(BlockReading, MachineReading):
             if "Killed" in s[-12:]:  # the kernel ended the process while a bar was drawn
                 self._ending("killed", "Killed")
             end = s.find("]", s.find("%|"))  # the bar's own end: what follows was printed on its line
-            after = clean(s[end + 1 :].lstrip()) if end > 0 else ""  # ("...it/s][INFO] Interrupting prompt")
+            rest = s[end + 1 :].lstrip() if end > 0 else ""
+            after = clean(rest) if rest else ""  # ("...it/s][INFO] Interrupting prompt")
             if after and ENDING_HINT.search(after.lower()):  # "...it/s]Fatal Python error: Segmentation fault"
                 self._ending(after.lower(), after)
             elif after.startswith(_INTERRUPT_REQUESTS):  # "...4.50s/it][INFO] Interrupting prompt 6c52..."
@@ -271,6 +285,9 @@ class _Reader(BlockReading, MachineReading):
             s = s[s.index("!!!") :]  # an exception printed right after a progress bar, on its line
         if s.startswith(_MANAGER_LINES) and len(s) < 160 and "!!!" not in s and "rror" not in s:
             self._facts_line(text, s)  # the model manager's own line: half of a long log, none of the rest applies
+            return
+        if s[:6] == "Using " and s.endswith("attention in VAE"):  # ("Using split attention in VAE"): loading it
+            self._activity(s, "load")
             return
         if s.startswith('Error loading "') and ".dll" in s:  # torch's DLL error alone (WinError 126's message)
             self._open("message", s, message=s, exception_type="OSError")

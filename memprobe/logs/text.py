@@ -366,7 +366,7 @@ def clean(text: str) -> str:
     r"""The log line without colours, without the prefixes loggers and launchers add, and without
     the backticks of a line pasted as Markdown code (``\`...\```, but not a ```` ``` ```` fence) or the
     stars of one set in bold."""
-    if "\x1b" in text or "←[" in text or "[0m" in text:
+    if "\x1b" in text or ("[" in text and ("←[" in text or "[0m" in text)):
         text = _ANSI.sub("", text)
     if " - " in text and "T" in text:
         text = _ISO_STAMP.sub("", text)
@@ -374,7 +374,7 @@ def clean(text: str) -> str:
         text = rich.group(1)
     else:
         head = text[:48]
-        if ":" in head or "|" in head or head[:1] in _PREFIX_FIRST:
+        if (":" in head or "|" in head or head[:1] in _PREFIX_FIRST) and head[:1] not in " \t":  # (none starts so)
             for _ in range(4):  # prefixes stack: "[2025-...] [info]  got prompt"
                 m = _PREFIX.match(text)
                 if not m or not m.group(0):
