@@ -43,7 +43,20 @@ def focus_of(facts: LogFacts) -> Focus:
         endings[-1] if endings else None
     )
     ran = [p for p in facts.prompts if p.started is not None]
-    if strong is not None and strong.during_prompt is None and strong.kind not in MEMORY_ENDINGS and with_failures:
+    loose = facts.loose_error
+    said = (  # an error's wording, then the console's own close ("Press any key", the shell's prompt back)
+        loose is not None
+        and not ran
+        and strong is not None
+        and strong.kind in ("pause", "exited")
+        and loose.line < strong.line.number
+    )
+    if (
+        strong is not None
+        and strong.during_prompt is None
+        and strong.kind not in MEMORY_ENDINGS
+        and (with_failures or said)
+    ):
         strong = None  # the console closed after an error (one at start-up, say): the error is what to explain
     if strong is not None and (strong.during_prompt is not None or not ran or strong.kind in MEMORY_ENDINGS):
         prompt = next((p for p in facts.prompts if p.index == strong.during_prompt), None)

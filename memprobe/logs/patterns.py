@@ -253,7 +253,7 @@ _LOOSE_ERROR = re.compile(
     r"|codec can't (?:de|en)code|was unexpected at this time\."  # UnicodeError's; cmd's syntax error in a .bat
     r"|could not be (?:found|located) in the dynamic link library|^The code execution cannot proceed because"
     r"|Storage size calculation overflowed"  # torch: a tensor's size past 2^63 bytes (a size input gone wild)
-    r"|^\[(?:WinError|Errno) \d+\] "  # an OSError's message without its type ("[WinError 1314] A required privilege ...")
+    r"|No operator found for `|^\[(?:WinError|Errno) \d+\] "  # an OSError's message without its type ("[WinError 1314] A required privilege ...")
     r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z][A-Za-z0-9]+: \S"  # a qualified exception ("torch._dynamo.exc.BackendCompilerFailed: ...")
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
 )

@@ -379,3 +379,13 @@ def test_a_crash_ctypes_raised_in_a_node_names_that_node():
         "crash",
         "LLavaSamplerSimple",
     )
+
+
+def test_an_errors_wording_before_the_console_closed_is_what_to_explain():
+    # Comfy-Org/ComfyUI#6770: Python "can't open file ... main.py: [Errno 2] No such file or directory", then
+    # the portable build's pause
+    log = (LOGS / "ComfyUI6770_portable_main_py_missing_console.log").read_bytes()
+    failure = explain_log(log)["failure"]
+    assert failure["kind"] == "other" and "No such file or directory" in failure["message"]
+    # a crash after such a line is still the crash
+    assert kind_and_ending("[ERROR] could not load a pack\nSegmentation fault (core dumped)\n") == ("abrupt", "crash")

@@ -702,3 +702,11 @@ def test_a_traceback_cut_in_the_decode_comfyui_had_just_retried_in_tiles_is_vram
 )
 def test_errors_pasted_without_their_type(paste: str, kind: str):
     assert explain_log(paste)["failure"]["kind"] == kind
+
+
+def test_xformers_without_an_operator_is_a_failure_not_memory():
+    # cubiq/PuLID_ComfyUI#103: xFormers' NotImplementedError text ("No operator found for
+    # `memory_efficient_attention_forward`"), pasted without its type
+    doc = explain_log((LOGS / "PuLID_ComfyUI103_xformers_no_operator_popup.log").read_bytes())
+    assert doc["failure"]["kind"] == "other"
+    assert doc["failure"]["message"].startswith("No operator found for `memory_efficient_attention_forward`")
