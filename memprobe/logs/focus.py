@@ -28,8 +28,10 @@ class Focus:
 
 def focus_of(facts: LogFacts) -> Focus:
     """What the explanation is about: a memory ending outranks a failure before it; a death during a prompt
-    outranks the console's own end; otherwise the last failing prompt's failures, a prompt left running, a
-    pack that failed to import, or an error's wording pasted alone."""
+    outranks the console's own end, which an error (or an error's wording) before it outranks in turn;
+    otherwise the last failing prompt's failures (not the start-up's, when a prompt ran on after it), a prompt
+    left running, a pack that failed to import, an error's wording pasted alone, or a crash of a process the last
+    prompt started and outlived."""
     with_failures = [p for p in facts.prompts if p.failures]
     last_failure_line = max((f.line for p in with_failures for f in p.failures), default=-1)
     finished = {p.index: p.ended_line.number for p in facts.prompts if p.ended_line is not None}
@@ -64,8 +66,8 @@ def focus_of(facts: LogFacts) -> Focus:
     if with_failures and (died := _died_first(facts, with_failures[-1].failures[0])) is not None:
         return Focus(with_failures[-1], [], died)
     last = facts.prompts[-1] if facts.prompts else None
-    startup = with_failures[-1] if with_failures and with_failures[-1].index == 0 else None
-    if with_failures and not (startup is not None and startup.ended is None and _left_running(last)):
+    at_startup = bool(with_failures) and with_failures[-1].index == 0 and with_failures[-1].ended is None
+    if with_failures and not (at_startup and _left_running(last)):
         return Focus(with_failures[-1], with_failures[-1].failures)
     if last is not None and last.ended is None and (last.started is not None or _ran_unannounced(last)):
         tail = facts.last_loose
