@@ -72,7 +72,7 @@ def focus_of(facts: LogFacts) -> Focus:
     if last is not None and last.ended is None and (last.started is not None or _ran_unannounced(last)):
         tail = facts.last_loose
         began = last.started.number if last.started is not None else 0
-        if tail is not None and tail.line > began and tail.line >= facts.lines - 2:
+        if tail is not None and tail.line > began and tail.line >= facts.last_text - 2:
             return Focus(last, [tail])  # the paste stops at an error line of a library's, in mid-prompt
         first_start = ran[0].started.number if ran and ran[0].started is not None else 0
         above = next((e for e in facts.endings if e.during_prompt is None and e.line.number < first_start), None)

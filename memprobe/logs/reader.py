@@ -241,6 +241,7 @@ class _Reader(BlockReading, MachineReading):
             if not self.texts:
                 self.lead = self.n
             return
+        self.facts.last_text = self.n
         if self.texts < 2:  # the paste's first lines: where it begins, and whether it is one line
             if not self.texts and (stripped.startswith(("```", "~~~")) or _MARKUP.match(stripped)):
                 self.lead = self.n  # a fence or a <details> before the paste's first line: the paste begins after it

@@ -160,6 +160,8 @@ class LogFacts:
     """The first custom node pack that failed to import at start-up (explained when nothing else failed)."""
     user_names: set[str] = field(default_factory=set)
     lines: int = 0
+    last_text: int = 0
+    """The number of the log's last line with text (blank lines, or a quote's bare "> ", may follow it)."""
     cut_lines: int = 0
     evidence: dict[str, LogLine] = field(default_factory=dict)
     """Where a machine fact or version came from (key -> line)."""

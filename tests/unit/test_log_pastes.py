@@ -710,3 +710,12 @@ def test_xformers_without_an_operator_is_a_failure_not_memory():
     doc = explain_log((LOGS / "PuLID_ComfyUI103_xformers_no_operator_popup.log").read_bytes())
     assert doc["failure"]["kind"] == "other"
     assert doc["failure"]["message"].startswith("No operator found for `memory_efficient_attention_forward`")
+
+
+def test_a_paste_that_stops_at_a_packs_error_mark_stops_there_however_it_is_quoted():
+    # diodiogod/TTS-Audio-Suite#183: the pack's "❌ Unknown HuBERT model" near the paste's end, two notices after it;
+    # quoted in a reply, every line (the trailing empty one too) gets "> ": the end is the last line with text
+    log = text("TTS-Audio-Suite183_rvc_hubert_401_download_console.log")
+    for paste in (log, "\n".join("> " + line for line in log.split("\n"))):
+        failure = explain_log(paste)["failure"]
+        assert (failure["kind"], failure["message"]) == ("other", "❌ Unknown HuBERT model: hubert-base-rvc")
