@@ -163,7 +163,7 @@ _WORKER_ERROR = re.compile(r"Node Type: ([^,]{1,120}), Node ID: ([^,]{1,40}), Me
 Node Type: VAEDecode, Node ID: 8, Message: ...``), alone or in its JSON reply's ``details``."""
 _EXECUTING = re.compile(r"^Executing node (\w{1,40}), title: .{0,200}, class type: ([^\s,]{1,120})$")
 """An API client's line for ComfyUI's ``executing`` event, with the node's class (Replicate's cog-comfyui)."""
-PROMPT_REFUSALS = (
+_PROMPT_REFUSALS = (
     "invalid_prompt",
     "missing_node_type",
     "prompt_no_outputs",

@@ -10,9 +10,11 @@ the size: lines come in pieces of at most :data:`memprobe.logs.text.MAX_LINE_CHA
 :data:`memprobe.logs.text.FLAT_MAX_CHARS` is cut (:mod:`memprobe.logs.text` turns bytes into clean lines),
 and only the last :data:`MAX_PROMPTS` prompts are kept.
 
-The reader is one state machine in three parts: this module dispatches each line; a failure
+The reader is one state machine in four parts: this module dispatches each line; a failure
 block is followed by :class:`~memprobe.logs.blocks.BlockReading` (its :class:`~memprobe.logs.blocks.Mode`
-says what the next line can be); the start-up banner by :class:`~memprobe.logs.machine.MachineReading`.
+says what the next line can be); a failure as a client shows it (the frontend's dialog, an API client's payload)
+is read by :class:`~memprobe.logs.dialogs.DialogReading`; the start-up banner by
+:class:`~memprobe.logs.machine.MachineReading`.
 The records it fills are in :mod:`memprobe.logs.records`, the patterns in :mod:`memprobe.logs.patterns`.
 
 >>> facts = read_log("got prompt\\n!!! Exception during processing !!! Allocation on device\\n")
@@ -28,27 +30,23 @@ from typing import BinaryIO
 
 from ..judging.custom_nodes import custom_node
 from ..judging.failures import MEMORY_TEXTS, detect_fallback, memory_sign
-from ..judging.stages import builtin_class_titled, builtin_nodes
-from .blocks import BlockReading, Mode
+from ..judging.stages import builtin_class_titled
+from .blocks import Mode
+from .dialogs import DialogReading, is_node_class, one_line_dialog
 from .endings import ENDING_HINT, SHELL_COMMAND, backend_exit_kind, ending_hint, ending_kind
 from .machine import MachineReading
 from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader
 from .patterns import (  # what the reader's lines are tested against
     _API_CLASS_LINE,
-    _API_FIELD,
-    _API_NODE,
     _BANNER_HINT,
     _BANNER_STARTS,
     _BARE_CLASS,
     _BARE_MEMORY_ERRORS,
     _CAPACITY,
-    _CLASS_PREFIX,
-    _CLASS_WORD,
     _COMMAND,
     _COMPOSE,
     _CONTAINER_EXIT,
     _CONTAINER_PROMPT,
-    _CPP_TERMINATE,
     _EXC_LINE,
     _EXC_START,
     _EXECUTING,
@@ -77,9 +75,6 @@ from .patterns import (  # what the reader's lines are tested against
     _VAE_WORK,
     _VALIDATE,
     _VALIDATION_MESSAGES,
-    _WORKER_ERROR,
-    PROMPT_REFUSALS,
-    _known,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog, bar_finished
 from .text import clean, paste_lines
@@ -120,17 +115,7 @@ LOOSE_LINES = 400
 """How far into a log a loose error line is looked for (a paste, not a session's console)."""
 
 
-def _is_node_class(name: str) -> bool:
-    return name in builtin_nodes() or custom_node(name) is not None
-
-
-def _exception_name(name: str) -> bool:
-    """An exception's name where a node's class could stand (TensorFlow's ``ResourceExhaustedError (see above
-    for traceback): OOM ...``, the browser's ``InternalError`` above its message)."""
-    return name.endswith(("Error", "Exception")) and not _is_node_class(name)
-
-
-class _Reader(BlockReading, MachineReading):
+class _Reader(DialogReading, MachineReading):
     def __init__(self) -> None:
         self.facts = LogFacts()
         self.prompts: deque[PromptLog] = deque(maxlen=MAX_PROMPTS)
@@ -181,16 +166,8 @@ class _Reader(BlockReading, MachineReading):
             raw = raw.replace("\0", "")
         segments: tuple[str, ...] | list[str] = (raw,)
         if "\r" in raw:  # a console capture: the bar tqdm redrew in place; its first and last states count
-            parts = raw.split("\r")
-            first = next((i for i, p in enumerate(parts) if p.strip()), None)
-            last = next((i for i in range(len(parts) - 1, -1, -1) if parts[i].strip()), None)
-            segments = (
-                ()
-                if first is None or last is None
-                else (parts[first],)
-                if first == last
-                else (parts[first], parts[last])
-            )
+            parts = [p for p in raw.split("\r") if p.strip()]
+            segments = parts[:1] + parts[-1:] if len(parts) > 1 else parts
         if (
             raw.find("|", 0, 64) >= 0
             and (raw[:1].isalpha() or raw[:1] == ">")
@@ -400,10 +377,7 @@ class _Reader(BlockReading, MachineReading):
             return
         if ("exception_message" in s or "node_errors" in s) and self._api_error(s):
             return  # (an API client's exception may carry it: "RuntimeError: ["execution_error", {...}]")
-        if "Node Type: " in s and (m := _WORKER_ERROR.search(s)):  # a serverless worker's words for that event
-            message = m.group(3).replace('\\"', '"').strip()
-            self._open("message", s, message=message, class_type=m.group(1).strip(), node_id=m.group(2).strip())
-            self._close()
+        if "Node Type: " in s and self._worker_error(s):
             return
         if (
             ": " in s
@@ -444,7 +418,7 @@ class _Reader(BlockReading, MachineReading):
             self.facts.loose_error = self.facts.loose_error or self.facts.last_loose
         if _BARE_CLASS.match(name := s.removesuffix(":")):  # "KSampler" or "KSampler:" alone: a dialog's title
             self.bare_class = (self.n, name)
-        elif s.endswith(" failed") and (named := s[:-7] if _is_node_class(s[:-7]) else builtin_class_titled(s[:-7])):
+        elif s.endswith(" failed") and (named := s[:-7] if is_node_class(s[:-7]) else builtin_class_titled(s[:-7])):
             self.bare_class = (self.n, named)  # the newer frontend's toast title: "VAE Encode Audio failed"
         elif len(s) <= 40 and " " in s and s[0].isupper() and (titled := builtin_class_titled(s)):  # "VAE Decode"
             self.bare_class = (self.n, titled)
@@ -457,80 +431,6 @@ class _Reader(BlockReading, MachineReading):
         elif "@" in s and _CONTAINER_PROMPT.search(s):
             self.facts.machine.setdefault("container", "docker")
         self._facts_line(text, s)
-
-    def _dialog(self, s: str) -> bool:
-        """The frontend's error dialog as users copy it: the failing node's class alone on a line,
-        its message on the next. Taken as one at the top of a paste, or for a class ComfyUI or the
-        custom node table knows."""
-        assert self.bare_class is not None
-        line, class_type = self.bare_class
-        if not (
-            line - self.lead <= 3 or class_type in builtin_nodes() or custom_node(class_type) is not None
-        ) or _known(s):
-            return False
-        if _exception_name(class_type):  # "InternalError" above its message: the browser's console, no node
-            self._open("popup", s, exception_type=class_type, message=s)
-        else:
-            self._open("popup", s, class_type=class_type, message=s)
-        self.mode = Mode.MESSAGE
-        return True
-
-    def _api_error(self, s: str) -> bool:
-        """ComfyUI's own error payload as an API client logs it (a bot, a worker, a plugin): the
-        ``execution_error`` event (``node_id``, ``node_type``, ``exception_message``, ``exception_type``) or
-        ``/prompt``'s refusal (``node_errors``, each with its ``class_type`` and errors)."""
-        fields: dict[str, str] = {}
-        at = s.find("node_errors")
-        for m in _API_FIELD.finditer(s, max(at, 0)):  # a refused prompt: its nodes' errors, not its summary
-            fields.setdefault(m.group(1), m.group(2) if m.group(2) is not None else m.group(3) or "")
-        if not fields and at > 0:  # no node's error ("node_errors": {}): the refusal's own
-            for m in _API_FIELD.finditer(s, 0, at):
-                fields.setdefault(m.group(1), m.group(2) if m.group(2) is not None else m.group(3) or "")
-        class_type = fields.get("node_type") or fields.get("class_type")
-        if class_type is None and self.api_class is not None and self.api_class[0] >= self.n - 12:
-            class_type = self.api_class[1]  # the payload as indented JSON: its class a few lines above
-        if "exception_message" in fields:
-            message, exception_type = fields["exception_message"], fields.get("exception_type")
-        elif "message" in fields and (class_type or fields.get("type") in PROMPT_REFUSALS):  # a refused prompt
-            message = ": ".join(v for v in (fields["message"], fields.get("details")) if v)  # (its first error)
-            exception_type = None
-        else:
-            return False
-        node = _API_NODE.search(s) if "node_id" not in fields else None
-        node_id = fields.get("node_id") or (node.group(1) if node else None)
-        self._open("message", s, message=message, class_type=class_type, node_id=node_id, exception_type=exception_type)
-        self._close()
-        return True
-
-    def _memory_paste(self, s: str) -> bool:
-        """A line that names memory running out on its own (a one-line paste, a popup's text, a
-        report squashed into one line): a failure, with its node where the paste names it —
-        ``KSampler : XPU out of memory ...``, or the node's class alone on the line before."""
-        if (s.startswith(_CPP_TERMINATE) and "std::bad_alloc" in s) or not memory_sign(s):
-            return False
-        class_type = None
-        message = s
-        if (m := _CLASS_PREFIX.match(s)) is not None and (
-            _is_node_class(m.group(1)) or not s.lower().startswith(MEMORY_TEXTS)  # "DefaultCPUAllocator: ..."
-        ):
-            class_type, message = m.group(1), m.group(2)
-        elif (m := _CLASS_WORD.match(s)) is not None and (
-            _is_node_class(m.group(1))
-            or (
-                self.n - self.lead <= 2
-                and _BARE_CLASS.match(m.group(1)) is not None
-                and not _exception_name(m.group(1))
-            )
-        ):  # "WanVideoSampler Allocation...", or a pack's class atop a one-line paste
-            class_type, message = m.group(1), m.group(2)
-        elif (
-            self.bare_class is not None and self.bare_class[0] >= self.n - 2 and not _exception_name(self.bare_class[1])
-        ):
-            class_type = self.bare_class[1]  # a blank line may part them
-        self._open("message", s, message=message.strip(), class_type=class_type)
-        self.mode = Mode.EXC_MESSAGE
-        self.exc = None
-        return True
 
     def _interrupted(self, s: str) -> None:
         if self.prompt.ended is None:
@@ -617,7 +517,7 @@ class _Reader(BlockReading, MachineReading):
         self._close()
         facts = self.facts
         if self.texts == 1 and facts.loose_error is None and self.first_text is not None:
-            facts.loose_error = _one_line_dialog(*self.first_text)
+            facts.loose_error = one_line_dialog(*self.first_text)
         for ending in facts.endings:  # its stack follows a crash line; what it was staging precedes it
             if ending.kind == "crash":
                 at = ending.line.number
@@ -625,17 +525,6 @@ class _Reader(BlockReading, MachineReading):
         facts.prompts = list(self.prompts)
         facts.lines = self.n
         return facts
-
-
-def _one_line_dialog(n: int, s: str) -> LogFailure | None:
-    """A paste of one line that begins with a node's class (the error dialog's title and message run together:
-    ``ApplyPulidFlux pickle data was truncated``): the failure it shows, at that node."""
-    if (m := _CLASS_WORD.match(s)) is None or _known(s):
-        return None
-    class_type, message = m.group(1), m.group(2)
-    if not (_is_node_class(class_type) or (_BARE_CLASS.match(class_type) and not _exception_name(class_type))):
-        return None
-    return LogFailure("popup", n, message=message, class_type=class_type, evidence=[LogLine(n, s)])
 
 
 def read_log(source: str | bytes | BinaryIO) -> LogFacts:
