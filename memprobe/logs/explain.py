@@ -310,12 +310,18 @@ def _judge_failures(failures: list[LogFailure], compute_device: str, decode_retr
 
 
 def _judge_ending(
-    prompt: PromptLog | None, ending: Ending | None, cut_short: bool, container: bool, started: bool = False
+    prompt: PromptLog | None,
+    ending: Ending | None,
+    cut_short: bool,
+    container: bool,
+    started: bool = False,
+    child: bool = False,
 ) -> _Judgement:
     """ComfyUI stopped without an error: how the log ends and the last thing it did. A bare SIGKILL
     ("Killed", exit code 137) is taken for what it most often is on Linux — the kernel's OOM killer,
     in a container the container's memory limit — and marked ``likely``: the system's log confirms.
-    ``started``: the log shows ComfyUI's start-up (an end with no prompt after it came before any ran)."""
+    ``started``: the log shows ComfyUI's start-up (an end with no prompt after it came before any ran).
+    ``child``: the prompt went on after ``ending`` and finished (a process it started died; ComfyUI lived)."""
     hint = prompt.last_hint if prompt is not None else None
     last = prompt.last_activity if prompt is not None else None
     memory = {
@@ -329,17 +335,10 @@ def _judge_ending(
     how = _ENDINGS.get(ending.kind, "") if ending else "the log stops mid-run"
     doing = f"; the last thing it logged was line {last.number}: {last.text[:160]}" if last else ""
     window = ending is not None and ending.kind == "window-oom"
-    child = (  # its prompt went on: a process the prompt started died (ComfyUI lived)
-        ending is not None
-        and prompt is not None
-        and prompt.ended == "executed"
-        and prompt.ended_line is not None
-        and ending.line.number < prompt.ended_line.number
-    )
     who = (
-        "ComfyUI's window closed" if window else "a process its prompt started stopped" if child else "ComfyUI stopped"
+        "ComfyUI's window closed" if window else "A process its prompt started stopped" if child else "ComfyUI stopped"
     )
-    message = f"{who[0].upper()}{who[1:]} without reporting an error ({how}){doing}"
+    message = f"{who} without reporting an error ({how}){doing}"
     if child:
         message += "; the prompt went on and finished"
     j = _Judgement(abrupt=True, evidence=[e for e in (ending.line if ending else None, last) if e is not None])
@@ -372,6 +371,8 @@ def _judge_ending(
     )
     if node.class_type:
         j.node = {"seq": 1, "node_id": "", "class_type": node.class_type, "stage": hint or "other", "status": "failed"}
+    aimdo = ending is not None and ending.in_dynamic_vram
+    crashed_in = "window" if window else "child" if child else "comfy-aimdo" if aimdo else None
     j.record = FailureFacts(
         kind=memory or "other",
         class_type=node.class_type,
@@ -380,13 +381,7 @@ def _judge_ending(
         abrupt=True,
         likely=likely,
         container=container,
-        crashed_in="window"
-        if window
-        else "child"
-        if child
-        else "comfy-aimdo"
-        if ending is not None and ending.in_dynamic_vram
-        else None,
+        crashed_in=crashed_in,
         before_prompts=started and (prompt is None or (prompt.started is None and last is None and not prompt.models)),
     )
     j.unknown.append(
@@ -477,7 +472,9 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
         j = _judge_failures(focus.failures, compute_device, decode_retried=retried)
     elif focus.ending is not None or focus.cut_short:
         started = "ram_total_bytes" in machine  # the log shows ComfyUI's start-up banner
-        j = _judge_ending(focus.prompt, focus.ending, focus.cut_short, bool(machine.get("container")), started)
+        j = _judge_ending(
+            focus.prompt, focus.ending, focus.cut_short, bool(machine.get("container")), started, focus.outlived
+        )
     else:
         j = _Judgement()
     prompt = focus.prompt

@@ -24,6 +24,8 @@ class Focus:
     ending: Ending | None = None
     cut_short: bool = False
     """The last prompt shows no end (the log may just have been cut when copied)."""
+    outlived: bool = False
+    """The prompt went on after ``ending`` and finished: the process that ended was one it started."""
 
 
 def focus_of(facts: LogFacts) -> Focus:
@@ -84,7 +86,7 @@ def focus_of(facts: LogFacts) -> Focus:
     if facts.loose_error is not None and not ran:  # a paste of an error's wording alone
         return Focus(last, [facts.loose_error])
     if last is not None and not with_failures and (outlived := _outlived(facts, last)) is not None:
-        return Focus(last, [], outlived)
+        return Focus(last, [], outlived, outlived=True)
     return Focus(last, [])
 
 

@@ -322,6 +322,18 @@ def test_a_crash_its_prompt_outlived_is_a_process_it_started():
     assert doc["verdict"]["title"].startswith("A process its prompt started ended")
     first = doc["suggestions"][0]
     assert first["title"] == "Find out what ended the process" and "ComfyUI itself lived on" in first["try"]
+    # a native fault ctypes raised in a node, then "Prompt executed": read as before, not as a process it started
+    raised = "\n".join(
+        [
+            "got prompt",
+            "!!! Exception during processing !!! exception: access violation reading 0xFFFFFFFFFFFFFFFF",
+            "Traceback (most recent call last):",
+            '  File "C:\\ComfyUI\\execution.py", line 317, in execute',
+            "OSError: exception: access violation reading 0xFFFFFFFFFFFFFFFF",
+            "Prompt executed in 3.20 seconds",
+        ]
+    )
+    assert explain_log(raised)["failure"]["message"].startswith("ComfyUI stopped without reporting an error")
     # a crash with a failure after it is not what the paste is about
     after = "Segmentation fault (core dumped)\nPrompt executed in 1.0 seconds\nValueError: bad value\n"
     assert kind_and_ending(after) == ("other", None)
