@@ -225,6 +225,20 @@ _VRAM_TEXTS = (
 _CUT_DEVICE_OOM = re.compile(r"\b(?:cuda|hip|xpu|npu|mps backend) out of m(?:e(?:m(?:o(?:r)?)?)?)?$")
 """A device's out-of-memory message cut mid-word where the paste (or the page it was copied from)
 ended: ``HIP out of m``."""
+_SHORT_OF_MEMORY = re.compile(
+    r"内存不足|内存溢出|メモリ(?:が|の)?不足|메모리(?:가)? 부족|недостаточно памяти|не хватает памяти|нехватка памяти"
+    r"|nicht genügend (?:\w+-)?speicher|speicher (?:ist )?erschöpft|mémoire (?:\w+ )?insuffisante|court de mémoire"
+    r"|sin memoria|memoria (?:\w+ )?insuficiente|sem memória|memória (?:\w+ )?insuficiente|memoria (?:\w+ )?esaurita"
+    r"|bellek yetersiz|brak pamięci"
+)
+_GPU_WORD = re.compile(r"(?<![a-z])(?:cuda|hip|gpu|vram|xpu)(?![a-z])|显卡|グラフィック|그래픽")
+"""torch's "CUDA out of memory" as a browser or a user translates it ("CUDA 内存不足。尝试分配 20.00 MiB",
+"Nicht genügend CUDA-Speicher"): memory short, in the languages users post in, beside a GPU's name. Memory short
+alone ("内存不足", "недостаточно памяти") does not say which memory."""
+
+
+def _translated_device_oom(low: str) -> bool:
+    return _SHORT_OF_MEMORY.search(low) is not None and _GPU_WORD.search(low) is not None
 
 
 MEMORY_TEXTS: tuple[str, ...] = _COMMIT_TEXTS + _DISK_TEXTS + _SYSTEM_RAM_TEXTS + _VRAM_TEXTS + (_TENSORFLOW_OOM,)
@@ -249,8 +263,10 @@ def memory_sign(text: str) -> bool:
     low = text.lower()
     if detect_fallback(text) is not None or "(non oom)" in low:  # aimdo's "VRAM Allocation failed (non OOM)"
         return False
-    return any(t in low for t in MEMORY_TEXTS) or (
-        "out of memory" in low and ("error" in low or "tried to allocate" in low)
+    return (
+        any(t in low for t in MEMORY_TEXTS)
+        or ("out of memory" in low and ("error" in low or "tried to allocate" in low))
+        or _translated_device_oom(low)
     )
 
 
@@ -281,7 +297,11 @@ def classify_failure(
         return "commit-limit"
     if any(t in text for t in _DISK_TEXTS):
         return "disk"
-    vram_text = any(t in text for t in _VRAM_TEXTS) or _CUT_DEVICE_OOM.search(text.rstrip()) is not None
+    vram_text = (
+        any(t in text for t in _VRAM_TEXTS)
+        or _CUT_DEVICE_OOM.search(text.rstrip()) is not None
+        or _translated_device_oom(text)
+    )
     if not vram_text and any(t in text for t in _GENERIC_ALLOCATION) and _NAMES_GPU.search(text):
         vram_text = True  # "unable to allocate CUDA0 buffer", ONNX Runtime's arena on the CUDA provider
     elif vram_text and _pinning(text, during):

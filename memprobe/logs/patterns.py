@@ -28,7 +28,7 @@ _POPUP = re.compile(r"^Error occurred when executing ([\w .()\[\]|+/#-]+?):(?:\s
 """The old error dialog; a class may hold brackets, bars and a hash (ComfyUI-3D-Pack's ``[Comfy3D] Convert 3DGS to
 Mesh ...``, ELLA's ``T5TextEncode #ELLA``)."""
 _THREAD = re.compile(r"^Exception in thread .*\((prompt_worker)\):")
-_REPORT_FIELD = re.compile(r"^-\s+\*\*(.+?):\*\*\s*(.*)$")
+_REPORT_FIELD = re.compile(r"^-\s+\*\*(.+?)(?:[:：]\*\*|\*\*\s*[:：])\s*(.*)$")
 _VALIDATE = re.compile(r"^Failed to validate prompt for output (\S+?):?$")
 _VALIDATE_NODE = re.compile(r"^\*\s+(.+?)\s+(\S+):$")
 _VALIDATE_REASON = re.compile(r"^-\s+(.+)$")
@@ -255,6 +255,7 @@ _LOOSE_ERROR = re.compile(
     r"|Storage size calculation overflowed"  # torch: a tensor's size past 2^63 bytes (a size input gone wild)
     r"|No operator found for `|^\[(?:WinError|Errno) \d+\] "  # an OSError's message without its type ("[WinError 1314] A required privilege ...")
     r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z][A-Za-z0-9]+: \S"  # a qualified exception ("torch._dynamo.exc.BackendCompilerFailed: ...")
+    r"|\b(?:cuda|hip)Error[A-Z]\w+|\b(?:CUDA|UR|ZE)_(?:RESULT_)?ERROR_[A-Z_]+"  # a runtime's own error code, alone
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""

@@ -436,6 +436,41 @@ def test_what_a_user_types_in_place_of_a_log_names_its_memory(paste: str, kind: 
 
 
 @pytest.mark.parametrize(
+    "message",
+    [
+        # torch's "CUDA out of memory. Tried to allocate 20.00 MiB" as a page translator renders it
+        "CUDA内存不足。尝试分配 20.00 MiB。GPU 0 的总容量为 8.00 GiB，其中 0 字节可用。",
+        "CUDA のメモリが不足しています。 1.50 GiB を割り当てようとしました",
+        "CUDA 메모리가 부족합니다. 1.50GiB를 할당하려고 했습니다.",
+        "Недостаточно памяти CUDA. Попытка выделить 1,50 ГиБ",
+        "Nicht genügend CUDA-Speicher. Es wurde versucht, 20,00 MiB zuzuweisen",
+        "Mémoire CUDA insuffisante. Tentative d'allocation de 20,00 Mio",
+        "CUDA sin memoria. Se intentó asignar 20,00 MiB",
+        "CUDA sem memória. Tentou alocar 20,00 MiB",
+    ],
+)
+def test_a_device_oom_a_browser_translated_is_vram_and_memory_short_alone_is_not_a_kind(message: str):
+    doc = explain_log(message)
+    assert doc["failure"]["kind"] == "vram"
+    assert doc["suggestions"]
+    for alone in ("内存不足", "недостаточно памяти", "メモリ不足です"):  # which memory, it does not say
+        assert explain_log(alone)["failure"] is None
+
+
+def test_a_report_whose_colons_a_translator_made_full_width_is_read_field_by_field():
+    # Chinese renders "**Node Type:**" as "**节点类型：**" (a full-width colon), also outside the stars
+    for colon in ("：**", "**："):
+        report = (
+            "# ComfyUI 错误报告\n## 错误详情\n"
+            f"- **节点 ID{colon} 3\n- **节点类型{colon} KSampler\n- **异常类型{colon} torch.OutOfMemoryError\n"
+            f"- **异常消息{colon} CUDA 内存不足。尝试分配 20.00 MiB。\n"
+        )
+        failure = explain_log(report)["failure"]
+        assert (failure["kind"], failure["node"]["class_type"], failure["node"]["id"]) == ("vram", "KSampler", "3")
+        assert failure["exception_type"] == "torch.OutOfMemoryError"
+
+
+@pytest.mark.parametrize(
     "line",
     [
         # Acly/krita-ai-diffusion#1140: ZLUDA's nvcuda.dll without a HIP function the loader looked for
@@ -477,6 +512,13 @@ def test_a_traceback_cut_in_the_decode_comfyui_had_just_retried_in_tiles_is_vram
         # kijai/ComfyUI-SUPIR#130: an OSError's message without its type, in Windows' Russian
         ("[WinError 1314] Клиент не обладает требуемыми правами: 'D:\\\\a' -> 'D:\\\\b'", "other"),
         ("[Errno 13] Permission denied: '/app/output'", "other"),
+        # a GPU runtime's own error code alone: a failure; only its out-of-memory codes are memory
+        ("hipErrorNoBinaryForGpu: Unable to find code object for all current devices!", "other"),
+        ("CUDA_ERROR_ILLEGAL_ADDRESS", "other"),
+        ("UR_RESULT_ERROR_DEVICE_LOST", "other"),
+        ("hipErrorOutOfMemory", "vram"),
+        ("CUDA_ERROR_OUT_OF_MEMORY", "vram"),
+        ("UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", "vram"),
     ],
 )
 def test_errors_pasted_without_their_type(paste: str, kind: str):
