@@ -16,12 +16,13 @@ from .patterns import (
     _CLASS_WORD,
     _CPP_TERMINATE,
     _PROMPT_REFUSALS,
+    _TITLE_WORD,
     _WORKER_ERROR,
     _known,
 )
 from .records import LogFailure, LogLine
 
-__all__ = ["DialogReading", "is_node_class", "exception_name", "one_line_dialog"]
+__all__ = ["DialogReading", "is_node_class", "exception_name", "one_line_dialog", "translated_title"]
 
 
 def is_node_class(name: str) -> bool:
@@ -32,6 +33,15 @@ def exception_name(name: str) -> bool:
     """An exception's name where a node's class could stand (TensorFlow's ``ResourceExhaustedError (see above
     for traceback): OOM ...``, the browser's ``InternalError`` above its message)."""
     return name.endswith(("Error", "Exception")) and not is_node_class(name)
+
+
+def translated_title(s: str) -> str | None:
+    """The node's class in the error dialog's title as a page translator renders it (``执行 KSampler 时出错：``,
+    ``Erro ao executar VAEDecode:``): a short line ending in a colon, naming one class ComfyUI or the table knows."""
+    if len(s) > 120 or s[-1:] not in (":", "：") or 'File "' in s:
+        return None
+    names = {w for w in _TITLE_WORD.findall(s) if is_node_class(w)}
+    return names.pop() if len(names) == 1 else None
 
 
 def one_line_dialog(n: int, s: str) -> LogFailure | None:

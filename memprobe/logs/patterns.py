@@ -28,6 +28,8 @@ _POPUP = re.compile(r"^Error occurred when executing ([\w .()\[\]|+/#-]+?):(?:\s
 """The old error dialog; a class may hold brackets, bars and a hash (ComfyUI-3D-Pack's ``[Comfy3D] Convert 3DGS to
 Mesh ...``, ELLA's ``T5TextEncode #ELLA``)."""
 _THREAD = re.compile(r"^Exception in thread .*\((prompt_worker)\):")
+_TITLE_WORD = re.compile(r"[A-Za-z_]\w*")
+"""A word that may be a node's class, in a line otherwise translated."""
 _REPORT_FIELD = re.compile(r"^-\s+\*\*(.+?)(?:[:：]\*\*|\*\*\s*[:：])\s*(.*)$")
 _VALIDATE = re.compile(r"^Failed to validate prompt for output (\S+?):?$")
 _VALIDATE_NODE = re.compile(r"^\*\s+(.+?)\s+(\S+):$")
@@ -59,6 +61,12 @@ _REPORT_NAMES = frozenset(
     | set(_REPORT_VERSIONS)
 )
 """The English report's field names; another name is a translated field, read by its value."""
+_REPORT_FIELDS = tuple(
+    f"{star}{name}:{end}"
+    for name in ("Node ID", "Node Type", "Exception Type", "Exception Message")
+    for star, end in (("- **", "**"), ("", " "))
+)
+"""The report's own fields, which open it where a paste was cut above its headings (``- **Node Type:** VAEDecode``)."""
 _REPORT_OPENERS = ("ComfyUI Error Report", "Error Details")
 """The report's title and its first heading: either opens a report (a paste may start at the second)."""
 _PLAIN_HEADINGS = frozenset(

@@ -32,7 +32,7 @@ from ..judging.custom_nodes import custom_node
 from ..judging.failures import MEMORY_TEXTS, detect_fallback, memory_sign
 from ..judging.stages import builtin_class_titled
 from .blocks import Mode
-from .dialogs import DialogReading, is_node_class, one_line_dialog
+from .dialogs import DialogReading, is_node_class, one_line_dialog, translated_title
 from .endings import ENDING_HINT, SHELL_COMMAND, backend_exit_kind, ending_hint, ending_kind
 from .machine import MachineReading
 from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader
@@ -66,6 +66,7 @@ from .patterns import (  # what the reader's lines are tested against
     _NOTICES,
     _OUT_OF_RANGE,
     _POPUP,
+    _REPORT_FIELDS,
     _REPORT_OPENERS,
     _STARTUP,
     _THREAD,
@@ -379,6 +380,11 @@ class _Reader(DialogReading, MachineReading):
             return  # (an API client's exception may carry it: "RuntimeError: ["execution_error", {...}]")
         if "Node Type: " in s and self._worker_error(s):
             return
+        if first in "-EN" and s.startswith(_REPORT_FIELDS):  # a report cut above its headings: its fields alone
+            self._open("report", s)
+            self.mode = Mode.REPORT
+            self._block_line(text, s)
+            return
         if (
             ": " in s
             and ("Error" in s or "Exception" in s or "Interrupt" in s)
@@ -426,6 +432,8 @@ class _Reader(DialogReading, MachineReading):
             len(s) <= 64 and " " in s and custom_node(name) is not None
         ):  # "LayerMask: SegmentAnythingUltra V2", "FILM VFI"
             self.bare_class = (self.n, name)
+        elif s[-1] in ":：" and (named := translated_title(s)):  # "Erro ao executar VAEDecode:"
+            self.bare_class = (self.n, named)
         if "137" in s and "exit" in s and _CONTAINER_EXIT.search(s):
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
         elif "@" in s and _CONTAINER_PROMPT.search(s):

@@ -235,3 +235,38 @@ def test_replicates_cog_comfyui_log():
         "Executing node 8, title: VAE Decode, class type: VAEDecode\nPrompt executed in 1.0 seconds\nValueError: bad"
     )
     assert (explain_log(later)["failure"]["node"] or {}).get("class_type") is None
+
+
+@pytest.mark.parametrize(
+    ("title", "class_type", "first"),
+    [
+        # the old dialog's "Error occurred when executing X:" as a page translator renders it
+        ("执行 KSampler 时出错：", "KSampler", "smaller-sampling"),
+        ("KSampler の実行中にエラーが発生しました:", "KSampler", "smaller-sampling"),
+        ("KSampler 실행 중 오류 발생:", "KSampler", "smaller-sampling"),
+        ("Ошибка при выполнении KSampler:", "KSampler", "smaller-sampling"),
+        ("Fehler beim Ausführen von VAEDecode:", "VAEDecode", "tiled-decode"),
+        ("Erro ao executar VAEDecode:", "VAEDecode", "tiled-decode"),
+        ("Une erreur s'est produite lors de l'exécution de VAEDecode :", "VAEDecode", "tiled-decode"),
+    ],
+)
+def test_a_translated_dialogs_title_still_names_its_node(title: str, class_type: str, first: str):
+    doc = explain_log(f"{title}\n\nAllocation on device\n")
+    assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"]) == ("vram", class_type)
+    assert doc["suggestions"][0]["id"] == first
+    # a title naming two classes, or none, names no node
+    assert (
+        explain_log("KSampler を VAEDecode の前に実行中:\n\nAllocation on device\n")["failure"]["node"]["class_type"]
+        is None
+    )
+
+
+@pytest.mark.parametrize("star", [True, False])
+def test_a_report_cut_above_its_headings_is_read_from_its_fields(star: bool):
+    fields = {"Node ID": "8", "Node Type": "VAEDecode", "Exception Type": "torch.OutOfMemoryError"}
+    fields["Exception Message"] = "Allocation on device"
+    paste = "".join(f"- **{k}:** {v}\n" if star else f"{k}: {v}\n" for k, v in fields.items())
+    doc = explain_log(paste)
+    failure = doc["failure"]
+    assert (failure["kind"], failure["source"], failure["node"]["class_type"]) == ("vram", "report", "VAEDecode")
+    assert doc["suggestions"][0]["id"] == "tiled-decode"
