@@ -87,6 +87,11 @@ _CRASH = (
     "analysis of the exit codes",  # a launcher's crash report in English ("System exit code name: STACK_BUFFER_OVERRUN")
     "failed with result 'core-dump'",  # systemd: the unit's process dumped core
     "failed with result 'signal'",
+    "status=11/segv",  # systemd: the unit's main process ended by SIGSEGV, SIGABRT, SIGBUS
+    "status=6/abrt",
+    "status=7/bus",
+    "]: segfault at ",  # the kernel's own line for a process's SIGSEGV ("python3[1234]: segfault at 0 ip ...")
+    "nvrm: xid",  # NVIDIA's driver reporting a GPU fault in the kernel log (an MMU fault, a GPU off the bus)
 )
 _NT_CRASH = re.compile(r"(?:\b0xc0000(?!12d)[0-9a-f]{3}|\b322122(?!5773)[56]\d{3}|-10737(?!41523)\d{5})\b")
 """An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,
@@ -102,12 +107,15 @@ _MEMORY_KILL = (
     "out of memory: killed process",
     "out of memory: kill process",  # older kernels ("... score 900 or sacrifice child")
     "killed by the oom killer",  # systemd: "A process of this unit has been killed by the OOM killer."
+    "killed by the kernel oom killer",  # a platform's ("Container killed by the kernel OOM killer")
     "oom-kill:",
     "invoked oom-killer",
     "oom_reaper",
     "failed with result 'oom-kill'",  # systemd: the kernel's OOM killer ended the unit's process
     "oom killed",  # a platform's word for the kernel's kill ("container was OOM killed")
     "oom-killed",
+    "due to memory pressure",  # systemd-oomd (Ubuntu, Fedora): "Killed /user.slice/... due to memory pressure for ..."
+    "run out of application memory",  # macOS: "Your system has run out of application memory."
 )
 _WINDOW_OOM = ("render-process-gone reason=oom",)
 """The window ComfyUI runs in ran out of memory: Electron's event for the Desktop app's renderer. The server is
@@ -139,6 +147,10 @@ _CGROUP_KILL = (
     "oomkilled",
     "memory.max",
     "memory limit exceeded",  # a Hugging Face Space's status when its container went over its limit
+    "exceeded its memory limit",  # a platform's words ("Error: container exceeded its memory limit")
+    "memory quota exceeded",  # Heroku's R14/R15
+    "memory quota vastly exceeded",
+    "low on resource: memory",  # Kubernetes evicted the pod: its node's memory ran low
 )
 """The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
 _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\bexceeded")
@@ -255,6 +267,8 @@ def ending_kind(low: str, s: str) -> str | None:
     if (low.strip().rstrip("^c") == "" and "^c" in low) or any(p in low for p in _CTRL_C):
         return "stopped"
     if any(p in low for p in _CGROUP_KILL) or _MEMORY_LIMIT_OF.search(low):
+        return "cgroup-kill"
+    if "container" in low and any(p in low for p in _MEMORY_KILL):  # "Container killed by the kernel OOM killer"
         return "cgroup-kill"
     if any(p in low for p in _MEMORY_KILL) or ("sending sig" in low and ("earlyoom" in low or "badness" in low)):
         return "memory-kill"

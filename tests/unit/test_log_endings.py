@@ -118,6 +118,24 @@ def test_a_crash_printed_on_a_progress_bars_line_ends_the_run_at_that_bars_stage
         ("[websocket] reconnecting to 127.0.0.1 in 5 s", None),
         # nunchaku#480: the pack's own assert macro, the only line before the console closed
         ("assertion failed: false, file C:\\src\\kernels\\awq\\../dispatch_utils.h, line 30", "crash"),
+        # the journal and the kernel log: a unit's fatal signal, the kernel's segfault line, NVIDIA's GPU fault
+        ("comfyui.service: Main process exited, code=dumped, status=11/SEGV", "crash"),
+        ("comfyui.service: Main process exited, code=dumped, status=6/ABRT", "crash"),
+        ("python3[4242]: segfault at 0 ip 00007f3a sp 00007ffd error 4 in libc.so.6[7f3a+175000]", "crash"),
+        ("NVRM: Xid (PCI:0000:01:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.", "crash"),
+        # systemd-oomd (Ubuntu's and Fedora's default) kills a whole scope under memory pressure; macOS' dialog
+        (
+            "systemd-oomd[812]: Killed /user.slice/user-1000.slice/user@1000.service/app.slice/app-comfy.scope due to "
+            "memory pressure for /user.slice/user-1000.slice/user@1000.service being 91.02% > 50.00% for > 20s",
+            "memory-kill",
+        ),
+        ("Your system has run out of application memory.", "memory-kill"),
+        # a platform's words for a container's limit: its kill, Kubernetes' eviction, Heroku's R15
+        ("Container killed by the kernel OOM killer", "cgroup-kill"),
+        ("Process killed by the kernel OOM killer", "memory-kill"),
+        ("Error: container exceeded its memory limit", "cgroup-kill"),
+        ("Pod was evicted: The node was low on resource: memory.", "cgroup-kill"),
+        ("Error R15 (Memory quota vastly exceeded)", "cgroup-kill"),
     ],
 )
 def test_how_a_process_ended(line, kind):
