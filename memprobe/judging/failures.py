@@ -189,6 +189,7 @@ _VRAM_TEXTS = (
     "insufficient free vram",  # packs' own checks before they allocate ("Insufficient free VRAM: need ~1.1 GB")
     "insufficient vram",
     "not enough vram",
+    "vram oom",
     "out of vram",  # a pack's own word, or what a user types in place of a log ("ran out of VRAM during decode")
     "vram insu",  # ... in French, Spanish, Portuguese ("VRAM insuffisante", "VRAM insuficiente")
     "nicht genügend vram",
@@ -237,6 +238,10 @@ _GPU_WORD = re.compile(r"(?<![a-z])(?:cuda|hip|gpu|vram|xpu)(?![a-z])|显卡|グ
 alone ("内存不足", "недостаточно памяти") does not say which memory."""
 
 
+_RAM_OOM = re.compile(r"(?<![a-z])ram oom(?![a-z])")
+"""What a user types for system memory running out ("RAM OOM"; not "VRAM OOM")."""
+
+
 def _translated_device_oom(low: str) -> bool:
     return _SHORT_OF_MEMORY.search(low) is not None and _GPU_WORD.search(low) is not None
 
@@ -267,6 +272,7 @@ def memory_sign(text: str) -> bool:
         any(t in low for t in MEMORY_TEXTS)
         or ("out of memory" in low and ("error" in low or "tried to allocate" in low))
         or _translated_device_oom(low)
+        or _RAM_OOM.search(low) is not None
     )
 
 
@@ -308,8 +314,10 @@ def classify_failure(
         return "system-ram"
     if vram_text and not any(t in text for t in _SPECIFIC_RAM_TEXTS):
         return "vram"
-    if any(t in text for t in _SYSTEM_RAM_TEXTS) or (
-        type_name in ("MemoryError", "ArrayMemoryError") and not vram_text
+    if (
+        any(t in text for t in _SYSTEM_RAM_TEXTS)
+        or _RAM_OOM.search(text)
+        or (type_name in ("MemoryError", "ArrayMemoryError") and not vram_text)
     ):
         if _near_strict_commit_limit(system):
             return "commit-limit"

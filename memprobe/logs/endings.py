@@ -92,6 +92,7 @@ _CRASH = (
     "status=7/bus",
     "]: segfault at ",  # the kernel's own line for a process's SIGSEGV ("python3[1234]: segfault at 0 ip ...")
     "nvrm: xid",  # NVIDIA's driver reporting a GPU fault in the kernel log (an MMU fault, a GPU off the bus)
+    "caught in c10/util/aborthandler.h",  # torch's handler on Windows: "Unhandled exception caught in ...", then abort
 )
 _NT_CRASH = re.compile(r"(?:\b0xc0000(?!12d)[0-9a-f]{3}|\b322122(?!5773)[56]\d{3}|-10737(?!41523)\d{5})\b")
 """An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,
@@ -128,6 +129,7 @@ _BACKEND_EXIT = (
     "server process terminated with code",  # Krita AI Diffusion's managed server ("... with code -7": a signal's)
     "comfyui exited before it became ready",  # a pipeline that launches ComfyUI ("... Exit code: 1")
     "comfyui server process exited unexpectedly",  # Replicate's cog-comfyui (a RuntimeError it raises)
+    "] worker process exited",  # ComfyUI-Distributed: "[Distributed] Worker process exited" (a worker's ComfyUI)
 )
 """The program that runs ComfyUI as its backend saw its process end, without saying why."""
 _CTRL_C = (
@@ -163,8 +165,14 @@ _SIGKILL_EXIT = re.compile(
 ``exit status 137``, ``exited with code -9``, fish's ``terminated by signal SIGKILL``, ``terminated by signal 9``)."""
 _CRASH_SIGNAL_CODE = re.compile(r"\bcode -(?:4|6|7|8|11)\b")
 """A child's exit code as Python's ``subprocess`` gives a signal's (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV)."""
-_NATIVE_FRAME = re.compile(r"python3\d*\.dll(?:\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ byte\(s\)|\+0x[0-9a-f]+\))")
-"""A line of the native stack Windows' crash handler prints for python3x.dll: the process crashed."""
+_NATIVE_FRAME = re.compile(
+    r"python3\d*\.dll(?:\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ byte\(s\)|\+0x[0-9a-f]+\))"
+    r"|^[\w.-]+\.dll \+ 0x[0-9a-f]+\b|^[0-9a-f]{16}(?:[0-9a-f]{16})? [\w.-]+\.dll!"
+)
+"""A line of the native stack a crash handler prints (Windows' for python3x.dll; another's ``torch_hip.dll + 0x2188A70``;
+c10's ``00007FFA79B2A9BC00007FFA79B19EB0 torch_python.dll!initModule [...]``): the process crashed."""
+_KERNEL_SEGFAULT = re.compile(r"\berror \d+ in [\w.+-]+\.so\b")
+"""The end of the kernel's line for a process's SIGSEGV (``... segfault at 0 ip ... error 4 in libhsa-runtime64.so.1``)."""
 _SHELL_JOB = re.compile(r"line \d+:\s+\d+\s+killed")
 """A shell script's report of its child's SIGKILL (``entrypoint.sh: line 63:  6544 Killed``)."""
 _COMMIT_EXHAUSTED = (
@@ -237,6 +245,8 @@ def ending_hint(low: str) -> bool:
         or "signal 9" in low
         or "memory limit of" in low
         or "badness " in low  # earlyoom's own line: "sending SIGTERM to process 42 uid 0 "python": badness 900"
+        or (".dll" in low and ("+ 0x" in low or ".dll!" in low))  # a native stack's frame
+        or (".so" in low and " in " in low and "error " in low)  # the kernel's segfault line, its start cut
     )
 
 
@@ -297,6 +307,7 @@ def ending_kind(low: str, s: str) -> str | None:
     if (
         any(p in low for p in _CRASH)
         or _NATIVE_FRAME.search(low)
+        or _KERNEL_SEGFAULT.search(low)
         or _NT_CRASH.search(low)
         or _FATAL_CHECK.match(low)
         or _NATIVE_ASSERT.search(low)

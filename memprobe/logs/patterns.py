@@ -267,6 +267,8 @@ _LOOSE_ERROR = re.compile(
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""
+_FAILED = re.compile(r"\b(?:[Ee]rror|[Ff]ailed|[Ee]xception)\b")
+"""A line logged at the level error that says something failed (not the stderr a logger copied at that level)."""
 _LOGGED_ERROR = re.compile(r"^ERROR:[\w.]*:(?!\s*$)")
 """Python's logging at its default format, at the level ERROR (``ERROR:root:...``)."""
 _VAE_MODEL = re.compile(r"VAE|^Autoencod|^AutoEncoder", re.IGNORECASE)

@@ -50,6 +50,7 @@ from .patterns import (  # what the reader's lines are tested against
     _EXC_LINE,
     _EXC_START,
     _EXECUTING,
+    _FAILED,
     _FALLBACKS,
     _FAULT_FRAME,
     _FRAME,
@@ -192,12 +193,21 @@ class _Reader(DialogReading, MachineReading):
     def _leveled_line(self, segment: str, text: str) -> None:
         """A line near the top, where its logger's level says what a loose error line is: one a logger warned of
         ("[warning] ... CUDA error") is not where a paste stopped; one Python's logging gave the level ERROR
-        (a pack's "ERROR:root:Exporting to ONNX failed") is an error whatever its words."""
+        (a pack's "ERROR:root:Exporting to ONNX failed") is an error whatever its words, one the Desktop app logged at
+        "[error]" when it says something failed."""
         loose = self.facts.last_loose
         self._line(text)
-        if self.facts.last_loose is not loose and "warn" in segment[: max(segment.find(text), 0)].lower():
+        level = segment[: max(segment.find(text), 0)]
+        if self.facts.last_loose is not loose and "warn" in level.lower():
             self.facts.last_loose = loose
-        if segment[:6] == "ERROR:" and self.facts.loose_error is None and _LOGGED_ERROR.match(segment) and text:
+        if (
+            self.facts.loose_error is None
+            and text
+            and (
+                (segment[:6] == "ERROR:" and _LOGGED_ERROR.match(segment))
+                or ("[error]" in level and _FAILED.search(text))  # the Desktop app's "[error] Error creating ..."
+            )
+        ):
             self.facts.loose_error = LogFailure("message", self.n, message=text, evidence=[self._ev(text)])
             self.facts.last_loose = self.facts.loose_error
 

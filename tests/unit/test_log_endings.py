@@ -136,6 +136,18 @@ def test_a_crash_printed_on_a_progress_bars_line_ends_the_run_at_that_bars_stage
         ("Error: container exceeded its memory limit", "cgroup-kill"),
         ("Pod was evicted: The node was low on resource: memory.", "cgroup-kill"),
         ("Error R15 (Memory quota vastly exceeded)", "cgroup-kill"),
+        # IgnatBeresnev/comfyui-gfx1151#2: the kernel's segfault line, its start cut from the paste
+        ("error 4 in libhsa-runtime64.so.1.18.70101", "crash"),
+        # ROCm/TheRock#7403, patientx-cfz/comfyui-rocm#38: a native stack as two crash handlers print it on Windows
+        ("libhipblaslt.dll + 0x4416EE, hipblasLtMatmulAlgoGetHeuristic() + 0x10E", "crash"),
+        (
+            "00007FFA79B2A9BC00007FFA79B19EB0 torch_python.dll!initModule [<unknown file> @ <unknown line number>]",
+            "crash",
+        ),
+        ("Unhandled exception caught in c10/util/AbortHandler.h", "crash"),
+        ("ImportError: libcudart.so.12: cannot open shared object file: No such file or directory", None),
+        # robertvoy/ComfyUI-Distributed#3: the pack saw the ComfyUI it started as a worker end, saying nothing of why
+        ("[Distributed] Worker process exited", "backend-exit"),
     ],
 )
 def test_how_a_process_ended(line, kind):

@@ -429,6 +429,9 @@ def test_an_ides_exit_code_137_is_a_hosts_kill_not_a_containers():
         ("Nicht genügend VRAM", "vram"),
         ("VRAM insuffisante", "vram"),
         ("VRAM insuficiente", "vram"),
+        ("VRAM OOM", "vram"),
+        # Comfy-Org/ComfyUI#13173: a maintainer's note where a run did not finish ("<<DNF - RAM OOM>>")
+        ("<<DNF - RAM OOM>>", "system-ram"),
     ],
 )
 def test_what_a_user_types_in_place_of_a_log_names_its_memory(paste: str, kind: str | None):
@@ -540,3 +543,13 @@ def test_a_paste_that_stops_at_a_packs_error_mark_stops_there_however_it_is_quot
     for paste in (log, "\n".join("> " + line for line in log.split("\n"))):
         failure = explain_log(paste)["failure"]
         assert (failure["kind"], failure["message"]) == ("other", "❌ Unknown HuBERT model: hubert-base-rvc")
+
+
+def test_the_desktop_apps_error_level_line_that_says_something_failed_is_the_failure():
+    # Comfy-Org/desktop#380: uv could not unpack Python (a download timed out), logged at "[error]" at set-up;
+    # the app also logs harmless lines at that level ("alwaysResolve: Promise timed out"), which are no failure
+    failure = explain_log(text("desktop380_uv_unpack_timeout_console.log"))["failure"]
+    assert failure["kind"] == "other"
+    assert failure["message"].startswith("Error creating virtual environment: Error: Failed to create")
+    noise = "[2025-05-15 10:28:56.735] [error] @todesktop/runtime: alwaysResolve: Promise timed out after 30000ms"
+    assert explain_log(noise)["failure"] is None
