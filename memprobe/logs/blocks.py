@@ -190,9 +190,12 @@ class BlockReading:
             if m := _VALIDATE_NODE.match(s):
                 self._validation_node(m.group(1), m.group(2), s)
                 return True
-            if (m := _VALIDATE_REASON.match(s)) and self.validation_node is not None:
+            if s == "* (prompt):":  # the errors of the prompt as a whole (its outputs'), under no node
+                self.validation_node = None
+                return True
+            if m := _VALIDATE_REASON.match(s):
                 node = self.validation_node
-                if not node.message:
+                if node is not None and not node.message:
                     node.message = m.group(1)
                     node.evidence.append(self._ev(s))
                 return True

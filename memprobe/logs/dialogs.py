@@ -22,7 +22,7 @@ from .patterns import (
 )
 from .records import LogFailure, LogLine
 
-__all__ = ["DialogReading", "is_node_class", "exception_name", "one_line_dialog", "translated_title"]
+__all__ = ["DialogReading", "is_node_class", "exception_name", "one_line_dialog", "payload_fields", "translated_title"]
 
 
 def is_node_class(name: str) -> bool:
@@ -55,7 +55,7 @@ def one_line_dialog(n: int, s: str) -> LogFailure | None:
     return LogFailure("popup", n, message=message, class_type=class_type, evidence=[LogLine(n, s)])
 
 
-def _fields(s: str, start: int, end: int) -> dict[str, str]:
+def payload_fields(s: str, start: int, end: int) -> dict[str, str]:
     """The error payload's fields in ``s[start:end]`` (the first of each name)."""
     fields: dict[str, str] = {}
     for m in _API_FIELD.finditer(s, start, end):
@@ -92,9 +92,9 @@ class DialogReading(BlockReading):
         ``execution_error`` event (``node_id``, ``node_type``, ``exception_message``, ``exception_type``) or
         ``/prompt``'s refusal (``node_errors``, each with its ``class_type`` and errors)."""
         at = s.find("node_errors")
-        fields = _fields(s, max(at, 0), len(s))  # a refused prompt: its nodes' errors, not its summary
+        fields = payload_fields(s, max(at, 0), len(s))  # a refused prompt: its nodes' errors, not its summary
         if not fields and at > 0:  # no node's error ("node_errors": {}): the refusal's own
-            fields = _fields(s, 0, at)
+            fields = payload_fields(s, 0, at)
         class_type = fields.get("node_type") or fields.get("class_type")
         if class_type is None and self.api_class is not None and self.api_class[0] >= self.n - 12:
             class_type = self.api_class[1]  # the payload as indented JSON: its class a few lines above

@@ -68,9 +68,10 @@ def focus_of(facts: LogFacts) -> Focus:
     if with_failures and (died := _died_first(facts, with_failures[-1].failures[0])) is not None:
         return Focus(with_failures[-1], [], died)
     last = facts.prompts[-1] if facts.prompts else None
-    at_startup = bool(with_failures) and with_failures[-1].index == 0 and with_failures[-1].ended is None
-    if with_failures and not (at_startup and _left_running(last)):
-        return Focus(with_failures[-1], with_failures[-1].failures)
+    failing = with_failures[-1] if with_failures else None
+    at_startup = failing is not None and failing.index == 0 and failing.ended is None
+    if failing is not None and not (at_startup and (ran or _ran_after(failing, failing.failures[-1].line))):
+        return Focus(failing, failing.failures)
     if last is not None and last.ended is None and (last.started is not None or _ran_unannounced(last)):
         tail = facts.last_loose
         began = last.started.number if last.started is not None else 0
@@ -81,10 +82,10 @@ def focus_of(facts: LogFacts) -> Focus:
         if above is not None:  # the Desktop app's "ComfyUI process exited (exit code ...)" above the log's tail
             return Focus(last, [], above)
         return Focus(last, [], cut_short=True)
-    if facts.import_failure is not None and not ran:  # only the start-up: a pack that failed to import
-        return Focus(last, [facts.import_failure])
-    if facts.loose_error is not None and not ran:  # a paste of an error's wording alone
-        return Focus(last, [facts.loose_error])
+    if facts.import_failure is not None and not ran and not _ran_after(last, facts.import_failure.line):
+        return Focus(last, [facts.import_failure])  # only the start-up: a pack that failed to import
+    if facts.loose_error is not None and not ran and not _ran_after(last, facts.loose_error.line):
+        return Focus(last, [facts.loose_error])  # a paste of an error's wording alone
     if last is not None and not with_failures and (outlived := _outlived(facts, last)) is not None:
         return Focus(last, [], outlived, outlived=True)
     return Focus(last, [])
@@ -100,6 +101,12 @@ def _ran_unannounced(prompt: PromptLog) -> bool:
     """A prompt whose "got prompt" is above the paste, that sampled and loaded models (and was not left at ComfyUI's
     own retry of a decode in tiles, which the paste is about): it was running where the log stops."""
     return prompt.sampled and bool(prompt.models) and not prompt.fallbacks
+
+
+def _ran_after(prompt: PromptLog | None, line: int) -> bool:
+    """A failure at start-up (``line``) was followed by a run the log does not announce (no "got prompt" in it): a
+    sampler ran after it."""
+    return prompt is not None and prompt.sampled and prompt.last is not None and prompt.last[0] > line
 
 
 def _outlived(facts: LogFacts, last: PromptLog) -> Ending | None:

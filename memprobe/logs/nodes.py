@@ -190,9 +190,30 @@ def class_in_message(message: str) -> str | None:
     return name if name in builtin_nodes() or custom_node(name) is not None else None
 
 
+_CALLED_NODE = re.compile(r"^([A-Z]\w*)\.\w+\(\) (?:missing \d+ required|got an unexpected keyword|takes \d+ )")
+"""Python's TypeError for a call with the wrong arguments, naming the method's class (``VanGoghPreprocessor.preprocess()
+missing 1 required positional argument: 'swirl_effect'``)."""
+
+
+def _class_in_message(failure: LogFailure, frames: list[Frame]) -> str | None:
+    """The node class an error raised by the executor itself names: the call into the node's method with arguments
+    it does not take (a workflow saved for another version of the pack), or validation looking up a class no pack
+    registered (``KeyError: 'Eff. Loader SDXL'`` at ``NODE_CLASS_MAPPINGS[...]``)."""
+    last = frames[-1] if frames else None
+    if last is None or not _path(last).endswith("/execution.py"):
+        return None
+    kind = (failure.exception_type or "").rsplit(".", 1)[-1]
+    if kind == "TypeError" and (m := _CALLED_NODE.match(failure.message)):
+        return m.group(1)
+    if kind == "KeyError" and last.code is not None and "NODE_CLASS_MAPPINGS[" in last.code:
+        return failure.message.strip().strip("'\"") or None
+    return None
+
+
 def identify(failure: LogFailure) -> Node:
-    node = Node(class_type=_known_class(failure.class_type), node_id=failure.node_id)
     frames = failure.frames or (failure.causes[0].frames if failure.causes else [])
+    named = _known_class(failure.class_type) or _class_in_message(failure, frames)
+    node = Node(class_type=named, node_id=failure.node_id)
     own = _node_frame(frames)
     if own is not None:
         node.pack = _pack_of(own)

@@ -264,6 +264,7 @@ _LOOSE_ERROR = re.compile(
     r"|No operator found for `|^\[(?:WinError|Errno) \d+\] "  # an OSError's message without its type ("[WinError 1314] A required privilege ...")
     r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z][A-Za-z0-9]+: \S"  # a qualified exception ("torch._dynamo.exc.BackendCompilerFailed: ...")
     r"|\b(?:cuda|hip)Error[A-Z]\w+|\b(?:CUDA|UR|ZE)_(?:RESULT_)?ERROR_[A-Z_]+"  # a runtime's own error code, alone
+    r"|\.py: error: "  # argparse refusing ComfyUI's command line ("main.py: error: unrecognized arguments: ...")
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""

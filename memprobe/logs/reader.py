@@ -32,7 +32,7 @@ from ..judging.custom_nodes import custom_node
 from ..judging.failures import MEMORY_TEXTS, detect_fallback, memory_sign
 from ..judging.stages import builtin_class_titled
 from .blocks import Mode
-from .dialogs import DialogReading, is_node_class, one_line_dialog, translated_title
+from .dialogs import DialogReading, is_node_class, one_line_dialog, payload_fields, translated_title
 from .endings import ENDING_HINT, SHELL_COMMAND, backend_exit_kind, ending_hint, ending_kind
 from .machine import MachineReading
 from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader
@@ -408,8 +408,9 @@ class _Reader(DialogReading, MachineReading):
         if first in "VREBCPi" and (
             s.startswith(_VALIDATION_MESSAGES) or (s.startswith("Value ") and _OUT_OF_RANGE.match(s))
         ):
-            self._open("message", s, message=s)  # the frontend's dialog for a prompt ComfyUI refused
-            self._close()
+            refused = payload_fields(s, 0, len(s)) if s.startswith("invalid prompt: ") else {}
+            self._open("message", s, message=s, class_type=refused.get("class_type"))  # (a missing node's class)
+            self._close()  # the frontend's dialog for a prompt ComfyUI refused, or the server's line
             return
         if s[-1] == "r" and s.endswith(_BARE_MEMORY_ERRORS) and (m := _EXC_LINE.match(s)):  # "MemoryError" alone
             self._open("message", s, exception_type=m.group(1), message="")

@@ -194,6 +194,8 @@ _PREFIX = re.compile(
     r"|>\s?"  # a quoted paste
     r"|[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s"  # docker compose "comfyui-1  | "
     r"|\S{2,6} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?: "  # journald (its month in any locale: "9月 08")
+    r"|\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?\](?: - (?=\S)| |$)"  # "[stamp] " (the
+    # message's own indent kept: ComfyUI's log file, its validation errors' "  - Required input is missing")
     r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?\]?(?:\s*-\s*|\s+|$)"  # timestamps
     r"|\[\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s*"
     r"|\d\d:\d\d:\d\d\.\d{3} (?=\[)"  # SwarmUI's "11:04:36.672 [Warning] [ComfyUI-0/STDERR] "

@@ -56,6 +56,7 @@ UNTOUCHED = {
     "ae": ((20, 35), (4, 5), (7, 11), (1, 2)),
     "af": ((15, 24), (5, 5), (6, 8), (0, 0)),
     "ag": ((33, 44), (11, 11), (6, 9), (0, 1)),
+    "ah": ((86, 96), (16, 23), (1, 1), (0, 0)),  # whole sessions committed with forks, labelled from their text
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

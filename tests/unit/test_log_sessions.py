@@ -1,0 +1,108 @@
+"""Whole console logs as ComfyUI writes them next to itself (``comfyui.log``, ``comfyui.prev.log``), committed with a
+fork or a project: the session, not a paste. Each log is cited by its repository; they are the corpus' round ah."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import FIXTURES
+
+from memprobe.logs.explain import explain_log
+
+LOGS = FIXTURES / "logs"
+
+
+def explained(name: str) -> dict:
+    return explain_log((LOGS / name).read_bytes())
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        # Hyperillion/Gaudi-Style-Image-ComfyUI, zhangmiaoyuan/ComfyUI: ComfyUI-Manager's cache update failed with no
+        # network at start-up; kenneth0401/Flux: a pack's object_info error; then every prompt ran and finished
+        "Gaudi-Style-Image-ComfyUI_Hyperillion_rtx2070s_manager_offline_console.log",
+        "ComfyUI_zhangmiaoyuan_flux_fp8_4090d_console.log",
+        "Flux_kenneth0401_prev_flux_loaded_partially_ok_console.log",
+        # jike589/yxcl_06: the same start-up error, then runs this log never announces ("got prompt" is not in it)
+        "yxcl_06_jike589_prev_ends_after_sampling_console.log",
+    ],
+)
+def test_a_start_ups_error_that_prompts_ran_after_is_not_the_failure(name: str):
+    doc = explained(name)
+    assert doc["failure"] is None
+    assert doc["suggestions"] == []
+
+
+def test_a_pack_that_failed_to_import_before_a_run_is_not_what_ended_it():
+    # Sean-lx/ComfyUI: AnimateDiff-Evolved could not import; a prompt then sampled and saved its image, and the log
+    # ends there (no "Prompt executed": closed, or copied while running)
+    assert explained("ComfyUI_Sean-lx_prev_mac_upscale_cutoff_console.log")["failure"] is None
+    # before any run, the import failure is still the log's failure
+    cut = (LOGS / "ComfyUI_Sean-lx_prev_mac_upscale_cutoff_console.log").read_text(encoding="utf-8").splitlines()
+    head = "\n".join(cut[: next(i for i, line in enumerate(cut) if "100%|" in line)])
+    assert explain_log(head)["failure"]["kind"] == "other"
+
+
+@pytest.mark.parametrize(
+    ("name", "class_type", "message"),
+    [
+        # iamkaikai/LACE: ComfyUI's "* (prompt):" heads the errors of the prompt as a whole, under no node
+        (
+            "LACE_iamkaikai_prev_tile_size_validation_console.log",
+            "LACE Visualizer",
+            "Value 256 smaller than min of 320",
+        ),
+        # agsz5/comfyUI_setup: a log file with a stamp before each line keeps each reason's "  - " (a later prompt's
+        # FaceDetailer error is the last failure, not the refused prompts before it)
+        (
+            "comfyUI_setup_agsz5_cpu_mode_facedetailer_cuda_error_console.log",
+            None,
+            "CUDA error: operation not supported",
+        ),
+    ],
+)
+def test_a_refused_prompts_own_errors_are_no_node(name: str, class_type: str | None, message: str):
+    failure = explained(name)["failure"]
+    assert failure["kind"] == "other" and failure["node"]["class_type"] == class_type
+    assert message in failure["message"]
+
+
+def test_a_stamped_log_files_validation_reasons_are_read_under_their_node():
+    log = (
+        "[2024-11-18 01:44:00.206] got prompt\n"
+        "[2024-11-18 01:44:00.211] Failed to validate prompt for output 179:\n"
+        "[2024-11-18 01:44:00.211] * (prompt):\n"
+        "[2024-11-18 01:44:00.215]   - Required input is missing: filename_prefix\n"
+        "[2024-11-18 01:44:00.217] * ToBasicPipe 95:\n"
+        "[2024-11-18 01:44:00.218]   - Required input is missing: negative\n"
+        "[2024-11-18 01:44:00.226] Output will be ignored\n"
+        "[2024-11-18 01:44:00.227] invalid prompt: {'type': 'prompt_outputs_failed_validation', 'message': "
+        "'Prompt outputs failed validation', 'details': '', 'extra_info': {}}\n"
+    )
+    failure = explain_log(log)["failure"]
+    assert (failure["node"]["class_type"], failure["node"]["id"]) == ("ToBasicPipe", "95")
+    assert failure["message"] == "Required input is missing: negative"
+
+
+@pytest.mark.parametrize(
+    ("name", "class_type"),
+    [
+        # astrokathi/CustomizedComfyUI: the server's "invalid prompt: {'type': 'missing_node_type', ... 'class_type':
+        # 'NVIDIA_LLM_Prompt_Iterator' ...}"
+        ("CustomizedComfyUI_astrokathi_mps_missing_node_terminated_console.log", "NVIDIA_LLM_Prompt_Iterator"),
+        # furkandurmus/ComfyUi-Style-Transfer: the executor's call into the node with an input the workflow lacks
+        ("ComfyUi-Style-Transfer_furkandurmus_prev_vangogh_typeerror_console.log", "VanGoghPreprocessor"),
+        # ninetyfive666/ComfyUI: validation looking up a class no installed pack registers (an older ComfyUI)
+        ("ComfyUI_ninetyfive666_prev_effloader_keyerror_console.log", "Eff. Loader SDXL"),
+    ],
+)
+def test_the_class_an_executor_error_names_is_the_failing_node(name: str, class_type: str):
+    failure = explained(name)["failure"]
+    assert (failure["kind"], failure["node"]["class_type"]) == ("other", class_type)
+
+
+def test_argparse_refusing_comfyuis_command_line_is_the_failure():
+    # toxicwind/ComfyUI: A1111's flags passed to ComfyUI's main.py
+    failure = explained("ComfyUI_toxicwind_prev_argparse_unrecognized_console.log")["failure"]
+    assert failure["kind"] == "other"
+    assert failure["message"].startswith("main.py: error: unrecognized arguments: --disable-safe-unpickle")
