@@ -195,7 +195,7 @@ _CALLED_NODE = re.compile(r"^([A-Z]\w*)\.\w+\(\) (?:missing \d+ required|got an 
 missing 1 required positional argument: 'swirl_effect'``)."""
 
 
-def _class_in_message(failure: LogFailure, frames: list[Frame]) -> str | None:
+def _class_the_executor_names(failure: LogFailure, frames: list[Frame]) -> str | None:
     """The node class an error raised by the executor itself names: the call into the node's method with arguments
     it does not take (a workflow saved for another version of the pack), or validation looking up a class no pack
     registered (``KeyError: 'Eff. Loader SDXL'`` at ``NODE_CLASS_MAPPINGS[...]``)."""
@@ -212,7 +212,7 @@ def _class_in_message(failure: LogFailure, frames: list[Frame]) -> str | None:
 
 def identify(failure: LogFailure) -> Node:
     frames = failure.frames or (failure.causes[0].frames if failure.causes else [])
-    named = _known_class(failure.class_type) or _class_in_message(failure, frames)
+    named = _known_class(failure.class_type) or _class_the_executor_names(failure, frames)
     node = Node(class_type=named, node_id=failure.node_id)
     own = _node_frame(frames)
     if own is not None:
