@@ -230,6 +230,7 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "ComfyUI_TensorRT41_sd3_trt_memusagechange_console.log",  # TensorRT's "[06/20/2024-20:30:41] " (ComfyUI_TensorRT#41)
             "Model-Optimizer85_trt_plan_invalid_tensor_name_console.log",  # and its "[TRT] [I] " (NVIDIA/Model-Optimizer#85)
             "intel-xpu-backend-for-triton7633_a770_ptss_scratch_console.log",  # a compiler's "error: ", "warning: "
+            "ComfyUI_INTERPOLATION_CRASH_FIX_eventlog_other.log",  # Windows' events as "11/24/2025 8:27:31 PM - " (a note's)
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
