@@ -91,12 +91,6 @@ def focus_of(facts: LogFacts) -> Focus:
     return Focus(last, [])
 
 
-def _left_running(prompt: PromptLog | None) -> bool:
-    """A prompt after the start-up that the log shows running where it stops (an error of the start-up's, a registry
-    fetch that failed, is not what ended it; one of a prompt above the paste, that ended, is)."""
-    return prompt is not None and prompt.index > 0 and prompt.started is not None and prompt.ended is None
-
-
 def _ran_unannounced(prompt: PromptLog) -> bool:
     """A prompt whose "got prompt" is above the paste, that sampled and loaded models (and was not left at ComfyUI's
     own retry of a decode in tiles, which the paste is about): it was running where the log stops."""
