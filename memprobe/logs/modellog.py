@@ -163,6 +163,12 @@ def parse_model_line(line: str, *, load_name: str | None = None) -> ModelLogLine
     return None
 
 
+_UNPARSED = ModelLogLine("unparsed")
+"""What the memory of parsed lines gives for a line it has not seen (``None`` is a line with no fact)."""
+_PARSED_LINES = 1024
+_PARSED_CHARS = 256
+
+
 class ModelLogReader:
     """Reads model lines in the order ComfyUI printed them and names each load: ComfyUI prints
     ``Requested to load A`` (and B, ...) first, then one load line per model in the same order.
@@ -173,12 +179,22 @@ class ModelLogReader:
 
     def __init__(self) -> None:
         self._pending: deque[str] = deque(maxlen=16)
+        self._parsed: dict[tuple[str, str | None], ModelLogLine | None] = {}
+        """Lines parsed already (a long log loads the same models with the same words each prompt); what
+        :func:`parse_model_line` returns is never changed, so a line read twice gives the same object."""
 
     def reset(self) -> None:
         self._pending.clear()
 
     def feed(self, line: str) -> ModelLogLine | None:
-        parsed = parse_model_line(line, load_name=self._pending[0] if self._pending else None)
+        key = (line, self._pending[0] if self._pending else None)
+        parsed = self._parsed.get(key, _UNPARSED)
+        if parsed is _UNPARSED:
+            parsed = parse_model_line(line, load_name=key[1])
+            if len(line) <= _PARSED_CHARS:
+                if len(self._parsed) >= _PARSED_LINES:
+                    self._parsed.clear()
+                self._parsed[key] = parsed
         if parsed is None:
             return None
         if parsed.kind == "requested" and parsed.model_class:

@@ -115,6 +115,9 @@ MAX_MODELS = 48
 MAX_CRASH_FRAMES = 32
 LOOSE_LINES = 400
 """How far into a log a loose error line is looked for (a paste, not a session's console)."""
+_CLEANED_LINES = 4096
+_CLEANED_CHARS = 256
+"""How many lines, of at most how many characters, a reader keeps cleaned (at most about 1 MiB)."""
 
 
 class _Reader(DialogReading, MachineReading):
@@ -156,6 +159,9 @@ class _Reader(DialogReading, MachineReading):
         """The first of them: its number and (the start of) its text."""
         self.models = ModelLogReader()
         """Pairs each load line with the ``Requested to load`` before it (``memprobe.logs.modellog``)."""
+        self.cleaned: dict[str, str] = {}
+        """Short lines already cleaned, and what :func:`clean` made of them: a long log repeats most of its lines
+        (each prompt's model loads, bars, "got prompt"), and cleaning is a third of reading one."""
 
     def _activity(self, text: str, hint: str | None) -> None:
         self.prompt.last = (self.n, text, hint)
@@ -179,7 +185,13 @@ class _Reader(DialogReading, MachineReading):
             self.facts.machine["container"] = "docker"  # docker compose's "comfyui  | " before each line
         for segment in segments:
             try:
-                text = clean(segment)
+                text = self.cleaned.get(segment)
+                if text is None:
+                    text = clean(segment)
+                    if len(segment) <= _CLEANED_CHARS:
+                        if len(self.cleaned) >= _CLEANED_LINES:  # a log whose lines are all new (stamped) costs
+                            self.cleaned.clear()  # a look-up each; one that repeats itself fills this again
+                        self.cleaned[segment] = text
                 if "earlyoom" in segment and "sending SIG" in segment:  # journald's prefix named the program
                     self._ending("earlyoom " + text.lower(), "earlyoom: " + text)
                     continue

@@ -417,3 +417,19 @@ def test_a_traceback_whose_every_line_carries_the_desktop_apps_prefix():
         ("execute", "output_data = get_output_data(obj)"),
         ("sample", "return common_ksampler(model, seed, steps)"),
     ]
+
+
+def test_a_log_whose_lines_never_repeat_keeps_a_bounded_memory_of_cleaned_lines():
+    # GIVEN a ComfyUI log file whose every line is stamped (no line repeats), then a failure
+    from memprobe.logs.reader import _CLEANED_LINES, _Reader
+
+    reader = _Reader()
+    for i in range(3 * _CLEANED_LINES):
+        reader.feed(f"[2025-06-01 10:{i // 60 % 60:02d}:{i % 60:02d}.{i:06d}] got prompt", False)
+    reader.feed(
+        "[2025-06-01 11:00:00.000000] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", False
+    )
+    # THEN what it keeps of cleaned lines stays bounded, and every line was still read
+    assert len(reader.cleaned) <= _CLEANED_LINES
+    facts = reader.finish()
+    assert facts.prompt_count == 3 * _CLEANED_LINES and facts.lines == 3 * _CLEANED_LINES + 1

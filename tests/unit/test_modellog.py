@@ -161,3 +161,24 @@ def test_ansi_colours_do_not_hide_a_line():
         "\x1b[32m[INFO]\x1b[0m loaded completely; 484.30 MB usable, 415.20 MB loaded, full load: True"
     )
     assert (parsed.kind, parsed.loaded_bytes, parsed.full_load) == ("loaded", mib(415.20), True)
+
+
+def test_a_load_line_repeated_under_another_request_takes_that_requests_name():
+    # GIVEN the real 0.3.64 run's load lines, read twice in one reader (a long log repeats its lines), and the
+    # same "loaded completely" line once more under a different request
+    text = (FIXTURES / "comfyui-0.3.64" / "logs" / "txt2img.log").read_text(encoding="utf-8").splitlines()
+    same = "loaded completely 9.5367431640625e+25 235.84423828125 True"
+    loads = models_from_log([*text, "got prompt", *text, "Requested to load SDXL", same])
+    # THEN the second reading names the same models with the same figures, and the last load is SDXL's
+    names = [(m["name"], m["loaded_bytes"]) for m in loads]
+    assert names[:3] == names[3:6] and len(names) == 7
+    assert names[6] == ("SDXL", mib(235.84423828125))
+
+
+def test_a_reader_of_a_log_whose_lines_never_repeat_keeps_a_bounded_memory_of_them():
+    reader = ModelLogReader()
+    for i in range(5000):
+        reader.feed(f"Requested to load Model{i}")
+        reader.feed(f"loaded completely 9.5367431640625e+25 {i}.5 True")
+    assert len(reader._parsed) <= 1024
+    assert reader.feed("loaded completely 9.5367431640625e+25 1.5 True") is not None
