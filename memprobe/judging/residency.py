@@ -248,8 +248,9 @@ def partial_loads(doc: RunDoc) -> list[dict[str, Any]]:
     node's ``partially-loaded``/``offloaded`` change on a GPU (from the model manager), or, where
     the run has no readings, its ``loaded partially`` log line (``node_id`` ``None`` when no node
     of the run was running, e.g. a run read from a log). Each: ``node_id``, ``name``,
-    ``class``, ``device``, ``dtype``, ``size_bytes``, ``loaded_bytes``, ``offloaded_bytes`` and
-    ``source`` (``models`` or ``log``), in run order."""
+    ``class``, ``device``, ``dtype``, ``size_bytes``, ``loaded_bytes``, ``offloaded_bytes``, ``usable_bytes``
+    (the VRAM ComfyUI let the load use, where its log line says) and ``source`` (``models`` or ``log``), in run
+    order."""
     out = []
     nodes: list[NodeDoc] = [n for n in doc.get("nodes") or [] if n.get("status") != "cached"]
     claimed = {n.get("node_id") for n in nodes}
@@ -276,6 +277,7 @@ def partial_loads(doc: RunDoc) -> list[dict[str, Any]]:
                         "size_bytes": change.get("size_bytes"),
                         "loaded_bytes": change.get("loaded_bytes"),
                         "offloaded_bytes": change.get("offloaded_bytes"),
+                        "usable_bytes": None,
                         "source": "models",
                     }
                 )
@@ -296,6 +298,7 @@ def partial_loads(doc: RunDoc) -> list[dict[str, Any]]:
                         "size_bytes": loaded + offloaded if loaded is not None and offloaded is not None else None,
                         "loaded_bytes": loaded,
                         "offloaded_bytes": offloaded,
+                        "usable_bytes": data.get("usable_bytes"),
                         "source": "log",
                     }
                 )

@@ -161,6 +161,13 @@ def _words(
         if kind.ran_short:
             return "failed", f"{kind.headline}{where}", first_line(failure.message) or None
         name = node_name(node)
+        if not failure.message and not failure.exception_type:  # a traceback cut before its error's line
+            cut = "is not in the log" if f.source == "log" else "was not recorded"
+            return (
+                "other-failure",
+                f"{name} failed; its error {cut}" if name else f"A node failed; its error {cut}",
+                "Whether memory ran out cannot be told without the error's own line.",
+            )
         reason = ": ".join(p for p in (failure.exception_type, first_line(failure.message)) if p)
         return "other-failure", f"Not a memory error: {name} failed" if name else "Not a memory error", reason or None
     if f.status == "error":

@@ -428,6 +428,7 @@ def _run_facts(
                         "model_class": model.name,
                         "loaded_bytes": model.loaded_bytes,
                         "offloaded_bytes": model.offloaded_bytes,
+                        "usable_bytes": model.usable_bytes,
                     },
                 }
             )

@@ -518,7 +518,15 @@ class _Reader(DialogReading, MachineReading):
 
     def _model_load(self, line: ModelLogLine) -> ModelLoad:
         partial = line.kind == "partially-loaded"
-        return ModelLoad(line.model_class, self.n, line.loaded_bytes, line.offloaded_bytes, partial, line.staged_bytes)
+        return ModelLoad(
+            line.model_class,
+            self.n,
+            line.loaded_bytes,
+            line.offloaded_bytes,
+            partial,
+            line.staged_bytes,
+            line.usable_bytes,
+        )
 
     def _running(self, or_active: bool = False) -> bool:
         """A prompt was started (``or_active``: or did something, its start cut from the paste), has not ended

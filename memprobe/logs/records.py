@@ -72,6 +72,8 @@ class ModelLoad:
     partial: bool = False
     staged_bytes: int | None = None
     """Dynamic VRAM (current ComfyUI): the weights staged for on-demand loading, not bytes loaded."""
+    usable_bytes: int | None = None
+    """The VRAM ComfyUI let the load use (its log's ``MB usable``), where the line says it."""
 
 
 @dataclass(slots=True)

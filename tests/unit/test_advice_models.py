@@ -13,6 +13,7 @@ from helpers import FIXTURES, gpu_scenario, load_json
 
 from memprobe.judging.advice import suggest
 from memprobe.judging.residency import ModelState
+from memprobe.logs.explain import explain_log
 
 GIB = 1024**3
 
@@ -132,6 +133,65 @@ def test_a_run_known_only_from_comfyuis_log_lines_still_shows_the_offload():
     assert node["models"] is None
     found = by_id(doc)["smaller-model-offload"]
     assert "ComfyUI kept 1.1 GiB of WanTEModel in RAM" in found.why
+
+
+# ---------------------------------------------------------------- a model with none of it on the GPU
+ZERO_USABLE = FIXTURES / "logs" / "ComfyUI14573_flux2_gguf_zero_usable_hang_console.log"  # Comfy-Org/ComfyUI#14573
+
+
+def test_a_sampler_whose_model_got_no_vram_is_told_to_free_the_card_before_it_loads():
+    # GIVEN a traced run whose sampler logged the real load of ComfyUI#14573: 0 MB usable, all of Flux2 offloaded
+    lines = ZERO_USABLE.read_text(encoding="utf-8").splitlines()[:3]
+    doc = gpu_scenario("txt2img", "txt2img", vram_gib={"3": 7.6}, model_log={"3": lines})
+    found = by_id(doc)["free-vram-before-load"]
+    # THEN it is pressure (nothing failed), names the node and the model, and says why none of it fit
+    assert (found.tier, found.rule) == ("pressure", "no-vram-for-model")
+    assert "node 3 KSampler (sampling): ComfyUI loaded Flux2 with none of it on the GPU" in found.why
+    assert "all 22.8 GiB of it left in RAM" in found.why and "by its count there was none" in found.why
+    assert found.try_.startswith("Close what else holds the card") and found.action == {
+        "type": "free_memory",
+        "unload_models": True,
+        "free_memory": True,
+    }
+
+
+def test_a_partial_load_that_put_some_of_the_model_on_the_gpu_is_not_a_model_without_vram():
+    doc = partial_run()  # the recorded real partial load: 67.6 of 169 MiB on the device
+    assert "free-vram-before-load" not in by_id(doc) and "novram" not in by_id(doc)
+
+
+def test_the_zero_usable_logs_of_real_threads_are_told_to_free_the_card():
+    # GIVEN ComfyUI#14573 (a hang at "Model Initializing" after Flux2 got 0 MB) and ComfyUI#14679 (an OOM after
+    # LTXAV got 269.5 MB, too little to place any of it)
+    hang = explain_log(ZERO_USABLE.read_text(encoding="utf-8"))
+    oom = explain_log(
+        (FIXTURES / "logs" / "comfyui14679_ltx23_tiledsampler_oom_console.log").read_text(encoding="utf-8")
+    )
+    # THEN the hang, no failure in its text, is pressure; the OOM's is part of the failure, with what ComfyUI found
+    (first,) = hang["suggestions"]
+    assert (first["id"], first["tier"]) == ("free-vram-before-load", "pressure")
+    ids = {s["id"]: s for s in oom["suggestions"]}
+    assert ids["free-vram-before-load"]["tier"] == "failure"
+    assert "it found 269.5 MiB, too little to place any of LTXAV" in ids["free-vram-before-load"]["why"]
+    # AND --lowvram is not offered where ComfyUI already left 28 GiB of the model in RAM
+    assert "lowvram" not in ids
+
+
+def test_a_traceback_cut_before_its_error_is_not_called_a_memory_error_or_not():
+    # GIVEN Comfy-Org/ComfyUI#7006's paste: VAEDecode's traceback, cut before its error's line
+    doc = explain_log(
+        (FIXTURES / "logs" / "ltxvideo_7006_vaedecode_ltx_vae_allocation.log").read_text(encoding="utf-8")
+    )
+    # THEN the headline says what the log lacks instead of "Not a memory error"
+    assert doc["verdict"]["title"] == "VAEDecode failed; its error is not in the log"
+    assert doc["verdict"]["detail"] == "Whether memory ran out cannot be told without the error's own line."
+
+
+def test_a_model_kept_off_the_gpu_by_novram_is_a_note_on_that_option():
+    text = "python main.py --novram\n" + ZERO_USABLE.read_text(encoding="utf-8")
+    (note,) = explain_log(text)["suggestions"]
+    assert (note["id"], note["tier"]) == ("novram", "note")
+    assert "started with --novram" in note["why"] and "without --novram" in note["try"]
 
 
 # ---------------------------------------------------------------- the same model twice

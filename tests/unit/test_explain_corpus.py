@@ -363,9 +363,11 @@ def test_models_and_fallbacks_of_the_explained_prompt():
     assert doc["models"] == [
         {"name": "WanVAE", "loaded_bytes": 0, "offloaded_bytes": round(1344.02 * 1024**2), "partial": True, "line": 3}
     ]
-    # no failure, but memory ran short: ComfyUI's retry is the evidence, and tiling from the start the change
-    (first,) = doc["suggestions"]
+    # no failure, but memory ran short: ComfyUI's retry is the evidence, and tiling from the start the change;
+    # then the card to free, since the VAE got 0 MB of VRAM when it loaded
+    first, second = doc["suggestions"]
     assert (first["id"], first["tier"]) == ("tiled-decode", "pressure") and "retried in tiles" in first["why"]
+    assert (second["id"], second["tier"]) == ("free-vram-before-load", "pressure")
     assert doc["no_failure"].startswith("No failure in this log, but memory ran short")
     assert render_text(doc).splitlines()[2] == doc["no_failure"]
 

@@ -90,6 +90,7 @@ def launch_options(f: RunFacts) -> list[Suggestion]:
         stage in ("load", "sampling")
         and not any(a in f.argv for a in ("--lowvram", "--novram"))
         and (f.params.get("batch_size") in (None, 1))
+        and not any((p.get("offloaded_bytes") or 0) >= _NONE_ON_GPU for p in f.partials)  # it offloaded already
     ):
         out.append(
             Suggestion(
@@ -204,6 +205,68 @@ def offloaded_weights(f: RunFacts) -> list[Suggestion]:
     return [
         Suggestion(
             "smaller-model-offload", tier, "Use a smaller or lower-precision model", why, text, saves or offloaded
+        )
+    ]
+
+
+_NONE_ON_GPU = 64 * 1024**2
+"""Less than this of a model on the GPU is none of it (its buffers alone take as much)."""
+_KEPT_FOR_COMPUTE = "at least 1.2 GiB: 0.8 GiB plus the 0.4–0.7 GiB it reserves, more with --reserve-vram"
+"""What ComfyUI keeps free for the computation when it sizes a load (``minimum_inference_memory``)."""
+
+
+@rule("no-vram-for-model", needs=("partial-load",), tiers=("failure", "pressure", "note"))
+def no_vram_for_model(f: RunFacts) -> list[Suggestion]:
+    """ComfyUI loaded a model with none of it on the GPU: the card was full before the load (or --novram asked
+    for it), and each step then reads every weight from RAM."""
+    empty = [
+        p
+        for p in f.partials
+        if p.get("loaded_bytes") is not None
+        and p["loaded_bytes"] < _NONE_ON_GPU
+        and (p.get("offloaded_bytes") is None or p["offloaded_bytes"] >= _NONE_ON_GPU)
+    ]
+    if not empty:
+        return []
+    top = max(empty, key=lambda p: p.get("offloaded_bytes") or 0)
+    name, offloaded = top["name"], top.get("offloaded_bytes")
+    node = f.node(top["node_id"])
+    where = f"{f.label(node)} ({node.get('stage')}): " if node is not None else ""
+    kept = f", all {fmt_bytes(offloaded)} of it left in RAM" if offloaded else ""
+    why = f"{where}ComfyUI loaded {name} with none of it on the GPU ({fmt_bytes(top['loaded_bytes'])} loaded{kept})"
+    if "--novram" in f.argv:
+        return [
+            Suggestion(
+                "novram",
+                "note",
+                "ComfyUI keeps the models in RAM because it was started with --novram",
+                why + "; ComfyUI was started with --novram, which asks for that.",
+                "If the card has room, start ComfyUI without --novram (or with --lowvram): each step then reads the "
+                "weights from VRAM instead of from RAM, many times faster.",
+            )
+        ]
+    ended = f.failure is not None and (f.failure.abrupt or f.failure.kind == "vram")
+    usable = top.get("usable_bytes")
+    room = (
+        "by its count there was none: the card was full (or read as full) when it loaded"
+        if usable is None or usable < _NONE_ON_GPU
+        else f"it found {fmt_bytes(usable)}, too little to place any of {name}: the card was nearly full when it loaded"
+    )
+    return [
+        Suggestion(
+            "free-vram-before-load",
+            "failure" if ended else "pressure",
+            "Free the VRAM before the model loads",
+            why
+            + f". ComfyUI gives a load only the VRAM free beyond what it keeps for computing ({_KEPT_FOR_COMPUTE}): "
+            + room
+            + ".",
+            "Close what else holds the card (another program, a second ComfyUI, an LLM server or a pack that keeps its "
+            "own model: nvidia-smi lists them), or press Free memory to unload ComfyUI's models before this step, and "
+            f"run again. Until it has room, every step reads all of {name} from RAM: many times slower, so a run can "
+            "seem to hang.",
+            None,  # (what it frees is other programs' or other models' memory: the run's figures do not say)
+            {"type": "free_memory", "unload_models": True, "free_memory": True},
         )
     ]
 
