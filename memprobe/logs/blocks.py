@@ -270,8 +270,8 @@ class BlockReading:
                 self.mode = Mode.EXC_MESSAGE
                 return True
             if mode in (Mode.FRAMES, Mode.REPORT_TRACE) and self.exc is not None and self.exc.frames:
-                if s.startswith("[Previous line repeated") or set(s) <= set("^~ ") or s.startswith("...<"):
-                    return True
+                if s.startswith("[Previous line repeated") or s[:1] in ("^", "~") or s.startswith("...<"):
+                    return True  # (a caret line: alone, or with the code line a flattened paste put after it)
                 last = self.exc.frames[-1]
                 if last.code is None and not _known(s):  # the source line (its indent may be lost to a prefix)
                     last.code = s[:300]

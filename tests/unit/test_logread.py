@@ -433,3 +433,22 @@ def test_a_log_whose_lines_never_repeat_keeps_a_bounded_memory_of_cleaned_lines(
     assert len(reader.cleaned) <= _CLEANED_LINES
     facts = reader.finish()
     assert facts.prompt_count == 3 * _CLEANED_LINES and facts.lines == 3 * _CLEANED_LINES + 1
+
+
+RUNPOD = FIXTURES / "logs" / "ComfyUI-runpod_userlog_zimage_gtx1660ti_oom_console.log"  # PogChan/ComfyUI-runpod
+
+
+def test_a_paste_that_begins_inside_a_traceback_keeps_its_error_when_indented_as_a_whole():
+    # GIVEN a committed log whose first 40 lines are a traceback's frames (2 in) and code (4 in), its error at line 93,
+    # indented as a whole as a Markdown code block: the head's smallest indent is 6, the error line's 4
+    text = "\n".join("    " + line for line in RUNPOD.read_text(encoding="utf-8").splitlines())
+    failure = explain_log(text)["failure"]
+    # THEN the indent taken off is the block's 4 (the frames' own 2 kept), and the error ends the traceback
+    assert failure["kind"] == "vram" and failure["exception_type"] == "torch.OutOfMemoryError"
+
+
+def test_a_flattened_caret_line_with_the_next_code_line_on_it_stays_in_the_traceback():
+    # GIVEN the same log with its line breaks lost: "^^^^ ))), timestep_zero_index=..." comes back as one piece
+    failure = explain_log(" ".join(RUNPOD.read_text(encoding="utf-8").splitlines()))["failure"]
+    # THEN it continues the frames instead of ending the traceback there, one with no error
+    assert failure["kind"] == "vram" and "Allocation on device 0" in failure["message"]
