@@ -337,7 +337,11 @@ def indented(
         return None
     if not all(line.startswith(common) for line in shifted):
         return None
-    if indent >= 6 and common[0] == " " and all(line[indent:].startswith('File "') for line in shifted if line[indent] != " "):
+    if (
+        indent >= 6
+        and common[0] == " "
+        and all(line[indent:].startswith('File "') for line in shifted if line[indent] != " ")
+    ):
         indent -= 2  # a paste that begins inside a traceback: its frames sit two in from the error line that ends it
         common = common[:indent]
 
