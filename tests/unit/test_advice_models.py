@@ -187,6 +187,12 @@ def test_a_traceback_cut_before_its_error_is_not_called_a_memory_error_or_not():
     assert doc["verdict"]["detail"] == "Whether memory ran out cannot be told without the error's own line."
 
 
+def test_a_model_kept_off_the_gpu_under_a_reserve_vram_option_is_told_it_can_lower_it():
+    text = "python main.py --reserve-vram 6\n" + ZERO_USABLE.read_text(encoding="utf-8")
+    (first,) = explain_log(text)["suggestions"]
+    assert first["id"] == "free-vram-before-load" and "a smaller --reserve-vram" in first["try"]
+
+
 def test_a_model_kept_off_the_gpu_by_novram_is_a_note_on_that_option():
     text = "python main.py --novram\n" + ZERO_USABLE.read_text(encoding="utf-8")
     (note,) = explain_log(text)["suggestions"]

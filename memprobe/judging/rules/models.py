@@ -246,6 +246,7 @@ def no_vram_for_model(f: RunFacts) -> list[Suggestion]:
             )
         ]
     ended = f.failure is not None and (f.failure.abrupt or f.failure.kind == "vram")
+    reserve = "--reserve-vram" in f.argv
     usable = top.get("usable_bytes")
     room = (
         "by its count there was none: the card was full (or read as full) when it loaded"
@@ -262,9 +263,10 @@ def no_vram_for_model(f: RunFacts) -> list[Suggestion]:
             + room
             + ".",
             "Close what else holds the card (another program, a second ComfyUI, an LLM server or a pack that keeps its "
-            "own model: nvidia-smi lists them), or press Free memory to unload ComfyUI's models before this step, and "
-            f"run again. Until it has room, every step reads all of {name} from RAM: many times slower, so a run can "
-            "seem to hang.",
+            "own model: nvidia-smi lists them), or press Free memory to unload ComfyUI's models before this step"
+            + (", or start ComfyUI with a smaller --reserve-vram (it keeps that much free besides)" if reserve else "")
+            + f", and run again. Until it has room, every step reads all of {name} from RAM: many times slower, so a run "
+            "can seem to hang.",
             None,  # (what it frees is other programs' or other models' memory: the run's figures do not say)
             {"type": "free_memory", "unload_models": True, "free_memory": True},
         )
