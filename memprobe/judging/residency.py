@@ -249,8 +249,8 @@ def partial_loads(doc: RunDoc) -> list[dict[str, Any]]:
     the run has no readings, its ``loaded partially`` log line (``node_id`` ``None`` when no node
     of the run was running, e.g. a run read from a log). Each: ``node_id``, ``name``,
     ``class``, ``device``, ``dtype``, ``size_bytes``, ``loaded_bytes``, ``offloaded_bytes``, ``usable_bytes``
-    (the VRAM ComfyUI let the load use, where its log line says) and ``source`` (``models`` or ``log``), in run
-    order."""
+    (the VRAM ComfyUI let the load use, where its log line says), ``dynamic`` (dynamic VRAM's own streaming, where
+    the model manager says) and ``source`` (``models`` or ``log``), in run order."""
     out = []
     nodes: list[NodeDoc] = [n for n in doc.get("nodes") or [] if n.get("status") != "cached"]
     claimed = {n.get("node_id") for n in nodes}
@@ -278,6 +278,7 @@ def partial_loads(doc: RunDoc) -> list[dict[str, Any]]:
                         "loaded_bytes": change.get("loaded_bytes"),
                         "offloaded_bytes": change.get("offloaded_bytes"),
                         "usable_bytes": None,
+                        "dynamic": model.get("dynamic"),
                         "source": "models",
                     }
                 )
@@ -299,6 +300,7 @@ def partial_loads(doc: RunDoc) -> list[dict[str, Any]]:
                         "loaded_bytes": loaded,
                         "offloaded_bytes": offloaded,
                         "usable_bytes": data.get("usable_bytes"),
+                        "dynamic": None,
                         "source": "log",
                     }
                 )

@@ -9,6 +9,8 @@ fixtures/modellog/SOURCES.md, replayed through the tracker (helpers.gpu_scenario
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from helpers import FIXTURES, gpu_scenario, load_json
 
 from memprobe.judging.advice import suggest
@@ -55,7 +57,8 @@ PARTIAL = recorded_states("partial load")  # the UNet: 67.6 of its 169 MiB on th
 def partial_run(**kwargs) -> dict:
     """txt2img on a 12 GB card where the sampler loads the UNet partially."""
     kwargs.setdefault("vram_gib", {"3": 11.5})
-    return gpu_scenario("txt2img", "txt2img", models={"4": CLIP_ONLY, "3": PARTIAL}, **kwargs)
+    kwargs.setdefault("models", {"4": CLIP_ONLY, "3": PARTIAL})
+    return gpu_scenario("txt2img", "txt2img", **kwargs)
 
 
 # ---------------------------------------------------------------- weights kept in RAM
@@ -153,6 +156,24 @@ def test_a_sampler_whose_model_got_no_vram_is_told_to_free_the_card_before_it_lo
         "unload_models": True,
         "free_memory": True,
     }
+
+
+def none_on_gpu(dynamic: bool) -> list[ModelState]:
+    """The recorded UNet as the model manager reads it with none of it on the device."""
+    return [
+        replace(m, loaded_bytes=0, offloaded_bytes=m.size_bytes, dynamic=dynamic) if m.model_class == "BaseModel" else m
+        for m in PARTIAL
+    ]
+
+
+def test_a_model_read_with_none_of_it_on_the_gpu_is_told_to_free_the_card_unless_dynamic_vram_streams_it():
+    # GIVEN the sampler's UNet read with 0 bytes on cuda:0 and all 169 MiB offloaded, classic and under dynamic VRAM
+    classic = partial_run(models={"4": CLIP_ONLY, "3": none_on_gpu(dynamic=False)})
+    dynamic = partial_run(models={"4": CLIP_ONLY, "3": none_on_gpu(dynamic=True)})
+    # THEN the classic load was left off a full card; dynamic VRAM loads weights on demand by design: no alarm
+    found = by_id(classic)["free-vram-before-load"]
+    assert "node 3 KSampler (sampling): ComfyUI loaded BaseModel (tiny_sd15.safetensors) with none of it" in found.why
+    assert "free-vram-before-load" not in by_id(dynamic)
 
 
 def test_a_partial_load_that_put_some_of_the_model_on_the_gpu_is_not_a_model_without_vram():

@@ -223,6 +223,7 @@ def no_vram_for_model(f: RunFacts) -> list[Suggestion]:
         p
         for p in f.partials
         if p.get("loaded_bytes") is not None
+        and not p.get("dynamic")  # dynamic VRAM streams weights to the GPU on demand: none resident is its design
         and p["loaded_bytes"] < _NONE_ON_GPU
         and (p.get("offloaded_bytes") is None or p["offloaded_bytes"] >= _NONE_ON_GPU)
     ]
