@@ -252,6 +252,11 @@ brackets, a level and its colon (``error occurred when executing``, ``3654441 Se
 error: Numpy is not available`` begin with none)."""
 
 
+def _quote_end(line: str) -> int:
+    """Where a line's quote marks end (``> `` before each line of a paste quoted in a reply), 0 where it has none."""
+    return len(line) - len(line.lstrip("> ")) if line[:1] == ">" else 0
+
+
 def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
     """A logger's prefix none of :data:`_PREFIX` knows (``2025/01/02 10:11:12 ``, ``INFO: ``, ``[12345] ``),
     learned from a log's first lines: the same shape (its digits and level words aside) before at least half of
@@ -263,20 +268,23 @@ def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
         if not line.strip():
             continue
         lines += 1
-        if end := _unknown_prefix(line):
-            shapes[_shape(line[:end])] += 1
+        start = _quote_end(line)  # (a reply's quote before it: "> ComfyUI error: ")
+        if end := _unknown_prefix(line[start:]):
+            shapes[_shape(line[start : start + end])] += 1
     if not shapes:
         return None
     shape, count = shapes.most_common(1)[0]
     if count < max(min(3, lines), lines // 2) or (lines < 3 and not _SHORT_LOGS_PREFIX.search(shape)):
         return None
-    pattern = re.compile(
-        "^" + "".join(r"\d+" if c == "\0" else f"(?:{_LEVEL.pattern})" if c == "\1" else re.escape(c) for c in shape)
+    pattern = re.compile(  # (matched where a line or the prefixes it knows end)
+        "".join(r"\d+" if c == "\0" else f"(?:{_LEVEL.pattern})" if c == "\1" else re.escape(c) for c in shape)
     )
 
     def strip(line: str) -> str:
-        m = pattern.match(line)
-        return line[m.end() :] if m else line
+        if m := pattern.match(line):
+            return line[m.end() :]
+        start = _quote_end(line)
+        return line[:start] + line[m.end() :] if start and (m := pattern.match(line, start)) else line
 
     return strip
 

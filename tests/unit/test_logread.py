@@ -231,6 +231,8 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "Model-Optimizer85_trt_plan_invalid_tensor_name_console.log",  # and its "[TRT] [I] " (NVIDIA/Model-Optimizer#85)
             "intel-xpu-backend-for-triton7633_a770_ptss_scratch_console.log",  # a compiler's "error: ", "warning: "
             "ComfyUI_INTERPOLATION_CRASH_FIX_eventlog_other.log",  # Windows' events as "11/24/2025 8:27:31 PM - " (a note's)
+            "ComfyUI1474_swarmui_colab_backend_no_torch_console.log",  # SwarmUI's "ComfyUI error: " (Comfy-Org/ComfyUI#1474)
+            "legacy-rocm-build4729_startup_quote_console.log",  # pip's "[pip3] " behind a reply's "> ", as unquoted
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -452,3 +454,14 @@ def test_a_flattened_caret_line_with_the_next_code_line_on_it_stays_in_the_trace
     failure = explain_log(" ".join(RUNPOD.read_text(encoding="utf-8").splitlines()))["failure"]
     # THEN it continues the frames instead of ending the traceback there, one with no error
     assert failure["kind"] == "vram" and "Allocation on device 0" in failure["message"]
+
+
+def test_a_wrappers_prefix_is_learned_behind_a_quote():
+    # GIVEN SwarmUI's "ComfyUI error: " before each line of ComfyUI's traceback (Comfy-Org/ComfyUI#1474), quoted in a
+    # reply with "> " before each line
+    text = (FIXTURES / "logs" / "ComfyUI1474_swarmui_colab_backend_no_torch_console.log").read_text(encoding="utf-8")
+    quoted = "\n".join("> " + line for line in text.splitlines())
+    # THEN the prefix is learned after the quote, and the traceback's error is the failure, as unquoted
+    for paste in (text, quoted):
+        failure = explain_log(paste)["failure"]
+        assert (failure["kind"], failure["exception_type"]) == ("other", "ModuleNotFoundError"), paste[:40]
