@@ -21,7 +21,7 @@ from typing import Any, BinaryIO, cast
 
 from .. import __version__
 from ..documents import EventDoc, NodeDoc, VerdictDoc
-from ..judging.advice import advise
+from ..judging.advice import Suggestion, advise
 from ..judging.facts import FailureFacts, RunFacts
 from ..judging.failures import classify_failure, killed_child, message_sizes
 from ..judging.limits import system_limits, vram_limit
@@ -535,11 +535,7 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
             for m in (prompt.models if prompt is not None else [])
         ],
         "fallbacks": [{"kind": k, "line": line.number, "text": line.text} for k, line in fallbacks],
-        "no_failure": None
-        if j.failure is not None
-        else "No failure in this log, but memory ran short: ComfyUI recovered with a fallback and went on."
-        if fallbacks
-        else "No failure in this log: no error, and no sign that ComfyUI stopped mid-run.",
+        "no_failure": None if j.failure is not None else _no_failure(fallbacks, suggestions),
         "prompts": {
             "seen": facts.prompt_count,
             "failed": sum(1 for p in facts.prompts if p.index and p.failures),
@@ -551,6 +547,16 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
         "log": {"lines": facts.lines, "cut_lines": facts.cut_lines},
     }
     return _scrub(result, facts.user_names)
+
+
+def _no_failure(fallbacks: list[tuple[str, LogLine]], suggestions: list[Suggestion]) -> str:
+    """What a log without a failure says: nothing ran short, or what did (a fallback, a model left off the GPU)."""
+    if fallbacks:
+        return "No failure in this log, but memory ran short: ComfyUI recovered with a fallback and went on."
+    pressure = next((s for s in suggestions if s.tier == "pressure"), None)
+    if pressure is not None:  # its evidence's first sentence ("ComfyUI loaded Flux2 with none of it on the GPU (...)")
+        return f"No failure in this log, but memory ran short: {pressure.why.split('. ')[0].rstrip('.')}."
+    return "No failure in this log: no error, and no sign that ComfyUI stopped mid-run."
 
 
 def _context(facts: LogFacts, os_name: str | None, compute_device: str) -> dict[str, Any]:

@@ -191,6 +191,10 @@ def test_the_zero_usable_logs_of_real_threads_are_told_to_free_the_card():
     # THEN the hang, no failure in its text, is pressure; the OOM's is part of the failure, with what ComfyUI found
     (first,) = hang["suggestions"]
     assert (first["id"], first["tier"]) == ("free-vram-before-load", "pressure")
+    assert hang["no_failure"] == (
+        "No failure in this log, but memory ran short: ComfyUI loaded Flux2 with none of it on the GPU "
+        "(0 B loaded, all 22.8 GiB of it left in RAM)."
+    )
     ids = {s["id"]: s for s in oom["suggestions"]}
     assert ids["free-vram-before-load"]["tier"] == "failure"
     assert "it found 269.5 MiB, too little to place any of LTXAV" in ids["free-vram-before-load"]["why"]
