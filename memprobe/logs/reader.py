@@ -117,7 +117,7 @@ LOOSE_LINES = 400
 """How far into a log a loose error line is looked for (a paste, not a session's console)."""
 _CLEANED_LINES = 4096
 _CLEANED_CHARS = 256
-"""How many lines, of at most how many characters, a reader keeps cleaned (at most about 1 MiB)."""
+"""How many lines, of at most how many characters, a reader keeps cleaned (about 3 MiB at the very most)."""
 
 
 class _Reader(DialogReading, MachineReading):

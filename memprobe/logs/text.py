@@ -276,7 +276,7 @@ def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
     shape, count = shapes.most_common(1)[0]
     if count < max(min(3, lines), lines // 2) or (lines < 3 and not _SHORT_LOGS_PREFIX.search(shape)):
         return None
-    pattern = re.compile(  # (matched where a line or the prefixes it knows end)
+    pattern = re.compile(  # (matched where a line begins, or where its quote marks end)
         "".join(r"\d+" if c == "\0" else f"(?:{_LEVEL.pattern})" if c == "\1" else re.escape(c) for c in shape)
     )
 
