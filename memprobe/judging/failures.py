@@ -296,7 +296,7 @@ def classify_failure(
     'system-ram'
     """
     type_name = (exception_type or "").rsplit(".", 1)[-1]
-    text = (message or "").lower()
+    text = " ".join((message or "").lower().split())  # a message a console wrapped reads as one line
     if any(t in text for t in _NOT_EXHAUSTION):
         return "other"
     if any(t in text for t in _COMMIT_TEXTS):

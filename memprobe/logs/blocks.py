@@ -39,6 +39,9 @@ MAX_FAILURES = 8
 MAX_FRAMES = 80
 MAX_MESSAGE_LINES = 12
 MAX_MESSAGE_CHARS = 2000
+WRAP_WIDTH = 79
+"""A line at least this long may have been wrapped by the console it was copied from (80 columns and wider):
+in a traceback's frames, a line after it that starts nothing of its own is its tail."""
 
 
 _RULE_CHARS = frozenset("_-=*~ ")
@@ -79,6 +82,8 @@ class BlockReading:
     validation_node: LogFailure | None
     validation_extras: list[LogFailure]
     ignored_at: int
+    width: int
+    cut_frame: str | None
 
     if TYPE_CHECKING:  # the machine facts of a report, read by MachineReading
 
@@ -243,6 +248,12 @@ class BlockReading:
             self.mode = Mode.FRAMES
             return True
         if mode in (Mode.FRAMES, Mode.REPORT_TRACE, Mode.EXC_MESSAGE, Mode.AFTER_EXC):
+            cut, self.cut_frame = self.cut_frame, None
+            if cut is not None and self.width >= WRAP_WIDTH and _FRAME.match(cut + text):
+                text = cut + text  # a frame the console wrapped, whole again
+            elif mode != Mode.EXC_MESSAGE and s.startswith('File "') and not _FRAME.match(text):
+                self.cut_frame = text  # its tail may follow (a SyntaxError's frame, which names no function, stays so)
+                return True
             if m := _FRAME.match(text):
                 if self.exc is None:
                     self.exc = LoggedException(None, "")
@@ -276,8 +287,8 @@ class BlockReading:
                 if last.code is None and not _known(s):  # the source line (its indent may be lost to a prefix)
                     last.code = s[:300]
                     return True
-                if text.startswith("    ") and not _known(s):
-                    return True  # more of a multi-line statement
+                if (text.startswith("    ") or self.width >= WRAP_WIDTH) and not _known(s):
+                    return True  # more of a multi-line statement, or the tail of a line the console wrapped
             if mode == Mode.REPORT_TRACE and (s.startswith("```") or s == "text"):  # the fence, or its label rendered
                 return True
             if mode == Mode.FRAMES and block.source == "popup" and not self.exc and not _known(s):

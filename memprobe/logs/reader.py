@@ -159,6 +159,11 @@ class _Reader(DialogReading, MachineReading):
         """The first of them: its number and (the start of) its text."""
         self.models = ModelLogReader()
         """Pairs each load line with the ``Requested to load`` before it (``memprobe.logs.modellog``)."""
+        self.width = 0
+        """The length of the line before the one being read: a console wraps at its width, and a line that long
+        may go on in the next (``WRAP_WIDTH``)."""
+        self.cut_frame: str | None = None
+        """A traceback's frame line that is not whole (a console wrapped it): the next line may complete it."""
         self.cleaned: dict[str, str] = {}
         """Short lines already cleaned, and what :func:`clean` made of them: a long log repeats most of its lines
         (each prompt's model loads, bars, "got prompt"), and cleaning is a third of reading one."""
@@ -201,6 +206,7 @@ class _Reader(DialogReading, MachineReading):
                     self._leveled_line(segment, text)
             except Exception:  # one odd line costs that line only
                 self.mode = None
+        self.width = len(raw)
 
     def _leveled_line(self, segment: str, text: str) -> None:
         """A line near the top, where its logger's level says what a loose error line is: one a logger warned of

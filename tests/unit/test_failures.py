@@ -290,3 +290,10 @@ def test_a_message_cut_before_its_head_still_names_its_memory(log, cut_before, k
     excerpt = text[text.index(cut_before) :]
     assert explain_log(excerpt)["failure"]["kind"] == kind
     assert explain_log(excerpt)["suggestions"]
+
+
+def test_a_message_a_console_wrapped_names_its_memory_as_one_line_does():
+    # rmbg_7's "Error in RMBG processing: Allocation on device", wrapped at 80 columns after "on"
+    wrapped = "Error in image processing: Error in RMBG processing: Allocation on\ndevice"
+    assert classify_failure("RuntimeError", wrapped) == "vram"
+    assert classify_failure("RuntimeError", "CUDA out of\n  memory. Tried to allocate 2.00 GiB") == "vram"

@@ -257,6 +257,11 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
     [
         "Fooocus2661_TeslaP4_cuda_oom_patch_model_traceback.log",  # the error on one 571-character line
         "ComfyUI-WanVideoWrapper752_L4_gcp_vace_traceback_cut.log",  # frames as wide as the widest line
+        # the wrap not shown by the paste's head: a frame's tail at column 0 ("eights", "*kwargs)"), a frame line
+        # cut after "in" or inside its path, each read as the traceback's own
+        "raylight108_wsl_ops_cast_allocation_on_device_traceback.log",
+        "ComfyUI6168_directml_group_norm_not_enough_gpu_memory_traceback.log",
+        "cuda_video_custom_hunyuanwrapper.log",
     ],
 )
 def test_a_paste_hard_wrapped_at_a_consoles_width_reads_as_it_was(name: str, width: int):
