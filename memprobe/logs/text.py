@@ -98,7 +98,7 @@ _FLAT_BREAK = re.compile(
     r"|Exception Code: |0x[0-9A-Fa-f]{16}, |Windows fatal exception|Fatal Python error|(?:Current t|T)hread 0x"
     r"|Segmentation fault|Press (?:any )?[Kk]ey|[A-Z]:\\[^ <>|]*>|\S+: line \d+: |fish: Job "
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\w*:|\[(?:INFO|WARNING|ERROR|info|warning|error)\] "
-    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d[:\]]"
+    r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d[:\]]|\[?\d\d:\d\d:\d\d(?:\.\d{3})?\]? \[[A-Z][a-z]+\] "  # SwarmUI's "23:05:55.937 [Warning] "
     r"|(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception): |\^{3,}"
     r")"
 )
@@ -117,7 +117,8 @@ def _pieces(line: str, cut: bool) -> Iterator[tuple[str, bool]]:
     log's line starts), each in pieces of at most :data:`MAX_LINE_CHARS`; ``cut`` (the rest of the line
     past :data:`FLAT_MAX_CHARS` was dropped) goes with the last."""
     parts = [line]
-    if "ComfyUI Error Report" in line[:32] and "- **" in line:  # a whole report, as its sections
+    head = line[:64]  # (behind a prefix; or translated: "# Relatório de erro do ComfyUI")
+    if "# " in head and "ComfyUI" in head and "- **" in line:  # a whole report, as its sections
         parts = [part for part in _SQUASHED_REPORT.split(line) if part]
     elif not any(p in line for p in _PAYLOAD):
         start = _unknown_prefix(line)  # a logger's prefix, known or not, stays with the first piece

@@ -177,6 +177,12 @@ def test_over_long_lines_come_in_pieces_and_the_rest_past_the_bound_is_cut_and_c
         ("zluda38_comfyui_zluda_clip_load_0xc0000005_console.log", "abrupt", None),  # a native crash's frames
         ("other_validation_missing_models_root_format.log", "other", "UpscaleModelLoader"),  # a refused prompt
         ("comfyui4936_flux_samplercustomadvanced_error_report.log", "vram", "SamplerCustomAdvanced"),  # a report
+        ("comfyui8465_ksampler_portuguese_translated_report.log", "vram", "KSampler"),  # a report a browser translated
+        (
+            "stableswarm476_backend_failed_pagefile_console.log",
+            "commit-limit",
+            None,
+        ),  # SwarmUI's "23:05:55.938 [Warning]"
     ],
 )
 def test_a_log_flattened_onto_one_line_reads_as_the_log(name, kind, class_type):
@@ -199,6 +205,7 @@ def test_a_log_flattened_onto_one_line_reads_as_the_log(name, kind, class_type):
     [
         "vhs_136_loadvideo_1080p_defaultcpuallocator_65gb.log",  # a traceback, its exception line at the start
         "cuda_report_checkpointloader_portable.log",  # a report: its "- **Node Type:**" lines keep their dash
+        "comfyui6435_hyvideotextencoder_report_in_title_oneline.log",  # a report on one line, its title behind them
         "other_validation_missing_models_root_format.log",  # a refused prompt, its node lines
     ],
 )
