@@ -7,6 +7,7 @@ import re
 
 from .records import _PROGRESS as _PROGRESS
 from .records import Frame, LogFailure
+from .text import COMPOSE_PREFIX
 
 __all__: list[str] = []
 
@@ -159,7 +160,7 @@ def _merge(into: LogFailure, other: LogFailure) -> None:
 # ---------------------------------------------------------------------------- the reader's tables
 _MARKUP = re.compile(r"^</?(?:details|summary)\b[^>]*>(?:.*</summary>)?$", re.IGNORECASE)
 """A ``<details>`` or ``<summary>`` tag around a paste in an issue (``<details><summary>log</summary>``)."""
-_COMPOSE = re.compile(r"^(?:>\s?)?[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s")
+_COMPOSE = re.compile(rf"^(?:>\s?)?{COMPOSE_PREFIX}")
 """docker compose's prefix: the service's name and a bar (also in a quoted paste)."""
 _API_FIELD = re.compile(
     r"""['"](node_type|class_type|exception_type|exception_message|node_id|message|details|type)['"]:\s*"""

@@ -189,11 +189,14 @@ def _line_source(source: str | bytes | BinaryIO) -> tuple[Any, bool]:
 # ---------------------------------------------------------------------------- cleaning
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|←\[[0-9;]*m|\[(?:\d{1,2};)*\d{1,2}m(?=\S)")
 _ISO_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3,6} - ?")
+COMPOSE_PREFIX = r"[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s"
+"""docker compose's ``comfyui-1  | `` before each line of a service's log."""
+_COMPOSE_HEAD = re.compile(COMPOSE_PREFIX)
 _PREFIX = re.compile(
     r"^(?:"
     r"\(pid=\d+\)\s*"  # ray workers
     r"|>\s?"  # a quoted paste
-    r"|[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s"  # docker compose "comfyui-1  | "
+    rf"|{COMPOSE_PREFIX}"
     r"|\S{2,6} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?: "  # journald (its month in any locale: "9月 08")
     r"|\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?\](?: - (?=\S)| |$)"  # "[stamp] " (the
     # message's own indent kept: ComfyUI's log file, its validation errors' "  - Required input is missing")
@@ -258,6 +261,14 @@ def _quote_end(line: str) -> int:
     return len(line) - len(line.lstrip("> ")) if line[:1] == ">" else 0
 
 
+def _known_end(line: str) -> int:
+    """Where a reply's quote marks or docker compose's ``comfyui-1  | `` before a line end (0 where it has none):
+    a prefix no table knows may follow them."""
+    if line[:1] == ">":
+        return _quote_end(line)
+    return m.end() if line.find("|", 0, 64) > 0 and (m := _COMPOSE_HEAD.match(line)) else 0
+
+
 def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
     """A logger's prefix none of :data:`_PREFIX` knows (``2025/01/02 10:11:12 ``, ``INFO: ``, ``[12345] ``),
     learned from a log's first lines: the same shape (its digits and level words aside) before at least half of
@@ -269,7 +280,7 @@ def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
         if not line.strip():
             continue
         lines += 1
-        start = _quote_end(line)  # (a reply's quote before it: "> ComfyUI error: ")
+        start = _known_end(line)  # (a reply's quote before it, a container's: "> ComfyUI error: ")
         if end := _unknown_prefix(line[start:]):
             shapes[_shape(line[start : start + end])] += 1
     if not shapes:
@@ -284,7 +295,7 @@ def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
     def strip(line: str) -> str:
         if m := pattern.match(line):
             return line[m.end() :]
-        start = _quote_end(line)
+        start = _known_end(line)
         return line[:start] + line[m.end() :] if start and (m := pattern.match(line, start)) else line
 
     return strip

@@ -468,12 +468,13 @@ def test_a_flattened_caret_line_with_the_next_code_line_on_it_stays_in_the_trace
     assert failure["kind"] == "vram" and "Allocation on device 0" in failure["message"]
 
 
-def test_a_wrappers_prefix_is_learned_behind_a_quote():
+def test_a_wrappers_prefix_is_learned_behind_a_quote_or_a_containers_prefix():
     # GIVEN SwarmUI's "ComfyUI error: " before each line of ComfyUI's traceback (Comfy-Org/ComfyUI#1474), quoted in a
-    # reply with "> " before each line
+    # reply with "> " before each line, or SwarmUI run by docker compose ("swarmui-1  | " before each line)
     text = (FIXTURES / "logs" / "ComfyUI1474_swarmui_colab_backend_no_torch_console.log").read_text(encoding="utf-8")
     quoted = "\n".join("> " + line for line in text.splitlines())
-    # THEN the prefix is learned after the quote, and the traceback's error is the failure, as unquoted
-    for paste in (text, quoted):
+    composed = "\n".join("swarmui-1  | " + line for line in text.splitlines())
+    # THEN the prefix is learned after the quote or the container's, and the traceback's error is the failure
+    for paste in (text, quoted, composed):
         failure = explain_log(paste)["failure"]
         assert (failure["kind"], failure["exception_type"]) == ("other", "ModuleNotFoundError"), paste[:40]
