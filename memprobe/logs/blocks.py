@@ -15,6 +15,7 @@ from .patterns import (
     _EXC_LINE,
     _EXCEPTION_VALUE,
     _FRAME,
+    _MARKUP,
     _NODE_ID_VALUE,
     _PLAIN_FIELD,
     _PLAIN_HEADINGS,
@@ -263,6 +264,9 @@ class BlockReading:
                     self.exc.frames[-1] = Frame(m.group(1), int(m.group(2)), m.group(3))
                 if self.mode in (Mode.EXC_MESSAGE, Mode.AFTER_EXC):
                     self.mode = Mode.FRAMES
+                return True
+            if mode == Mode.EXC_MESSAGE and (s.startswith(("```", "~~~")) or _MARKUP.match(s)):
+                self.mode = Mode.AFTER_EXC  # the paste's fence or </details>: the message ended before it
                 return True
             if mode == Mode.EXC_MESSAGE and not _known(s):
                 holder: LoggedException | LogFailure = self.exc if self.exc is not None else block

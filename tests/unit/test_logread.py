@@ -478,3 +478,13 @@ def test_a_wrappers_prefix_is_learned_behind_a_quote_or_a_containers_prefix():
     for paste in (text, quoted, composed):
         failure = explain_log(paste)["failure"]
         assert (failure["kind"], failure["exception_type"]) == ("other", "ModuleNotFoundError"), paste[:40]
+
+
+def test_a_pastes_closing_fence_is_not_part_of_its_error_message():
+    # GIVEN a paste that ends on a message cut mid-word (ROCm legacy build #4846: "HIP out of m"), fenced in an
+    # issue's <details> block, whose closing fence follows the message
+    raw = text("legacy-rocm-build4846_vae_tiled_retry_hip_oom_cut.log")
+    fenced = f"<details><summary>log</summary>\n\n```\n{raw}\n```\n</details>"
+    # THEN the message ends where the paste did, and still names the device's memory
+    failure = explain_log(fenced)["failure"]
+    assert (failure["kind"], failure["message"]) == ("vram", "HIP out of m")
