@@ -297,6 +297,8 @@ def classify_failure(
     """
     type_name = (exception_type or "").rsplit(".", 1)[-1]
     text = " ".join((message or "").lower().split())  # a message a console wrapped reads as one line
+    if text == "memory summary:":  # the line ComfyUI's handler of a device OOM logs first (then torch's table)
+        return "vram"
     if any(t in text for t in _NOT_EXHAUSTION):
         return "other"
     if any(t in text for t in _COMMIT_TEXTS):

@@ -123,6 +123,7 @@ def _known(s: str) -> bool:
             (
                 "Prompt executed in",
                 "Got an OOM",
+                "Memory summary:",
                 "Requested to load",
                 "loaded ",
                 "!!!",

@@ -111,6 +111,8 @@ def memory_gate(low: str) -> bool:
     return not low.isascii() or _MEMORY_GATE.search(low) is not None
 
 
+_SUMMARY_LINE = "Memory summary:"
+"""What ComfyUI's handler of a device OOM logs before torch's memory summary table (since 2026)."""
 MAX_MODELS = 48
 MAX_CRASH_FRAMES = 32
 LOOSE_LINES = 400
@@ -396,13 +398,15 @@ class _Reader(DialogReading, MachineReading):
             self._open("validation", s)
             self.mode = Mode.VALIDATION
             return
-        if first == "G" and s.startswith("Got an OOM, unloading all loaded models"):
+        if (first == "G" and s.startswith("Got an OOM, unloading all loaded models")) or (
+            first == "M" and (s == _SUMMARY_LINE or s.startswith(_SUMMARY_LINE + " |"))  # (its table on its line)
+        ):  # ComfyUI's handler of a device OOM (is_oom); since 2026 it logs torch's memory summary first
             self.prompt.oom_unload = True
             if self.prompt.failures:
                 self.prompt.failures[-1].oom_unload = True
                 self.prompt.failures[-1].evidence.append(self._ev(s))
             else:  # the excerpt has ComfyUI's own OOM line but not the exception: a device OOM still
-                self._open("message", s, message=s, oom_unload=True)
+                self._open("message", s, message=s[: s.find(":") + 1] if s[0] == "M" else s, oom_unload=True)
             return
         if ("exception_message" in s or "node_errors" in s) and self._api_error(s):
             return  # (an API client's exception may carry it: "RuntimeError: ["execution_error", {...}]")

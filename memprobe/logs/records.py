@@ -60,7 +60,8 @@ class LogFailure:
     after_sampling: bool = False
     """It failed right after a sampler's progress bar reached its end (the log names no later step)."""
     oom_unload: bool = False
-    """ComfyUI logged "Got an OOM, unloading all loaded models." after it."""
+    """ComfyUI's handler of a device OOM ran after it: it logged "Got an OOM, unloading all loaded models." (or the
+    "Memory summary:" it logs first since 2026)."""
 
 
 @dataclass(slots=True)

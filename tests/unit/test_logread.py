@@ -488,3 +488,20 @@ def test_a_pastes_closing_fence_is_not_part_of_its_error_message():
     # THEN the message ends where the paste did, and still names the device's memory
     failure = explain_log(fenced)["failure"]
     assert (failure["kind"], failure["message"]) == ("vram", "HIP out of m")
+
+
+def test_comfyuis_memory_summary_alone_is_a_device_out_of_memory():
+    # GIVEN only what ComfyUI (2026, execution.py: logged only when model_management.is_oom(ex)) prints after a device
+    # OOM: "Memory summary:" and torch's table — here cut from Comfy-Org/ComfyUI#15025's paste, as an excerpt that
+    # begins after its traceback would be; also with the table on the same line, as a page flattened it
+    raw = text("comfyui15025_quantized_apply_memory_summary.log")
+    summary = raw[raw.index("[INFO] Memory summary:") :].split("Got an OOM")[0]
+    for paste in (summary, " ".join(summary.splitlines()[:6])):
+        doc = explain_log(paste)
+        # THEN the device's memory ran out, and the first step says what the log showed
+        assert (doc["failure"]["kind"], doc["failure"]["message"]) == ("vram", "Memory summary:"), paste[:80]
+        assert 'ComfyUI logged "Memory summary:"' in doc["suggestions"][0]["why"]
+    # AND a pack's own summary is no such line (ComfyUI-WanVideoWrapper#623's "Block swap memory summary:")
+    assert (
+        explain_log(text("ComfyUI-WanVideoWrapper623_teacache_no_skip_memory_summary_console.log"))["failure"] is None
+    )

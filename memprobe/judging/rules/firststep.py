@@ -19,6 +19,10 @@ _NO_MACHINE_HAS = 1024**4
 """Where the machine's RAM is unknown: a single allocation beyond 2 TiB is no machine's shortage."""
 
 
+_OOM_HANDLER = ("Got an OOM, unloading all loaded models", "Memory summary:")
+"""What ComfyUI's handler of a device OOM logs (the excerpt's only failure line when the error was not pasted)."""
+
+
 def _sizes_words(sizes: MessageSizes) -> str:
     parts = []
     if sizes.requested_bytes is not None:
@@ -44,7 +48,10 @@ def _why(f: RunFacts) -> str:
         else "in a node the log does not name"
     )
     stage = f" ({failure.stage})" if failure.stage else ""
-    return f"It failed {where}{stage}: {short(failure.message)}{_sizes_words(failure.sizes)}."
+    said = short(failure.message)
+    if (failure.message or "").startswith(_OOM_HANDLER):
+        said = f'ComfyUI logged "{said}", which it does only when a device ran out of memory'
+    return f"It failed {where}{stage}: {said}{_sizes_words(failure.sizes)}."
 
 
 def impossible_request(f: RunFacts) -> int | None:
