@@ -324,6 +324,7 @@ def test_a_logs_own_indentation_is_kept():
         "ComfyI2I11_inpaint_segments_cpualloc_traceback.log",  # ManglerFTW/ComfyI2I#11, a dialog as a code block
         "comfyui13458_lora_trainer_backward_rich_traceback.log",
         "woct0rdhoSageAttention85_procdump_acceleratorerror_windbg.log",
+        "a-person-mask-generator82_typeerror_cannot_handle_dtype_traceback.log",  # each line at one indent, code too
     }
 
 
