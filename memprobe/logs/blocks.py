@@ -85,6 +85,8 @@ class BlockReading:
     ignored_at: int
     width: int
     cut_frame: str | None
+    frame_indent: int
+    flat_code: bool
 
     if TYPE_CHECKING:  # the machine facts of a report, read by MachineReading
 
@@ -256,6 +258,7 @@ class BlockReading:
                 self.cut_frame = text  # its tail may follow (a SyntaxError's frame, which names no function, stays so)
                 return True
             if m := _FRAME.match(text):
+                self.frame_indent = len(text) - len(text.lstrip())
                 if self.exc is None:
                     self.exc = LoggedException(None, "")
                 if len(self.exc.frames) < MAX_FRAMES:
@@ -290,9 +293,11 @@ class BlockReading:
                 last = self.exc.frames[-1]
                 if last.code is None and not _known(s):  # the source line (its indent may be lost to a prefix)
                     last.code = s[:300]
+                    self.flat_code = len(text) - len(text.lstrip()) <= self.frame_indent
                     return True
-                if (text.startswith("    ") or self.width >= WRAP_WIDTH) and not _known(s):
-                    return True  # more of a multi-line statement, or the tail of a line the console wrapped
+                if (text.startswith("    ") or self.width >= WRAP_WIDTH or self.flat_code) and not _known(s):
+                    return True  # more of a multi-line statement (also where the paste lost the code's indent, under
+                    # its frame's), or the tail of a line the console wrapped
             if mode == Mode.REPORT_TRACE and (s.startswith("```") or s == "text"):  # the fence, or its label rendered
                 return True
             if mode == Mode.FRAMES and block.source == "popup" and not self.exc and not _known(s):

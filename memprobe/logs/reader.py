@@ -165,6 +165,10 @@ class _Reader(DialogReading, MachineReading):
         """The length of the line before the one being read: a console wraps at its width, and a line that long
         may go on in the next (``WRAP_WIDTH``)."""
         self.cut_frame: str | None = None
+        self.frame_indent = 0
+        """The indent of the traceback's last frame line."""
+        self.flat_code = False
+        """Its code line was not indented under it (a paste that lost its indents): more code may follow so."""
         """A traceback's frame line that is not whole (a console wrapped it): the next line may complete it."""
         self.cleaned: dict[str, str] = {}
         """Short lines already cleaned, and what :func:`clean` made of them: a long log repeats most of its lines

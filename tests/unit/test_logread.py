@@ -506,3 +506,16 @@ def test_comfyuis_memory_summary_alone_is_a_device_out_of_memory():
     assert (
         explain_log(text("ComfyUI-WanVideoWrapper623_teacache_no_skip_memory_summary_console.log"))["failure"] is None
     )
+
+
+def test_a_traceback_whose_paste_lost_the_codes_indent_reads_to_its_error():
+    # GIVEN djbielejeski/a-person-mask-generator#82: a Python 3.14 traceback pasted with every line at one indent, the
+    # frames' code and its multi-line statements ("images=images,", "...<6 lines>...", ")") level with the frames
+    doc = explain_log(text("a-person-mask-generator82_typeerror_cannot_handle_dtype_traceback.log"))
+    # THEN the statements stay in the traceback, and its error is the failure: not memory, and said so
+    failure = doc["failure"]
+    assert (failure["kind"], failure["exception_type"]) == ("other", "TypeError")
+    assert (
+        failure["message"].startswith("Cannot handle this data type")
+        and doc["verdict"]["title"] == "Not a memory error"
+    )
