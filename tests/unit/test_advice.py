@@ -9,11 +9,12 @@ from __future__ import annotations
 import copy
 
 import pytest
-from helpers import gpu_scenario, load_json
+from helpers import FIXTURES, gpu_scenario, load_json
 
 from memprobe.judging.advice import TILED_DEFAULTS, advise, shortfall, suggest
 from memprobe.judging.facts import RunFacts
 from memprobe.judging.runfacts import run_peaks
+from memprobe.logs.explain import explain_log
 
 GIB = 1024**3
 torch_oom = type("OutOfMemoryError", (RuntimeError,), {"__module__": "torch"})
@@ -442,3 +443,18 @@ def _as_decode_failure(doc, class_type="VAEDecode", tile_size=None):
     if tile_size is not None:
         doc["prompt"]["11"] = {"class_type": class_type, "inputs": {"tile_size": tile_size, "overlap": 64}}
     return doc
+
+
+def test_a_pagefile_or_swap_is_sized_to_hold_the_one_allocation_that_failed():
+    # GIVEN Kosinkadink/ComfyUI-VideoHelperSuite#136 (Windows: "DefaultCPUAllocator: not enough memory: you tried to
+    # allocate 65641881600 bytes", the machine's RAM not in the log) and numz/ComfyUI-SeedVR2_VideoUpscaler#130 (Linux)
+    for name, size, asked in (
+        ("vhs_136_loadvideo_1080p_defaultcpuallocator_65gb.log", "fixed pagefile of 62 GB", "61.1 GiB"),
+        ("seedvr2_130_postprocess_defaultcpuallocator_83gb.log", "a 78 GB swap file", "77.2 GiB"),
+    ):
+        doc = explain_log((FIXTURES / "logs" / name).read_text(encoding="utf-8"))
+        step = next(s for s in doc["suggestions"] if s["id"] == "pagefile")
+        # THEN the size offered holds that allocation (not the table's smallest, 32 GB) and says why; and it points
+        # at the setting that may have asked for that much
+        assert size in step["try"] and f"one allocation alone asked for {asked}" in step["try"], step["try"]
+        assert "lower the one that does" in step["try"]

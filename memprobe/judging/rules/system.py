@@ -239,22 +239,32 @@ def _system_remedy(f: RunFacts, limit: MemoryLimit, used: int | None) -> tuple[s
         )
     advice = suggest_pagefile(ram, vram, peak_commit_bytes=used)
     size_bytes = advice.recommended_bytes if advice else 32 * GIB  # the smallest size the sizing table gives
+    basis = f" ({advice.basis})" if advice else ""
+    requested = f.failure.sizes.requested_bytes if f.failure is not None else None
+    if requested and requested > (ram or 0) + size_bytes:  # one allocation alone outgrows that size
+        size_bytes = -(-(requested - (ram or 0)) // GIB) * GIB
+        basis = f" (one allocation alone asked for {fmt_bytes(requested)}{', more than the RAM' if ram else ''})"
     size = f"{size_bytes // GIB} GB"
     adds = max(0, size_bytes - (f.context.get("swap_total_bytes") or 0))
+    check = (
+        " If no setting of this step should need that much, lower the one that does (frames, resolution, a "
+        "preview of every frame) instead."
+        if requested and requested > 32 * GIB
+        else ""
+    )
     if family == "Windows":
         return (
             "Give Windows a larger fixed pagefile",
-            f"Set a fixed pagefile of {size} (initial = maximum){' (' + advice.basis + ')' if advice else ''} on "
-            "a non-system SSD with free space — never an HDD or a USB/removable drive. Memory compression is "
-            "not a pagefile.",
+            f"Set a fixed pagefile of {size} (initial = maximum){basis} on a non-system SSD with free space — never "
+            f"an HDD or a USB/removable drive. Memory compression is not a pagefile.{check}",
             adds,
         )
     if limit.name == COMMIT:  # Linux, vm.overcommit_memory = 2
         return (
             "Raise Linux's commit limit",
-            f"Add swap (a {size} swap file on an SSD: CommitLimit = swap + RAM x vm.overcommit_ratio / 100) or "
-            "raise vm.overcommit_ratio; with strict overcommit, allocations beyond CommitLimit fail even with "
-            "RAM free.",
+            f"Add swap (a {size} swap file on an SSD: CommitLimit = swap + RAM x vm.overcommit_ratio / 100){basis} "
+            "or raise vm.overcommit_ratio; with strict overcommit, allocations beyond CommitLimit fail even with "
+            f"RAM free.{check}",
             adds,
         )
     if family == "Darwin":
@@ -266,7 +276,8 @@ def _system_remedy(f: RunFacts, limit: MemoryLimit, used: int | None) -> tuple[s
         )
     return (
         "Add swap so RAM can overflow",
-        f"Add swap (a {size} swap file on an SSD) so the kernel's OOM killer stops ending ComfyUI when RAM is full.",
+        f"Add swap (a {size} swap file on an SSD){basis} so the kernel's OOM killer stops ending ComfyUI when RAM is "
+        f"full.{check}",
         adds,
     )
 
