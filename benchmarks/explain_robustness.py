@@ -1,7 +1,7 @@
 """How `memprobe explain` holds up when a real log reaches it the way pastes do: quoted in an e-mail or a
 Markdown reply, flattened onto one line by a page or a search result, with Windows line ends, HTML
 entities, a container's or an unknown logger's prefix before every line, indented as a Markdown code block,
-fenced in `<details>`, hard-wrapped at a console's width. Each of the corpus logs that explain reads right
+fenced in `<details>`, with a blank line after each line, hard-wrapped at a console's width. Each of the corpus logs that explain reads right
 (their excerpt shows the failure and their thread agrees with it) is changed so and read again: how many
 still name the same memory.
 
@@ -46,6 +46,7 @@ CHANGES: dict[str, Callable[[str], str]] = {
     "unknown level": _each_line("INFO: "),
     "indented block": _each_line("    "),
     "details fence": lambda text: f"<details><summary>log</summary>\n\n```\n{text}\n```\n</details>",
+    "blank line after each": lambda text: "\n\n".join(text.split("\n")),
     "wrapped at 80": _wrapped(80),
     "wrapped at 120": _wrapped(120),
 }

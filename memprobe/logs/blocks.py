@@ -5,11 +5,13 @@ line of the block can be."""
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from .patterns import (
+    _CAPACITY,
     _CHAIN,
     _CLASS_VALUE,
     _EXC_LINE,
@@ -93,6 +95,7 @@ class BlockReading:
         def _version(self, key: str, value: str, s: str) -> None: ...
         def _args(self, rest: str, s: str) -> None: ...
         def _os(self, name: str, s: str) -> None: ...
+        def _capacity(self, m: re.Match[str]) -> None: ...
         def _device(self, value: str, s: str) -> None: ...
 
     def _ev(self, text: str) -> LogLine:
@@ -125,6 +128,10 @@ class BlockReading:
         self.exc, self.mode, self.validation_node, self.chain = None, None, None, []
         if block is None:
             return
+        message = block.message
+        if ("capac" in message or "Device limit" in message) and (m := _CAPACITY.search(message)):
+            self._capacity(m)  # the device's size, in its out-of-memory message ("Device limit : 8.00 GiB")
+            self.facts.evidence["vram_total_from_error_bytes"] = block.evidence[-1]
         if block.source == "traceback" and block.line == self.ignored_at + 1:
             return  # "Exception ignored in: <function HostBuffer.__del__ ...>": Python went on
         if block.source == "traceback" and any(

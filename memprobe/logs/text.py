@@ -27,6 +27,7 @@ __all__ = [
     "clean",
     "learned_prefix",
     "unwrapped",
+    "spaced",
     "indented",
     "MAX_LINE_CHARS",
     "FLAT_MAX_CHARS",
@@ -372,17 +373,41 @@ def indented(
     return dedent
 
 
+def spaced(
+    lines: list[tuple[str, bool]],
+) -> Callable[[Iterable[tuple[str, bool]]], Iterator[tuple[str, bool]]] | None:
+    """A paste with a blank line after each of its lines (a terminal's or a page's copy that made each line a
+    paragraph): at least six lines with text among a log's first ``lines``, none followed by another. The function
+    that takes those blanks out (a run of 2k + 1 blank lines was k of the log's own), or ``None``."""
+    texts = [i for i, (line, _) in enumerate(lines) if line.strip()]
+    if len(texts) < 6 or any(j == i + 1 for i, j in pairwise(texts)):
+        return None
+
+    def undouble(source: Iterable[tuple[str, bool]]) -> Iterator[tuple[str, bool]]:
+        blanks = 0
+        for line, cut in source:
+            if not line.strip():
+                blanks += 1
+                continue
+            for _ in range((blanks - 1) // 2 if blanks else 0):
+                yield "", False
+            blanks = 0
+            yield line, cut
+
+    return undouble
+
+
 SHAPE_HEAD = 40
 """How many first lines of a log its paste's shape (a wrap, an indent, a logger's prefix) is learned from."""
 
 
 def paste_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
-    """:func:`iter_lines`, with what a log's first lines show of how it was pasted undone: rows hard-wrapped at a
-    console's width joined (:func:`unwrapped`), an indent as a whole taken off (:func:`indented`), then a logger's
+    """:func:`iter_lines`, with what a log's first lines show of how it was pasted undone: a blank line after
+    each line taken out (:func:`spaced`), rows hard-wrapped at a console's width joined (:func:`unwrapped`), an indent as a whole taken off (:func:`indented`), then a logger's
     prefix no table here knows (:func:`learned_prefix`)."""
     lines = iter_lines(source)
     head = list(islice(lines, SHAPE_HEAD))
-    for undo in (unwrapped, indented):
+    for undo in (spaced, unwrapped, indented):
         if (fix := undo(head)) is not None:
             lines = fix(chain(head, lines))
             head = list(islice(lines, SHAPE_HEAD))

@@ -20,6 +20,7 @@ from memprobe.logs.text import (
     indented,
     iter_lines,
     learned_prefix,
+    spaced,
     unwrapped,
 )
 
@@ -519,3 +520,37 @@ def test_a_traceback_whose_paste_lost_the_codes_indent_reads_to_its_error():
         failure["message"].startswith("Cannot handle this data type")
         and doc["verdict"]["title"] == "Not a memory error"
     )
+
+
+def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
+    # of the corpus, six logs came with a blank line after each line (a page's or a terminal's copy made each line a
+    # paragraph); the one whose error spans lines, Comfy-Org/ComfyUI#13954's StabilityMatrix popup, reads its
+    # "Allocation on device 0 would exceed allowed memory." with the sizes torch put under it
+    found = set()
+    for path in sorted(LOGS.glob("*.log")):
+        if spaced([item for item, _ in zip(iter_lines(path.read_bytes()), range(40), strict=False)]) is not None:
+            found.add(path.name)
+    assert found == {
+        "NvidiaDocker64_startup_segfault_docker.log",
+        "VideoX-Fun100_cogvideox_fun_decode_allocation_traceback.log",
+        "comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log",
+        "impactpack1017_facedetailer_sam_segfault_traceback.log",
+        "rocmbuild5990_amdgpu_gfxhub_page_fault_dmesg.log",
+        "stabilitymatrix-449_pip_errno28_install.log",
+    }
+    doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
+    assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")
+    assert doc["machine"]["vram_total_bytes"] == 8 * 1024**3  # "Device limit : 8.00 GiB", in the message
+    # AND a log read right loses nothing when pasted so: the same failure, its evidence on its own lines again
+    for name in ("ComfyUI-Sharp24_memory_summary_traceback.log", "vhs_67_loadvideo_defaultcpuallocator_69gb.log"):
+        raw = text(name)
+        plain, doubled = explain_log(raw), explain_log("\n\n".join(raw.split("\n")))
+        assert (doubled["failure"]["kind"], doubled["failure"]["message"]) == (
+            plain["failure"]["kind"],
+            plain["failure"]["message"],
+        )
+        assert doubled["failure"]["evidence"] == plain["failure"]["evidence"]
+    # (a log's own blank lines: a run of three is one of them)
+    head = [(line, False) for line in "a  b  c  d  e  f".split(" ")]
+    undo = spaced(head)
+    assert undo is not None and [x for x, _ in undo(head + [("", False)] * 3 + [("g", False)])] == [*"abcdef", "", "g"]
