@@ -128,10 +128,15 @@ class BlockReading:
         self.exc, self.mode, self.validation_node, self.chain = None, None, None, []
         if block is None:
             return
-        message = block.message
-        if ("capac" in message or "Device limit" in message) and (m := _CAPACITY.search(message)):
+        message, machine = block.message, self.facts.machine
+        if (
+            "vram_total_from_error_bytes" not in machine
+            and ("capac" in message or "Device limit" in message)
+            and (m := _CAPACITY.search(message))
+        ):
             self._capacity(m)  # the device's size, in its out-of-memory message ("Device limit : 8.00 GiB")
-            self.facts.evidence["vram_total_from_error_bytes"] = block.evidence[-1]
+            if "vram_total_from_error_bytes" in machine and block.evidence:
+                self.facts.evidence["vram_total_from_error_bytes"] = block.evidence[-1]
         if block.source == "traceback" and block.line == self.ignored_at + 1:
             return  # "Exception ignored in: <function HostBuffer.__del__ ...>": Python went on
         if block.source == "traceback" and any(

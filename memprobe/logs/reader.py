@@ -165,11 +165,11 @@ class _Reader(DialogReading, MachineReading):
         """The length of the line before the one being read: a console wraps at its width, and a line that long
         may go on in the next (``WRAP_WIDTH``)."""
         self.cut_frame: str | None = None
+        """A traceback's frame line that is not whole (a console wrapped it): the next line may complete it."""
         self.frame_indent = 0
         """The indent of the traceback's last frame line."""
         self.flat_code = False
         """Its code line was not indented under it (a paste that lost its indents): more code may follow so."""
-        """A traceback's frame line that is not whole (a console wrapped it): the next line may complete it."""
         self.cleaned: dict[str, str] = {}
         """Short lines already cleaned, and what :func:`clean` made of them: a long log repeats most of its lines
         (each prompt's model loads, bars, "got prompt"), and cleaning is a third of reading one."""
@@ -410,7 +410,7 @@ class _Reader(DialogReading, MachineReading):
                 self.prompt.failures[-1].oom_unload = True
                 self.prompt.failures[-1].evidence.append(self._ev(s))
             else:  # the excerpt has ComfyUI's own OOM line but not the exception: a device OOM still
-                self._open("message", s, message=s[: s.find(":") + 1] if s[0] == "M" else s, oom_unload=True)
+                self._open("message", s, message=_SUMMARY_LINE if first == "M" else s, oom_unload=True)
             return
         if ("exception_message" in s or "node_errors" in s) and self._api_error(s):
             return  # (an API client's exception may carry it: "RuntimeError: ["execution_error", {...}]")
