@@ -245,6 +245,7 @@ _LOOSE_ERROR = re.compile(
     r"\] Assertion `.*` failed|Error submitting a packet to the muxer|Error: Command failed: "  # CUDA's, ffmpeg's, Node's
     r"|ComfyUI (?:execution )?error: |^Server error: |^(?i:server execution error): |INTERNAL ASSERT FAILED at |size mismatch for "
     r"|CUDA error(?: \([^)]{1,200}\))?: |HIP error: |nvrtc: error: |no kernel image is available|Error\(s\) in loading state_dict"
+    r"|^(?:CUDA|HIP)[ -]?(?:错误|錯誤|エラー|오류|[Ff]ehler|[Ee]rreur|[Ee]rrore?|[Оо]шибка|[Hh]ata|[Ll]ỗi) ?[:：]"  # translated
     r"|Error Code \d+: |Error during server start|[Cc]ould not bind on address|Cmd\('[\w.-]+'\) failed"  # TensorRT's; Krita's; GitPython's
     r"|has no len\(\)|not enough space in the context's memory pool"  # a TypeError's; ggml's fixed context (not RAM)
     r"|^MIOpen\(HIP\): Error |backend compiler failed build|^Uncaught (?:\(in promise\) )?\w*(?:Error|Exception)\b"
@@ -268,10 +269,13 @@ _LOOSE_ERROR = re.compile(
     r"|\b(?:cuda|hip)Error[A-Z]\w+|\b(?:CUDA|UR|ZE)_(?:RESULT_)?ERROR_[A-Z_]+"  # a runtime's own error code, alone
     r"|\.py: error: "  # argparse refusing ComfyUI's command line ("main.py: error: unrecognized arguments: ...")
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
+    r"|^[0-9a-f]{6}\|ERR +\|"  # aria2's result row of a download that failed (a container's models fetched at start)
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""
 _FAILED = re.compile(r"\b(?:[Ee]rror|[Ff]ailed|[Ee]xception)\b")
 """A line logged at the level error that says something failed (not the stderr a logger copied at that level)."""
+_LOGURU_ERROR = re.compile(r"(?:^|\| )(?:ERROR|CRITICAL) *\|")
+"""loguru's level in its prefix, an error's ("2023-10-19 11:33:14.591 | ERROR    | module:function:12 - ")."""
 _LOGGED_ERROR = re.compile(r"^ERROR:[\w.]*:(?!\s*$)")
 """Python's logging at its default format, at the level ERROR (``ERROR:root:...``)."""
 _VAE_MODEL = re.compile(r"VAE|^Autoencod|^AutoEncoder", re.IGNORECASE)

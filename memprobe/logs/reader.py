@@ -59,6 +59,7 @@ from .patterns import (  # what the reader's lines are tested against
     _LAUNCH,
     _LOADER_LINES,
     _LOGGED_ERROR,
+    _LOGURU_ERROR,
     _LOOSE_ERROR,
     _MANAGER_LINES,
     _MARKUP,
@@ -229,7 +230,8 @@ class _Reader(DialogReading, MachineReading):
             and text
             and (
                 (segment[:6] == "ERROR:" and _LOGGED_ERROR.match(segment))
-                or ("[error]" in level and _FAILED.search(text))  # the Desktop app's "[error] Error creating ..."
+                or (("[error]" in level or _LOGURU_ERROR.search(level)) and _FAILED.search(text))  # the Desktop
+                # app's "[error] Error creating ...", loguru's "| ERROR    | worker:run:236 - Failed to run ..."
             )
         ):
             self.facts.loose_error = LogFailure("message", self.n, message=text, evidence=[self._ev(text)])

