@@ -46,7 +46,7 @@ UNTOUCHED = {
     "u": ((41, 46), (12, 12), (20, 21), (0, 1)),
     # Rounds v (16 logs: the search budget ran out), zz and ac (15 and 14: what was left of it) scored 10/16, 4/5,
     # 2/5; 12/15, 0/0, 9/10, 1/1; and 12/14, 4/4, 2/2, 0/1: under a round's 20, not held here. So round ai (13 logs,
-    # the last of a budget): 11/13, 0/0, 7/8, 0/1; and round ak (13): 11/13, 4/4, 6/7, 0/1.
+    # the last of a budget): 11/13, 0/0, 7/8, 0/1; round ak (13): 11/13, 4/4, 6/7, 0/1; and round am (16): 5/16, 1/1, 3/9, 1/1.
     "w": ((37, 44), (14, 15), (13, 14), (0, 0)),
     "x": ((17, 25), (3, 3), (10, 13), (0, 0)),
     "y": ((20, 31), (4, 4), (12, 16), (0, 0)),
