@@ -16,10 +16,18 @@ def test_a_server_killed_mid_sampling_is_found_at_the_next_start(comfy_install, 
     try:
         prompt_id = first.queue(load_workflow("txt2img", **{"3.steps": 30, "3.seed": 5}))
         deadline = time.monotonic() + 180
-        while True:  # until KSampler has run for a moment
+        while True:  # until KSampler has run for a second (sampled at least once since its start): its start is
+            # committed by the ledger's writer thread, so a kill in its first milliseconds finds the node before it
             live = first.get("/memprobe/live")
             running = [n for n in (live.get("run") or {}).get("nodes", []) if n["status"] == "running"]
-            if running and running[0]["class_type"] == "KSampler" and len(live["run"]["timeline"]["t"]) > 3:
+            times = (live.get("run") or {}).get("timeline", {}).get("t") or []
+            if (
+                running
+                and running[0]["class_type"] == "KSampler"
+                and running[0].get("start_s") is not None
+                and times
+                and times[-1] >= running[0]["start_s"] + 1.0
+            ):
                 break
             assert time.monotonic() < deadline, f"KSampler never ran: {live}"
             time.sleep(0.3)
