@@ -80,7 +80,7 @@ from .patterns import (  # what the reader's lines are tested against
     _VALIDATION_MESSAGES,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog, bar_finished
-from .text import clean, paste_lines
+from .text import TAKEN, clean, paste_lines
 
 __all__ = [
     "read_log",
@@ -180,6 +180,8 @@ class _Reader(DialogReading, MachineReading):
 
     def feed(self, raw: str, cut: bool) -> None:
         self.n += 1
+        if raw is TAKEN:  # (a line the paste's shape added: counted, not read)
+            return
         if cut:
             self.facts.cut_lines += 1
         if "\0" in raw:

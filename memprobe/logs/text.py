@@ -24,6 +24,7 @@ from typing import Any, BinaryIO
 __all__ = [
     "iter_lines",
     "paste_lines",
+    "TAKEN",
     "clean",
     "learned_prefix",
     "unwrapped",
@@ -296,6 +297,8 @@ def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
     )
 
     def strip(line: str) -> str:
+        if line is TAKEN:
+            return line
         if m := pattern.match(line):
             return line[m.end() :]
         start = _known_end(line)
@@ -333,8 +336,12 @@ def unwrapped(
     def join(source: Iterable[tuple[str, bool]]) -> Iterator[tuple[str, bool]]:
         held = ""
         for line, cut in source:
-            if _row(line, width) and len(held) < MAX_LINE_CHARS:
+            if line is not TAKEN and _row(line, width) and len(held) < MAX_LINE_CHARS:
                 held += line
+                yield TAKEN, False  # (the joined line is numbered as its last row)
+                continue
+            if line is TAKEN:
+                yield line, cut
                 continue
             yield held + line, cut
             held = ""
@@ -370,7 +377,7 @@ def indented(
 
     def dedent(source: Iterable[tuple[str, bool]]) -> Iterator[tuple[str, bool]]:
         for line, cut in source:
-            yield (line[indent:] if line.startswith(common) else line.lstrip(" \t")), cut
+            yield (line if line is TAKEN else line[indent:] if line.startswith(common) else line.lstrip(" \t")), cut
 
     return dedent
 
@@ -391,29 +398,34 @@ def spaced(
             if not line.strip():
                 blanks += 1
                 continue
-            for _ in range((blanks - 1) // 2 if blanks else 0):
-                yield "", False
+            own = (blanks - 1) // 2 if blanks else 0
+            yield from [("", False)] * own + [(TAKEN, False)] * (blanks - own)
             blanks = 0
             yield line, cut
+        yield from [(TAKEN, False)] * blanks
 
     return undouble
 
 
+TAKEN = "\x00taken\x00"
+"""What :func:`paste_lines` gives for a line that undoing a paste's shape took out (a blank after each line, a row
+joined to the next): it still counts, so a log's line numbers stay those of the paste."""
 SHAPE_HEAD = 40
 """How many first lines of a log its paste's shape (a wrap, an indent, a logger's prefix) is learned from."""
 
 
 def paste_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
     """:func:`iter_lines`, with what a log's first lines show of how it was pasted undone: a blank line after
-    each line taken out (:func:`spaced`), rows hard-wrapped at a console's width joined (:func:`unwrapped`), an indent as a whole taken off (:func:`indented`), then a logger's
-    prefix no table here knows (:func:`learned_prefix`)."""
+    each line taken out (:func:`spaced`), rows hard-wrapped at a console's width joined (:func:`unwrapped`), an indent
+    as a whole taken off (:func:`indented`), then a logger's prefix no table here knows (:func:`learned_prefix`). A line
+    taken out comes as :data:`TAKEN`."""
     lines = iter_lines(source)
     head = list(islice(lines, SHAPE_HEAD))
     for undo in (spaced, unwrapped, indented):
-        if (fix := undo(head)) is not None:
+        if (fix := undo([item for item in head if item[0] is not TAKEN])) is not None:
             lines = fix(chain(head, lines))
             head = list(islice(lines, SHAPE_HEAD))
-    strip = learned_prefix(line for line, _ in head)
+    strip = learned_prefix(line for line, _ in head if line is not TAKEN)
     lines = chain(head, lines)
     return lines if strip is None else ((strip(line), cut) for line, cut in lines)
 

@@ -16,6 +16,7 @@ from memprobe.logs.reader import read_log
 from memprobe.logs.text import (
     FLAT_MAX_CHARS,
     MAX_LINE_CHARS,
+    TAKEN,
     clean,
     indented,
     iter_lines,
@@ -296,6 +297,9 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
     assert wrapped == {"ComfyUI15271_illegal_memory_access_abort_console.log"}
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
+    # (a joined line is numbered as its last row: the paste's line numbers hold — its "Fatal Python error" is line 19)
+    doc = explain_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
+    assert (doc["failure"]["evidence"][0]["line"], doc["log"]["lines"]) == (19, 22)
     rows = [
         f"Warning {n}: a line of the log's own, of the widest length, printed twice".ljust(70, ".") for n in range(3)
     ]
@@ -546,7 +550,7 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")
     assert doc["machine"]["vram_total_bytes"] == 8 * 1024**3  # "Device limit : 8.00 GiB", in the message
-    # AND a log read right loses nothing when pasted so: the same failure, its evidence on its own lines again
+    # AND a log read right loses nothing when pasted so: the same failure, its evidence on the paste's own lines
     for name in ("ComfyUI-Sharp24_memory_summary_traceback.log", "vhs_67_loadvideo_defaultcpuallocator_69gb.log"):
         raw = text(name)
         plain, doubled = explain_log(raw), explain_log("\n\n".join(raw.split("\n")))
@@ -554,11 +558,15 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
             plain["failure"]["kind"],
             plain["failure"]["message"],
         )
-        assert doubled["failure"]["evidence"] == plain["failure"]["evidence"]
-    # (a log's own blank lines: a run of three is one of them)
+        evidence = [(e["line"], e["text"]) for e in plain["failure"]["evidence"]]
+        assert [(e["line"], e["text"]) for e in doubled["failure"]["evidence"]] == [(2 * n - 1, t) for n, t in evidence]
+        assert doubled["log"]["lines"] == 2 * plain["log"]["lines"] - 1
+    # (a log's own blank lines: a run of three is one of them; the blanks taken out still count)
     head = [(line, False) for line in "a  b  c  d  e  f".split(" ")]
     undo = spaced(head)
-    assert undo is not None and [x for x, _ in undo(head + [("", False)] * 3 + [("g", False)])] == [*"abcdef", "", "g"]
+    assert undo is not None
+    out = [x for x, _ in undo(head + [("", False)] * 3 + [("g", False)])]
+    assert [x for x in out if x is not TAKEN] == [*"abcdef", "", "g"] and len(out) == len(head) + 4
 
 
 @pytest.mark.parametrize(
