@@ -458,3 +458,14 @@ def test_a_pagefile_or_swap_is_sized_to_hold_the_one_allocation_that_failed():
         # at the setting that may have asked for that much
         assert size in step["try"] and f"one allocation alone asked for {asked}" in step["try"], step["try"]
         assert "lower the one that does" in step["try"]
+
+
+def test_a_custom_nodes_failure_is_said_in_words_with_its_pack():
+    # GIVEN Saganaki22/ComfyUI-FishAudioS2#5: a traceback through the pack's code, no node class in the log
+    doc = explain_log((FIXTURES / "logs" / "ComfyUI-FishAudioS2-5_kv_cache_fp8_12g_traceback.log").read_text("utf-8"))
+    step = next(s for s in doc["suggestions"] if s["id"] == "builtin-node")
+    # THEN its why names the pack and what ran out, in words (not the kind's id)
+    assert (
+        step["why"]
+        == "A node of custom_nodes/ComfyUI-FishAudioS2 failed: GPU memory (VRAM) ran out (Allocation on device)."
+    )

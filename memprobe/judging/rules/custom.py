@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...documents import NodeDoc
+from ...vocabulary import kind_of
 from ..custom_nodes import CustomNode, Knob, custom_node, pack_nodes
 from ..facts import RunFacts, short
 from .base import Suggestion, rule
@@ -79,10 +80,12 @@ def custom_node_failed(f: RunFacts) -> list[Suggestion]:
         return []
     node = f.failing_node()
     known = custom_node(failure.class_type)
-    why = (
-        f"{f.label(node) if node else failure.class_type or 'a custom node'}, from a custom node pack, failed "
-        f"({failure.kind}: {short(failure.message)})."
+    who = (
+        f.label(node)
+        if node
+        else failure.class_type or (f"a node of custom_nodes/{failure.pack}" if failure.pack else "a custom node")
     )
+    why = f"{who[:1].upper()}{who[1:]} failed: {kind_of(failure.kind).ran_out} ({short(failure.message)})."
     if known is not None:
         if known.stage in ("vae-decode", "vae-encode"):
             return []
