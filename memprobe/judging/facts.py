@@ -75,6 +75,12 @@ class FailureFacts:
         return kind_of(self.kind).memory
 
     @property
+    def said(self) -> str:
+        """What ran out, in words, and the error's first line: ``GPU memory (VRAM) ran out: Allocation on device``
+        (an end without an error: what is known of why)."""
+        return f"{kind_of(self.kind).ran_out}: {short(self.evidence, 120) if self.abrupt else short(self.message)}"
+
+    @property
     def verdict_kind(self) -> str:
         """The kind, with ``abrupt`` for an end nobody explained."""
         return "abrupt" if self.abrupt and not kind_of(self.kind).ran_short else self.kind
@@ -245,9 +251,7 @@ class RunFacts:
         out = []
         failure = self.failure
         if failure is not None and kind_of(failure.kind).resource == "system":
-            out.append(
-                f"the run failed at {self.label(self.failing_node())} ({failure.kind}: {short(failure.message)})"
-            )
+            out.append(f"the run failed at {self.label(self.failing_node())} ({failure.said})")
         if failure is not None and failure.abrupt:
             out.append(f"{failure.who} ended without an error {failure.when}")
         if self.system.near(self.peaks):  # judged by the limit the OS enforces, never Linux's CommitLimit

@@ -34,7 +34,7 @@ def test_recorded_decode_oom_suggests_the_tiled_swap_first_with_its_action():
     first = suggest(run("decode_oom_cpu"))[0]
     assert first.id == "tiled-decode" and first.severity == "critical" and first.rule == "decode-in-tiles"
     assert first.action == {"type": "swap_vae_decode", "node_id": "8", **TILED_DEFAULTS}
-    assert "node 8" in first.why and "system-ram" in first.why and "DefaultCPUAllocator" in first.why
+    assert "node 8" in first.why and "system RAM ran out" in first.why and "DefaultCPUAllocator" in first.why
     assert "VAE Decode (Tiled)" in first.try_
 
 
@@ -464,8 +464,8 @@ def test_a_custom_nodes_failure_is_said_in_words_with_its_pack():
     # GIVEN Saganaki22/ComfyUI-FishAudioS2#5: a traceback through the pack's code, no node class in the log
     doc = explain_log((FIXTURES / "logs" / "ComfyUI-FishAudioS2-5_kv_cache_fp8_12g_traceback.log").read_text("utf-8"))
     step = next(s for s in doc["suggestions"] if s["id"] == "builtin-node")
-    # THEN its why names the pack and what ran out, in words (not the kind's id)
+    # THEN its why names the pack and what ran out, in words (not the kind's id, "vram")
     assert (
         step["why"]
-        == "A node of custom_nodes/ComfyUI-FishAudioS2 failed: GPU memory (VRAM) ran out (Allocation on device)."
+        == "A node of custom_nodes/ComfyUI-FishAudioS2 failed: GPU memory (VRAM) ran out: Allocation on device."
     )

@@ -7,9 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...documents import NodeDoc
-from ...vocabulary import kind_of
 from ..custom_nodes import CustomNode, Knob, custom_node, pack_nodes
-from ..facts import RunFacts, short
+from ..facts import RunFacts
 from .base import Suggestion, rule
 
 __all__ = ["knob_suggestion", "KNOB_IDS"]
@@ -85,7 +84,7 @@ def custom_node_failed(f: RunFacts) -> list[Suggestion]:
         if node
         else failure.class_type or (f"a node of custom_nodes/{failure.pack}" if failure.pack else "a custom node")
     )
-    why = f"{who[:1].upper()}{who[1:]} failed: {kind_of(failure.kind).ran_out} ({short(failure.message)})."
+    why = f"{who[:1].upper()}{who[1:]} failed: {failure.said}."
     if known is not None:
         if known.stage in ("vae-decode", "vae-encode"):
             return []

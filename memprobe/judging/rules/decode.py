@@ -112,8 +112,8 @@ def failed_words(f: RunFacts) -> str:
     failure = f.failure
     assert failure is not None
     if failure.abrupt:
-        return f"ComfyUI was ended while it ran ({failure.kind}: {short(failure.evidence, 120)})"
-    return f"it {f.fails}: {failure.kind} ({short(failure.message)})"
+        return f"ComfyUI was ended while it ran ({failure.said})"
+    return f"it {f.fails} ({failure.said})"
 
 
 def decode_change(f: RunFacts, node: NodeDoc, why: str, tier: Tier, added: int | None) -> list[Suggestion]:

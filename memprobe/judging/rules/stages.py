@@ -4,7 +4,7 @@ node. The experiment for each, one change at a time (the order of ``docs``' tabl
 from __future__ import annotations
 
 from ...documents import NodeDoc
-from ..facts import RunFacts, short
+from ..facts import RunFacts
 from .base import Suggestion, rule
 
 __all__: list[str] = []
@@ -27,7 +27,7 @@ def _requested(f: RunFacts) -> int | None:
 
 def _why(f: RunFacts, doing: str) -> str:
     assert f.failure is not None
-    return f"{f.label(f.failing_node())} {f.fails} while {doing} ({f.failure.kind}: {short(f.failure.message)})"
+    return f"{f.label(f.failing_node())} {f.fails} while {doing} ({f.failure.said})"
 
 
 @rule("failed-load", needs=("failure",), tiers=("failure",))
@@ -132,7 +132,7 @@ def stage_too_big(f: RunFacts) -> list[Suggestion]:
         node = f.failing_node() if failed else near[0]
         assert f.failure is not None or not failed
         evidence = (
-            f"failed ({f.failure.kind}: {short(f.failure.message)})"
+            f"failed ({f.failure.said})"
             if failed and f.failure is not None
             else f"reached {f.of_limit(f.node_peak(node) if node is not None else None)}"
         )
