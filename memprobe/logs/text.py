@@ -336,15 +336,14 @@ def unwrapped(
     def join(source: Iterable[tuple[str, bool]]) -> Iterator[tuple[str, bool]]:
         held = ""
         for line, cut in source:
-            if line is not TAKEN and _row(line, width) and len(held) < MAX_LINE_CHARS:
-                held += line
-                yield TAKEN, False  # (the joined line is numbered as its last row)
-                continue
             if line is TAKEN:
                 yield line, cut
-                continue
-            yield held + line, cut
-            held = ""
+            elif _row(line, width) and len(held) < MAX_LINE_CHARS:
+                held += line
+                yield TAKEN, False  # (the joined line is numbered as its last row)
+            else:
+                yield held + line, cut
+                held = ""
         if held:
             yield held, False
 
@@ -399,10 +398,12 @@ def spaced(
                 blanks += 1
                 continue
             own = (blanks - 1) // 2 if blanks else 0
-            yield from [("", False)] * own + [(TAKEN, False)] * (blanks - own)
+            for i in range(blanks):
+                yield ("", False) if i < own else (TAKEN, False)
             blanks = 0
             yield line, cut
-        yield from [(TAKEN, False)] * blanks
+        for _ in range(blanks):
+            yield TAKEN, False
 
     return undouble
 
