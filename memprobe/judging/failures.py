@@ -19,6 +19,9 @@ from ..vocabulary import AT_LIMIT, FAILURE_KINDS, KINDS
 
 __all__ = [
     "FAILURE_KINDS",
+    "OOM_UNLOAD_LINE",
+    "OOM_SUMMARY_LINE",
+    "OOM_HANDLER_LINES",
     "classify_failure",
     "is_memory_failure",
     "detect_fallback",
@@ -166,6 +169,11 @@ _DISK_TEXTS = (
     "der zugewiesene plattenplatz (quota) ist überschritten",
     "超出磁盘限额",
 )
+OOM_UNLOAD_LINE = "Got an OOM, unloading all loaded models"
+OOM_SUMMARY_LINE = "Memory summary:"
+OOM_HANDLER_LINES = (OOM_SUMMARY_LINE, OOM_UNLOAD_LINE)
+"""What ComfyUI's handler of a device OOM logs (``execution.py``, under ``model_management.is_oom``): torch's memory
+summary (since 2026), then the unloading. Either alone, the error not pasted, is that OOM."""
 _VRAM_TEXTS = (
     "cuda out of memory",
     "allocation on device",
@@ -183,7 +191,7 @@ _VRAM_TEXTS = (
     "out of memory on device",
     "not enough gpu video memory",  # DirectML: "Could not allocate tensor with N bytes. There is not enough GPU video memory available!"
     "could not allocate tensor with",
-    "got an oom, unloading all loaded models",  # ComfyUI itself, after a device OOM
+    OOM_UNLOAD_LINE.lower(),  # ComfyUI itself, after a device OOM
     "ran out of memory on your gpu",  # the frontend's tip (current ComfyUI)
     "not enough gpu memory",  # the newer frontend's toast ("Generation failed: Not enough GPU memory. Try ...")
     "insufficient free vram",  # packs' own checks before they allocate ("Insufficient free VRAM: need ~1.1 GB")
@@ -297,7 +305,9 @@ def classify_failure(
     """
     type_name = (exception_type or "").rsplit(".", 1)[-1]
     text = " ".join((message or "").lower().split())  # a message a console wrapped reads as one line
-    if text == "memory summary:":  # the line ComfyUI's handler of a device OOM logs first (then torch's table)
+    if (
+        text == OOM_SUMMARY_LINE.lower()
+    ):  # the line ComfyUI's handler of a device OOM logs first (torch's table follows)
         return "vram"
     if any(t in text for t in _NOT_EXHAUSTION):
         return "other"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ..judging.failures import OOM_HANDLER_LINES
 from .records import _PROGRESS as _PROGRESS
 from .records import Frame, LogFailure
 from .text import COMPOSE_PREFIX
@@ -122,8 +123,7 @@ def _known(s: str) -> bool:
         or s.startswith(
             (
                 "Prompt executed in",
-                "Got an OOM",
-                "Memory summary:",
+                *OOM_HANDLER_LINES,
                 "Requested to load",
                 "loaded ",
                 "!!!",

@@ -29,7 +29,7 @@ from collections import deque
 from typing import BinaryIO
 
 from ..judging.custom_nodes import custom_node
-from ..judging.failures import MEMORY_TEXTS, detect_fallback, memory_sign
+from ..judging.failures import MEMORY_TEXTS, OOM_SUMMARY_LINE, OOM_UNLOAD_LINE, detect_fallback, memory_sign
 from ..judging.stages import builtin_class_titled
 from .blocks import Mode
 from .dialogs import DialogReading, is_node_class, one_line_dialog, payload_fields, translated_title
@@ -112,8 +112,6 @@ def memory_gate(low: str) -> bool:
     return not low.isascii() or _MEMORY_GATE.search(low) is not None
 
 
-_SUMMARY_LINE = "Memory summary:"
-"""What ComfyUI's handler of a device OOM logs before torch's memory summary table (since 2026)."""
 MAX_MODELS = 48
 MAX_CRASH_FRAMES = 32
 LOOSE_LINES = 400
@@ -406,15 +404,15 @@ class _Reader(DialogReading, MachineReading):
             self._open("validation", s)
             self.mode = Mode.VALIDATION
             return
-        if (first == "G" and s.startswith("Got an OOM, unloading all loaded models")) or (
-            first == "M" and (s == _SUMMARY_LINE or s.startswith(_SUMMARY_LINE + " |"))  # (its table on its line)
+        if (first == "G" and s.startswith(OOM_UNLOAD_LINE)) or (
+            first == "M" and (s == OOM_SUMMARY_LINE or s.startswith(OOM_SUMMARY_LINE + " |"))  # (its table on its line)
         ):  # ComfyUI's handler of a device OOM (is_oom); since 2026 it logs torch's memory summary first
             self.prompt.oom_unload = True
             if self.prompt.failures:
                 self.prompt.failures[-1].oom_unload = True
                 self.prompt.failures[-1].evidence.append(self._ev(s))
             else:  # the excerpt has ComfyUI's own OOM line but not the exception: a device OOM still
-                self._open("message", s, message=_SUMMARY_LINE if first == "M" else s, oom_unload=True)
+                self._open("message", s, message=OOM_SUMMARY_LINE if first == "M" else s, oom_unload=True)
             return
         if ("exception_message" in s or "node_errors" in s) and self._api_error(s):
             return  # (an API client's exception may carry it: "RuntimeError: ["execution_error", {...}]")

@@ -7,6 +7,7 @@ test_log_pastes.py, how a process ended in test_log_endings.py."""
 from __future__ import annotations
 
 import codecs
+from itertools import islice
 
 import pytest
 from helpers import FIXTURES
@@ -16,6 +17,7 @@ from memprobe.logs.reader import read_log
 from memprobe.logs.text import (
     FLAT_MAX_CHARS,
     MAX_LINE_CHARS,
+    SHAPE_HEAD,
     TAKEN,
     clean,
     indented,
@@ -32,6 +34,16 @@ LOGS = FIXTURES / "logs"
 
 def text(name: str) -> str:
     return (LOGS / name).read_text(encoding="utf-8")
+
+
+def corpus_shaped(undo) -> set[str]:
+    """The corpus logs whose first lines the paste-shape detector ``undo`` (unwrapped, indented, spaced) takes for its
+    shape."""
+    return {
+        path.name
+        for path in sorted(LOGS.glob("*.log"))
+        if undo(list(islice(iter_lines(path.read_bytes()), SHAPE_HEAD))) is not None
+    }
 
 
 @pytest.mark.parametrize(
@@ -289,12 +301,7 @@ def test_a_paste_hard_wrapped_at_a_consoles_width_reads_as_it_was(name: str, wid
 def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
     # of the corpus' real logs (progress bars, stack frames, tables, repeated and padded lines, whole frames), only
     # Comfy-Org/ComfyUI#15271's paste is hard-wrapped ("... Force pre-loaded 210 weights: 1175 K" / "B.")
-    wrapped = set()
-    for path in sorted(LOGS.glob("*.log")):
-        head = [item for item, _ in zip(iter_lines(path.read_bytes()), range(40), strict=False)]
-        if unwrapped(head) is not None:
-            wrapped.add(path.name)
-    assert wrapped == {"ComfyUI15271_illegal_memory_access_abort_console.log"}
+    assert corpus_shaped(unwrapped) == {"ComfyUI15271_illegal_memory_access_abort_console.log"}
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
     # (a joined line is numbered as its last row: the paste's line numbers hold — its "Fatal Python error" is line 19)
@@ -326,11 +333,7 @@ def test_a_logs_own_indentation_is_kept():
     # of the corpus, only logs indented as a whole lose it: a dialog pasted as a code block, rich's traceback
     # (Comfy-Org/ComfyUI#13458), a WinDbg analysis (woct0rdho/SageAttention#85); a traceback's frames (two spaces)
     # and code (four) are a log's own
-    found = set()
-    for path in sorted(LOGS.glob("*.log")):
-        if indented([item for item, _ in zip(iter_lines(path.read_bytes()), range(40), strict=False)]) is not None:
-            found.add(path.name)
-    assert found == {
+    assert corpus_shaped(indented) == {
         "ComfyI2I11_inpaint_segments_cpualloc_traceback.log",  # ManglerFTW/ComfyI2I#11, a dialog as a code block
         "comfyui13458_lora_trainer_backward_rich_traceback.log",
         "woct0rdhoSageAttention85_procdump_acceleratorerror_windbg.log",
@@ -535,11 +538,7 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
     # of the corpus, six logs came with a blank line after each line (a page's or a terminal's copy made each line a
     # paragraph); the one whose error spans lines, Comfy-Org/ComfyUI#13954's StabilityMatrix popup, reads its
     # "Allocation on device 0 would exceed allowed memory." with the sizes torch put under it
-    found = set()
-    for path in sorted(LOGS.glob("*.log")):
-        if spaced([item for item, _ in zip(iter_lines(path.read_bytes()), range(40), strict=False)]) is not None:
-            found.add(path.name)
-    assert found == {
+    assert corpus_shaped(spaced) == {
         "NvidiaDocker64_startup_segfault_docker.log",
         "VideoX-Fun100_cogvideox_fun_decode_allocation_traceback.log",
         "comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log",

@@ -9,7 +9,7 @@ from ...format import fmt_bytes
 from ...vocabulary import kind_of
 from ..custom_nodes import pack_decoder
 from ..facts import RunFacts, short
-from ..failures import MessageSizes
+from ..failures import OOM_HANDLER_LINES, MessageSizes
 from .base import Suggestion, rule
 from .custom import knob_suggestion
 
@@ -17,10 +17,6 @@ __all__ = ["impossible_request"]
 
 _NO_MACHINE_HAS = 1024**4
 """Where the machine's RAM is unknown: a single allocation beyond 2 TiB is no machine's shortage."""
-
-
-_OOM_HANDLER = ("Got an OOM, unloading all loaded models", "Memory summary:")
-"""What ComfyUI's handler of a device OOM logs (the excerpt's only failure line when the error was not pasted)."""
 
 
 def _sizes_words(sizes: MessageSizes) -> str:
@@ -49,7 +45,7 @@ def _why(f: RunFacts) -> str:
     )
     stage = f" ({failure.stage})" if failure.stage else ""
     said = short(failure.message)
-    if (failure.message or "").startswith(_OOM_HANDLER):
+    if (failure.message or "").startswith(OOM_HANDLER_LINES):  # the excerpt's only failure line
         said = f'ComfyUI logged "{said}", which it does only when a device ran out of memory'
     return f"It failed {where}{stage}: {said}{_sizes_words(failure.sizes)}."
 
