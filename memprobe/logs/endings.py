@@ -20,6 +20,7 @@ _PAUSE = (
     "続行するには何かキーを押してください",
     "계속하려면 아무 키나 누르십시오",
     "press a key to continue",
+    "press key to continue",  # (as a user retyped it)
     "press enter to continue",
     "entrée pour continuer",  # "Cliquez sur Entrée pour continuer...", an install script's French prompt
     "comfyui has exited",  # install scripts' own banner after the server ended
@@ -130,6 +131,7 @@ _BACKEND_EXIT = (
     "comfyui exited before it became ready",  # a pipeline that launches ComfyUI ("... Exit code: 1")
     "comfyui server process exited unexpectedly",  # Replicate's cog-comfyui (a RuntimeError it raises)
     "] worker process exited",  # ComfyUI-Distributed: "[Distributed] Worker process exited" (a worker's ComfyUI)
+    "程序异常退出，退出代码为",  # the Aki launcher: "[程序异常退出，退出代码为 3 (0x00000003)]" (ended abnormally)
 )
 """The program that runs ComfyUI as its backend saw its process end, without saying why."""
 _CTRL_C = (

@@ -36,6 +36,9 @@ def focus_of(facts: LogFacts) -> Focus:
     prompt started and outlived."""
     with_failures = [p for p in facts.prompts if p.failures]
     last_failure_line = max((f.line for p in with_failures for f in p.failures), default=-1)
+    imported = facts.import_failure or facts.import_line  # a pack that failed to import at start-up
+    if imported is not None:  # ComfyUI still printed after an ending above it: not where it ended
+        last_failure_line = max(last_failure_line, imported.line)
     finished = {p.index: p.ended_line.number for p in facts.prompts if p.ended_line is not None}
     endings = [
         e
@@ -82,8 +85,8 @@ def focus_of(facts: LogFacts) -> Focus:
         if above is not None:  # the Desktop app's "ComfyUI process exited (exit code ...)" above the log's tail
             return Focus(last, [], above)
         return Focus(last, [], cut_short=True)
-    if facts.import_failure is not None and not ran and not _ran_after(last, facts.import_failure.line):
-        return Focus(last, [facts.import_failure])  # only the start-up: a pack that failed to import
+    if imported is not None and not ran and not _ran_after(last, imported.line):
+        return Focus(last, [imported])  # only the start-up: a pack that failed to import
     if facts.loose_error is not None and not ran and not _ran_after(last, facts.loose_error.line):
         return Focus(last, [facts.loose_error])  # a paste of an error's wording alone
     if last is not None and not with_failures and (outlived := _outlived(facts, last)) is not None:

@@ -20,8 +20,9 @@ _FRAME = re.compile(r'^\s*File "(.+)", line (\d+), in (.+?)\s*$')
 _FAULT_FRAME = re.compile(r'^\s*File "(.+)", line (\d+) in (\S+)\s*$')
 """A frame of the stack faulthandler prints at a native crash (no comma before ``in``)."""
 _EXC_LINE = re.compile(
-    r"^((?:[A-Za-z_][\w]*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt)|Exception|KeyboardInterrupt))(?::(?:\s(.*)|$)|$)"
+    r"^((?:[A-Za-z_][\w]*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt)|Exception|KeyboardInterrupt))(?:(?::\s|：\s*)(.*)|[:：]?$)"
 )
+"""An exception's line: its type, then its message after a colon (a full-width one where a browser translated it)."""
 _CHAIN = (
     "During handling of the above exception, another exception occurred:",
     "The above exception was the direct cause of the following exception:",
@@ -33,9 +34,16 @@ _THREAD = re.compile(r"^Exception in thread .*\((prompt_worker)\):")
 _TITLE_WORD = re.compile(r"[A-Za-z_]\w*")
 """A word that may be a node's class, in a line otherwise translated."""
 _REPORT_FIELD = re.compile(r"^-\s+\*\*(.+?)(?:[:：]\*\*|\*\*\s*[:：])\s*(.*)$")
-_VALIDATE = re.compile(r"^Failed to validate prompt for output (\S+?):?$")
+_VALIDATE = re.compile(r"^Failed to validate prompt for output (\S+?):?(?:$| \S)")
+"""ComfyUI's line above a refused output's reasons (``execution.py``); older ones went on with the reason on the line."""
 _VALIDATE_NODE = re.compile(r"^\*\s+(.+?)\s+(\S+):$")
 _VALIDATE_REASON = re.compile(r"^-\s+(.+)$")
+_IMPORT_FAILED = re.compile(r"\(IMPORT FAILED\): (.+)$|(?:^|\s)Cannot import (.+?) module for custom nodes: (.*)$")
+"""ComfyUI's lines for a custom node pack that failed to import (``nodes.py``): its list of import times at start-up
+("0.0 seconds (IMPORT FAILED): ...\\custom_nodes\\PuLID_ComfyUI") and its warning with the error
+("Cannot import ... module for custom nodes: ..."), which a paste may hold without the traceback above it."""
+_NODE_INFO = re.compile(r"An error occurred while retrieving information for the '(.+)' node\.$")
+"""ComfyUI's server (``server.py``, ``get_object_info``) on a node whose INPUT_TYPES raised, above the traceback."""
 _MODEL_LINES = ("Requested to load ", "loaded ", "Model ", "Unloaded partially")
 _TOTALS = re.compile(r"Total VRAM (\d+) MB, total RAM (\d+) MB")
 _CGROUP = re.compile(r"RAM limited by cgroup to (\d+) MB")
@@ -270,6 +278,10 @@ _LOOSE_ERROR = re.compile(
     r"|\.py: error: "  # argparse refusing ComfyUI's command line ("main.py: error: unrecognized arguments: ...")
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
     r"|^[0-9a-f]{6}\|ERR +\|"  # aria2's result row of a download that failed (a container's models fetched at start)
+    r"|(?:^|[\s*\]|])ERROR: \S"  # ComfyUI's own raised wording ("ERROR: clip input is invalid: None"), pip's
+    r"|(?:[Ff]ailed|[Ee]rror)[^\[]{0,40}: \[(?:WinError|Errno) \d+\] "  # an OSError quoted in a line saying what failed
+    r"|We couldn't connect to '|need to be on the same GPU|Unexpected architecture type in GGUF file"  # the Hub's; bitsandbytes'; ComfyUI-GGUF's
+    r"|\bspawn \S.* E(?:NOENT|ACCES|PERM)\b"  # Node's, in an Electron launcher: the program it starts is not there
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""
 _FAILED = re.compile(r"\b(?:[Ee]rror|[Ff]ailed|[Ee]xception)\b")

@@ -55,6 +55,7 @@ from .patterns import (  # what the reader's lines are tested against
     _FAULT_FRAME,
     _FRAME,
     _GENERIC_USERS,
+    _IMPORT_FAILED,
     _INTERRUPT_REQUESTS,
     _LAUNCH,
     _LOADER_LINES,
@@ -64,6 +65,7 @@ from .patterns import (  # what the reader's lines are tested against
     _MANAGER_LINES,
     _MARKUP,
     _MODEL_LINES,
+    _NODE_INFO,
     _NODE_THREW,
     _NOTICES,
     _OUT_OF_RANGE,
@@ -400,9 +402,17 @@ class _Reader(DialogReading, MachineReading):
         if s.startswith(_INTERRUPT_REQUESTS):  # the user asked for it: the run ends here, not a failure
             self._interrupted(s)
             return
-        if first == "F" and s.startswith("Failed to validate prompt") and _VALIDATE.match(s):
-            self._open("validation", s)
+        if first == "F" and s.startswith("Failed to validate prompt") and (m := _VALIDATE.match(s)):
+            said = s[m.end() - 1 :] if m.end() < len(s) else ""  # an older ComfyUI's reason on the line
+            self._open("validation", s, message=said)
             self.mode = Mode.VALIDATION
+            return
+        if "retrieving information" in s and (m := _NODE_INFO.search(s)):
+            self._open("popup", s, class_type=m.group(1), message="")  # the traceback under it is that node's
+            self.mode = Mode.MESSAGE
+            return
+        if ("IMPORT FAILED" in s or "module for custom nodes" in s) and (m := _IMPORT_FAILED.search(s)):
+            self._import_failed(s, m)
             return
         if (first == "G" and s.startswith(OOM_UNLOAD_LINE)) or (
             first == "M" and (s == OOM_SUMMARY_LINE or s.startswith(OOM_SUMMARY_LINE + " |"))  # (its table on its line)
@@ -424,7 +434,7 @@ class _Reader(DialogReading, MachineReading):
             self._block_line(text, s)
             return
         if (
-            ": " in s
+            (": " in s or "：" in s)
             and ("Error" in s or "Exception" in s or "Interrupt" in s)
             and (m := _EXC_LINE.match(s))
             and m.group(2)
@@ -478,6 +488,20 @@ class _Reader(DialogReading, MachineReading):
         elif "@" in s and _CONTAINER_PROMPT.search(s):
             self.facts.machine.setdefault("container", "docker")
         self._facts_line(text, s)
+
+    def _import_failed(self, s: str, m: re.Match[str]) -> None:
+        """ComfyUI's own line for a pack that failed to import (the traceback above it, where the paste has it, is
+        the import failure explained)."""
+        if self.facts.import_line is not None:
+            return
+        folder = (m.group(1) or m.group(2)).strip()
+        self.facts.import_line = LogFailure(
+            "import",
+            self.n,
+            message=m.group(3) or "",
+            frames=[Frame(f"{folder.rstrip(chr(92) + '/')}/__init__.py", 1, "<module>")],  # where the pack is
+            evidence=[self._ev(s)],
+        )
 
     def _interrupted(self, s: str) -> None:
         if self.prompt.ended is None:
@@ -550,10 +574,29 @@ class _Reader(DialogReading, MachineReading):
         began = self.prompt.started is not None or (or_active and self.prompt.last is not None)
         return began and self.prompt.ended is None and not self.prompt.failures
 
+    def _printed(self) -> bool:
+        """Whether anything ComfyUI (or what launched it) prints was read: a launch, a prompt, a model, a banner's
+        fact, a failure, a pack's import."""
+        facts = self.facts
+        return bool(
+            self.launched_at
+            or facts.prompt_count
+            or self.prompt.last is not None
+            or self.prompt.failures
+            or facts.versions
+            or facts.machine.keys() - {"os", "container"}
+            or facts.import_failure
+            or facts.import_line
+            or facts.loose_error
+            or self.block is not None
+        )
+
     def _ending(self, low: str, s: str, kind: str | None = None) -> None:
         kind = kind or ending_kind(low, s)
         if kind is None or (kind == "stopped" and not self._running(or_active=True)):
             return  # Ctrl+C said only of a run: a server stopped while idle ended nothing
+        if kind == "exited" and not self._printed():
+            return  # the shell's prompt back, with nothing of ComfyUI's above it: nothing it ran had ended
         if (
             self.facts.endings
             and self.facts.endings[-1].kind == kind

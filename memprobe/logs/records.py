@@ -161,6 +161,9 @@ class LogFacts:
     in the middle of a prompt, stopped at that error."""
     import_failure: LogFailure | None = None
     """The first custom node pack that failed to import at start-up (explained when nothing else failed)."""
+    import_line: LogFailure | None = None
+    """The first of ComfyUI's own lines for a pack that failed to import ("(IMPORT FAILED)", "Cannot import ... module
+    for custom nodes"), for a paste without the traceback (:attr:`import_failure` outranks it)."""
     user_names: set[str] = field(default_factory=set)
     lines: int = 0
     last_text: int = 0

@@ -254,10 +254,11 @@ def _shape(prefix: str) -> str:
     return _LEVEL.sub("\1", re.sub(r"\d+", "\0", prefix))
 
 
-_SHORT_LOGS_PREFIX = re.compile("\0[/:.,-]\0|^(?:[\\[(](?:\0|\1)[\\])]|\1:) $")
+_SHORT_LOGS_PREFIX = re.compile("\0[/:-]\0|\0[.,]\0[.,:]\0|^(?:[\\[(](?:\0|\1)[\\])]|\1:) $")
 """A prefix a log of one or two lines is taken to carry (its shape): a date or a time, a level or a number in
 brackets, a level and its colon (``error occurred when executing``, ``3654441 Segmentation fault``, ``ComfyUI
-error: Numpy is not available`` begin with none)."""
+error: Numpy is not available``, ``0.0 seconds (IMPORT FAILED): ...`` begin with none: a decimal is no date)."""
+_ERROR_LEVEL = re.compile(r"(?i)error|critical|fatal")
 
 
 def _quote_end(line: str) -> int:
@@ -279,6 +280,7 @@ def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
     them and at least three, or before each line of a log of one or two lines where :data:`_SHORT_LOGS_PREFIX`
     takes it. The function that strips it from a line, or ``None`` where the lines share no such prefix."""
     shapes: Counter[str] = Counter()
+    errors: set[str] = set()  # the shapes seen with an error's level word ("ERROR: ")
     lines = 0
     for line in head:
         if not line.strip():
@@ -286,11 +288,15 @@ def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
         lines += 1
         start = _known_end(line)  # (a reply's quote before it, a container's: "> ComfyUI error: ")
         if end := _unknown_prefix(line[start:]):
-            shapes[_shape(line[start : start + end])] += 1
+            shapes[shape := _shape(prefix := line[start : start + end])] += 1
+            if _ERROR_LEVEL.search(prefix):
+                errors.add(shape)
     if not shapes:
         return None
     shape, count = shapes.most_common(1)[0]
-    if count < max(min(3, lines), lines // 2) or (lines < 3 and not _SHORT_LOGS_PREFIX.search(shape)):
+    if count < max(min(3, lines), lines // 2) or (
+        lines < 3 and (not _SHORT_LOGS_PREFIX.search(shape) or shape in errors)  # a paste of "ERROR: ..." says so
+    ):
         return None
     pattern = re.compile(  # (matched where a line begins, or where its quote marks end)
         "".join(r"\d+" if c == "\0" else f"(?:{_LEVEL.pattern})" if c == "\1" else re.escape(c) for c in shape)

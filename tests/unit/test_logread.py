@@ -338,6 +338,7 @@ def test_a_logs_own_indentation_is_kept():
         "comfyui13458_lora_trainer_backward_rich_traceback.log",
         "woct0rdhoSageAttention85_procdump_acceleratorerror_windbg.log",
         "a-person-mask-generator82_typeerror_cannot_handle_dtype_traceback.log",  # each line at one indent, code too
+        "ImpactPack974_frontend_onConnectionsChange_typeerror.log",  # ltdrdata/ComfyUI-Impact-Pack#974, a JS stack
     }
 
 
@@ -580,6 +581,26 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "Download Results:\ngid   |stat|avg speed  |path/URI\n======+====+===========+======\n"
         "eab662|ERR |       0B/s|ComfyUI/models/unet/flux1-dev.safetensors\n"
         "ac3a82|OK  |       0B/s|ComfyUI/models/checkpoints/flux1-dev-fp8.safetensors",
+        # round an: kijai/ComfyUI-WanVideoWrapper#463, ComfyUI's own RuntimeError wording pasted alone
+        "ERROR: clip vision file is invalid and does not contain a valid vision model.",
+        # lquesada/ComfyUI-Interactive#1: folder_paths' refusal, as the console printed it
+        " ERROR: Saving image outside the output folder is not allowed.\n full_output_folder: extras-images",
+        # city96/ComfyUI-GGUF#184: the GGUF loader's ValueError message
+        "Unexpected architecture type in GGUF file, expected one of flux, sd1, sdxl, t5encoder but got 'hyvid'",
+        # Comfy-Org/ComfyUI#6611: bitsandbytes' device check in a popup
+        "All input tensors need to be on the same GPU, but found some tensors to not be on a GPU:\n"
+        " [(torch.Size([393216, 1]), device(type='cpu')), (torch.Size([1, 256]), device(type='cuda', index=0))]",
+        # Comfy-Org/ComfyUI#6291: the Hub, offline
+        "We couldn't connect to 'https://huggingface.co' to load this model, couldn't find it in the cached files",
+        # Comfy-Org/ComfyUI-Manager#1759: an OSError quoted in a line that says what failed (Windows in Chinese)
+        "[START] Security scan\n[DONE] Security scan\n[ComfyUI-Manager] Logging failed: [WinError 32] "
+        "另一个程序正在使用此文件，进程无法访问。: 'comfyui_8005.log' -> 'comfyui_8005.prev.log'",
+        # AIGCTV/V-comfyui-launcher#2: an Electron launcher that could not start ComfyUI's Python
+        "正在启动 ComfyUI (GPU 模式)...\n启动失败: spawn I:\\COMFYUI\\python_embeded\\python.exe ENOENT\n"
+        "ComfyUI 进程已退出，退出码: -4058",
+        # Comfy-Org/desktop#1026: a traceback a browser translated, its colons full-width
+        "[2025-03-05 21:25:17.707] [错误] apply_custom_paths（）\n"
+        "FileNotFoundError：[错误 2] 没有这样的文件或目录：'extra_models_config.yaml'",
     ],
 )
 def test_an_error_said_in_a_wording_of_its_own_is_a_failure_and_not_memory(paste):
@@ -591,3 +612,64 @@ def test_an_error_said_in_a_wording_of_its_own_is_a_failure_and_not_memory(paste
 def test_loguru_lines_not_at_error_are_no_failure():
     paste = "2023-10-19 11:33:14.591 | WARNING  | worker.bridge:run:12 - Failed to fetch a job, retrying"
     assert explain_log(paste)["failure"] is None
+
+
+@pytest.mark.parametrize(
+    ("name", "pack"),
+    [
+        ("PuLID21_import_failed_oneline.log", "PuLID_ComfyUI"),  # cubiq/PuLID_ComfyUI#21: the list's line alone
+        ("PhotoMakerPlus10_import_failed_oneline.log", "ComfyUI-PhotoMaker"),  # shiimizu/ComfyUI-PhotoMaker-Plus#10
+        ("ArtGallery6_gbk_decode_uploadimage_js_zh.log", "ComfyUI-ArtGallery"),  # ZHO-ZHO-ZHO/ComfyUI-ArtGallery#6
+    ],
+)
+def test_comfyuis_own_lines_for_a_pack_that_failed_to_import_are_that_failure(name, pack):
+    # GIVEN a paste of ComfyUI's "0.0 seconds (IMPORT FAILED): ...\\custom_nodes\\<pack>" alone, or an import's
+    # traceback under a path alone on the paste's first line (no shell's prompt: nothing had ended there)
+    failure = explain_log(text(name))["failure"]
+    # THEN the pack's import is the failure: not memory, at start-up, the pack named
+    assert (failure["kind"], failure["source"], failure["node"]["pack"]) == ("other", "import", pack)
+    assert failure["stage"] == "other"
+
+
+def test_an_imports_traceback_outranks_comfyuis_line_for_an_earlier_pack():
+    # GIVEN LykosAI/StabilityMatrix#762: "Cannot import ... module for custom nodes: No module named 'llama_cpp'"
+    # (its traceback above the paste), then a whole traceback of PuLID's import
+    failure = explain_log(text("stabilitymatrix762_import_failed_insightface_console.log"))["failure"]
+    # THEN the traceback, which says what failed to import, is the one explained
+    assert (failure["node"]["pack"], failure["exception_type"]) == ("PuLID_ComfyUI", "ModuleNotFoundError")
+    assert failure["message"] == "No module named 'insightface'"
+
+
+def test_an_older_comfyuis_validation_error_on_one_line_is_the_refusal():
+    # Fannovel16/FN16-ComfyUI-nodes#1: "Failed to validate prompt for output 16 Value not in list. ..." (the reason
+    # on the line, as ComfyUI printed it in 2023; the paste set in bold)
+    failure = explain_log(text("FN16nodes1_image_resize_validation_zh.log"))["failure"]
+    assert (failure["kind"], failure["source"]) == ("other", "validation")
+    assert failure["message"].startswith("Value not in list. Image Resize, supersample: nearest")
+
+
+def test_the_servers_error_for_a_nodes_inputs_names_that_node():
+    # Lightricks/ComfyUI-LTXVideo#36: server.py's "[ERROR] An error occurred while retrieving information for the
+    # 'LTXVCLIPModelLoader' node." above the traceback of its INPUT_TYPES
+    failure = explain_log(text("LTXVideo36_clipmodelloader_keyerror_text_encoders.log"))["failure"]
+    assert (failure["kind"], failure["node"]["class_type"]) == ("other", "LTXVCLIPModelLoader")
+    assert (failure["exception_type"], failure["message"]) == ("KeyError", "'text_encoders'")
+
+
+def test_a_shell_session_with_nothing_of_comfyuis_in_it_ended_nothing():
+    # Comfy-Org/ComfyUI#12545: a PowerShell window's banner, a command, the prompt back, and the user's words
+    doc = explain_log(text("ComfyUI12545_open_as_workflow_no_error_powershell.log"))
+    assert doc["failure"] is None
+    # AND a launcher's own word for ComfyUI's end still is one (the Aki launcher: "ended abnormally, exit code 3")
+    failure = explain_log(text("JoyCaptionTwo113_llm_load_exitcode3_launcher.log"))["failure"]
+    assert (failure["kind"], failure["ending"]) == ("abrupt", "backend-exit")
+    assert failure["evidence"][0]["text"] == "[程序异常退出，退出代码为 3 (0x00000003)]"
+
+
+def test_a_short_paste_keeps_a_decimal_and_an_error_level_at_its_start():
+    # a paste of one or two lines learns a logger's prefix only where it is one: "0.0 seconds" is no date, and
+    # "ERROR: " in front of a paste of one line is what it says (cubiq/PuLID_ComfyUI#21, kijai/ComfyUI-WanVideoWrapper#463)
+    assert learned_prefix(["0.0 seconds (IMPORT FAILED): C:\\ComfyUI\\custom_nodes\\PuLID_ComfyUI"]) is None
+    assert learned_prefix(["ERROR: clip vision file is invalid and does not contain a valid vision model."]) is None
+    strip = learned_prefix(["INFO: got prompt"])  # (a level that is not an error's is still a prefix)
+    assert strip is not None and strip("INFO: got prompt") == "got prompt"
