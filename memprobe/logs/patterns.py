@@ -42,7 +42,7 @@ _IMPORT_FAILED = re.compile(r"\(IMPORT FAILED\): (.+)$|(?:^|\s)Cannot import (.+
 """ComfyUI's lines for a custom node pack that failed to import (``nodes.py``): its list of import times at start-up
 ("0.0 seconds (IMPORT FAILED): ...\\custom_nodes\\PuLID_ComfyUI") and its warning with the error
 ("Cannot import ... module for custom nodes: ..."), which a paste may hold without the traceback above it."""
-_NODE_INFO = re.compile(r"An error occurred while retrieving information for the '(.+)' node\.$")
+_NODE_INFO = re.compile(r"An error occurred while retrieving information for the '(.+?)' node(?:\.$|: )")
 """ComfyUI's server (``server.py``, ``get_object_info``) on a node whose INPUT_TYPES raised, above the traceback."""
 _MODEL_LINES = ("Requested to load ", "loaded ", "Model ", "Unloaded partially")
 _TOTALS = re.compile(r"Total VRAM (\d+) MB, total RAM (\d+) MB")

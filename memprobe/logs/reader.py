@@ -408,7 +408,7 @@ class _Reader(DialogReading, MachineReading):
             self.mode = Mode.VALIDATION
             return
         if "retrieving information" in s and (m := _NODE_INFO.search(s)):
-            self._open("popup", s, class_type=m.group(1), message="")  # the traceback under it is that node's
+            self._open("popup", s, class_type=m.group(1), message=s[m.end() :])  # the traceback under it is that node's
             self.mode = Mode.MESSAGE
             return
         if ("IMPORT FAILED" in s or "module for custom nodes" in s) and (m := _IMPORT_FAILED.search(s)):
@@ -499,7 +499,7 @@ class _Reader(DialogReading, MachineReading):
             "import",
             self.n,
             message=m.group(3) or "",
-            frames=[Frame(f"{folder.rstrip(chr(92) + '/')}/__init__.py", 1, "<module>")],  # where the pack is
+            frames=[Frame(folder.rstrip("\\/") + "/__init__.py", 1, "<module>")],  # where the pack is
             evidence=[self._ev(s)],
         )
 

@@ -654,6 +654,14 @@ def test_the_servers_error_for_a_nodes_inputs_names_that_node():
     failure = explain_log(text("LTXVideo36_clipmodelloader_keyerror_text_encoders.log"))["failure"]
     assert (failure["kind"], failure["node"]["class_type"]) == ("other", "LTXVCLIPModelLoader")
     assert (failure["exception_type"], failure["message"]) == ("KeyError", "'text_encoders'")
+    # AND a fork's server that says the error on the line (``... '{x}' node: {e}``) names the node and its error
+    fork = "[ERROR] An error occurred while retrieving information for the 'LTXVCLIPModelLoader' node: 'text_encoders'"
+    failure = explain_log(fork)["failure"]
+    assert (failure["kind"], failure["node"]["class_type"], failure["message"]) == (
+        "other",
+        "LTXVCLIPModelLoader",
+        "'text_encoders'",
+    )
 
 
 def test_a_shell_session_with_nothing_of_comfyuis_in_it_ended_nothing():
