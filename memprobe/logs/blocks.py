@@ -11,6 +11,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from .patterns import (
+    _API_CLASS_LINE,
     _CAPACITY,
     _CHAIN,
     _CLASS_VALUE,
@@ -250,6 +251,8 @@ class BlockReading:
                     return True
                 if len(block.message.splitlines()) < MAX_MESSAGE_LINES and len(block.message) < MAX_MESSAGE_CHARS:
                     block.message = f"{block.message}\n{s}" if block.message else s
+                if block.class_type is None and s[:1] == '"' and (m := _API_CLASS_LINE.match(s)):
+                    block.class_type = m.group(1)  # the refused node's class, in the payload quoted as JSON
                 return True
         if s == _TRACEBACK or s.endswith(_TRACEBACK):
             if self.exc is not None:

@@ -182,9 +182,15 @@ _COMMIT_EXHAUSTED = (
     "low virtual memory condition",
     "small or disabled pagefile",  # SwarmUI, right after its backend died with memory near full
 )
-_UNREACHABLE = ("err_connection_refused", "refused to connect", ":8188) not reachable after")
+_UNREACHABLE = (
+    "err_connection_refused",
+    "refused to connect",
+    ":8188) not reachable after",
+    "failed to connect to server at http://127.0.0.1:",
+)
 """The browser, or a proxy or a serverless worker in front of ComfyUI (RunPod's worker-comfyui: "ComfyUI server
-(127.0.0.1:8188) not reachable after multiple retries"), found nothing listening: the server had ended."""
+(127.0.0.1:8188) not reachable after multiple retries", its older "Failed to connect to server at
+http://127.0.0.1:8188/ after 500 attempts"), found nothing listening: the server had ended."""
 _RECONNECTING = ("reconnecting",)
 """The frontend's toast when its server is gone, as a line of its own."""
 _STUCK_RECONNECTING = re.compile(r"\b(?:stuck|hangs?|hanging|keeps?|stays?)\b.{0,20}\breconnecting\b")

@@ -195,18 +195,25 @@ _CALLED_NODE = re.compile(r"^([A-Z]\w*)\.\w+\(\) (?:missing \d+ required|got an 
 missing 1 required positional argument: 'swirl_effect'``)."""
 
 
+_MISSING_NODE = re.compile(r"Cannot execute because node (.+?) does not exist")
+"""ComfyUI's refusal of a prompt that holds a node no pack registered (``execution.py``, ``validate_prompt``)."""
+
+
 def _class_the_executor_names(failure: LogFailure, frames: list[Frame]) -> str | None:
     """The node class an error raised by the executor itself names: the call into the node's method with arguments
-    it does not take (a workflow saved for another version of the pack), or validation looking up a class no pack
-    registered (``KeyError: 'Eff. Loader SDXL'`` at ``NODE_CLASS_MAPPINGS[...]``)."""
+    it does not take (a workflow saved for another version of the pack), or a class no pack registered — looked up
+    (``KeyError: 'Eff. Loader SDXL'`` at ``NODE_CLASS_MAPPINGS[...]``, in ComfyUI or a tool that runs its
+    workflows) or refused ("Cannot execute because node FaceDetailer does not exist.")."""
+    if "does not exist" in failure.message and (m := _MISSING_NODE.search(failure.message)):
+        return m.group(1)
     last = frames[-1] if frames else None
-    if last is None or not _path(last).endswith("/execution.py"):
+    if last is None:
         return None
     kind = (failure.exception_type or "").rsplit(".", 1)[-1]
-    if kind == "TypeError" and (m := _CALLED_NODE.match(failure.message)):
-        return m.group(1)
-    if kind == "KeyError" and last.code is not None and "NODE_CLASS_MAPPINGS[" in last.code:
+    if kind == "KeyError" and last.code is not None and "node_class_mappings[" in last.code.lower():
         return failure.message.strip().strip("'\"") or None
+    if kind == "TypeError" and _path(last).endswith("/execution.py") and (m := _CALLED_NODE.match(failure.message)):
+        return m.group(1)
     return None
 
 

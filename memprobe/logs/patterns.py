@@ -27,9 +27,9 @@ _CHAIN = (
     "During handling of the above exception, another exception occurred:",
     "The above exception was the direct cause of the following exception:",
 )
-_POPUP = re.compile(r"^Error occurred when executing ([\w .()\[\]|+/#-]+?):(?:\s*$|[`\s])", re.IGNORECASE)
-"""The old error dialog; a class may hold brackets, bars and a hash (ComfyUI-3D-Pack's ``[Comfy3D] Convert 3DGS to
-Mesh ...``, ELLA's ``T5TextEncode #ELLA``)."""
+_POPUP = re.compile(r"^Error occurred when executing ([^:\s][^:]*?):(?:\s*$|[`\s])", re.IGNORECASE)
+"""The old error dialog; a class may hold brackets, bars, a hash and symbols (ComfyUI-3D-Pack's ``[Comfy3D] Convert
+3DGS to Mesh ...``, ELLA's ``T5TextEncode #ELLA``, comfyui-photoshop's ``🔹Photoshop ComfyUI Plugin``)."""
 _THREAD = re.compile(r"^Exception in thread .*\((prompt_worker)\):")
 _TITLE_WORD = re.compile(r"[A-Za-z_]\w*")
 """A word that may be a node's class, in a line otherwise translated."""
@@ -42,6 +42,9 @@ _IMPORT_FAILED = re.compile(r"\(IMPORT FAILED\): (.+)$|(?:^|\s)Cannot import (.+
 """ComfyUI's lines for a custom node pack that failed to import (``nodes.py``): its list of import times at start-up
 ("0.0 seconds (IMPORT FAILED): ...\\custom_nodes\\PuLID_ComfyUI") and its warning with the error
 ("Cannot import ... module for custom nodes: ..."), which a paste may hold without the traceback above it."""
+_CLASS_VALIDATION = re.compile(r"^([A-Za-z_][\w .()|+-]{1,80}?)\s?:\s+-\s+(.+)$")
+"""A node's class, then one of its validation errors as the error dialog lists it (``UltimateSDUpscale:  - Required
+input is missing: force_uniform_tiles``)."""
 _NODE_INFO = re.compile(r"An error occurred while retrieving information for the '(.+?)' node(?:\.$|: )")
 """ComfyUI's server (``server.py``, ``get_object_info``) on a node whose INPUT_TYPES raised, above the traceback."""
 _MODEL_LINES = ("Requested to load ", "loaded ", "Model ", "Unloaded partially")
@@ -279,11 +282,19 @@ _LOOSE_ERROR = re.compile(
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
     r"|^[0-9a-f]{6}\|ERR +\|"  # aria2's result row of a download that failed (a container's models fetched at start)
     r"|(?:^|[\s*\]|])ERROR: \S"  # ComfyUI's own raised wording ("ERROR: clip input is invalid: None"), pip's
-    r"|(?:[Ff]ailed|[Ee]rror)[^\[]{0,40}: \[(?:WinError|Errno) \d+\] "  # an OSError quoted in a line saying what failed
+    r"|(?i:failed|error)[^\[]{0,40}: \[(?:WinError|Errno) \d+\] "  # an OSError quoted in a line saying what failed
     r"|We couldn't connect to '|need to be on the same GPU|Unexpected architecture type in GGUF file"  # the Hub's; bitsandbytes'; ComfyUI-GGUF's
     r"|\bspawn \S.* E(?:NOENT|ACCES|PERM)\b"  # Node's, in an Electron launcher: the program it starts is not there
+    r"|returned non-zero exit status -?\d+|(?:^|\s)- ERROR - \S"  # subprocess' CalledProcessError; logging's "name - ERROR - "
+    r"|the following node types were not found|the number of sizes provided|not found\. Please install"  # the frontend's; torch's; a pack's
+    r"|\((?:[a-z_]\w*\.)+[A-Z]\w*(?:Error|Exception)\) |\b[45]\d\d, message='"  # SQLAlchemy's wrapped error; aiohttp's HTTP one
+    r"|^Could not import '|ComfyUI not running on specified address"  # a pack's own import error; comfy-cli's
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""
+_ONE_LINE_FAILED = re.compile(r"^(?:Failed to |Error: )")
+"""A paste of one line that says something failed ("Failed to enqueue job for processing"): that is its error."""
+_QUIET_LEVEL = re.compile(r"(?i)warn|info|debug|trace|notice")
+"""A logger's level below an error's, in the prefix before a line."""
 _FAILED = re.compile(r"\b(?:[Ee]rror|[Ff]ailed|[Ee]xception)\b")
 """A line logged at the level error that says something failed (not the stderr a logger copied at that level)."""
 _LOGURU_ERROR = re.compile(r"(?:^|\| )(?:ERROR|CRITICAL) *\|")

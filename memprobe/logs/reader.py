@@ -43,6 +43,7 @@ from .patterns import (  # what the reader's lines are tested against
     _BARE_CLASS,
     _BARE_MEMORY_ERRORS,
     _CAPACITY,
+    _CLASS_VALIDATION,
     _COMMAND,
     _COMPOSE,
     _CONTAINER_EXIT,
@@ -68,8 +69,10 @@ from .patterns import (  # what the reader's lines are tested against
     _NODE_INFO,
     _NODE_THREW,
     _NOTICES,
+    _ONE_LINE_FAILED,
     _OUT_OF_RANGE,
     _POPUP,
+    _QUIET_LEVEL,
     _REPORT_FIELDS,
     _REPORT_OPENERS,
     _STARTUP,
@@ -153,6 +156,8 @@ class _Reader(DialogReading, MachineReading):
         """The line of a launcher's error panel that named ComfyUI's service (Intel AI Playground's ``Service:
         comfyui-backend``): its ``Exit Code:`` follows."""
         self.api_class: tuple[int, str] | None = None
+        self.said_failed: LogFailure | None = None
+        """The paste's first line, where it says something failed (taken when it is the paste's only line)."""
         """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
         self.lead = 0
         """Lines before the paste's first (blank, a Markdown fence, ``<details>``): "the top of a paste" is after them."""
@@ -228,6 +233,15 @@ class _Reader(DialogReading, MachineReading):
         if self.facts.last_loose is not loose and "warn" in level.lower():
             self.facts.last_loose = loose
         if (
+            self.texts == 1
+            and self.said_failed is None
+            and self.first_text is not None
+            and self.first_text[0] == self.n
+            and _ONE_LINE_FAILED.match(text.lstrip())
+            and not _QUIET_LEVEL.search(level)
+        ):  # ("Failed to enqueue job for processing"; not a logger's warning that it will retry)
+            self.said_failed = LogFailure("message", self.n, message=text, evidence=[self._ev(text)])
+        if (
             self.facts.loose_error is None
             and text
             and (
@@ -259,12 +273,14 @@ class _Reader(DialogReading, MachineReading):
             return
         self.facts.last_text = self.n
         if self.texts < 2:  # the paste's first lines: where it begins, and whether it is one line
-            if not self.texts and (stripped.startswith(("```", "~~~")) or _MARKUP.match(stripped)):
+            fence = stripped.startswith(("```", "~~~")) or _MARKUP.match(stripped)
+            if not self.texts and fence:
                 self.lead = self.n  # a fence or a <details> before the paste's first line: the paste begins after it
                 return
-            self.texts += 1
-            if self.texts == 1:
-                self.first_text = (self.n, stripped[:512])
+            if not fence:  # (the fence that closes a one-line paste leaves it one line)
+                self.texts += 1
+                if self.texts == 1:
+                    self.first_text = (self.n, stripped[:512])
         if self.block is not None and self._block_line(text, stripped):
             return
         self._plain(text, stripped)
@@ -406,6 +422,14 @@ class _Reader(DialogReading, MachineReading):
             said = s[m.end() - 1 :] if m.end() < len(s) else ""  # an older ComfyUI's reason on the line
             self._open("validation", s, message=said)
             self.mode = Mode.VALIDATION
+            return
+        if "ComfyUI errored: " in s:  # SwarmUI quoting ComfyUI's refusal, its JSON on the lines under it
+            self._open("message", s, message=s[s.index("ComfyUI errored: ") + 17 :])
+            self.mode = Mode.MESSAGE
+            return
+        if " - " in s and (m := _CLASS_VALIDATION.match(s)) and m.group(2).startswith(_VALIDATION_MESSAGES):
+            self._open("message", s, message=m.group(2), class_type=m.group(1))
+            self._close()
             return
         if "retrieving information" in s and (m := _NODE_INFO.search(s)):
             self._open("popup", s, class_type=m.group(1), message=s[m.end() :])  # the traceback under it is that node's
@@ -616,6 +640,7 @@ class _Reader(DialogReading, MachineReading):
         facts = self.facts
         if self.texts == 1 and facts.loose_error is None and self.first_text is not None:
             facts.loose_error = one_line_dialog(*self.first_text)
+            facts.loose_error = facts.loose_error or self.said_failed  # a paste of one line that says it failed
         for ending in facts.endings:  # its stack follows a crash line; what it was staging precedes it
             if ending.kind == "crash":
                 at = ending.line.number

@@ -681,3 +681,69 @@ def test_a_short_paste_keeps_a_decimal_and_an_error_level_at_its_start():
     assert learned_prefix(["ERROR: clip vision file is invalid and does not contain a valid vision model."]) is None
     strip = learned_prefix(["INFO: got prompt"])  # (a level that is not an error's is still a prefix)
     assert strip is not None and strip("INFO: got prompt") == "got prompt"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ComfyUI_TripoSG9_missing_node_types_popup.log",  # fredconex/ComfyUI-TripoSG#9: the frontend's dialog
+        "cog_comfyui264_pget_birefnet_download_failed_oneline.log",  # replicate/cog-comfyui#264: a CalledProcessError
+        "Apt_Preset8_animatediffevo_no_motion_models_oneline.log",  # cardenluo/ComfyUI-Apt_Preset#8: "- ERROR -"
+        "KaouthiaComfyUIDocker12_sqlite_unable_open_db_oneline.log",  # Kaouthia/ComfyUI-Docker#12: SQLAlchemy's
+        "ComfyUIHomeAssistant3_bad_request_prompt_oneline.log",  # Incipiens/ComfyUI-Home-Assistant#3: aiohttp's 400
+        "Hunyuan3DWrapper113_pyfqmr_not_found_oneline.log",  # kijai/ComfyUI-Hunyuan3DWrapper#113: "Please install"
+        "comfyui_various18_audio_blend_expand_sizes_oneline.log",  # jamesWalker55/comfyui-various#18: torch's expand
+        "SeedVR2_227_nadit_flash_attn_282_oneline.log",  # numz/ComfyUI-SeedVR2_VideoUpscaler#227: its import error
+        "comfycli196_comfy_run_not_running.log",  # Comfy-Org/comfy-cli#196: the CLI found no ComfyUI to run on
+        "StabilityMatrix777_winerror126_fbgemm_dll_oneline.log",  # LykosAI/StabilityMatrix#777: "OSERROR: [WinError 126]"
+        "ComfyUI15791_comfycloud_failed_enqueue_oneline.log",  # Comfy-Org/ComfyUI#15791: one line that says it failed
+    ],
+)
+def test_round_aos_errors_in_their_own_words_are_failures_and_not_memory(name):
+    doc = explain_log(text(name))
+    assert doc["failure"] is not None and doc["failure"]["kind"] == "other", name
+    assert doc["verdict"]["title"].startswith("Not a memory error")
+
+
+@pytest.mark.parametrize(
+    ("name", "class_type"),
+    [
+        # a prompt refused for a node no pack registered, as the software in front of ComfyUI quotes it: RunPod's
+        # worker (runpod-workers/worker-comfyui#30), an app's HTTP error (mirabarukaso/character_select_stand_alone_app#16),
+        # SwarmUI's "ComfyUI errored:" and its JSON (mcmonkeyprojects/SwarmUI#755)
+        ("workercomfyuiPR30_invalid_prompt_facedetailer_missing.log", "FaceDetailer"),
+        ("characterselect16_invalid_prompt_stepsandcfg_oneline.log", "StepsAndCfg"),
+        ("SwarmUI755_invalid_prompt_swarmmaskblur_inpaint.log", "SwarmMaskBlur"),
+        # SwarmUI#890: the refused node's class at the bottom of the JSON SwarmUI quotes
+        ("SwarmUI890_validate_inputs_missing_arg_wan_gguf.log", "SwarmJustLoadTheModelPlease"),
+        # ssitu/ComfyUI_UltimateSDUpscale#11: the dialog's validation error behind its node's class
+        ("UltimateSDUpscale11_missing_force_uniform_tiles_oneline.log", "UltimateSDUpscale"),
+        # pydn/ComfyUI-to-Python-Extension#59: a tool that runs ComfyUI's workflows looking up a class no pack registered
+        ("ComfyUItoPython59_keyerror_layerutility_lama.log", "LayerUtility: LaMa"),
+    ],
+)
+def test_a_refused_or_unregistered_node_is_named(name, class_type):
+    failure = explain_log(text(name))["failure"]
+    assert (failure["kind"], failure["node"]["class_type"]) == ("other", class_type)
+
+
+def test_an_error_dialogs_title_may_hold_a_symbol():
+    # NimaNzrii/comfyui-photoshop#21: "Error occurred when executing 🔹Photoshop ComfyUI Plugin:"
+    failure = explain_log(text("comfyuiPhotoshop21_failed_load_directory_popup.log"))["failure"]
+    assert (failure["kind"], failure["source"]) == ("other", "popup")
+    assert failure["message"].startswith("Failed to load directory after 5 attempts.")
+
+
+def test_a_serverless_worker_that_found_no_comfyui_saw_it_end():
+    # runpod-workers/worker-comfyui#127: its older wording of "nothing listens on ComfyUI's port"
+    failure = explain_log(text("workercomfyui127_failed_connect_500_attempts_oneline.log"))["failure"]
+    assert (failure["kind"], failure["ending"]) == ("abrupt", "unreachable")
+
+
+def test_a_one_line_paste_that_says_it_failed_is_that_failure_also_fenced():
+    # Comfy-Org/ComfyUI#15791's one line, as pasted and inside a <details> or a code fence; not a logger's warning
+    line = "Failed to enqueue job for processing"
+    for paste in (line, f"<details>\n\n{line}\n</details>", f"```\n{line}\n```"):
+        failure = explain_log(paste)["failure"]
+        assert failure is not None and (failure["kind"], failure["message"]) == ("other", line), paste
+    assert explain_log(f"2023-10-19 11:33:14.591 | WARNING  | worker:run:12 - {line}")["failure"] is None
