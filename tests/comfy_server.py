@@ -158,14 +158,18 @@ class ComfyServer:
         )
         log.close()
         deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            self._check_alive("during start-up")
-            try:
-                self.get(self.ready_path, timeout=2)
-                return self
-            except (urllib.error.URLError, OSError):
-                time.sleep(0.5)
-        raise TimeoutError(f"ComfyUI did not answer within {timeout_s} s; log:\n{self.log_tail()}")
+        try:
+            while time.monotonic() < deadline:
+                self._check_alive("during start-up")
+                try:
+                    self.get(self.ready_path, timeout=2)
+                    return self
+                except (urllib.error.URLError, OSError):
+                    time.sleep(0.5)
+            raise TimeoutError(f"ComfyUI did not answer within {timeout_s} s; log:\n{self.log_tail()}")
+        except BaseException:  # a server that never answered is not left running (its caller holds no handle yet)
+            self.stop()
+            raise
 
     def _check_alive(self, when: str) -> None:
         if self.process is not None and self.process.poll() is not None:
