@@ -291,6 +291,8 @@ _LOOSE_ERROR = re.compile(
     r"|^Could not import '|ComfyUI not running on specified address"  # a pack's own import error; comfy-cli's
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""
+_SWARM_ERRORED = "ComfyUI errored: "
+"""SwarmUI's words before the error ComfyUI answered it with (a refused prompt's JSON, on the lines under it)."""
 _ONE_LINE_FAILED = re.compile(r"^(?:Failed to |Error: )")
 """A paste of one line that says something failed ("Failed to enqueue job for processing"): that is its error."""
 _QUIET_LEVEL = re.compile(r"(?i)warn|info|debug|trace|notice")

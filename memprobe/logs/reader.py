@@ -76,6 +76,7 @@ from .patterns import (  # what the reader's lines are tested against
     _REPORT_FIELDS,
     _REPORT_OPENERS,
     _STARTUP,
+    _SWARM_ERRORED,
     _THREAD,
     _TRACEBACK,
     _USER_PATH,
@@ -156,9 +157,9 @@ class _Reader(DialogReading, MachineReading):
         """The line of a launcher's error panel that named ComfyUI's service (Intel AI Playground's ``Service:
         comfyui-backend``): its ``Exit Code:`` follows."""
         self.api_class: tuple[int, str] | None = None
+        """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
         self.said_failed: LogFailure | None = None
         """The paste's first line, where it says something failed (taken when it is the paste's only line)."""
-        """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
         self.lead = 0
         """Lines before the paste's first (blank, a Markdown fence, ``<details>``): "the top of a paste" is after them."""
         self.texts = 0
@@ -423,8 +424,8 @@ class _Reader(DialogReading, MachineReading):
             self._open("validation", s, message=said)
             self.mode = Mode.VALIDATION
             return
-        if "ComfyUI errored: " in s:  # SwarmUI quoting ComfyUI's refusal, its JSON on the lines under it
-            self._open("message", s, message=s[s.index("ComfyUI errored: ") + 17 :])
+        if (at := s.find(_SWARM_ERRORED)) >= 0:  # SwarmUI quoting ComfyUI's refusal, its JSON on the lines under it
+            self._open("message", s, message=s[at + len(_SWARM_ERRORED) :])
             self.mode = Mode.MESSAGE
             return
         if " - " in s and (m := _CLASS_VALIDATION.match(s)) and m.group(2).startswith(_VALIDATION_MESSAGES):
@@ -639,8 +640,7 @@ class _Reader(DialogReading, MachineReading):
         self._close()
         facts = self.facts
         if self.texts == 1 and facts.loose_error is None and self.first_text is not None:
-            facts.loose_error = one_line_dialog(*self.first_text)
-            facts.loose_error = facts.loose_error or self.said_failed  # a paste of one line that says it failed
+            facts.loose_error = one_line_dialog(*self.first_text) or self.said_failed  # (or one that says it failed)
         for ending in facts.endings:  # its stack follows a crash line; what it was staging precedes it
             if ending.kind == "crash":
                 at = ending.line.number
