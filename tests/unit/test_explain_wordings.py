@@ -1,0 +1,153 @@
+"""`memprobe explain` on failures said in a wording of their own, as held-out rounds an and ao brought them (each
+log in tests/fixtures/logs, cited in SOURCES.md): a pack's import failure from ComfyUI's own lines, a refused or
+unregistered node named, validation errors, the server's error for a node's inputs, a shell session with nothing of
+ComfyUI's, a short paste's prefix, the software in front of ComfyUI quoting its errors."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import FIXTURES
+
+from memprobe.logs.explain import explain_log
+from memprobe.logs.text import learned_prefix
+
+LOGS = FIXTURES / "logs"
+
+
+def text(name: str) -> str:
+    return (LOGS / name).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("name", "pack"),
+    [
+        ("PuLID21_import_failed_oneline.log", "PuLID_ComfyUI"),  # cubiq/PuLID_ComfyUI#21: the list's line alone
+        ("PhotoMakerPlus10_import_failed_oneline.log", "ComfyUI-PhotoMaker"),  # shiimizu/ComfyUI-PhotoMaker-Plus#10
+        ("ArtGallery6_gbk_decode_uploadimage_js_zh.log", "ComfyUI-ArtGallery"),  # ZHO-ZHO-ZHO/ComfyUI-ArtGallery#6
+    ],
+)
+def test_comfyuis_own_lines_for_a_pack_that_failed_to_import_are_that_failure(name, pack):
+    # GIVEN a paste of ComfyUI's "0.0 seconds (IMPORT FAILED): ...\\custom_nodes\\<pack>" alone, or an import's
+    # traceback under a path alone on the paste's first line (no shell's prompt: nothing had ended there)
+    failure = explain_log(text(name))["failure"]
+    # THEN the pack's import is the failure: not memory, at start-up, the pack named
+    assert (failure["kind"], failure["source"], failure["node"]["pack"]) == ("other", "import", pack)
+    assert failure["stage"] == "other"
+
+
+def test_an_imports_traceback_outranks_comfyuis_line_for_an_earlier_pack():
+    # GIVEN LykosAI/StabilityMatrix#762: "Cannot import ... module for custom nodes: No module named 'llama_cpp'"
+    # (its traceback above the paste), then a whole traceback of PuLID's import
+    failure = explain_log(text("stabilitymatrix762_import_failed_insightface_console.log"))["failure"]
+    # THEN the traceback, which says what failed to import, is the one explained
+    assert (failure["node"]["pack"], failure["exception_type"]) == ("PuLID_ComfyUI", "ModuleNotFoundError")
+    assert failure["message"] == "No module named 'insightface'"
+
+
+def test_an_older_comfyuis_validation_error_on_one_line_is_the_refusal():
+    # Fannovel16/FN16-ComfyUI-nodes#1: "Failed to validate prompt for output 16 Value not in list. ..." (the reason
+    # on the line, as ComfyUI printed it in 2023; the paste set in bold)
+    failure = explain_log(text("FN16nodes1_image_resize_validation_zh.log"))["failure"]
+    assert (failure["kind"], failure["source"]) == ("other", "validation")
+    assert failure["message"].startswith("Value not in list. Image Resize, supersample: nearest")
+
+
+def test_the_servers_error_for_a_nodes_inputs_names_that_node():
+    # Lightricks/ComfyUI-LTXVideo#36: server.py's "[ERROR] An error occurred while retrieving information for the
+    # 'LTXVCLIPModelLoader' node." above the traceback of its INPUT_TYPES
+    failure = explain_log(text("LTXVideo36_clipmodelloader_keyerror_text_encoders.log"))["failure"]
+    assert (failure["kind"], failure["node"]["class_type"]) == ("other", "LTXVCLIPModelLoader")
+    assert (failure["exception_type"], failure["message"]) == ("KeyError", "'text_encoders'")
+    # AND a fork's server that says the error on the line (``... '{x}' node: {e}``) names the node and its error
+    fork = "[ERROR] An error occurred while retrieving information for the 'LTXVCLIPModelLoader' node: 'text_encoders'"
+    failure = explain_log(fork)["failure"]
+    assert (failure["kind"], failure["node"]["class_type"], failure["message"]) == (
+        "other",
+        "LTXVCLIPModelLoader",
+        "'text_encoders'",
+    )
+
+
+def test_a_shell_session_with_nothing_of_comfyuis_in_it_ended_nothing():
+    # Comfy-Org/ComfyUI#12545: a PowerShell window's banner, a command, the prompt back, and the user's words
+    doc = explain_log(text("ComfyUI12545_open_as_workflow_no_error_powershell.log"))
+    assert doc["failure"] is None
+    # AND a launcher's own word for ComfyUI's end still is one (the Aki launcher: "ended abnormally, exit code 3")
+    failure = explain_log(text("JoyCaptionTwo113_llm_load_exitcode3_launcher.log"))["failure"]
+    assert (failure["kind"], failure["ending"]) == ("abrupt", "backend-exit")
+    assert failure["evidence"][0]["text"] == "[程序异常退出，退出代码为 3 (0x00000003)]"
+
+
+def test_a_short_paste_keeps_a_decimal_and_an_error_level_at_its_start():
+    # a paste of one or two lines learns a logger's prefix only where it is one: "0.0 seconds" is no date, and
+    # "ERROR: " in front of a paste of one line is what it says (cubiq/PuLID_ComfyUI#21, kijai/ComfyUI-WanVideoWrapper#463)
+    assert learned_prefix(["0.0 seconds (IMPORT FAILED): C:\\ComfyUI\\custom_nodes\\PuLID_ComfyUI"]) is None
+    assert learned_prefix(["ERROR: clip vision file is invalid and does not contain a valid vision model."]) is None
+    strip = learned_prefix(["INFO: got prompt"])  # (a level that is not an error's is still a prefix)
+    assert strip is not None and strip("INFO: got prompt") == "got prompt"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ComfyUI_TripoSG9_missing_node_types_popup.log",  # fredconex/ComfyUI-TripoSG#9: the frontend's dialog
+        "cog_comfyui264_pget_birefnet_download_failed_oneline.log",  # replicate/cog-comfyui#264: a CalledProcessError
+        "Apt_Preset8_animatediffevo_no_motion_models_oneline.log",  # cardenluo/ComfyUI-Apt_Preset#8: "- ERROR -"
+        "KaouthiaComfyUIDocker12_sqlite_unable_open_db_oneline.log",  # Kaouthia/ComfyUI-Docker#12: SQLAlchemy's
+        "ComfyUIHomeAssistant3_bad_request_prompt_oneline.log",  # Incipiens/ComfyUI-Home-Assistant#3: aiohttp's 400
+        "Hunyuan3DWrapper113_pyfqmr_not_found_oneline.log",  # kijai/ComfyUI-Hunyuan3DWrapper#113: "Please install"
+        "comfyui_various18_audio_blend_expand_sizes_oneline.log",  # jamesWalker55/comfyui-various#18: torch's expand
+        "SeedVR2_227_nadit_flash_attn_282_oneline.log",  # numz/ComfyUI-SeedVR2_VideoUpscaler#227: its import error
+        "comfycli196_comfy_run_not_running.log",  # Comfy-Org/comfy-cli#196: the CLI found no ComfyUI to run on
+        "StabilityMatrix777_winerror126_fbgemm_dll_oneline.log",  # LykosAI/StabilityMatrix#777: "OSERROR: [WinError 126]"
+        "ComfyUI15791_comfycloud_failed_enqueue_oneline.log",  # Comfy-Org/ComfyUI#15791: one line that says it failed
+    ],
+)
+def test_round_aos_errors_in_their_own_words_are_failures_and_not_memory(name):
+    doc = explain_log(text(name))
+    assert doc["failure"] is not None and doc["failure"]["kind"] == "other", name
+    assert doc["verdict"]["title"].startswith("Not a memory error")
+
+
+@pytest.mark.parametrize(
+    ("name", "class_type"),
+    [
+        # a prompt refused for a node no pack registered, as the software in front of ComfyUI quotes it: RunPod's
+        # worker (runpod-workers/worker-comfyui#30), an app's HTTP error (mirabarukaso/character_select_stand_alone_app#16),
+        # SwarmUI's "ComfyUI errored:" and its JSON (mcmonkeyprojects/SwarmUI#755)
+        ("workercomfyuiPR30_invalid_prompt_facedetailer_missing.log", "FaceDetailer"),
+        ("characterselect16_invalid_prompt_stepsandcfg_oneline.log", "StepsAndCfg"),
+        ("SwarmUI755_invalid_prompt_swarmmaskblur_inpaint.log", "SwarmMaskBlur"),
+        # SwarmUI#890: the refused node's class at the bottom of the JSON SwarmUI quotes
+        ("SwarmUI890_validate_inputs_missing_arg_wan_gguf.log", "SwarmJustLoadTheModelPlease"),
+        # ssitu/ComfyUI_UltimateSDUpscale#11: the dialog's validation error behind its node's class
+        ("UltimateSDUpscale11_missing_force_uniform_tiles_oneline.log", "UltimateSDUpscale"),
+        # pydn/ComfyUI-to-Python-Extension#59: a tool that runs ComfyUI's workflows looking up a class no pack registered
+        ("ComfyUItoPython59_keyerror_layerutility_lama.log", "LayerUtility: LaMa"),
+    ],
+)
+def test_a_refused_or_unregistered_node_is_named(name, class_type):
+    failure = explain_log(text(name))["failure"]
+    assert (failure["kind"], failure["node"]["class_type"]) == ("other", class_type)
+
+
+def test_an_error_dialogs_title_may_hold_a_symbol():
+    # NimaNzrii/comfyui-photoshop#21: "Error occurred when executing 🔹Photoshop ComfyUI Plugin:"
+    failure = explain_log(text("comfyuiPhotoshop21_failed_load_directory_popup.log"))["failure"]
+    assert (failure["kind"], failure["source"]) == ("other", "popup")
+    assert failure["message"].startswith("Failed to load directory after 5 attempts.")
+
+
+def test_a_serverless_worker_that_found_no_comfyui_saw_it_end():
+    # runpod-workers/worker-comfyui#127: its older wording of "nothing listens on ComfyUI's port"
+    failure = explain_log(text("workercomfyui127_failed_connect_500_attempts_oneline.log"))["failure"]
+    assert (failure["kind"], failure["ending"]) == ("abrupt", "unreachable")
+
+
+def test_a_one_line_paste_that_says_it_failed_is_that_failure_also_fenced():
+    # Comfy-Org/ComfyUI#15791's one line, as pasted and inside a <details> or a code fence; not a logger's warning
+    line = "Failed to enqueue job for processing"
+    for paste in (line, f"<details>\n\n{line}\n</details>", f"```\n{line}\n```"):
+        failure = explain_log(paste)["failure"]
+        assert failure is not None and (failure["kind"], failure["message"]) == ("other", line), paste
+    assert explain_log(f"2023-10-19 11:33:14.591 | WARNING  | worker:run:12 - {line}")["failure"] is None
