@@ -1,7 +1,9 @@
 """How `memprobe explain` does on real logs: for each labelled log (tests/fixtures/logs/labels.json
-or any labels file of the same shape), whether it names the memory that ran out, the failing node's
-class (where the log names it), gives a memory failure at least one suggestion, and tells a VRAM
-failure in a decode node to tile; no input may crash it.
+or any labels file of the same shape), whether it names the memory that ran out (VRAM, system RAM,
+the commit limit, a container's limit, disk; or none) and the failure's kind (those, or another
+error, an unexplained end, no failure), the failing node's class (where the log names it), gives a
+memory failure at least one suggestion, and tells a VRAM failure in a decode node to tile; no input
+may crash it.
 
     python benchmarks/explain_accuracy.py [--held-out | --seen] [--show-misses] [LABELS.json ...]
 
@@ -27,10 +29,16 @@ except ImportError:  # pragma: no cover - measuring an older checkout
 
 MEMORY = {"vram", "system-ram", "commit-limit", "cgroup-limit"}
 TILE_IDS = {"tiled-decode", "smaller-tiles", "tiled-decode-own", "custom-node-tiling"}
+RAN_OUT = MEMORY | {"disk"}  # the memory that can run out: VRAM, system memory (RAM, commit, a cgroup's), disk
+
+
+def ran_out(kind: str | None) -> str:
+    """The issue's question, "which memory ran out?": a memory kind or disk, else none (other, abrupt, no failure)."""
+    return kind if kind in RAN_OUT else "none"
 
 
 def score(entries: list[tuple[Path, dict]], show: bool = False) -> dict:
-    kind_ok = class_ok = class_n = advised = memory_n = tiled = decode_n = crashes = 0
+    kind_ok = memory_ok = class_ok = class_n = advised = memory_n = tiled = decode_n = crashes = 0
     misses = []
     for path, entry in entries:
         try:
@@ -42,6 +50,7 @@ def score(entries: list[tuple[Path, dict]], show: bool = False) -> dict:
         failure = doc.get("failure") or {}
         kind = failure.get("kind")
         suggestions = doc.get("suggestions") or []
+        memory_ok += ran_out(kind) == ran_out(entry["kind"])
         if kind == entry["kind"]:
             kind_ok += 1
         else:
@@ -68,6 +77,7 @@ def score(entries: list[tuple[Path, dict]], show: bool = False) -> dict:
     n = len(entries)
     out = {
         "logs": n,
+        "memory": (memory_ok, n),
         "kind": (kind_ok, n),
         "class": (class_ok, class_n),
         "advised": (advised, memory_n),
@@ -103,7 +113,8 @@ def main() -> int:
         return f"{pair[0]}/{pair[1]} ({100 * pair[0] / pair[1]:.0f} %)" if pair[1] else "n/a"
 
     print(f"logs: {result['logs']}, crashes: {result['crashes']}")
-    print(f"memory named right:        {pct(result['kind'])}")
+    print(f"memory named right:        {pct(result['memory'])}  (which ran out, or none)")
+    print(f"failure kind right:        {pct(result['kind'])}  (also other, abrupt, no failure)")
     print(f"failing node class right:  {pct(result['class'])}")
     print(f"memory failures advised:   {pct(result['advised'])}")
     print(f"VRAM decode told to tile:  {pct(result['decode_tiled'])}")

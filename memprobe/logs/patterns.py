@@ -293,8 +293,27 @@ _LOOSE_ERROR = re.compile(
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""
 _SWARM_ERRORED = "ComfyUI errored: "
 """SwarmUI's words before the error ComfyUI answered it with (a refused prompt's JSON, on the lines under it)."""
-_ONE_LINE_FAILED = re.compile(r"^(?:Failed to |Error: )")
-"""A paste of one line that says something failed ("Failed to enqueue job for processing"): that is its error."""
+_SAYS_FAILED = re.compile(
+    r"(?i)\b(?:errors?|errored|fail(?:ed|s|ure)?|exception|cannot|can't|could ?n[o']t|unable|invalid|not found"
+    r"|missing|does(?: not|n't) exist|not (?:allowed|supported|installed|running)|denied|refused|unexpected"
+    r"|must be|not enough|abort(?:ed)?|crash(?:ed)?|traceback)\b"
+    r"|失败|错误|錯誤|报错|失敗|エラー|오류|실패|ошибк|не удалось|\b(?:fehler|erreur|errore|falha|fallo|lỗi|hata)\b"
+)
+"""Words that say something went wrong, in the languages users post in: a short paste (at most
+:data:`SHORT_PASTE` lines) with nothing ComfyUI printed around it is pasted for its error, whatever the wording
+("[AnimateDiffEvo] - ERROR - No motion models found", "Required input is missing: force_uniform_tiles")."""
+_NOT_A_FAILURE = re.compile(
+    r"(?i)warn|\binstead\b|trying again|\bretry(?:ing)?\b|fall(?:ing)? ?back|\bskipp(?:ing|ed)\b|\bignored?\b"
+    r"|\bno errors?\b|^\W*(?:clip|unet|vae|model) (?:missing|unexpected) ?:|\bEP Error\b|\(Triggered internally at "
+    r"|^Found comfy_kitchen backend |^comfy-aimdo failed to load: |\bencountered in \w"
+)
+"""What such words say in a line that is not a failure: a warning (torch's own end "(Triggered internally at
+...)"), a fallback ComfyUI or a library went on with (onnxruntime's "EP Error" before it falls back to the CPU),
+an exception Python ignored, ComfyUI's list of a checkpoint's missing or unexpected keys, "no errors", the
+start-up lines that quote an error ComfyUI went on without (:data:`_NOTICES`), numpy's floating-point warning
+("invalid value encountered in cast") where a paste kept its text but not its name."""
+SHORT_PASTE = 10
+"""A paste of at most this many lines with text is read for a line that says it failed."""
 _QUIET_LEVEL = re.compile(r"(?i)warn|info|debug|trace|notice")
 """A logger's level below an error's, in the prefix before a line."""
 _FAILED = re.compile(r"\b(?:[Ee]rror|[Ff]ailed|[Ee]xception)\b")

@@ -68,13 +68,14 @@ from .patterns import (  # what the reader's lines are tested against
     _MODEL_LINES,
     _NODE_INFO,
     _NODE_THREW,
+    _NOT_A_FAILURE,
     _NOTICES,
-    _ONE_LINE_FAILED,
     _OUT_OF_RANGE,
     _POPUP,
     _QUIET_LEVEL,
     _REPORT_FIELDS,
     _REPORT_OPENERS,
+    _SAYS_FAILED,
     _STARTUP,
     _SWARM_ERRORED,
     _THREAD,
@@ -84,6 +85,7 @@ from .patterns import (  # what the reader's lines are tested against
     _VAE_WORK,
     _VALIDATE,
     _VALIDATION_MESSAGES,
+    SHORT_PASTE,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog, bar_finished
 from .text import TAKEN, clean, paste_lines
@@ -159,7 +161,9 @@ class _Reader(DialogReading, MachineReading):
         self.api_class: tuple[int, str] | None = None
         """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
         self.said_failed: LogFailure | None = None
-        """The paste's first line, where it says something failed (taken when it is the paste's only line)."""
+        """The first line that says something failed (taken when the paste is short and shows no other failure)."""
+        self.text_lines = 0
+        """Lines with text read so far."""
         self.lead = 0
         """Lines before the paste's first (blank, a Markdown fence, ``<details>``): "the top of a paste" is after them."""
         self.texts = 0
@@ -229,16 +233,18 @@ class _Reader(DialogReading, MachineReading):
         (a pack's "ERROR:root:Exporting to ONNX failed") is an error whatever its words, one the Desktop app logged at
         "[error]" when it says something failed."""
         loose = self.facts.last_loose
+        outside = self.block is None and self.mode is None  # (not a traceback's line, nor a dialog's)
         self._line(text)
         level = segment[: max(segment.find(text), 0)]
         if self.facts.last_loose is not loose and "warn" in level.lower():
             self.facts.last_loose = loose
         if (
-            self.texts == 1
-            and self.said_failed is None
-            and self.first_text is not None
-            and self.first_text[0] == self.n
-            and _ONE_LINE_FAILED.match(text.lstrip())
+            self.said_failed is None
+            and outside
+            and self.block is None
+            and self.text_lines <= SHORT_PASTE
+            and _SAYS_FAILED.search(text)
+            and not _NOT_A_FAILURE.search(text)
             and not _QUIET_LEVEL.search(level)
         ):  # ("Failed to enqueue job for processing"; not a logger's warning that it will retry)
             self.said_failed = LogFailure("message", self.n, message=text, evidence=[self._ev(text)])
@@ -273,6 +279,7 @@ class _Reader(DialogReading, MachineReading):
                 self.lead = self.n
             return
         self.facts.last_text = self.n
+        self.text_lines += 1
         if self.texts < 2:  # the paste's first lines: where it begins, and whether it is one line
             fence = stripped.startswith(("```", "~~~")) or _MARKUP.match(stripped)
             if not self.texts and fence:
@@ -639,8 +646,10 @@ class _Reader(DialogReading, MachineReading):
     def finish(self) -> LogFacts:
         self._close()
         facts = self.facts
-        if self.texts == 1 and facts.loose_error is None and self.first_text is not None:
-            facts.loose_error = one_line_dialog(*self.first_text) or self.said_failed  # (or one that says it failed)
+        if facts.loose_error is None and self.text_lines <= SHORT_PASTE and not facts.endings and not self._printed():
+            # a short paste of nothing ComfyUI prints: the line that says what failed
+            dialog = one_line_dialog(*self.first_text) if self.texts == 1 and self.first_text is not None else None
+            facts.loose_error = dialog or self.said_failed
         for ending in facts.endings:  # its stack follows a crash line; what it was staging precedes it
             if ending.kind == "crash":
                 at = ending.line.number

@@ -151,3 +151,41 @@ def test_a_one_line_paste_that_says_it_failed_is_that_failure_also_fenced():
         failure = explain_log(paste)["failure"]
         assert failure is not None and (failure["kind"], failure["message"]) == ("other", line), paste
     assert explain_log(f"2023-10-19 11:33:14.591 | WARNING  | worker:run:12 - {line}")["failure"] is None
+
+
+@pytest.mark.parametrize(
+    "paste",
+    [
+        "Failed to enqueue job for processing",  # Comfy-Org/ComfyUI#15791, alone
+        "The node pack could not load its model from the folder you gave it.",  # no wording a table knows
+        "[MyPack] something went wrong:\n  the weights file is missing",
+        "模型加载失败，请检查路径",  # "loading the model failed, check the path"
+        "Ошибка: файл модели повреждён",  # "Error: the model file is damaged"
+    ],
+)
+def test_a_short_paste_that_says_something_failed_is_that_failure_whatever_its_words(paste):
+    # GIVEN at most ten lines with nothing ComfyUI prints, one of them saying something failed (round ao's misses were
+    # such pastes in a pack's or a tool's own words: "- ERROR - No motion models found", "pyfqmr not found. Please ...")
+    failure = explain_log(paste)["failure"]
+    # THEN that line is the failure, and it is not memory
+    assert failure is not None and failure["kind"] == "other", paste
+    assert failure["message"] in paste
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ComfyUI4241_mac_black_image_invalid_cast_warning.log",  # numpy's RuntimeWarning (Comfy-Org/ComfyUI#4241)
+        "extensiontutorials4_impact_black_image_invalid_cast.log",  # ... and its text again without its name
+        "ComfyUI5579_flux_clip_missing_warning_oneline.log",  # ComfyUI's list of a checkpoint's missing keys
+        "Z-Image52_sage_shared_memory_fallback_oneline.log",  # "..., using pytorch attention instead"
+        "ComfyUI13088_aimdo_winerror4551_oneline.log",  # comfy-aimdo did not load: ComfyUI runs without it
+        "comfyuimcp414_hostbuffer_del_ignored_nofailure_console.log",  # "Exception ignored in: ..." and its traceback
+        "ComfyUI-WD14-Tagger59_onnx_ep_fallback_other.log",  # onnxruntime's "EP Error" before it falls back
+        "ComfyUI12545_open_as_workflow_no_error_powershell.log",  # "There are no errors, ..."
+    ],
+)
+def test_a_short_paste_of_a_warning_or_a_fallback_is_no_failure(name):
+    # GIVEN a short paste whose words sound like an error, of something ComfyUI or a library went on past
+    # THEN it is not read as the failure (each thread concluded nothing had failed there)
+    assert explain_log(text(name))["failure"] is None
