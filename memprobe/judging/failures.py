@@ -213,6 +213,7 @@ _VRAM_TEXTS = (
     "vbar oom",  # comfy-aimdo (dynamic VRAM): the model's VRAM address range is full (raised as MemoryError)
     "vram allocation failed",  # comfy-aimdo's fault-in: a page did not fit even after evicting others ("Fault failed: 2")
     "cudamalloc failed",  # llama.cpp's CUDA backend (LLM/VLM nodes)
+    "error code 2: outofmemory",  # TensorRT building an engine: its GPU buffer could not grow ("Requested size was ...")
     "cuda_error_out_of_memory",  # the CUDA driver API's name (numba, pycuda, cupy)
     "hiperroroutofmemory",
     "out_of_device_memory",  # Intel's Level Zero / unified runtime (XPU)

@@ -27,7 +27,7 @@ _CHAIN = (
     "During handling of the above exception, another exception occurred:",
     "The above exception was the direct cause of the following exception:",
 )
-_POPUP = re.compile(r"^Error occurred when executing ([^:\s][^:]*?):(?:\s*$|[`\s])", re.IGNORECASE)
+_POPUP = re.compile(r"^(?:[^\w\s]{1,2} ?)?Error occurred when executing ([^:\s][^:]*?):(?:\s*$|[`\s])", re.IGNORECASE)
 """The old error dialog; a class may hold brackets, bars, a hash and symbols (ComfyUI-3D-Pack's ``[Comfy3D] Convert
 3DGS to Mesh ...``, ELLA's ``T5TextEncode #ELLA``, comfyui-photoshop's ``🔹Photoshop ComfyUI Plugin``)."""
 _THREAD = re.compile(r"^Exception in thread .*\((prompt_worker)\):")
@@ -38,10 +38,14 @@ _VALIDATE = re.compile(r"^Failed to validate prompt for output (\S+?):?(?:$| \S)
 """ComfyUI's line above a refused output's reasons (``execution.py``); older ones went on with the reason on the line."""
 _VALIDATE_NODE = re.compile(r"^\*\s+(.+?)\s+(\S+):$")
 _VALIDATE_REASON = re.compile(r"^-\s+(.+)$")
-_IMPORT_FAILED = re.compile(r"\(IMPORT FAILED\): (.+)$|(?:^|\s)Cannot import (.+?) module for custom nodes: (.*)$")
+_IMPORT_FAILED = re.compile(
+    r"\(IMPORT FAILED\): (.+)$|(?:^|\s)Cannot import (.+?) module for custom nodes: (.*)$"
+    r"|(?:^|\s)Skip (.+?) module for custom nodes due to the lack of NODE_CLASS_MAPPINGS"
+)
 """ComfyUI's lines for a custom node pack that failed to import (``nodes.py``): its list of import times at start-up
-("0.0 seconds (IMPORT FAILED): ...\\custom_nodes\\PuLID_ComfyUI") and its warning with the error
-("Cannot import ... module for custom nodes: ..."), which a paste may hold without the traceback above it."""
+("0.0 seconds (IMPORT FAILED): ...\\custom_nodes\\PuLID_ComfyUI"), its warning with the error ("Cannot import ...
+module for custom nodes: ..."), which a paste may hold without the traceback above it, and its warning for a pack
+that imported but registers no nodes ("Skip ... module for custom nodes due to the lack of NODE_CLASS_MAPPINGS.")."""
 _CLASS_VALIDATION = re.compile(r"^([A-Za-z_][\w .()|+-]{1,80}?)\s?:\s+-\s+(.+)$")
 """A node's class, then one of its validation errors as the error dialog lists it (``UltimateSDUpscale:  - Required
 input is missing: force_uniform_tiles``)."""
@@ -203,6 +207,9 @@ _FALLBACKS = ("Error running sage attention: ",)
 """Errors ComfyUI caught and went on past: its SageAttention wrapper logs why the kernel failed ("out of resource:
 shared memory", "no kernel image is available") and runs PyTorch's attention instead (``comfy/ldm/modules/
 attention.py``, ``attention_sage``)."""
+_NAN_CAST = "invalid value encountered in cast"
+"""numpy's RuntimeWarning as an image is saved or previewed (``np.clip(i, 0, 255).astype(np.uint8)``): its pixels
+were NaN, so it is black (a VAE or attention in half precision overflowed). Nothing raised, but the run failed."""
 _NOTICES = ("Found comfy_kitchen backend ", "comfy-aimdo failed to load: ")
 """Start-up lines that quote an error ComfyUI went on without: comfy-kitchen's probe of its backends (newer
 ComfyUI) names why one is unavailable (``'unavailable_reason': 'DLL load failed while importing _C: ...'``);
@@ -295,25 +302,24 @@ _SWARM_ERRORED = "ComfyUI errored: "
 """SwarmUI's words before the error ComfyUI answered it with (a refused prompt's JSON, on the lines under it)."""
 _SAYS_FAILED = re.compile(
     r"(?i)\b(?:errors?|errored|fail(?:ed|s|ure)?|exception|cannot|can't|could ?n[o']t|unable|invalid|not found"
-    r"|missing|does(?: not|n't) exist|not (?:allowed|supported|installed|running)|denied|refused|unexpected"
-    r"|must be|not enough|abort(?:ed)?|crash(?:ed)?|traceback)\b"
+    r"|missing|does(?: not|n't) exist|not (?:allowed|supported|installed|running)|unsupported|denied|refused"
+    r"|does(?: not|n't) (?:have )?support|unexpected|must be|not enough|abort(?:ed)?|crash(?:ed)?|traceback"
+    r"|no such file|command not found|syntax error|unsatisfiable)\b"
     r"|失败|错误|錯誤|报错|失敗|エラー|오류|실패|ошибк|не удалось|\b(?:fehler|erreur|errore|falha|fallo|lỗi|hata)\b"
 )
-"""Words that say something went wrong, in the languages users post in: a short paste (at most
-:data:`SHORT_PASTE` lines) with nothing ComfyUI printed around it is pasted for its error, whatever the wording
-("[AnimateDiffEvo] - ERROR - No motion models found", "Required input is missing: force_uniform_tiles")."""
+"""Words that say something went wrong, in the languages users post in: a paste with nothing ComfyUI prints in it
+(a pack's or a tool's own lines, an installer's, a launcher's, a popup's text) is pasted for its error, whatever
+the wording ("[AnimateDiffEvo] - ERROR - No motion models found", "Required input is missing: force_uniform_tiles")."""
 _NOT_A_FAILURE = re.compile(
     r"(?i)warn|\binstead\b|trying again|\bretry(?:ing)?\b|fall(?:ing)? ?back|\bskipp(?:ing|ed)\b|\bignored?\b"
     r"|\bno errors?\b|^\W*(?:clip|unet|vae|model) (?:missing|unexpected) ?:|\bEP Error\b|\(Triggered internally at "
-    r"|^Found comfy_kitchen backend |^comfy-aimdo failed to load: |\bencountered in \w"
+    r"|^Found comfy_kitchen backend |^comfy-aimdo failed to load: |\bencountered in (?!cast)\w"
 )
 """What such words say in a line that is not a failure: a warning (torch's own end "(Triggered internally at
 ...)"), a fallback ComfyUI or a library went on with (onnxruntime's "EP Error" before it falls back to the CPU),
 an exception Python ignored, ComfyUI's list of a checkpoint's missing or unexpected keys, "no errors", the
 start-up lines that quote an error ComfyUI went on without (:data:`_NOTICES`), numpy's floating-point warning
-("invalid value encountered in cast") where a paste kept its text but not its name."""
-SHORT_PASTE = 10
-"""A paste of at most this many lines with text is read for a line that says it failed."""
+("overflow encountered in multiply") where a paste kept its text but not its name (:data:`_NAN_CAST` aside)."""
 _QUIET_LEVEL = re.compile(r"(?i)warn|info|debug|trace|notice")
 """A logger's level below an error's, in the prefix before a line."""
 _FAILED = re.compile(r"\b(?:[Ee]rror|[Ff]ailed|[Ee]xception)\b")

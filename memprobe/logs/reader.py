@@ -66,6 +66,7 @@ from .patterns import (  # what the reader's lines are tested against
     _MANAGER_LINES,
     _MARKUP,
     _MODEL_LINES,
+    _NAN_CAST,
     _NODE_INFO,
     _NODE_THREW,
     _NOT_A_FAILURE,
@@ -85,7 +86,6 @@ from .patterns import (  # what the reader's lines are tested against
     _VAE_WORK,
     _VALIDATE,
     _VALIDATION_MESSAGES,
-    SHORT_PASTE,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog, bar_finished
 from .text import TAKEN, clean, paste_lines
@@ -161,9 +161,7 @@ class _Reader(DialogReading, MachineReading):
         self.api_class: tuple[int, str] | None = None
         """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
         self.said_failed: LogFailure | None = None
-        """The first line that says something failed (taken when the paste is short and shows no other failure)."""
-        self.text_lines = 0
-        """Lines with text read so far."""
+        """The first line that says something failed (the failure of a paste with nothing ComfyUI prints in it)."""
         self.lead = 0
         """Lines before the paste's first (blank, a Markdown fence, ``<details>``): "the top of a paste" is after them."""
         self.texts = 0
@@ -242,7 +240,6 @@ class _Reader(DialogReading, MachineReading):
             self.said_failed is None
             and outside
             and self.block is None
-            and self.text_lines <= SHORT_PASTE
             and _SAYS_FAILED.search(text)
             and not _NOT_A_FAILURE.search(text)
             and not _QUIET_LEVEL.search(level)
@@ -279,7 +276,6 @@ class _Reader(DialogReading, MachineReading):
                 self.lead = self.n
             return
         self.facts.last_text = self.n
-        self.text_lines += 1
         if self.texts < 2:  # the paste's first lines: where it begins, and whether it is one line
             fence = stripped.startswith(("```", "~~~")) or _MARKUP.match(stripped)
             if not self.texts and fence:
@@ -403,16 +399,11 @@ class _Reader(DialogReading, MachineReading):
                 self.mode = Mode.FRAMES
                 return
             if s[:29].lower() == "error occurred when executing" and (m := _POPUP.match(s)):
-                inline = s[m.end() :]  # the dialog squashed onto one line (its message in code after a code title)
-                if s[m.end() - 1] == "`":
-                    inline = inline.lstrip(" `") if inline.lstrip(" ")[:1] == "`" else ""
-                class_type = m.group(1).strip()
-                if s.endswith(":") and inline.strip().endswith(":") and len(s) < 120:  # "LayerMask: BiRefNetUltra:"
-                    class_type, inline = s[m.start(1) : -1].strip(), ""
-                message = re.split(r'\s(?:file "|traceback \()', inline, maxsplit=1, flags=re.IGNORECASE)[0]
-                self._open("popup", s, class_type=class_type, message=message.strip())
-                self.mode = Mode.MESSAGE
+                self._popup(s, m)
                 return
+        elif "rror occurred when executing" in s[:36] and (m := _POPUP.match(s)):  # after a mark ("：Error ...")
+            self._popup(s, m)
+            return
         if (
             first == "#"
             and "ComfyUI" in s
@@ -500,6 +491,10 @@ class _Reader(DialogReading, MachineReading):
             return
         if self.bare_class is not None and self.bare_class[0] >= self.n - 2 and self._dialog(s):
             return
+        if _NAN_CAST in s and not self.prompt.failures:  # a black image: NaN pixels cast as it was saved
+            self._open("message", s, message=s)
+            self._close()
+            return
         if self.n <= LOOSE_LINES and _LOOSE_ERROR.search(s) and not s.startswith(_NOTICES):
             self.facts.last_loose = LogFailure("message", self.n, message=s, evidence=[self._ev(s)])
             self.facts.loose_error = self.facts.loose_error or self.facts.last_loose
@@ -521,16 +516,28 @@ class _Reader(DialogReading, MachineReading):
             self.facts.machine.setdefault("container", "docker")
         self._facts_line(text, s)
 
+    def _popup(self, s: str, m: re.Match[str]) -> None:
+        """The old error dialog's first line: "Error occurred when executing <class>:"."""
+        inline = s[m.end() :]  # the dialog squashed onto one line (its message in code after a code title)
+        if s[m.end() - 1] == "`":
+            inline = inline.lstrip(" `") if inline.lstrip(" ")[:1] == "`" else ""
+        class_type = m.group(1).strip()
+        if s.endswith(":") and inline.strip().endswith(":") and len(s) < 120:  # "LayerMask: BiRefNetUltra:"
+            class_type, inline = s[m.start(1) : -1].strip(), ""
+        message = re.split(r'\s(?:file "|traceback \()', inline, maxsplit=1, flags=re.IGNORECASE)[0]
+        self._open("popup", s, class_type=class_type, message=message.strip())
+        self.mode = Mode.MESSAGE
+
     def _import_failed(self, s: str, m: re.Match[str]) -> None:
         """ComfyUI's own line for a pack that failed to import (the traceback above it, where the paste has it, is
         the import failure explained)."""
         if self.facts.import_line is not None:
             return
-        folder = (m.group(1) or m.group(2)).strip()
+        folder = (m.group(1) or m.group(2) or m.group(4)).strip()
         self.facts.import_line = LogFailure(
             "import",
             self.n,
-            message=m.group(3) or "",
+            message=m.group(3) or (s.strip() if m.group(4) else ""),
             frames=[Frame(folder.rstrip("\\/") + "/__init__.py", 1, "<module>")],  # where the pack is
             evidence=[self._ev(s)],
         )
@@ -646,8 +653,8 @@ class _Reader(DialogReading, MachineReading):
     def finish(self) -> LogFacts:
         self._close()
         facts = self.facts
-        if facts.loose_error is None and self.text_lines <= SHORT_PASTE and not facts.endings and not self._printed():
-            # a short paste of nothing ComfyUI prints: the line that says what failed
+        if facts.loose_error is None and not facts.endings and not self._printed():
+            # a paste of nothing ComfyUI prints: the line that says what failed
             dialog = one_line_dialog(*self.first_text) if self.texts == 1 and self.first_text is not None else None
             facts.loose_error = dialog or self.said_failed
         for ending in facts.endings:  # its stack follows a crash line; what it was staging precedes it

