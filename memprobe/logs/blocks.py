@@ -98,6 +98,7 @@ class BlockReading:
         def _os(self, name: str, s: str) -> None: ...
         def _capacity(self, m: re.Match[str]) -> None: ...
         def _device(self, value: str, s: str) -> None: ...
+        def _ending(self, low: str, s: str, kind: str | None = None) -> None: ...
 
     def _ev(self, text: str) -> LogLine:
         return LogLine(self.n, text[:400])
@@ -155,6 +156,13 @@ class BlockReading:
             and not block.exception_type
             and not block.frames
         ):
+            return
+        if (
+            (block.exception_type or "").endswith("KeyboardInterrupt")
+            and block.source in ("traceback", "thread")
+            and self.facts.prompt_count
+        ):  # Ctrl+C, said by Python, once ComfyUI served prompts: a stop (of a run, or of an idle server)
+            self._ending("keyboardinterrupt", block.evidence[-1].text, kind="stopped")
             return
         found = self._same_failure(block)
         if found is not None:

@@ -175,20 +175,31 @@ def _cause_first(failures: list[LogFailure], compute_device: str) -> list[LogFai
     """The failures with their cause first. Two streams (stdout and stderr) interleave in a paste, so
     a node's ``AttributeError: ... has no attribute 'model'`` can print before the out-of-memory that
     left it without its model: a memory failure of the same prompt is then the cause. So it is of a
-    wrapper's message (TorchScript's) above the error it wraps."""
+    wrapper's message (TorchScript's) above the error it wraps. Outputs that failed validation are skipped
+    and the prompt runs the rest: memory running out while it ran is what stopped it."""
     first = failures[0]
+    if first.source == "validation":
+        ran_out = next(
+            (i for i, f in enumerate(failures) if f.source != "validation" and _names_memory(f, compute_device)), None
+        )
+        if ran_out is not None:
+            return [failures[ran_out], *failures[:ran_out], *failures[ran_out + 1 :]]
     if classify_failure(first.exception_type, first.message, compute_device=compute_device) != "other":
         return failures
     said = f"{first.exception_type or ''}: {first.message}"
     if not (_BROKEN_OBJECT.search(said) or _WRAPPER.search(said)):
         return failures
     for i, later in enumerate(failures[1:], 1):
-        if classify_failure(later.exception_type, later.message, compute_device=compute_device) in MEMORY_KINDS:
+        if _names_memory(later, compute_device):
             if later.class_type is None and not later.frames:  # the node is the one that broke
                 named = first.class_type or class_in_message(first.message)
                 later = replace(later, class_type=named, node_id=first.node_id, frames=first.frames)
             return [later, *failures[1:i], first, *failures[i + 1 :]]
     return failures
+
+
+def _names_memory(failure: LogFailure, compute_device: str) -> bool:
+    return classify_failure(failure.exception_type, failure.message, compute_device=compute_device) in MEMORY_KINDS
 
 
 def _doing(failure: LogFailure) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..judging.failures import memory_sign
 from .endings import ending_kind
 from .reader import Ending, LogFacts, LogFailure, LogLine, PromptLog
 
@@ -72,7 +73,11 @@ def focus_of(facts: LogFacts) -> Focus:
         return Focus(with_failures[-1], [], died)
     last = facts.prompts[-1] if facts.prompts else None
     failing = with_failures[-1] if with_failures else None
-    at_startup = failing is not None and failing.index == 0 and failing.ended is None
+    ran_out = [p for p in with_failures if _memory(p)]
+    if failing is not None and ran_out and ran_out[-1] is not failing and not _memory(failing):
+        failing = ran_out[-1]  # a session whose memory ran out in one prompt, and a later one failed otherwise
+    at_startup = failing is not None and failing.index == 0 and failing.ended is None and not _memory(failing)
+    # (memory that ran out before any "got prompt" is a failure though a run followed: Fooocus announces none)
     if failing is not None and not (at_startup and (ran or _ran_after(failing, failing.failures[-1].line))):
         return Focus(failing, failing.failures)
     if last is not None and last.ended is None and (last.started is not None or _ran_unannounced(last)):
@@ -92,6 +97,11 @@ def focus_of(facts: LogFacts) -> Focus:
     if last is not None and not with_failures and (outlived := _outlived(facts, last)) is not None:
         return Focus(last, [], outlived, outlived=True)
     return Focus(last, [])
+
+
+def _memory(prompt: PromptLog) -> bool:
+    """Whether a prompt's failure names memory running out."""
+    return any(f.oom_unload or memory_sign(f.message) for f in prompt.failures)
 
 
 def _ran_unannounced(prompt: PromptLog) -> bool:
