@@ -30,7 +30,9 @@ PATH_MARK = "[path]"
 
 _FILE = r"[^\s\"'<>|*?\\/]+"
 # folders may hold spaces ("D:\\Stable Diffusion\\ComfyUI"): a run of text is a folder when a separator follows it
-_WINDOWS_PATH = re.compile(r"(?:\b[A-Za-z]:|\\\\[^\s\\/]+)[\\/]+(?:[^\"'<>|*?\\/:\r\n]+[\\/]+)*(" + _FILE + ")?")
+_WINDOWS_PATH = re.compile(
+    r"(?:(?:\b|(?<=-[A-Za-z]))[A-Za-z]:|\\\\[^\s\\/]+)[\\/]+(?:[^\"'<>|*?\\/:\r\n]+[\\/]+)*(" + _FILE + ")?"
+)  # (a drive also right after a compiler's flag: "-LT:\\Program Files\\...")
 # a quoted path is a path up to its closing quote, spaces and doubled backslashes included
 _QUOTED_PATH = re.compile(r"""(["'<])((?:[A-Za-z]:|\\\\|/|~/)[^"'<>\r\n]*?)(["'>])""")
 # a quoted relative path to a file (a model list's 'SDXL\\\\my_model.safetensors'): the folders are the user's own

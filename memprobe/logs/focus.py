@@ -66,6 +66,8 @@ def focus_of(facts: LogFacts) -> Focus:
         and (with_failures or said)
     ):
         strong = None  # the console closed after an error (one at start-up, say): the error is what to explain
+    if strong is not None and strong.kind == "stopped" and any(p.ended is not None for p in with_failures):
+        strong = None  # someone stopped a run after earlier prompts had failed: those failures are the story
     if strong is not None and (strong.during_prompt is not None or not ran or strong.kind in MEMORY_ENDINGS):
         prompt = next((p for p in facts.prompts if p.index == strong.during_prompt), None)
         return Focus(prompt, [], strong)

@@ -296,6 +296,8 @@ _LOOSE_ERROR = re.compile(
     r"|the following node types were not found|the number of sizes provided|not found\. Please install"  # the frontend's; torch's; a pack's
     r"|\((?:[a-z_]\w*\.)+[A-Z]\w*(?:Error|Exception)\) |\b[45]\d\d, message='"  # SQLAlchemy's wrapped error; aiohttp's HTTP one
     r"|^Could not import '|ComfyUI not running on specified address"  # a pack's own import error; comfy-cli's
+    r"|^Fatal error in launcher: "  # a Windows console script's launcher (pip's): its Python is not where it was
+    r"|'status': 'error', 'message': '"  # a serverless worker's result (runpod-worker-comfy's handler)
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""
 _SWARM_ERRORED = "ComfyUI errored: "

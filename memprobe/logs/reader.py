@@ -391,9 +391,9 @@ class _Reader(DialogReading, MachineReading):
             if s.startswith("Exit Code: ") and self.service_at >= self.n - 3:  # the panel's "Exit Code: Unknown"
                 self._ending(s.lower(), s, kind=backend_exit_kind(s.lower()))
                 return
-            if s.startswith("Exception ignored in"):  # Python swallowed it (a __del__, a callback): no failure
-                self.ignored_at = self.n
-                return
+            if s.startswith("Exception ignored in") or s.endswith("Exception in ASGI application"):
+                self.ignored_at = self.n  # Python swallowed it (a __del__, a callback), or a web request's (uvicorn's,
+                return  # in the Gradio apps built on ComfyUI's backend): no failure of a run
             if s.startswith("Exception in thread") and _THREAD.match(s):
                 self._open("thread", s)
                 self.mode = Mode.FRAMES

@@ -216,3 +216,62 @@ def test_tensorrts_builder_running_out_of_gpu_memory_is_vram():
     )
     doc = explain_log(line)
     assert doc["failure"]["kind"] == "vram" and doc["suggestions"]
+
+
+# Round ap (tests/fixtures/logs, cited in SOURCES.md): sessions — notebooks' saved output, committed comfyui.log files
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ctf2090-Colab_a100_wan21_ksampler_allocation_oom_console.log",  # the OOM among skipped outputs' validation
+        "HommageTools_colab_flux_controlnet_ksampler_allocation_oom_console.log",  # OOM twice, then a LoRA's error
+        "google-repostas-materia_fooocus_colab_faceswap_sampling_cuda_oom_console.log",  # Fooocus: no "got prompt"
+        "RomainBer_ComfyUI_vaedecode_defaultcpuallocator_prev2.log",  # RAM in a decode, then days of other errors
+    ],
+)
+def test_the_memory_that_ran_out_in_a_session_is_its_story(name):
+    # GIVEN a session where memory ran out in one prompt while other prompts failed otherwise (validation errors of
+    # outputs ComfyUI skipped, a later prompt's TypeError), or before any prompt was announced (Fooocus)
+    doc = explain_log(text(name))
+    # THEN the memory failure is the one explained, with a first step
+    assert doc["failure"]["kind"] in ("vram", "system-ram") and doc["suggestions"]
+
+
+def test_ctrl_c_said_by_python_after_prompts_ran_is_a_stop_and_not_a_failure():
+    # GIVEN a notebook whose prompts all finished, then the user stopped the server: KeyboardInterrupt tracebacks
+    doc = explain_log(text("Comack_colab_prompts_ok_keyboardinterrupt_on_stop_console.log"))
+    # THEN nothing failed (an idle server was stopped)
+    assert doc["failure"] is None
+
+
+def test_a_stop_after_prompts_that_failed_leaves_their_failure_the_story():
+    # GIVEN four prompts that failed ("ERROR: VAE is invalid: None"), then ^C while the fifth loaded its models
+    failure = explain_log(text("Face-Anonymiser_colab_cpu_vae_invalid_encode_console.log"))["failure"]
+    # THEN the failures are what the log is about, not the stop
+    assert (failure["kind"], failure["message"]) == ("other", "ERROR: VAE is invalid: None")
+
+
+def test_a_web_requests_traceback_in_a_gradio_app_is_no_failure_of_a_run():
+    # GIVEN Fooocus on Colab: uvicorn's "Exception in ASGI application" and its traceback, then ^C mid-task
+    failure = explain_log(text("Fooocus-AI_colab_image_prompt_ctrl_c_abrupt.log"))["failure"]
+    # THEN the stop is what ended it, not the web request
+    assert failure["kind"] == "abrupt" and failure["ending"] == "stopped"
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("ali-vilab-ACE_plus97_skip_no_node_class_mappings.log", "lack of NODE_CLASS_MAPPINGS"),  # ComfyUI's own line
+        ("AIFSH-ComfyUI-DiffSynth-Studio13_diffutoonnode_stat_nonetype_popup.log", "stat: path should be"),  # "：Error"
+        (
+            "Ltamann-TBG-ETUR24_prompt_validation_failed_console.log",
+            "could not convert string to float",
+        ),  # "[ComfyUI]: "
+        ("gongmspb_runpodserverless_output_missing_comfyui.log", "the image does not exist"),  # a worker's result
+        ("comfyuirocm30_renamed_folder_rocm_sdk_launcher_not_found.log", "Unable to create process"),  # pip's launcher
+    ],
+)
+def test_round_aps_errors_in_their_own_words_are_failures_and_not_memory(name, words):
+    failure = explain_log(text(name))["failure"]
+    assert failure is not None and failure["kind"] == "other" and words in failure["message"], name
