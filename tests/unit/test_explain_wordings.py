@@ -275,3 +275,14 @@ def test_a_web_requests_traceback_in_a_gradio_app_is_no_failure_of_a_run():
 def test_round_aps_errors_in_their_own_words_are_failures_and_not_memory(name, words):
     failure = explain_log(text(name))["failure"]
     assert failure is not None and failure["kind"] == "other" and words in failure["message"], name
+
+
+def test_newer_comfyuis_skip_line_for_a_pack_without_nodes_is_its_failure():
+    # ComfyUI since V3 nodes (nodes.py, load_custom_node) adds "or comfy_entrypoint (need one)"; a line as a container's
+    # log printed it (a public log of a RunPod image)
+    line = (
+        "[WARNING] Skip /workspace/comfyui/custom_nodes_preset/ComfyUI-WD14-Tagger module for custom nodes due to the"
+        " lack of NODE_CLASS_MAPPINGS or comfy_entrypoint (need one)."
+    )
+    failure = explain_log(line)["failure"]
+    assert (failure["kind"], failure["source"]) == ("other", "import") and "NODE_CLASS_MAPPINGS" in failure["message"]

@@ -339,6 +339,7 @@ def test_a_logs_own_indentation_is_kept():
         "woct0rdhoSageAttention85_procdump_acceleratorerror_windbg.log",
         "a-person-mask-generator82_typeerror_cannot_handle_dtype_traceback.log",  # each line at one indent, code too
         "ImpactPack974_frontend_onConnectionsChange_typeerror.log",  # ltdrdata/ComfyUI-Impact-Pack#974, a JS stack
+        "dhalman_nanoclaw_mps_ksampler_normshape_comfyui.log",  # a committed comfyui.log indented as a whole
     }
 
 
@@ -536,10 +537,11 @@ def test_a_traceback_whose_paste_lost_the_codes_indent_reads_to_its_error():
 
 
 def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
-    # of the corpus, six logs came with a blank line after each line (a page's or a terminal's copy made each line a
+    # of the corpus, seven logs came with a blank line after each line (a page's or a terminal's copy made each line a
     # paragraph); the one whose error spans lines, Comfy-Org/ComfyUI#13954's StabilityMatrix popup, reads its
     # "Allocation on device 0 would exceed allowed memory." with the sizes torch put under it
     assert corpus_shaped(spaced) == {
+        "ComfyUIManager618_portable_animatediff_groupnorm_mixed_dtype_cpu.log",  # Comfy-Org/ComfyUI-Manager#618
         "NvidiaDocker64_startup_segfault_docker.log",
         "VideoX-Fun100_cogvideox_fun_decode_allocation_traceback.log",
         "comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log",
