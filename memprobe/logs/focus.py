@@ -1,6 +1,7 @@
-"""Which part of a log to explain: the first failure of the last prompt that failed, or how the process
-ended (a kill, a crash, the console's pause), or a prompt the log shows running when it stops — and when a
-death comes first (a client's traceback after its server died, ctypes reporting a native crash), the death.
+"""Which part of a log to explain: the first failure of the last prompt that failed (of the last whose memory ran
+out, in a session where a later prompt failed otherwise), or how the process ended (a kill, a crash, the console's
+pause), or a prompt the log shows running when it stops — and when a death comes first (a client's traceback after
+its server died, ctypes reporting a native crash), the death.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ class Focus:
 def focus_of(facts: LogFacts) -> Focus:
     """What the explanation is about: a memory ending outranks a failure before it; a death during a prompt
     outranks the console's own end, which an error (or an error's wording) before it outranks in turn;
-    otherwise the last failing prompt's failures (not the start-up's, when a prompt ran on after it), a prompt
+    otherwise the last failing prompt's failures (the last prompt's whose memory ran out, where there is one; not the
+    start-up's, when a prompt ran on after it, unless memory ran out there; a Ctrl+C that stopped a later run does
+    not outrank them), a prompt
     left running, a pack that failed to import, an error's wording pasted alone, or a crash of a process the last
     prompt started and outlived."""
     with_failures = [p for p in facts.prompts if p.failures]
