@@ -45,7 +45,7 @@ def build_log(path: Path, size_bytes: int, *, huge_line_bytes: int = 0) -> int:
     """A long ComfyUI session of about ``size_bytes``, ending in the OOM of a real thread."""
     session = (FIXTURES / "comfyui-0.3.64" / "logs" / "txt2img.log").read_text(encoding="utf-8")
     failing = (FIXTURES / "comfyui-0.3.64" / "logs" / "error_runtime.log").read_text(encoding="utf-8")
-    threads = [p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "logs").glob("*.log"))]
+    threads = [p.read_text(encoding="utf-8", errors="replace") for p in sorted((FIXTURES / "logs").glob("*.log"))]
     prompt = session[session.index("got prompt") :]
     progress = "".join(f"{i * 5:3d}%|{'#' * i:<20}| {i}/20 [00:{i:02d}<00:10,  1.9it/s]\r" for i in range(21)) + "\n"
     written = 0
