@@ -91,7 +91,7 @@ class BlockReading:
     frame_indent: int
     flat_code: bool
 
-    if TYPE_CHECKING:  # the machine facts of a report, read by MachineReading
+    if TYPE_CHECKING:  # the machine facts of a report, read by MachineReading; an ending, filed by the reader
 
         def _version(self, key: str, value: str, s: str) -> None: ...
         def _args(self, rest: str, s: str) -> None: ...

@@ -35,9 +35,8 @@ def focus_of(facts: LogFacts) -> Focus:
     outranks the console's own end, which an error (or an error's wording) before it outranks in turn;
     otherwise the last failing prompt's failures (the last prompt's whose memory ran out, where there is one; not the
     start-up's, when a prompt ran on after it, unless memory ran out there; a Ctrl+C that stopped a later run does
-    not outrank them), a prompt
-    left running, a pack that failed to import, an error's wording pasted alone, or a crash of a process the last
-    prompt started and outlived."""
+    not outrank them), a prompt left running, a pack that failed to import, an error's wording pasted alone, or a
+    crash of a process the last prompt started and outlived."""
     with_failures = [p for p in facts.prompts if p.failures]
     last_failure_line = max((f.line for p in with_failures for f in p.failures), default=-1)
     imported = facts.import_failure or facts.import_line  # a pack that failed to import at start-up
