@@ -8,7 +8,8 @@ the prefixes of every logger and launcher (timestamps, ``ERROR:root:``, ``[info]
 journald), truncated pastes, pastes flattened onto one line, binary junk. Memory stays bounded whatever
 the size: lines come in pieces of at most :data:`memprobe.logs.text.MAX_LINE_CHARS`, and one longer than
 :data:`memprobe.logs.text.FLAT_MAX_CHARS` is cut (:mod:`memprobe.logs.text` turns bytes into clean lines),
-and only the last :data:`MAX_PROMPTS` prompts are kept.
+and only the last :data:`MAX_PROMPTS` prompts are kept (and the last :data:`MAX_FAILED_PROMPTS` before them that
+failed: a session's failure is not forgotten because many prompts ran after it).
 
 The reader is one state machine in four parts: this module dispatches each line; a failure
 block is followed by :class:`~memprobe.logs.blocks.BlockReading` (its :class:`~memprobe.logs.blocks.Mode`
@@ -101,9 +102,11 @@ __all__ = [
     "ModelLoad",
     "Ending",
     "MAX_PROMPTS",
+    "MAX_FAILED_PROMPTS",
 ]
 
 MAX_PROMPTS = 32
+MAX_FAILED_PROMPTS = 8
 
 _GATE_WORDS = r"memor|alloc|paging|space|quota|oom|buffer size|hostbuffer|_resources|available ram|out of |full"
 _MEMORY_GATE = re.compile(
@@ -135,6 +138,8 @@ class _Reader(DialogReading, MachineReading):
         self.prompts: deque[PromptLog] = deque(maxlen=MAX_PROMPTS)
         self.prompt = PromptLog(index=0)
         self.prompts.append(self.prompt)
+        self.failed_earlier: deque[PromptLog] = deque(maxlen=MAX_FAILED_PROMPTS)
+        """Prompts that failed and then left :attr:`prompts` (a long session ran on after them)."""
         self.n = 0
         self.block: LogFailure | None = None
         self.exc: LoggedException | None = None
@@ -549,6 +554,8 @@ class _Reader(DialogReading, MachineReading):
     def _new_prompt(self, s: str) -> None:
         self.facts.prompt_count += 1
         self.prompt = PromptLog(index=self.facts.prompt_count, started=self._ev(s))
+        if len(self.prompts) == MAX_PROMPTS and self.prompts[0].failures:
+            self.failed_earlier.append(self.prompts[0])  # (it is about to leave the window of recent prompts)
         self.prompts.append(self.prompt)
         self.models.reset()
 
@@ -661,7 +668,7 @@ class _Reader(DialogReading, MachineReading):
             if ending.kind == "crash":
                 at = ending.line.number
                 ending.in_dynamic_vram = any(at - 2 <= n <= at + 12 for n in self.aimdo_lines)
-        facts.prompts = list(self.prompts)
+        facts.prompts = [*self.failed_earlier, *self.prompts]
         facts.lines = self.n
         return facts
 

@@ -106,3 +106,15 @@ def test_argparse_refusing_comfyuis_command_line_is_the_failure():
     failure = explained("ComfyUI_toxicwind_prev_argparse_unrecognized_console.log")["failure"]
     assert failure["kind"] == "other"
     assert failure["message"].startswith("main.py: error: unrecognized arguments: --disable-safe-unpickle")
+
+
+def test_a_failure_is_not_forgotten_when_a_long_session_runs_on_after_it():
+    # GIVEN ComfyUI 0.3.64's own log of a prompt that raised (recorded here), then forty prompts that ran and finished
+    # (a day's comfyui.log: one of held-out round aq ran 48 prompts, its failure in the ninth)
+    recorded = FIXTURES / "comfyui-0.3.64" / "logs"
+    ok = (recorded / "txt2img.log").read_text(encoding="utf-8")
+    failed = (recorded / "error_runtime.log").read_text(encoding="utf-8")
+    doc = explain_log(failed + ok * 40)
+    # THEN the failure is still the one explained: the reader's window of recent prompts does not drop it
+    assert doc["failure"] is not None and doc["failure"]["kind"] == "other"
+    assert doc["failure"]["message"] == explain_log(failed)["failure"]["message"]
