@@ -84,7 +84,9 @@ def run() -> dict[str, Any]:
         runs = [measure(str(big)) for _ in range(3)]
         best = min(runs, key=lambda r: r["s"])
         heaps = {name: measure(str(p), traced=True) for name, p in (("50mb", big), ("5mb", small), ("20mb_line", huge))}
-    assert best["kind"] == "other", best  # the log's last failure (LatentBlend) is what it explains
+    # the whole log was read, and what it explains is the session's last memory failure (the threads' logs it repeats
+    # hold OOMs), which outranks the LatentBlend error at its end
+    assert best["kind"] == "vram" and best["lines"] > 500_000, best
     mib = 1024**2
     return {
         "explain_50mb_s": round(best["s"], 2),
