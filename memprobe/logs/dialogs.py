@@ -4,6 +4,8 @@ line that names memory running out on its own."""
 
 from __future__ import annotations
 
+import re
+
 from ..judging.custom_nodes import custom_node
 from ..judging.failures import MEMORY_TEXTS, memory_sign
 from ..judging.stages import builtin_nodes
@@ -69,6 +71,18 @@ class DialogReading(BlockReading):
     lead: int
     bare_class: tuple[int, str] | None
     api_class: tuple[int, str] | None
+
+    def _popup(self, s: str, m: re.Match[str]) -> None:
+        """The old error dialog's first line: "Error occurred when executing <class>:"."""
+        inline = s[m.end() :]  # the dialog squashed onto one line (its message in code after a code title)
+        if s[m.end() - 1] == "`":
+            inline = inline.lstrip(" `") if inline.lstrip(" ")[:1] == "`" else ""
+        class_type = m.group(1).strip()
+        if s.endswith(":") and inline.strip().endswith(":") and len(s) < 120:  # "LayerMask: BiRefNetUltra:"
+            class_type, inline = s[m.start(1) : -1].strip(), ""
+        message = re.split(r'\s(?:file "|traceback \()', inline, maxsplit=1, flags=re.IGNORECASE)[0]
+        self._open("popup", s, class_type=class_type, message=message.strip())
+        self.mode = Mode.MESSAGE
 
     def _dialog(self, s: str) -> bool:
         """The frontend's error dialog as users copy it: the failing node's class alone on a line,

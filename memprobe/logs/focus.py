@@ -76,11 +76,9 @@ def focus_of(facts: LogFacts) -> Focus:
     if with_failures and (died := _died_first(facts, with_failures[-1].failures[0])) is not None:
         return Focus(with_failures[-1], [], died)
     last = facts.prompts[-1] if facts.prompts else None
-    failing = with_failures[-1] if with_failures else None
-    ran_out = [p for p in with_failures if _memory(p)]
-    if failing is not None and ran_out and ran_out[-1] is not failing and not _memory(failing):
-        failing = ran_out[-1]  # a session whose memory ran out in one prompt, and a later one failed otherwise
-    at_startup = failing is not None and failing.index == 0 and failing.ended is None and not _memory(failing)
+    ran_out = [p for p in with_failures if _memory(p)]  # (a session's memory failure outranks a later other one)
+    failing = ran_out[-1] if ran_out else with_failures[-1] if with_failures else None
+    at_startup = failing is not None and failing.index == 0 and failing.ended is None and not ran_out
     # (memory that ran out before any "got prompt" is a failure though a run followed: Fooocus announces none)
     if failing is not None and not (at_startup and (ran or _ran_after(failing, failing.failures[-1].line))):
         return Focus(failing, failing.failures)

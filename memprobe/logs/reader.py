@@ -521,18 +521,6 @@ class _Reader(DialogReading, MachineReading):
             self.facts.machine.setdefault("container", "docker")
         self._facts_line(text, s)
 
-    def _popup(self, s: str, m: re.Match[str]) -> None:
-        """The old error dialog's first line: "Error occurred when executing <class>:"."""
-        inline = s[m.end() :]  # the dialog squashed onto one line (its message in code after a code title)
-        if s[m.end() - 1] == "`":
-            inline = inline.lstrip(" `") if inline.lstrip(" ")[:1] == "`" else ""
-        class_type = m.group(1).strip()
-        if s.endswith(":") and inline.strip().endswith(":") and len(s) < 120:  # "LayerMask: BiRefNetUltra:"
-            class_type, inline = s[m.start(1) : -1].strip(), ""
-        message = re.split(r'\s(?:file "|traceback \()', inline, maxsplit=1, flags=re.IGNORECASE)[0]
-        self._open("popup", s, class_type=class_type, message=message.strip())
-        self.mode = Mode.MESSAGE
-
     def _import_failed(self, s: str, m: re.Match[str]) -> None:
         """ComfyUI's own line for a pack that failed to import (the traceback above it, where the paste has it, is
         the import failure explained)."""
