@@ -86,6 +86,8 @@ class BlockReading:
     validation_node: LogFailure | None
     validation_extras: list[LogFailure]
     ignored_at: int
+    served: bool
+    stopped: bool
     width: int
     cut_frame: str | None
     frame_indent: int
@@ -160,10 +162,13 @@ class BlockReading:
         if (
             (block.exception_type or "").endswith("KeyboardInterrupt")
             and block.source in ("traceback", "thread")
-            and self.facts.prompt_count
-        ):  # Ctrl+C, said by Python, once ComfyUI served prompts: a stop (of a run, or of an idle server)
+            and (self.facts.prompt_count or self.served)
+        ):  # Ctrl+C, said by Python, once ComfyUI served: a stop (of a run, or of an idle server), not a hung start-up
             self._ending("keyboardinterrupt", block.evidence[-1].text, kind="stopped")
+            self.stopped = True
             return
+        if self.stopped:
+            return  # raised after Ctrl+C stopped the server: the launcher's (a notebook's cell), not a run's
         found = self._same_failure(block)
         if found is not None:
             prompt, target = found

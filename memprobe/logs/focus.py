@@ -7,13 +7,14 @@ its server died, ctypes reporting a native crash), the death.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..judging.failures import memory_sign
 from .endings import ending_kind
 from .reader import Ending, LogFacts, LogFailure, LogLine, PromptLog
 
-__all__ = ["Focus", "focus_of", "MEMORY_ENDINGS"]
+__all__ = ["Focus", "focus_of", "ran_since", "MEMORY_ENDINGS"]
 
 MEMORY_ENDINGS = ("memory-kill", "cgroup-kill", "commit-exhausted")
 """Endings that say which memory ran out."""
@@ -88,11 +89,18 @@ def focus_of(facts: LogFacts) -> Focus:
         if tail is not None and tail.line > began and tail.line >= facts.last_text - 2:
             return Focus(last, [tail])  # the paste stops at an error line of a library's, in mid-prompt
         first_start = ran[0].started.number if ran and ran[0].started is not None else 0
-        above = next((e for e in facts.endings if e.during_prompt is None and e.line.number < first_start), None)
+        above = next(
+            (
+                e
+                for e in facts.endings
+                if e.during_prompt is None and e.line.number < first_start and e.kind != "unreachable"
+            ),
+            None,
+        )
         if above is not None:  # the Desktop app's "ComfyUI process exited (exit code ...)" above the log's tail
             return Focus(last, [], above)
         return Focus(last, [], cut_short=True)
-    if imported is not None and not ran and not _ran_after(last, imported.line):
+    if imported is not None and not ran_since(ran, imported.line) and not _ran_after(last, imported.line):
         return Focus(last, [imported])  # only the start-up: a pack that failed to import
     if facts.loose_error is not None and not ran and not _ran_after(last, facts.loose_error.line):
         return Focus(last, [facts.loose_error])  # a paste of an error's wording alone
@@ -104,6 +112,11 @@ def focus_of(facts: LogFacts) -> Focus:
 def _memory(prompt: PromptLog) -> bool:
     """Whether a prompt's failure names memory running out."""
     return any(f.oom_unload or memory_sign(f.message) for f in prompt.failures)
+
+
+def ran_since(ran: Sequence[PromptLog], line: int) -> bool:
+    """A prompt was announced ("got prompt") after ``line``: a start-up's failure there did not stop a run."""
+    return any(p.started is not None and p.started.number > line for p in ran)
 
 
 def _ran_unannounced(prompt: PromptLog) -> bool:

@@ -160,6 +160,10 @@ class _Reader(DialogReading, MachineReading):
         """The line of Python's "Exception ignored in: ..." (the traceback after it was swallowed)."""
         self.launched_at = 0
         """The line where a shell's prompt launched ComfyUI (``C:\\ComfyUI>python main.py``), if one did."""
+        self.served = False
+        """ComfyUI said it serves ("To see the GUI go to: ...", "Starting server"): its start-up had finished."""
+        self.stopped = False
+        """Ctrl+C stopped the server, and it has not served again since: what fails now is the launcher's."""
         self.service_at = -8
         """The line of a launcher's error panel that named ComfyUI's service (Intel AI Playground's ``Service:
         comfyui-backend``): its ``Exit Code:`` follows."""
@@ -386,6 +390,8 @@ class _Reader(DialogReading, MachineReading):
                 self._open("validation", s)
                 self.mode = Mode.VALIDATION
                 return
+        if first in "ST" and s.startswith(("To see the GUI go to", "Starting server")):
+            self.served, self.stopped = True, False
         if first == "S" and s.startswith("Service: ") and "comfyui" in s.lower():
             self.service_at = self.n
         if first == "E" and s.startswith("Executing node ") and (m := _EXECUTING.match(s)):
@@ -541,6 +547,7 @@ class _Reader(DialogReading, MachineReading):
 
     def _new_prompt(self, s: str) -> None:
         self.facts.prompt_count += 1
+        self.stopped = False
         self.prompt = PromptLog(index=self.facts.prompt_count, started=self._ev(s))
         if len(self.prompts) == MAX_PROMPTS and self.prompts[0].failures:
             self.failed_earlier.append(self.prompts[0])  # (it is about to leave the window of recent prompts)

@@ -118,3 +118,47 @@ def test_a_failure_is_not_forgotten_when_a_long_session_runs_on_after_it():
     # THEN the failure is still the one explained: the reader's window of recent prompts does not drop it
     assert doc["failure"] is not None and doc["failure"]["kind"] == "other"
     assert doc["failure"]["message"] == explain_log(failed)["failure"]["message"]
+
+
+def test_ctrl_c_of_a_server_that_had_started_is_a_stop_and_of_a_hung_start_up_is_not():
+    # Kostafun/ComfyMulti (round aq): start-up finished ("To see the GUI go to"), no prompt ran, the user stopped the
+    # server while ComfyUI-Manager still fetched; Python printed threading._shutdown's KeyboardInterrupt traceback
+    stopped = explained("ComfyMulti_3090_shutdown_keyboardinterrupt.log")
+    assert stopped["failure"] is None
+    assert stopped["no_failure"].startswith("No failure in this log")
+    # a Colab start-up that hung in CUDA's initialisation and was interrupted there did not finish: that is the failure
+    assert explained("test-rep_colab_startup_hang_cuda_init_ctrl_c_traceback.log")["failure"]["kind"] == "other"
+
+
+def test_what_a_launcher_raises_after_ctrl_c_stopped_the_server_is_not_a_runs_failure():
+    # mrnfqrbl/sd-forge-colab (round aq): prompts failed in SaveImageExtended's output, later prompts ran, the user
+    # stopped the server, then the notebook's own cell raised a NameError (its tunnel thread)
+    failure = explained("mrnfqrbl_sd-forge-colab_saveimageextended_nonetype.log")["failure"]
+    assert failure["kind"] == "other"
+    assert failure["message"] == "object of type 'NoneType' has no len()"
+
+
+def test_a_pack_that_failed_to_import_in_the_last_start_up_is_the_failure_though_earlier_sessions_ran():
+    # johanverm/ebsynth (round aq): a notebook's output holds three start-ups; prompts ran in the first two, and in the
+    # last one ComfyUI-MotionCtrl-SVD failed to import (numpy 2 under a cv2 built for numpy 1) and nothing ran after
+    failure = explained("johanverm_ebsynth_motionctrl_svd_numpy_import_failed.log")["failure"]
+    assert (failure["kind"], failure["node"]["pack"]) == ("other", "ComfyUI-MotionCtrl-SVD")
+
+
+def test_a_pack_that_failed_to_import_before_runs_that_finished_is_said_not_explained():
+    # LuqP2/ImageMetaHub-ComfyUI-Save (round aq): the pack under test failed to import; an SD 1.5 prompt then ran
+    doc = explained("LuqP2_ImageMetaHub_custom_node_indentationerror_import_failed.log")
+    assert doc["failure"] is None
+    assert doc["no_failure"] == (
+        "No run failed in this log. At start-up, custom_nodes/ImageMetaHub-ComfyUI-Save failed to import (line 69: "
+        "unexpected indent): its nodes were missing, and no prompt that ran used them."
+    )
+
+
+def test_a_tunnel_that_found_nothing_listening_before_comfyui_served_is_not_how_the_log_ends():
+    # akshayanandraut/colab (round aq): ngrok's "connection refused" at line 11, while ComfyUI still started; prompts
+    # ran after it, and the saved output stops in a sampler's progress bar (ComfyUI had retried a VAE encode in tiles)
+    failure = explained("akshayanandraut_colab_comfyui_vae_encode_oom_tiled_retry.log")["failure"]
+    assert failure["kind"] == "abrupt"
+    assert "the log stops mid-run" in failure["message"]
+    assert "nothing answered" not in failure["message"]
