@@ -111,7 +111,11 @@ export function renderExplanation(doc) {
       `Machine: ${system || "not in the log"} · Versions: ${versionText || "not in the log"}`,
     ),
     ...(doc.fallbacks || []).map((f) =>
-      el("div", { class: "mp-note" }, `ComfyUI's silent fallback (${f.kind}), line ${f.line}`),
+      el(
+        "div",
+        { class: "mp-note" },
+        `ComfyUI's silent fallback (${f.kind}${f.count > 1 ? `, ${f.count} times` : ""}), line ${f.line}`,
+      ),
     ),
     el("h4", {}, "Try first"),
     cards.length

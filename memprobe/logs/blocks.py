@@ -24,6 +24,7 @@ from .patterns import (
     _PLAIN_HEADINGS,
     _REPORT_FIELD,
     _REPORT_NAMES,
+    _REPORT_OPENERS,
     _REPORT_VERSIONS,
     _SUMMARY,
     _TRACEBACK,
@@ -253,6 +254,9 @@ class BlockReading:
         ):
             self._report_field(m.group(1), m.group(2), s)
             return True
+        if mode == Mode.MESSAGE and block.source == "popup" and not block.message and s.lstrip("# ") in _REPORT_OPENERS:
+            self.block = self.mode = None  # the toast's "Node threw an error" above the report it opened: the report
+            return False  # says it all
         if mode == Mode.MESSAGE and not (s == _TRACEBACK or s.endswith(_TRACEBACK)):
             if s.startswith("File ") or _FRAME.match(text):
                 self.mode = Mode.FRAMES

@@ -142,6 +142,7 @@ _CTRL_C = (
     "终止批处理操作吗",
     "バッチ ジョブを終了しますか",
     "завершить выполнение пакетного файла",
+    "stopped server",  # ComfyUI's own line once Ctrl+C ended it (main.py)
 )
 """cmd's question after Ctrl+C stopped a batch file (the portable build's ``run_nvidia_gpu.bat``), in the languages
 users post in; the console's own echo is ``^C``."""

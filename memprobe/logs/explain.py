@@ -30,7 +30,7 @@ from ..judging.verdict import judge
 from ..privacy import scrub_all
 from ..sensing.install_type import detect_install_type
 from ..vocabulary import MEMORY_KINDS
-from .focus import Focus, focus_of, ran_since
+from .focus import Focus, focus_of
 from .nodes import BUILTIN_SOURCE, Node, class_in_message, identify
 from .reader import Ending, LogFacts, LogFailure, LogLine, PromptLog, read_log
 from .text import FLAT_MAX_CHARS
@@ -48,8 +48,8 @@ _ENDINGS = {
     "cgroup-kill": "the kernel's OOM killer ended the process in its memory cgroup: the container's limit was reached",
     "commit-exhausted": "Windows reported low virtual memory: RAM + pagefile (the commit limit) were exhausted",
     "exited": "the shell's prompt came back: ComfyUI's process had ended with no error",
-    "stopped": "the console shows ^C: someone stopped ComfyUI (Ctrl+C) while it was still working; the run never "
-    "finished",
+    "stopped": "someone stopped ComfyUI (Ctrl+C: the console's ^C, Python's KeyboardInterrupt, ComfyUI's \"Stopped "
+    'server") while it was still working; the run never finished',
     "unreachable": "nothing answered on ComfyUI's port any more: its process had ended",
     "backend-exit": "the program running ComfyUI as its backend (SwarmUI, Krita, AI Playground, a pipeline) saw its process end, without "
     "saying why",
@@ -513,7 +513,6 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
         unknown.append(f"the rest of {facts.cut_lines} over-long line(s), cut at {FLAT_MAX_CHARS:,} characters")
     run = _run_facts(facts, focus, j, os_name, compute_device, fallbacks)
     suggestions = advise(run)
-    imported = facts.import_failure or facts.import_line
     evidence = [{"line": e.number, "text": e.text} for e in j.evidence[:6]]
     result = {
         "memprobe_version": __version__,
@@ -546,12 +545,8 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
             }
             for m in (prompt.models if prompt is not None else [])
         ],
-        "fallbacks": [{"kind": k, "line": line.number, "text": line.text} for k, line in fallbacks],
-        "no_failure": None
-        if j.failure is not None
-        else _no_failure(
-            fallbacks, suggestions, imported, ran=imported is not None and ran_since(facts.prompts, imported.line)
-        ),
+        "fallbacks": _grouped(fallbacks, prompt),
+        "no_failure": None if j.failure is not None else _no_failure(fallbacks, suggestions),
         "prompts": {
             "seen": facts.prompt_count,
             "failed": sum(1 for p in facts.prompts if p.index and p.failures),
@@ -565,29 +560,27 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
     return _scrub(result, facts.user_names)
 
 
-def _no_failure(
-    fallbacks: list[tuple[str, LogLine]],
-    suggestions: list[Suggestion],
-    imported: LogFailure | None = None,
-    ran: bool = False,
-) -> str:
-    """What a log without a failure says: nothing ran short, or what did (a fallback, a model left off the GPU);
-    a pack that failed to import at start-up, which the runs after it outlived, is said too."""
-    head, startup = "No failure in this log", ""
-    if imported is not None:  # the runs outlived it: said, not explained
-        pack = identify(imported).pack
-        why = f": {imported.message[:160]}" if imported.message else ""
-        where = f"custom_nodes/{pack}" if pack else "a custom node pack"
-        head = "No run failed in this log"
-        startup = f" At start-up, {where} failed to import (line {imported.line}{why}): its nodes were missing"
-        startup += ", and no prompt that ran used them." if ran else "."
+def _grouped(fallbacks: list[tuple[str, LogLine]], prompt: PromptLog | None) -> list[dict[str, Any]]:
+    """Each kind of ComfyUI's recoveries once, where it first shows, with how many times the log shows it."""
+    counts = prompt.fallback_counts if prompt is not None and prompt.fallbacks else {}
+    first: dict[str, LogLine] = {}
+    seen: dict[str, int] = {}
+    for kind, line in fallbacks:
+        first.setdefault(kind, line)
+        seen[kind] = seen.get(kind, 0) + 1
+    return [
+        {"kind": k, "line": line.number, "text": line.text, "count": counts.get(k, seen[k])}
+        for k, line in first.items()
+    ]
+
+
+def _no_failure(fallbacks: list[tuple[str, LogLine]], suggestions: list[Suggestion]) -> str:
+    """What a log without a failure says: nothing ran short, or what did (a fallback, a model left off the GPU)."""
     if fallbacks:
-        return f"{head}, but memory ran short: ComfyUI recovered with a fallback and went on.{startup}"
+        return "No failure in this log, but memory ran short: ComfyUI recovered with a fallback and went on."
     pressure = next((s for s in suggestions if s.tier == "pressure"), None)
     if pressure is not None:  # its evidence's first sentence ("ComfyUI loaded Flux2 with none of it on the GPU (...)")
-        return f"{head}, but memory ran short: {pressure.why.split('. ')[0].rstrip('.')}.{startup}"
-    if startup:
-        return f"{head}.{startup}"
+        return f"No failure in this log, but memory ran short: {pressure.why.split('. ')[0].rstrip('.')}."
     return "No failure in this log: no error, and no sign that ComfyUI stopped mid-run."
 
 

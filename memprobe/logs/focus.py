@@ -7,14 +7,13 @@ its server died, ctypes reporting a native crash), the death.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..judging.failures import memory_sign
 from .endings import ending_kind
 from .reader import Ending, LogFacts, LogFailure, LogLine, PromptLog
 
-__all__ = ["Focus", "focus_of", "ran_since", "MEMORY_ENDINGS"]
+__all__ = ["Focus", "focus_of", "MEMORY_ENDINGS"]
 
 MEMORY_ENDINGS = ("memory-kill", "cgroup-kill", "commit-exhausted")
 """Endings that say which memory ran out."""
@@ -69,8 +68,9 @@ def focus_of(facts: LogFacts) -> Focus:
         and (with_failures or said)
     ):
         strong = None  # the console closed after an error (one at start-up, say): the error is what to explain
-    if strong is not None and strong.kind == "stopped" and any(p.ended is not None for p in with_failures):
-        strong = None  # someone stopped a run after earlier prompts had failed: those failures are the story
+    if strong is not None and strong.kind == "stopped" and any(p.ended not in (None, "invalid") for p in with_failures):
+        strong = None  # someone stopped a run after earlier prompts had failed: those failures are the story (not
+        # a refused prompt's: the run stopped is one that ran)
     if strong is not None and (strong.during_prompt is not None or not ran or strong.kind in MEMORY_ENDINGS):
         prompt = next((p for p in facts.prompts if p.index == strong.during_prompt), None)
         return Focus(prompt, [], strong)
@@ -81,7 +81,19 @@ def focus_of(facts: LogFacts) -> Focus:
     failing = ran_out[-1] if ran_out else with_failures[-1] if with_failures else None
     at_startup = failing is not None and failing.index == 0 and failing.ended is None and not ran_out
     # (memory that ran out before any "got prompt" is a failure though a run followed: Fooocus announces none)
-    if failing is not None and not (at_startup and (ran or _ran_after(failing, failing.failures[-1].line))):
+    refused = (  # a prompt refused by validation, and a later one that ran is left running where the log stops
+        failing is not None
+        and failing.ended == "invalid"
+        and last is not None
+        and last.index > failing.index
+        and last.ended is None
+        and last.started is not None
+    )
+    if (
+        failing is not None
+        and not refused
+        and not (at_startup and (ran or _ran_after(failing, failing.failures[-1].line)))
+    ):
         return Focus(failing, failing.failures)
     if last is not None and last.ended is None and (last.started is not None or _ran_unannounced(last)):
         tail = facts.last_loose
@@ -100,8 +112,8 @@ def focus_of(facts: LogFacts) -> Focus:
         if above is not None:  # the Desktop app's "ComfyUI process exited (exit code ...)" above the log's tail
             return Focus(last, [], above)
         return Focus(last, [], cut_short=True)
-    if imported is not None and not ran_since(ran, imported.line) and not _ran_after(last, imported.line):
-        return Focus(last, [imported])  # only the start-up: a pack that failed to import
+    if imported is not None:  # a pack that failed to import: the log's failure, though prompts ran after it
+        return Focus(last, [imported])
     if facts.loose_error is not None and not ran and not _ran_after(last, facts.loose_error.line):
         return Focus(last, [facts.loose_error])  # a paste of an error's wording alone
     if last is not None and not with_failures and (outlived := _outlived(facts, last)) is not None:
@@ -112,11 +124,6 @@ def focus_of(facts: LogFacts) -> Focus:
 def _memory(prompt: PromptLog) -> bool:
     """Whether a prompt's failure names memory running out."""
     return any(f.oom_unload or memory_sign(f.message) for f in prompt.failures)
-
-
-def ran_since(ran: Sequence[PromptLog], line: int) -> bool:
-    """A prompt was announced ("got prompt") after ``line``: a start-up's failure there did not stop a run."""
-    return any(p.started is not None and p.started.number > line for p in ran)
 
 
 def _ran_unannounced(prompt: PromptLog) -> bool:

@@ -210,11 +210,16 @@ attention.py``, ``attention_sage``)."""
 _NAN_CAST = "invalid value encountered in cast"
 """numpy's RuntimeWarning as an image is saved or previewed (``np.clip(i, 0, 255).astype(np.uint8)``): its pixels
 were NaN, so it is black (a VAE or attention in half precision overflowed). Nothing raised, but the run failed."""
-_NOTICES = ("Found comfy_kitchen backend ", "comfy-aimdo failed to load: ")
-"""Start-up lines that quote an error ComfyUI went on without: comfy-kitchen's probe of its backends (newer
+_NOTICES = (
+    "Found comfy_kitchen backend ",
+    "comfy-aimdo failed to load: ",
+    "ERROR: pip's dependency resolver does not currently take into account",
+)
+"""Lines that quote an error what printed them went on without: comfy-kitchen's probe of its backends (newer
 ComfyUI) names why one is unavailable (``'unavailable_reason': 'DLL load failed while importing _C: ...'``);
 comfy-aimdo's loader, on a machine without its GPU library (``libcuda.so.1: cannot open shared object file``),
-logs it and ComfyUI runs without dynamic VRAM."""
+logs it and ComfyUI runs without dynamic VRAM; pip lists the conflicts among the packages it installed beside
+others, and installed them (a notebook's set-up cell)."""
 _CONTAINER_EXIT = re.compile(r"(?i)exited with (?:code|status) 137|exit code: 137|\bexited \(137\)|exitcode=137")
 """How docker, compose and Kubernetes report a container's end by SIGKILL (``comfyui-1 exited with code 137``,
 ``Exit Code: 137``, ``Exited (137)``); an IDE's "Process finished with exit code 137" is a host's process."""

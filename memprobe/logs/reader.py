@@ -124,6 +124,8 @@ def memory_gate(low: str) -> bool:
 
 
 MAX_MODELS = 48
+MAX_FALLBACKS = 8
+"""A prompt keeps the first 8 of each kind of ComfyUI's recoveries (and counts them all)."""
 MAX_CRASH_FRAMES = 32
 LOOSE_LINES = 400
 """How far into a log a loose error line is looked for (a paste, not a session's console)."""
@@ -160,6 +162,10 @@ class _Reader(DialogReading, MachineReading):
         """The line of Python's "Exception ignored in: ..." (the traceback after it was swallowed)."""
         self.launched_at = 0
         """The line where a shell's prompt launched ComfyUI (``C:\\ComfyUI>python main.py``), if one did."""
+        self.restart_asked = 0
+        """The line of ComfyUI-Manager's "Restarting...", until the start-up it asked for begins."""
+        self.startup_at = 0
+        """The line of the last of a start-up's first lines (:data:`_STARTUP`)."""
         self.served = False
         """ComfyUI said it serves ("To see the GUI go to: ...", "Starting server"): its start-up had finished."""
         self.stopped = False
@@ -571,7 +577,9 @@ class _Reader(DialogReading, MachineReading):
             self._activity(s, None)
             return
         if "emory" in s and (kind := detect_fallback(s)):
-            self.prompt.fallbacks.append((kind, self._ev(s)))
+            count = self.prompt.fallback_counts[kind] = self.prompt.fallback_counts.get(kind, 0) + 1
+            if count <= MAX_FALLBACKS:  # (attention retried in slices: a line per step, all session long)
+                self.prompt.fallbacks.append((kind, self._ev(s)))
             self._activity(s, {"tiled-vae-decode": "vae-decode", "tiled-vae-encode": "vae-encode"}.get(kind))
             return
         if s.startswith(_LOADER_LINES) or (s.startswith("Using ") and s.endswith("attention in VAE")):
@@ -584,8 +592,12 @@ class _Reader(DialogReading, MachineReading):
             if self.launched_at and self.n > self.launched_at + 2 and not command.startswith("pause"):
                 self._ending(low, s, kind="exited")  # what it launched had printed, then returned to the shell
             self.launched_at = self.n if _LAUNCH.search(command) else 0  # (a .bat echoes its commands this way)
-        if s.startswith(_STARTUP) and self._running(or_active=True):  # a start-up in mid-prompt: it had ended
-            self._ending(low, s, kind="restarted")
+        if s.startswith("Restarting..."):  # ComfyUI-Manager restarts ComfyUI (after an install): no ending
+            self.restart_asked = self.n
+        if s.startswith(_STARTUP):
+            if self._running(or_active=True) and self._active_since(self.startup_at) and not self.restart_asked:
+                self._ending(low, s, kind="restarted")  # a start-up in mid-prompt: it had ended
+            self.startup_at, self.restart_asked = self.n, 0
         if s.startswith(_BANNER_STARTS) or _BANNER_HINT.search(s):
             self._banner(s)
             return
@@ -615,6 +627,16 @@ class _Reader(DialogReading, MachineReading):
         began = self.prompt.started is not None or (or_active and self.prompt.last is not None)
         return began and self.prompt.ended is None and not self.prompt.failures
 
+    def _idle_since_start(self) -> bool:
+        """ComfyUI served, and no prompt has run since: what it did was its start-up's (a pack's install)."""
+        prompt = self.prompt
+        return self.served and prompt.index == 0 and not prompt.models  # (a download's bar is no sampler's)
+
+    def _active_since(self, line: int) -> bool:
+        """The prompt started, or last did something, after ``line`` (not the lines of one start-up)."""
+        started = self.prompt.started.number if self.prompt.started is not None else 0
+        return max(started, self.prompt.last[0] if self.prompt.last else 0) > line
+
     def _printed(self) -> bool:
         """Whether anything ComfyUI (or what launched it) prints was read: a launch, a prompt, a model, a banner's
         fact, a failure, a pack's import."""
@@ -634,7 +656,7 @@ class _Reader(DialogReading, MachineReading):
 
     def _ending(self, low: str, s: str, kind: str | None = None) -> None:
         kind = kind or ending_kind(low, s)
-        if kind is None or (kind == "stopped" and not self._running(or_active=True)):
+        if kind is None or (kind == "stopped" and (not self._running(or_active=True) or self._idle_since_start())):
             return  # Ctrl+C said only of a run: a server stopped while idle ended nothing
         if kind == "exited" and not self._printed():
             return  # the shell's prompt back, with nothing of ComfyUI's above it: nothing it ran had ended

@@ -106,6 +106,9 @@ class PromptLog:
     failures: list[LogFailure] = field(default_factory=list)
     models: list[ModelLoad] = field(default_factory=list)
     fallbacks: list[tuple[str, LogLine]] = field(default_factory=list)
+    """ComfyUI's recoveries (a decode retried in tiles, attention retried in slices): the first
+    :data:`memprobe.logs.reader.MAX_FALLBACKS` of each kind; :attr:`fallback_counts` counts them all."""
+    fallback_counts: dict[str, int] = field(default_factory=dict)
     last: tuple[int, str, str | None] | None = None
     """The last thing it did: (line number, text, stage hint); "progress" is judged when read."""
     oom_unload: bool = False

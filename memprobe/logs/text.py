@@ -235,7 +235,8 @@ _LEVEL = re.compile(r"INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL|FATAL|TRACE|NOTICE|
 _SOME_TOKEN = re.compile(
     r"(?:[\[(]?\d[\d/.:,T-]*\d(?: ?[AP]M)?[\])]?"  # a date, a time, a process id
     rf"|[\[(]?(?:{_LEVEL.pattern})[\])]?|\[[\w.-]*\d+\]"  # a level; a "[worker-3]"
-    rf"|ComfyUI(?= (?:{_LEVEL.pattern}):))(?: [-|] | ?: | )"  # a wrapper's "ComfyUI error: " (StableSwarmUI)
+    rf"|ComfyUI(?= (?:{_LEVEL.pattern}):)|ComfyUI std(?:out|err)(?=:))(?: [-|] | ?: | )"  # StableSwarmUI's "ComfyUI
+    # error: ", "ComfyUI stdout: "
 )
 """One part of a prefix of the kind loggers write (stamps, levels, ids), with what separates it from the next."""
 

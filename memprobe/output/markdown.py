@@ -200,7 +200,10 @@ def explain_md(doc: dict[str, Any]) -> str:
         ]
     if doc["fallbacks"]:
         lines += ["", "## ComfyUI's silent out-of-memory fallbacks", ""]
-        lines += [f"- {fb['kind']} (line {fb['line']})" for fb in doc["fallbacks"]]
+        lines += [
+            f"- {fb['kind']} (line {fb['line']}{f', {n} times' if (n := fb.get('count', 1)) > 1 else ''})"
+            for fb in doc["fallbacks"]
+        ]
     lines += suggestions_md(doc["suggestions"], f"None. {no_suggestion(doc)}")
     lines += ["", "## What the log cannot tell", ""] + [f"- {u}" for u in doc["unknown"]]
     return "\n".join(lines) + "\n"

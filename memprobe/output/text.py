@@ -194,7 +194,8 @@ def explain_text(doc: dict[str, Any]) -> str:
             )
         )
     for fb in doc["fallbacks"]:
-        lines.append(f"ComfyUI's silent fallback ({fb['kind']}), line {fb['line']}: {fb['text'][:140]}")
+        times = f", {fb['count']} times" if fb.get("count", 1) > 1 else ""
+        lines.append(f"ComfyUI's silent fallback ({fb['kind']}{times}), line {fb['line']}: {fb['text'][:140]}")
     lines += ["", "Try first:" if doc["suggestions"] else f"Suggestions: none. {no_suggestion(doc)}"]
     for i, s in enumerate(doc["suggestions"], 1):
         lines += [f"{i}. {s['title']} ({s['severity']})", f"   Why: {s['why']}", f"   Try: {s['try']}"]

@@ -7,6 +7,7 @@ import pytest
 from helpers import FIXTURES
 
 from memprobe.logs.explain import explain_log
+from memprobe.logs.reader import read_log
 
 LOGS = FIXTURES / "logs"
 
@@ -33,14 +34,19 @@ def test_a_start_ups_error_that_prompts_ran_after_is_not_the_failure(name: str):
     assert doc["suggestions"] == []
 
 
-def test_a_pack_that_failed_to_import_before_a_run_is_not_what_ended_it():
+def test_a_pack_that_failed_to_import_is_the_failure_though_prompts_ran_after_it():
     # Sean-lx/ComfyUI: AnimateDiff-Evolved could not import; a prompt then sampled and saved its image, and the log
-    # ends there (no "Prompt executed": closed, or copied while running)
-    assert explained("ComfyUI_Sean-lx_prev_mac_upscale_cutoff_console.log")["failure"] is None
-    # before any run, the import failure is still the log's failure
-    cut = (LOGS / "ComfyUI_Sean-lx_prev_mac_upscale_cutoff_console.log").read_text(encoding="utf-8").splitlines()
-    head = "\n".join(cut[: next(i for i, line in enumerate(cut) if "100%|" in line)])
-    assert explain_log(head)["failure"]["kind"] == "other"
+    # ends there (no "Prompt executed": closed, or copied while running). Collectors of seven of eleven such logs
+    # labelled the import failure the log's failure: nothing else failed, and it is a fault of the install
+    failure = explained("ComfyUI_Sean-lx_prev_mac_upscale_cutoff_console.log")["failure"]
+    assert (failure["kind"], failure["source"], failure["node"]["pack"]) == (
+        "other",
+        "import",
+        "ComfyUI-AnimateDiff-Evolved",
+    )
+    # a later prompt's failure outranks it (FDAE28MITIGO's notebook: packs failed to import, then KSampler's model failed)
+    later = explained("FDAE28MITIGO_colab_headertoolarge_validation.log")["failure"]
+    assert (later["kind"], later["node"]["class_type"]) == ("other", "KSampler") and later["source"] != "import"
 
 
 @pytest.mark.parametrize(
@@ -145,14 +151,11 @@ def test_a_pack_that_failed_to_import_in_the_last_start_up_is_the_failure_though
     assert (failure["kind"], failure["node"]["pack"]) == ("other", "ComfyUI-MotionCtrl-SVD")
 
 
-def test_a_pack_that_failed_to_import_before_runs_that_finished_is_said_not_explained():
+def test_a_pack_that_failed_to_import_before_runs_that_finished_is_the_failure():
     # LuqP2/ImageMetaHub-ComfyUI-Save (round aq): the pack under test failed to import; an SD 1.5 prompt then ran
-    doc = explained("LuqP2_ImageMetaHub_custom_node_indentationerror_import_failed.log")
-    assert doc["failure"] is None
-    assert doc["no_failure"] == (
-        "No run failed in this log. At start-up, custom_nodes/ImageMetaHub-ComfyUI-Save failed to import (line 69: "
-        "unexpected indent): its nodes were missing, and no prompt that ran used them."
-    )
+    failure = explained("LuqP2_ImageMetaHub_custom_node_indentationerror_import_failed.log")["failure"]
+    assert (failure["kind"], failure["message"]) == ("other", "unexpected indent")
+    assert failure["node"]["pack"] == "ImageMetaHub-ComfyUI-Save"
 
 
 def test_a_tunnel_that_found_nothing_listening_before_comfyui_served_is_not_how_the_log_ends():
@@ -162,3 +165,69 @@ def test_a_tunnel_that_found_nothing_listening_before_comfyui_served_is_not_how_
     assert failure["kind"] == "abrupt"
     assert "the log stops mid-run" in failure["message"]
     assert "nothing answered" not in failure["message"]
+
+
+def test_comfyuis_stopped_server_in_mid_prompt_is_a_stop_and_after_an_install_is_none():
+    # marootto/comfyui (round ar): the second prompt was loading its model when ComfyUI said "Stopped server" (Ctrl+C)
+    failure = explained("marootto_comfyuiprev2_codespace_llama_cpp_insightface_import_failed.log")["failure"]
+    assert (failure["kind"], failure["ending"]) == ("abrupt", "stopped")
+    assert '"Stopped server"' in failure["message"]
+    # JTstreet53 (round ar): no prompt ran; ComfyUI-Manager installed a pack (its download bars), then the server was
+    # stopped: an idle server's stop ends nothing, and the pack that failed to import is the failure
+    failure = explained("JTstreet53_comfyuiprev2_fizznodes_numexpr_import_failed.log")["failure"]
+    assert (failure["kind"], failure["source"]) == ("other", "import")
+
+
+def test_a_restart_comfyui_manager_asked_for_is_no_ending():
+    # SeiArtisan's notebook (round ar): "Restarting... [Legacy Mode]" after each install, then a new start-up, whose
+    # "Total VRAM" line shows twice; ComfyUI-BiRefNet failed to import in one of them
+    failure = explained("SeiArtisan_comfy_birefnet_import_failed_utils_clash.log")["failure"]
+    assert (failure["kind"], failure["source"], failure["node"]["pack"]) == ("other", "import", "ComfyUI-BiRefNet")
+
+
+def test_a_prompt_that_ran_after_refused_ones_is_what_the_log_ends_in():
+    # LucasLyra01's notebook (round ar): a prompt refused (an image file it could not read), then a Wan prompt loaded
+    # its text encoder and the saved output stops there; XingweiLiang's: two refused, then ^C during a Qwen-Image load
+    lucas = explained("LucasLyra01_comfy0326_wan_t4_stops_after_te_load.log")["failure"]
+    assert (lucas["kind"], lucas["ending"]) == ("abrupt", "log-stops")
+    xingwei = explained("XingweiLiang_architecture_comfy0356_L4_qwenimage_ctrlc.log")["failure"]
+    assert (xingwei["kind"], xingwei["ending"]) == ("abrupt", "stopped")
+
+
+def test_pips_resolver_notice_in_a_set_up_cell_is_no_failure():
+    # kelvinweijun's Kaggle notebook (round ar): "ERROR: pip's dependency resolver does not currently take into
+    # account all the packages that are installed" while installing, then a normal start-up
+    doc = explained("kelvinweijun_wan22animate_kaggle_comfy0369_normal_startup.log")
+    assert doc["failure"] is None
+
+
+def test_the_newer_frontends_toast_above_a_report_gives_way_to_the_report():
+    # abenzerps/Qwen-Image-2.1-GGUF discussion 2 (round ar): "Node threw an error during execution." above the report,
+    # its headings rendered (no "#"), its node a subgraph's ("459:470")
+    failure = explained("HF_abenzerps_QwenImage21GGUF2_unetloadergguf_unknown_arch.log")["failure"]
+    assert (failure["source"], failure["node"]["class_type"], failure["node"]["id"]) == (
+        "report",
+        "UnetLoaderGGUF",
+        "459:470",
+    )
+
+
+def test_stableswarmuis_stdout_prefix_is_taken_off():
+    # Inspire Pack #22 (round ar): each line of a traceback behind "ComfyUI stdout: ", cut before its exception line
+    failure = explained("InspirePack22_swarmui_facedetailerpipe_mediapipe_mesh.log")["failure"]
+    assert (failure["kind"], failure["source"], failure["node"]["pack"]) == (
+        "other",
+        "traceback",
+        "ComfyUI-Impact-Pack",
+    )
+
+
+def test_a_recovery_the_log_repeats_is_said_once_with_its_count_and_kept_bounded():
+    # ComfyUI#9621: attention retried in slices, a line per try (16 lines)
+    doc = explained("ComfyUI9621_qwenimage_sampling_oom_retry_console.log")
+    assert [(f["kind"], f["line"], f["count"]) for f in doc["fallbacks"]] == [("attention-fallback", 9, 16)]
+    # a session of 20,000 such lines keeps 8 of them (and counts them all)
+    line = "out of memory error, emptying cache and trying again\n"
+    facts = read_log("got prompt\nRequested to load Flux\n" + line * 20_000)
+    prompt = facts.prompts[-1]
+    assert len(prompt.fallbacks) == 8 and prompt.fallback_counts == {"attention-fallback": 20_000}

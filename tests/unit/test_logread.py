@@ -259,6 +259,8 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "ComfyUI_INTERPOLATION_CRASH_FIX_eventlog_other.log",  # Windows' events as "11/24/2025 8:27:31 PM - " (a note's)
             "ComfyUI1474_swarmui_colab_backend_no_torch_console.log",  # SwarmUI's "ComfyUI error: " (Comfy-Org/ComfyUI#1474)
             "legacy-rocm-build4729_startup_quote_console.log",  # pip's "[pip3] " behind a reply's "> ", as unquoted
+            "InspirePack22_swarmui_facedetailerpipe_mediapipe_mesh.log",  # StableSwarmUI's "ComfyUI stdout: "
+            "KJNodes610_ltx23_audio_vae_no_vae_weights_detected.log",  # a one-line paste's "WARNING: "
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -340,6 +342,7 @@ def test_a_logs_own_indentation_is_kept():
         "a-person-mask-generator82_typeerror_cannot_handle_dtype_traceback.log",  # each line at one indent, code too
         "ImpactPack974_frontend_onConnectionsChange_typeerror.log",  # ltdrdata/ComfyUI-Impact-Pack#974, a JS stack
         "dhalman_nanoclaw_mps_ksampler_normshape_comfyui.log",  # a committed comfyui.log indented as a whole
+        "CustomScripts118_bettercombos_combo_undefined_loadgraph.log",  # a JS stack too
     }
 
 
