@@ -88,6 +88,7 @@ class BlockReading:
     validation_extras: list[LogFailure]
     ignored_at: int
     served: bool
+    ended: bool
     stopped: bool
     width: int
     cut_frame: str | None
@@ -158,7 +159,8 @@ class BlockReading:
             and not block.message
             and not block.exception_type
             and not block.frames
-        ):
+            and not (block.source == "traceback" and self.ended and block.line >= self.facts.last_text - 2)
+        ):  # (a traceback the log ends in, cut before its first frame, is an error: the log was cut there)
             return
         if (
             (block.exception_type or "").endswith("KeyboardInterrupt")

@@ -162,6 +162,8 @@ class _Reader(DialogReading, MachineReading):
         """The line of Python's "Exception ignored in: ..." (the traceback after it was swallowed)."""
         self.launched_at = 0
         """The line where a shell's prompt launched ComfyUI (``C:\\ComfyUI>python main.py``), if one did."""
+        self.ended = False
+        """The log has been read to its end (what is still open was cut there)."""
         self.restart_asked = 0
         """The line of ComfyUI-Manager's "Restarting...", until the start-up it asked for begins."""
         self.startup_at = 0
@@ -675,6 +677,7 @@ class _Reader(DialogReading, MachineReading):
             self.prompt.models.append(model)
 
     def finish(self) -> LogFacts:
+        self.ended = True
         self._close()
         facts = self.facts
         if facts.loose_error is None and not facts.endings and not self._printed():

@@ -10,7 +10,7 @@ from ..format import fmt_bytes, fmt_pair
 from ..judging.residency import describe_model
 from ..privacy import scrub_all, scrub_text
 from ..vocabulary import metric_label
-from .text import kind_words, loaded_words, machine_words, no_suggestion, node_words, versions_words
+from .text import failure_words, loaded_words, machine_words, no_suggestion, node_words, versions_words
 
 __all__ = ["report_md", "explain_md", "comparison_md", "suggestions_md", "verdict_md"]
 
@@ -166,7 +166,7 @@ def explain_md(doc: dict[str, Any]) -> str:
     if failure is None:
         lines.append("None: no error in the log, and no sign that ComfyUI stopped mid-run.")
     else:
-        lines += [f"**{kind_words(failure['kind'])}** (`{failure['kind']}`) — {node_words(failure)}", ""]
+        lines += [f"**{failure_words(failure)}** (`{failure['kind']}`) — {node_words(failure)}", ""]
         if failure["message"]:
             lines += [
                 "```text",

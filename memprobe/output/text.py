@@ -13,6 +13,7 @@ __all__ = [
     "doctor_text",
     "explain_text",
     "kind_words",
+    "failure_words",
     "node_words",
     "machine_words",
     "versions_words",
@@ -101,6 +102,13 @@ def kind_words(kind: str | None) -> str:
     return kind_of(kind).ran_out if kind else "no failure"
 
 
+def failure_words(failure: dict[str, Any]) -> str:
+    """What failed, in a sentence; a failure whose error the log cut away is not called "not memory"."""
+    if failure["kind"] == "other" and not failure.get("message") and not failure.get("exception_type"):
+        return "an error the log does not state (cut before it)"
+    return kind_words(failure["kind"])
+
+
 def node_words(failure: dict[str, Any]) -> str:
     node = failure["node"]
     parts = []
@@ -166,7 +174,7 @@ def explain_text(doc: dict[str, Any]) -> str:
     if failure is None:
         lines.append(doc["no_failure"])
     else:
-        lines.append(f"First failure: {kind_words(failure['kind'])} [{failure['kind']}] — {node_words(failure)}")
+        lines.append(f"First failure: {failure_words(failure)} [{failure['kind']}] — {node_words(failure)}")
         head = f"{failure['exception_type']}: " if failure["exception_type"] else ""
         lines += ["  " + line for line in (head + (failure["message"] or "")).splitlines()[:6]]
         if failure.get("stage_evidence"):

@@ -8,6 +8,7 @@ from helpers import FIXTURES
 
 from memprobe.logs.explain import explain_log
 from memprobe.logs.reader import read_log
+from memprobe.output.text import explain_text
 
 LOGS = FIXTURES / "logs"
 
@@ -231,3 +232,16 @@ def test_a_recovery_the_log_repeats_is_said_once_with_its_count_and_kept_bounded
     facts = read_log("got prompt\nRequested to load Flux\n" + line * 20_000)
     prompt = facts.prompts[-1]
     assert len(prompt.fallbacks) == 8 and prompt.fallback_counts == {"attention-fallback": 20_000}
+
+
+def test_a_traceback_the_log_is_cut_in_is_an_error_it_does_not_state():
+    # patientx/ComfyUI-Zluda#28 (round ar): comfyui.log ends in "Traceback (most recent call last):" and half a frame
+    doc = explained("ComfyUIZluda28_no_cuda_gpus_available_startup.log")
+    assert (doc["failure"]["kind"], doc["failure"]["source"], doc["failure"]["message"]) == ("other", "traceback", "")
+    # it is not called "not a memory failure": the log does not say what it raised
+    assert "First failure: an error the log does not state (cut before it) [other]" in explain_text(doc)
+    # a traceback header with a log going on after it (a launcher's, a quoted one) is no failure of its own
+    assert (
+        explain_log("Traceback (most recent call last):\ngot prompt\nPrompt executed in 1.00 seconds\n")["failure"]
+        is None
+    )
