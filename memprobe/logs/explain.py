@@ -15,6 +15,7 @@ cannot tell (peaks, node ids it does not print) is listed under ``unknown``, nev
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO, cast
@@ -561,17 +562,13 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
 
 
 def _grouped(fallbacks: list[tuple[str, LogLine]], prompt: PromptLog | None) -> list[dict[str, Any]]:
-    """Each kind of ComfyUI's recoveries once, where it first shows, with how many times the log shows it."""
-    counts = prompt.fallback_counts if prompt is not None and prompt.fallbacks else {}
+    """Each kind of ComfyUI's recoveries once, where it first shows, with how many times the log shows it (the
+    prompt's own count where they are the prompt's: it keeps only the first few of each kind)."""
+    counts = prompt.fallback_counts if prompt is not None and prompt.fallbacks else Counter(k for k, _ in fallbacks)
     first: dict[str, LogLine] = {}
-    seen: dict[str, int] = {}
     for kind, line in fallbacks:
         first.setdefault(kind, line)
-        seen[kind] = seen.get(kind, 0) + 1
-    return [
-        {"kind": k, "line": line.number, "text": line.text, "count": counts.get(k, seen[k])}
-        for k, line in first.items()
-    ]
+    return [{"kind": k, "line": line.number, "text": line.text, "count": counts[k]} for k, line in first.items()]
 
 
 def _no_failure(fallbacks: list[tuple[str, LogLine]], suggestions: list[Suggestion]) -> str:
