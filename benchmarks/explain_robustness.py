@@ -1,7 +1,8 @@
 """How `memprobe explain` holds up when a real log reaches it the way pastes do: quoted in an e-mail or a
 Markdown reply, flattened onto one line by a page or a search result, with Windows line ends, HTML
 entities, a container's or an unknown logger's prefix before every line, indented as a Markdown code block,
-fenced in `<details>`, with a blank line after each line, hard-wrapped at a console's width. Each of the corpus logs that explain reads right
+fenced in `<details>`, with a blank line after each line, hard-wrapped at a console's width, with a paste
+site's line numbers before each line. Each of the corpus logs that explain reads right
 (their excerpt shows the failure and their thread agrees with it) is changed so and read again: how many
 still name the same memory.
 
@@ -49,6 +50,7 @@ CHANGES: dict[str, Callable[[str], str]] = {
     "blank line after each": lambda text: "\n\n".join(text.split("\n")),
     "wrapped at 80": _wrapped(80),
     "wrapped at 120": _wrapped(120),
+    "line numbers": lambda text: "\n".join(f"{i:>3}. {line}" for i, line in enumerate(text.split("\n"), 1)),
 }
 
 ALSO_RIGHT = {"compose prefix": {("system-ram", "cgroup-limit")}}

@@ -415,6 +415,31 @@ def spaced(
     return undouble
 
 
+_LINE_NUMBER = re.compile(r" *(\d{1,6})\.(?: |$)")
+
+
+def numbered(
+    lines: list[tuple[str, bool]],
+) -> Callable[[Iterable[tuple[str, bool]]], Iterator[tuple[str, bool]]] | None:
+    """A paste copied with its viewer's line numbers (pastebin's ``  5. - **Node Type:** ...``): each of a log's
+    first ``lines`` begins with a number and a dot, one more than the line before, from 1 in a log of fewer than
+    four lines (two lines numbered from 3 are a list's). The function that takes the numbers off (with the space
+    after them), or ``None``."""
+    found = [_LINE_NUMBER.match(line) for line, _ in lines]
+    if not found or not all(found):
+        return None
+    numbers = [int(m.group(1)) for m in found if m]
+    if any(b != a + 1 for a, b in pairwise(numbers)) or (len(numbers) < 4 and numbers[0] != 1):
+        return None
+
+    def unnumber(source: Iterable[tuple[str, bool]]) -> Iterator[tuple[str, bool]]:
+        for line, cut in source:
+            m = None if line is TAKEN else _LINE_NUMBER.match(line)
+            yield (line[m.end() :] if m else line), cut
+
+    return unnumber
+
+
 TAKEN = "\x00taken\x00"
 """What :func:`paste_lines` gives for a line that undoing a paste's shape took out (a blank after each line, a row
 joined to the next): it still counts, so a log's line numbers stay those of the paste."""
@@ -423,13 +448,13 @@ SHAPE_HEAD = 40
 
 
 def paste_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
-    """:func:`iter_lines`, with what a log's first lines show of how it was pasted undone: a blank line after
-    each line taken out (:func:`spaced`), rows hard-wrapped at a console's width joined (:func:`unwrapped`), an indent
+    """:func:`iter_lines`, with what a log's first lines show of how it was pasted undone: a viewer's line
+    numbers taken off (:func:`numbered`), a blank line after each line taken out (:func:`spaced`), rows hard-wrapped at a console's width joined (:func:`unwrapped`), an indent
     as a whole taken off (:func:`indented`), then a logger's prefix no table here knows (:func:`learned_prefix`). A line
     taken out comes as :data:`TAKEN`."""
     lines = iter_lines(source)
     head = list(islice(lines, SHAPE_HEAD))
-    for undo in (spaced, unwrapped, indented):
+    for undo in (numbered, spaced, unwrapped, indented):
         if (fix := undo([item for item in head if item[0] is not TAKEN])) is not None:
             lines = fix(chain(head, lines))
             head = list(islice(lines, SHAPE_HEAD))

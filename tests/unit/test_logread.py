@@ -2,12 +2,12 @@
 CRLF, UTF-16 from PowerShell, Windows code pages, progress bars redrawn with CR), the start-up
 banner, prompts, model loads, ComfyUI's silent fallbacks, tracebacks and reports. Built on recorded ComfyUI
 0.3.64 logs and the real issue-thread logs of tests/fixtures/logs. What a paste says alone is in
-test_log_pastes.py, how a process ended in test_log_endings.py."""
+test_log_pastes.py, how a process ended in test_log_endings.py, how a paste's shape is undone in
+test_log_shapes.py."""
 
 from __future__ import annotations
 
 import codecs
-from itertools import islice
 
 import pytest
 from helpers import FIXTURES
@@ -17,14 +17,8 @@ from memprobe.logs.reader import read_log
 from memprobe.logs.text import (
     FLAT_MAX_CHARS,
     MAX_LINE_CHARS,
-    SHAPE_HEAD,
-    TAKEN,
     clean,
-    indented,
     iter_lines,
-    learned_prefix,
-    spaced,
-    unwrapped,
 )
 
 MIB = 1024**2
@@ -34,16 +28,6 @@ LOGS = FIXTURES / "logs"
 
 def text(name: str) -> str:
     return (LOGS / name).read_text(encoding="utf-8")
-
-
-def corpus_shaped(undo) -> set[str]:
-    """The corpus logs whose first lines the paste-shape detector ``undo`` (unwrapped, indented, spaced) takes for its
-    shape."""
-    return {
-        path.name
-        for path in sorted(LOGS.glob("*.log"))
-        if undo(list(islice(iter_lines(path.read_bytes()), SHAPE_HEAD))) is not None
-    }
 
 
 @pytest.mark.parametrize(
@@ -215,137 +199,6 @@ def test_a_log_flattened_onto_one_line_reads_as_the_log(name, kind, class_type):
     assert (flat["kind"], flat["node"]["class_type"]) == (kind, class_type)
 
 
-@pytest.mark.parametrize(
-    "prefix",
-    ["2025/01/02 10:11:12 ", "10:11:12 ", "INFO: ", "[12345] ", "12/02/2025 10:11:12 PM | ", "[worker-3] "],
-)
-@pytest.mark.parametrize(
-    "name",
-    [
-        "vhs_136_loadvideo_1080p_defaultcpuallocator_65gb.log",  # a traceback, its exception line at the start
-        "cuda_report_checkpointloader_portable.log",  # a report: its "- **Node Type:**" lines keep their dash
-        "comfyui6435_hyvideotextencoder_report_in_title_oneline.log",  # a report on one line, its title behind them
-        "other_validation_missing_models_root_format.log",  # a refused prompt, its node lines
-    ],
-)
-def test_a_loggers_prefix_no_table_knows_is_learned_from_the_first_lines(prefix, name):
-    """A launcher or a logger nobody here has met puts its own stamp, level or id before each line: the shape
-    its first lines share (digits and level words aside) is taken off every line, and the log reads as it is."""
-    raw = text(name)
-    plain = explain_log(raw)["failure"]
-    stamped = explain_log("\n".join(prefix + line for line in raw.splitlines()))["failure"]
-    assert (stamped["kind"], stamped["node"]["class_type"], stamped["message"]) == (
-        plain["kind"],
-        plain["node"]["class_type"],
-        plain["message"],
-    )
-
-
-def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
-    # every real log of the corpus: the prefixes they carry are all in the table, and no other is taken off but
-    # StableSwarmUI's "ComfyUI error: " before each line of its backend's stderr (Stability-AI/StableSwarmUI#153)
-    learned = set()
-    for path in sorted(LOGS.glob("*.log")):
-        head = [line for line, _ in zip(iter_lines(path.read_bytes()), range(40), strict=False)]
-        if learned_prefix(line for line, _ in head) is not None:
-            learned.add(path.name)
-    assert (
-        learned
-        == {
-            "StableSwarmUI153_docker_cuda_unknown_error_traceback.log",
-            "ComfyUI_TensorRT41_sd3_trt_memusagechange_console.log",  # TensorRT's "[06/20/2024-20:30:41] " (ComfyUI_TensorRT#41)
-            "Model-Optimizer85_trt_plan_invalid_tensor_name_console.log",  # and its "[TRT] [I] " (NVIDIA/Model-Optimizer#85)
-            "intel-xpu-backend-for-triton7633_a770_ptss_scratch_console.log",  # a compiler's "error: ", "warning: "
-            "ComfyUI_INTERPOLATION_CRASH_FIX_eventlog_other.log",  # Windows' events as "11/24/2025 8:27:31 PM - " (a note's)
-            "ComfyUI1474_swarmui_colab_backend_no_torch_console.log",  # SwarmUI's "ComfyUI error: " (Comfy-Org/ComfyUI#1474)
-            "legacy-rocm-build4729_startup_quote_console.log",  # pip's "[pip3] " behind a reply's "> ", as unquoted
-            "InspirePack22_swarmui_facedetailerpipe_mediapipe_mesh.log",  # StableSwarmUI's "ComfyUI stdout: "
-            "KJNodes610_ltx23_audio_vae_no_vae_weights_detected.log",  # a one-line paste's "WARNING: "
-        }
-    )
-    # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
-    strip = learned_prefix(["[L12] got prompt", "[L13] Requested to load SDXL", "[L14] loaded completely"])
-    assert strip is not None and strip("[L99] Prompt executed in 1.2 seconds") == "Prompt executed in 1.2 seconds"
-    # a log of one or two lines, each with a stamp or a level and its separator, loses it
-    for prefix in ("2025/01/02 10:11:12 ", "INFO: ", "[12345] "):
-        one = prefix + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
-        assert (strip := learned_prefix([one])) is not None and strip(one).startswith("torch.OutOfMemoryError")
-    # a one-liner's own first words are no prefix: a lower-case "error", a process id before its shell's message
-    assert learned_prefix(["error occurred when executing vhs_videocombine: unable to allocate 10.0 gib"]) is None
-    assert learned_prefix(["3654441 Segmentation fault"]) is None
-    # numbers that begin some lines of a log are not a prefix: a few, or under half of the lines
-    assert (
-        learned_prefix(["0.0 seconds: a", "got prompt", "Requested to load X", "12 frames", "Prompt executed"]) is None
-    )
-
-
-@pytest.mark.parametrize("width", [80, 100, 120])
-@pytest.mark.parametrize(
-    "name",
-    [
-        "Fooocus2661_TeslaP4_cuda_oom_patch_model_traceback.log",  # the error on one 571-character line
-        "ComfyUI-WanVideoWrapper752_L4_gcp_vace_traceback_cut.log",  # frames as wide as the widest line
-        # the wrap not shown by the paste's head: a frame's tail at column 0 ("eights", "*kwargs)"), a frame line
-        # cut after "in" or inside its path, each read as the traceback's own
-        "raylight108_wsl_ops_cast_allocation_on_device_traceback.log",
-        "ComfyUI6168_directml_group_norm_not_enough_gpu_memory_traceback.log",
-        "cuda_video_custom_hunyuanwrapper.log",
-    ],
-)
-def test_a_paste_hard_wrapped_at_a_consoles_width_reads_as_it_was(name: str, width: int):
-    raw = text(name)
-    wrapped = "\n".join(line[i : i + width] for line in raw.split("\n") for i in range(0, max(len(line), 1), width))
-    plain, rewrapped = explain_log(raw)["failure"], explain_log(wrapped)["failure"]
-    # (a row that happens to end as a line does, in ")", stays a line: the message's end may differ)
-    assert (rewrapped["kind"], rewrapped["message"][:200]) == (plain["kind"], plain["message"][:200])
-
-
-def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
-    # of the corpus' real logs (progress bars, stack frames, tables, repeated and padded lines, whole frames), only
-    # Comfy-Org/ComfyUI#15271's paste is hard-wrapped ("... Force pre-loaded 210 weights: 1175 K" / "B.")
-    assert corpus_shaped(unwrapped) == {"ComfyUI15271_illegal_memory_access_abort_console.log"}
-    facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
-    assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
-    # (a joined line is numbered as its last row: the paste's line numbers hold — its "Fatal Python error" is line 19)
-    doc = explain_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
-    assert (doc["failure"]["evidence"][0]["line"], doc["log"]["lines"]) == (19, 22)
-    rows = [
-        f"Warning {n}: a line of the log's own, of the widest length, printed twice".ljust(70, ".") for n in range(3)
-    ]
-    assert unwrapped([(row, False) for row in rows for _ in range(2)]) is None  # a row is followed by its own start
-    assert unwrapped([(row, False) for row in rows for row in (row, "next")]) is not None
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "other_validation_missing_models_root_format.log",  # stamped lines, some of them split from one long line
-        "ComfyUI12956_desktop_python_exit_code1_console.log",  # the Desktop app's lines and a Node stack
-        "Fooocus2661_TeslaP4_cuda_oom_patch_model_traceback.log",
-    ],
-)
-def test_a_paste_indented_as_a_code_block_reads_as_it_was(name: str):
-    raw = text(name)
-    plain = explain_log(raw)["failure"]
-    shifted = explain_log("\n".join("    " + line for line in raw.split("\n")))["failure"]
-    assert (shifted["kind"], shifted["message"]) == (plain["kind"], plain["message"])
-
-
-def test_a_logs_own_indentation_is_kept():
-    # of the corpus, only logs indented as a whole lose it: a dialog pasted as a code block, rich's traceback
-    # (Comfy-Org/ComfyUI#13458), a WinDbg analysis (woct0rdho/SageAttention#85); a traceback's frames (two spaces)
-    # and code (four) are a log's own
-    assert corpus_shaped(indented) == {
-        "ComfyI2I11_inpaint_segments_cpualloc_traceback.log",  # ManglerFTW/ComfyI2I#11, a dialog as a code block
-        "comfyui13458_lora_trainer_backward_rich_traceback.log",
-        "woct0rdhoSageAttention85_procdump_acceleratorerror_windbg.log",
-        "a-person-mask-generator82_typeerror_cannot_handle_dtype_traceback.log",  # each line at one indent, code too
-        "ImpactPack974_frontend_onConnectionsChange_typeerror.log",  # ltdrdata/ComfyUI-Impact-Pack#974, a JS stack
-        "dhalman_nanoclaw_mps_ksampler_normshape_comfyui.log",  # a committed comfyui.log indented as a whole
-        "CustomScripts118_bettercombos_combo_undefined_loadgraph.log",  # a JS stack too
-    }
-
-
 def test_a_long_line_with_one_line_start_in_it_and_an_api_payload_stay_whole():
     message = "RuntimeError: Error(s) in loading state_dict for UNet: " + "size mismatch for block; " * 12
     assert [line for line, _ in iter_lines(message)] == [message]
@@ -471,32 +324,11 @@ def test_a_log_whose_lines_never_repeat_keeps_a_bounded_memory_of_cleaned_lines(
 RUNPOD = FIXTURES / "logs" / "ComfyUI-runpod_userlog_zimage_gtx1660ti_oom_console.log"  # PogChan/ComfyUI-runpod
 
 
-def test_a_paste_that_begins_inside_a_traceback_keeps_its_error_when_indented_as_a_whole():
-    # GIVEN a committed log whose first 40 lines are a traceback's frames (2 in) and code (4 in), its error at line 93,
-    # indented as a whole as a Markdown code block: the head's smallest indent is 6, the error line's 4
-    text = "\n".join("    " + line for line in RUNPOD.read_text(encoding="utf-8").splitlines())
-    failure = explain_log(text)["failure"]
-    # THEN the indent taken off is the block's 4 (the frames' own 2 kept), and the error ends the traceback
-    assert failure["kind"] == "vram" and failure["exception_type"] == "torch.OutOfMemoryError"
-
-
 def test_a_flattened_caret_line_with_the_next_code_line_on_it_stays_in_the_traceback():
     # GIVEN the same log with its line breaks lost: "^^^^ ))), timestep_zero_index=..." comes back as one piece
     failure = explain_log(" ".join(RUNPOD.read_text(encoding="utf-8").splitlines()))["failure"]
     # THEN it continues the frames instead of ending the traceback there, one with no error
     assert failure["kind"] == "vram" and "Allocation on device 0" in failure["message"]
-
-
-def test_a_wrappers_prefix_is_learned_behind_a_quote_or_a_containers_prefix():
-    # GIVEN SwarmUI's "ComfyUI error: " before each line of ComfyUI's traceback (Comfy-Org/ComfyUI#1474), quoted in a
-    # reply with "> " before each line, or SwarmUI run by docker compose ("swarmui-1  | " before each line)
-    text = (FIXTURES / "logs" / "ComfyUI1474_swarmui_colab_backend_no_torch_console.log").read_text(encoding="utf-8")
-    quoted = "\n".join("> " + line for line in text.splitlines())
-    composed = "\n".join("swarmui-1  | " + line for line in text.splitlines())
-    # THEN the prefix is learned after the quote or the container's, and the traceback's error is the failure
-    for paste in (text, quoted, composed):
-        failure = explain_log(paste)["failure"]
-        assert (failure["kind"], failure["exception_type"]) == ("other", "ModuleNotFoundError"), paste[:40]
 
 
 def test_a_pastes_closing_fence_is_not_part_of_its_error_message():
@@ -537,41 +369,6 @@ def test_a_traceback_whose_paste_lost_the_codes_indent_reads_to_its_error():
         failure["message"].startswith("Cannot handle this data type")
         and doc["verdict"]["title"] == "Not a memory error"
     )
-
-
-def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
-    # of the corpus, seven logs came with a blank line after each line (a page's or a terminal's copy made each line a
-    # paragraph); the one whose error spans lines, Comfy-Org/ComfyUI#13954's StabilityMatrix popup, reads its
-    # "Allocation on device 0 would exceed allowed memory." with the sizes torch put under it
-    assert corpus_shaped(spaced) == {
-        "ComfyUIManager618_portable_animatediff_groupnorm_mixed_dtype_cpu.log",  # Comfy-Org/ComfyUI-Manager#618
-        "NvidiaDocker64_startup_segfault_docker.log",
-        "VideoX-Fun100_cogvideox_fun_decode_allocation_traceback.log",
-        "comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log",
-        "impactpack1017_facedetailer_sam_segfault_traceback.log",
-        "rocmbuild5990_amdgpu_gfxhub_page_fault_dmesg.log",
-        "stabilitymatrix-449_pip_errno28_install.log",
-    }
-    doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
-    assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")
-    assert doc["machine"]["vram_total_bytes"] == 8 * 1024**3  # "Device limit : 8.00 GiB", in the message
-    # AND a log read right loses nothing when pasted so: the same failure, its evidence on the paste's own lines
-    for name in ("ComfyUI-Sharp24_memory_summary_traceback.log", "vhs_67_loadvideo_defaultcpuallocator_69gb.log"):
-        raw = text(name)
-        plain, doubled = explain_log(raw), explain_log("\n\n".join(raw.split("\n")))
-        assert (doubled["failure"]["kind"], doubled["failure"]["message"]) == (
-            plain["failure"]["kind"],
-            plain["failure"]["message"],
-        )
-        evidence = [(e["line"], e["text"]) for e in plain["failure"]["evidence"]]
-        assert [(e["line"], e["text"]) for e in doubled["failure"]["evidence"]] == [(2 * n - 1, t) for n, t in evidence]
-        assert doubled["log"]["lines"] == 2 * plain["log"]["lines"] - 1
-    # (a log's own blank lines: a run of three is one of them; the blanks taken out still count)
-    head = [(line, False) for line in "a  b  c  d  e  f".split(" ")]
-    undo = spaced(head)
-    assert undo is not None
-    out = [x for x, _ in undo(head + [("", False)] * 3 + [("g", False)])]
-    assert [x for x in out if x is not TAKEN] == [*"abcdef", "", "g"] and len(out) == len(head) + 4
 
 
 @pytest.mark.parametrize(
