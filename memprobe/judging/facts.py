@@ -58,6 +58,8 @@ class FailureFacts:
     before_prompts: bool = False
     """An end that a log shows after ComfyUI's start-up and before any prompt ran (no model loaded, nothing
     sampled)."""
+    between_prompts: bool = False
+    """An end that a log shows after a prompt had finished and before another began: ComfyUI was idle."""
 
     @property
     def who(self) -> str:
@@ -66,8 +68,10 @@ class FailureFacts:
 
     @property
     def when(self) -> str:
-        """When an abrupt end came, in words: ``mid-run``, or ``before any prompt ran``."""
-        return "before any prompt ran" if self.before_prompts else "mid-run"
+        """When an abrupt end came, in words: ``mid-run``, ``before any prompt ran`` or ``between prompts``."""
+        return (
+            "before any prompt ran" if self.before_prompts else "between prompts" if self.between_prompts else "mid-run"
+        )
 
     @property
     def memory(self) -> bool:

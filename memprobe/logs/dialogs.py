@@ -17,6 +17,7 @@ from .patterns import (
     _CLASS_PREFIX,
     _CLASS_WORD,
     _CPP_TERMINATE,
+    _NATIVE_STACK_LINE,
     _PROMPT_REFUSALS,
     _TITLE_WORD,
     _WORKER_ERROR,
@@ -129,7 +130,11 @@ class DialogReading(BlockReading):
         """A line that names memory running out on its own (a one-line paste, a popup's text, a
         report squashed into one line): a failure, with its node where the paste names it —
         ``KSampler : XPU out of memory ...``, or the node's class alone on the line before."""
-        if (s.startswith(_CPP_TERMINATE) and "std::bad_alloc" in s) or not memory_sign(s):
+        if (
+            (s.startswith(_CPP_TERMINATE) and "std::bad_alloc" in s)
+            or not memory_sign(s)
+            or _NATIVE_STACK_LINE.search(s)
+        ):
             return False
         class_type = None
         message = s

@@ -30,7 +30,7 @@ from ..sensing.install_type import detect_install_type
 from .focus import Focus, focus_of
 from .judgement import Judgement, judge_ending, judge_failures
 from .nodes import BUILTIN_SOURCE
-from .reader import LogFacts, LogLine, PromptLog, read_log
+from .reader import Ending, LogFacts, LogLine, PromptLog, read_log
 from .text import FLAT_MAX_CHARS
 
 __all__ = ["explain_log", "explain_facts", "BUILTIN_SOURCE"]
@@ -146,6 +146,18 @@ def _run_facts(
     )
 
 
+def _idle(facts: LogFacts, end: Ending | None) -> bool:
+    """Whether ComfyUI was idle when ``end`` came: a prompt had finished before it, and nothing ran since."""
+    done = [
+        p
+        for p in facts.prompts
+        if p.ended_line is not None and end is not None and p.ended_line.number < end.line.number
+    ]
+    if end is None or end.during_prompt is not None or not done or done[-1].ended_line is None:
+        return False
+    return done[-1].last is None or done[-1].last[0] <= done[-1].ended_line.number
+
+
 def _without_action(doc: dict[str, Any]) -> dict[str, Any]:
     """A log's node is not on anyone's canvas: its suggestions say what to change, not where to click."""
     return {k: v for k, v in doc.items() if k != "action"}
@@ -168,8 +180,15 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
         j = judge_failures(focus.failures, compute_device, decode_retried=retried)
     elif focus.ending is not None or focus.cut_short:
         started = "ram_total_bytes" in machine  # the log shows ComfyUI's start-up banner
+        end = focus.ending
         j = judge_ending(
-            focus.prompt, focus.ending, focus.cut_short, bool(machine.get("container")), started, focus.outlived
+            focus.prompt,
+            end,
+            focus.cut_short,
+            bool(machine.get("container")),
+            started,
+            focus.outlived,
+            _idle(facts, end),
         )
     else:
         j = Judgement()

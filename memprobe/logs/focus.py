@@ -71,7 +71,12 @@ def focus_of(facts: LogFacts) -> Focus:
     if strong is not None and strong.kind == "stopped" and any(p.ended not in (None, "invalid") for p in with_failures):
         strong = None  # someone stopped a run after earlier prompts had failed: those failures are the story (not
         # a refused prompt's: the run stopped is one that ran)
-    if strong is not None and (strong.during_prompt is not None or not ran or strong.kind in MEMORY_ENDINGS):
+    idle_crash = (
+        strong is not None and strong.kind == "crash" and any(n < strong.line.number for n in finished.values())
+    )
+    if strong is not None and (
+        strong.during_prompt is not None or not ran or strong.kind in MEMORY_ENDINGS or idle_crash
+    ):  # (a native crash after a prompt finished is still how the process ended; a console closed then, not)
         prompt = next((p for p in facts.prompts if p.index == strong.during_prompt), None)
         return Focus(prompt, [], strong)
     if with_failures and (died := _died_first(facts, with_failures[-1].failures[0])) is not None:

@@ -220,12 +220,14 @@ def judge_ending(
     container: bool,
     started: bool = False,
     child: bool = False,
+    idle: bool = False,
 ) -> Judgement:
     """ComfyUI stopped without an error: how the log ends and the last thing it did. A bare SIGKILL
     ("Killed", exit code 137) is taken for what it most often is on Linux — the kernel's OOM killer,
     in a container the container's memory limit — and marked ``likely``: the system's log confirms.
     ``started``: the log shows ComfyUI's start-up (an end with no prompt after it came before any ran).
-    ``child``: the prompt went on after ``ending`` and finished (a process it started died; ComfyUI lived)."""
+    ``child``: the prompt went on after ``ending`` and finished (a process it started died; ComfyUI lived).
+    ``idle``: ``ending`` came after a prompt had finished, with none running."""
     hint = prompt.last_hint if prompt is not None else None
     last = prompt.last_activity if prompt is not None else None
     memory = {
@@ -287,6 +289,7 @@ def judge_ending(
         container=container,
         crashed_in=crashed_in,
         before_prompts=started and (prompt is None or (prompt.started is None and last is None and not prompt.models)),
+        between_prompts=idle,
     )
     j.unknown.append(
         "whether ComfyUI's server lived on: only its window's end is in the log"

@@ -212,7 +212,10 @@ def _class_the_executor_names(failure: LogFailure, frames: list[Frame]) -> str |
     kind = (failure.exception_type or "").rsplit(".", 1)[-1]
     if kind == "KeyError" and last.code is not None and "node_class_mappings[" in last.code.lower():
         return failure.message.strip().strip("'\"") or None
-    if kind == "TypeError" and _path(last).endswith("/execution.py") and (m := _CALLED_NODE.match(failure.message)):
+    executor = _path(last).endswith("/execution.py") or _is_executor(
+        last
+    )  # (a V3 node's: comfy_api's EXECUTE_NORMALIZED)
+    if kind == "TypeError" and executor and (m := _CALLED_NODE.match(failure.message)):
         return m.group(1)
     return None
 

@@ -226,6 +226,10 @@ _CONTAINER_EXIT = re.compile(r"(?i)exited with (?:code|status) 137|exit code: 13
 _CONTAINER_PROMPT = re.compile(r"(?:^|[\s)])[\w.-]+@[0-9a-f]{12}:[~/]")
 """A shell's prompt on a host named by 12 hex digits (``root@e56d3dd32e2a:/workspace/ComfyUI#``): Docker names a
 container's host by its short ID — a rented GPU pod, a container's shell."""
+_NATIVE_STACK_LINE = re.compile(r"^(?:#\d+ +)?(?:0x)?[0-9A-Fa-f]{12,32}\b[ ,]|\+ 0x[0-9A-Fa-f]+ byte\(s\)")
+"""A frame of a native stack as crash handlers print it (``0x00007FFAD0F10CB9, ...c10.dll(0x...) + 0x10CB9 byte(s),
+?allocate@DefaultCPUAllocator@c10@@...``, gdb's ``#3 0x00007f...``): a function's name, never an error's words — an
+allocator among them is where the crash was, not memory running out."""
 _CPP_TERMINATE = ("terminate called after throwing", "what():")
 """C++'s std::terminate and the exception it names: nobody caught it, the process aborts. Of a ``std::bad_alloc``
 that is a crash, not a memory verdict: on Linux, whose allocator overcommits, it is a request beyond anything RAM

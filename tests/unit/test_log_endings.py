@@ -431,3 +431,24 @@ def test_an_errors_wording_before_the_console_closed_is_what_to_explain():
     assert failure["kind"] == "other" and "No such file or directory" in failure["message"]
     # a crash after such a line is still the crash
     assert kind_and_ending("[ERROR] could not load a pack\nSegmentation fault (core dumped)\n") == ("abrupt", "crash")
+
+
+def test_a_native_crash_after_the_prompt_finished_is_how_comfyui_ended_between_prompts():
+    # OrsoEric/HOWTO-ComfyUI (a committed note's console, TheRock ROCm on Windows): "Prompt executed in 214.23
+    # seconds", then Windows' crash handler's "Exception Code: 0xC0000005" and a native stack
+    doc = explain_log((LOGS / "OrsoEric_HOWTO-ComfyUI_qwen_image_access_violation.log").read_bytes())
+    failure = doc["failure"]
+    assert (failure["kind"], failure["ending"]) == ("abrupt", "crash")
+    assert doc["verdict"]["title"] == "ComfyUI ended between prompts"
+    # the allocator among the stack's frames (?allocate@DefaultCPUAllocator@c10@@...) is where it crashed, not memory
+    # running out: a frame is a function's name, never an error's words
+    frame = "0x00007FFAD0F10CB9, F:\\x\\torch\\lib\\c10.dll(0x00007FFAD0F00000) + 0x10CB9 byte(s), ?allocate@DefaultCPUAllocator@c10@@UEAA"
+    assert explain_log(frame)["failure"] is None
+    assert (
+        explain_log("DefaultCPUAllocator: not enough memory: you tried to allocate 2359296 bytes.")["failure"]["kind"]
+        == "system-ram"
+    )
+    # a console closed after a finished prompt is still no failure (the user closed it)
+    assert (
+        explain_log("got prompt\nPrompt executed in 3.1 seconds\nPress any key to continue . . .\n")["failure"] is None
+    )

@@ -101,6 +101,8 @@ def test_a_stamped_log_files_validation_reasons_are_read_under_their_node():
         ("ComfyUi-Style-Transfer_furkandurmus_prev_vangogh_typeerror_console.log", "VanGoghPreprocessor"),
         # ninetyfive666/ComfyUI: validation looking up a class no installed pack registers (an older ComfyUI)
         ("ComfyUI_ninetyfive666_prev_effloader_keyerror_console.log", "Eff. Loader SDXL"),
+        # terry-xu-2077/TerryDirector: a V3 node's execute called by comfy_api's EXECUTE_NORMALIZED (newer ComfyUI)
+        ("terry-xu-2077_TerryDirector_blocksparse_missing_selection.log", "BlockSparseAttention"),
     ],
 )
 def test_the_class_an_executor_error_names_is_the_failing_node(name: str, class_type: str):
