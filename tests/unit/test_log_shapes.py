@@ -169,6 +169,7 @@ def test_a_logs_own_indentation_is_kept():
         "ImpactPack974_frontend_onConnectionsChange_typeerror.log",  # ltdrdata/ComfyUI-Impact-Pack#974, a JS stack
         "dhalman_nanoclaw_mps_ksampler_normshape_comfyui.log",  # a committed comfyui.log indented as a whole
         "CustomScripts118_bettercombos_combo_undefined_loadgraph.log",  # a JS stack too
+        "kijai-ComfyUI-FluxTrainer59_oom_fluxtrainvalidate.log",  # rich's log: each line under its message column
     }
 
 
