@@ -148,14 +148,10 @@ def _run_facts(
 
 def _idle(facts: LogFacts, end: Ending | None) -> bool:
     """Whether ComfyUI was idle when ``end`` came: a prompt had finished before it, and nothing ran since."""
-    done = [
-        p
-        for p in facts.prompts
-        if p.ended_line is not None and end is not None and p.ended_line.number < end.line.number
-    ]
-    if end is None or end.during_prompt is not None or not done or done[-1].ended_line is None:
+    if end is None or end.during_prompt is not None:
         return False
-    return done[-1].last is None or done[-1].last[0] <= done[-1].ended_line.number
+    done = [(p, p.ended_line.number) for p in facts.prompts if p.ended_line and p.ended_line.number < end.line.number]
+    return bool(done) and (done[-1][0].last is None or done[-1][0].last[0] <= done[-1][1])
 
 
 def _without_action(doc: dict[str, Any]) -> dict[str, Any]:
