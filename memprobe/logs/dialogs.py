@@ -85,15 +85,18 @@ class DialogReading(BlockReading):
         self._open("popup", s, class_type=class_type, message=message.strip())
         self.mode = Mode.MESSAGE
 
-    def _dialog(self, s: str) -> bool:
-        """The frontend's error dialog as users copy it: the failing node's class alone on a line,
-        its message on the next. Taken as one at the top of a paste, or for a class ComfyUI or the
-        custom node table knows."""
-        assert self.bare_class is not None
+    def _title_above(self) -> str | None:
+        """The dialog's title just above (a line or two): the failing node's class alone on a line, taken as one at
+        the top of a paste, or for a class ComfyUI or the custom node table knows."""
+        if self.bare_class is None or self.bare_class[0] < self.n - 2:
+            return None
         line, class_type = self.bare_class
-        if not (
-            line - self.lead <= 3 or class_type in builtin_nodes() or custom_node(class_type) is not None
-        ) or _known(s):
+        return class_type if line - self.lead <= 3 or is_node_class(class_type) else None
+
+    def _dialog(self, s: str) -> bool:
+        """The frontend's error dialog as users copy it: the failing node's class alone on a line (its title),
+        its message on the next."""
+        if (class_type := self._title_above()) is None or _known(s):
             return False
         if exception_name(class_type):  # "InternalError" above its message: the browser's console, no node
             self._open("popup", s, exception_type=class_type, message=s)

@@ -131,6 +131,8 @@ _BACKEND_EXIT = (
     "comfyui exited before it became ready",  # a pipeline that launches ComfyUI ("... Exit code: 1")
     "comfyui server process exited unexpectedly",  # Replicate's cog-comfyui (a RuntimeError it raises)
     "] worker process exited",  # ComfyUI-Distributed: "[Distributed] Worker process exited" (a worker's ComfyUI)
+    "exited (exit code ",  # the Desktop app's "ComfyUI process exited (exit code 1)", an MCP server's "... launched
+    # EXITED (exit code 1)"
     "程序异常退出，退出代码为",  # the Aki launcher: "[程序异常退出，退出代码为 3 (0x00000003)]" (ended abnormally)
 )
 """The program that runs ComfyUI as its backend saw its process end, without saying why."""

@@ -33,7 +33,7 @@ from ..judging.custom_nodes import custom_node
 from ..judging.failures import MEMORY_TEXTS, OOM_SUMMARY_LINE, OOM_UNLOAD_LINE, detect_fallback, memory_sign
 from ..judging.stages import builtin_class_titled
 from .blocks import Mode
-from .dialogs import DialogReading, is_node_class, one_line_dialog, payload_fields, translated_title
+from .dialogs import DialogReading, exception_name, is_node_class, one_line_dialog, payload_fields, translated_title
 from .endings import ENDING_HINT, SHELL_COMMAND, backend_exit_kind, ending_hint
 from .lifecycle import EndingReading
 from .machine import MachineReading
@@ -482,7 +482,9 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             and (m := _EXC_LINE.match(s))
             and m.group(2)
         ):
-            self._open("message", s, exception_type=m.group(1), message=m.group(2).strip())
+            titled = self._title_above()  # the dialog's title above the exception it shows: "KSamplerAdvanced"
+            named = titled if titled is not None and not exception_name(titled) else None
+            self._open("message", s, exception_type=m.group(1), message=m.group(2).strip(), class_type=named)
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), m.group(2).strip())
             return
@@ -509,7 +511,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             self._open("popup", s, class_type=self.bare_class[1] if near and self.bare_class else None, message="")
             self.mode = Mode.MESSAGE
             return
-        if self.bare_class is not None and self.bare_class[0] >= self.n - 2 and self._dialog(s):
+        if self._dialog(s):
             return
         if _NAN_CAST in s and not self.prompt.failures:  # a black image: NaN pixels cast as it was saved
             self._open("message", s, message=s)
