@@ -236,6 +236,7 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "impactpack1017_facedetailer_sam_segfault_traceback.log",
         "rocmbuild5990_amdgpu_gfxhub_page_fault_dmesg.log",
         "stabilitymatrix-449_pip_errno28_install.log",
+        "Acly-krita-ai-diffusion895_bind_10048_traceback.log",  # Acly/krita-ai-diffusion#895, a traceback so pasted
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")
