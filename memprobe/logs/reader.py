@@ -33,7 +33,7 @@ from ..judging.custom_nodes import custom_node
 from ..judging.failures import MEMORY_TEXTS, OOM_SUMMARY_LINE, OOM_UNLOAD_LINE, detect_fallback, memory_sign
 from ..judging.stages import builtin_class_titled
 from .blocks import Mode
-from .dialogs import DialogReading, exception_name, is_node_class, one_line_dialog, payload_fields, translated_title
+from .dialogs import DialogReading, is_node_class, one_line_dialog, payload_fields, translated_title
 from .endings import ENDING_HINT, SHELL_COMMAND, backend_exit_kind, ending_hint
 from .lifecycle import EndingReading
 from .machine import MachineReading
@@ -483,7 +483,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             and m.group(2)
         ):
             titled = self._title_above()  # the dialog's title above the exception it shows: "KSamplerAdvanced"
-            named = titled if titled is not None and not exception_name(titled) else None
+            named = titled if titled is not None and is_node_class(titled) else None  # (not "ComfyUI", "ROCm")
             self._open("message", s, exception_type=m.group(1), message=m.group(2).strip(), class_type=named)
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), m.group(2).strip())

@@ -270,3 +270,17 @@ def test_a_report_cut_above_its_headings_is_read_from_its_fields(star: bool):
     failure = doc["failure"]
     assert (failure["kind"], failure["source"], failure["node"]["class_type"]) == ("vram", "report", "VAEDecode")
     assert doc["suggestions"][0]["id"] == "tiled-decode"
+
+
+def test_the_dialogs_title_above_the_exception_it_shows_names_the_node():
+    # woct0rdho/triton-windows#186: the dialog copied as it shows, its title "KSamplerAdvanced" above
+    # "CalledProcessError: Command '[...tcc.exe', ...]' returned non-zero exit status 1."
+    failure = explain_log(text("woct0rdho-triton-windows186_tcc_calledprocesserror_ksampleradvanced.log"))["failure"]
+    assert (failure["kind"], failure["exception_type"], failure["node"]["class_type"]) == (
+        "other",
+        "CalledProcessError",
+        "KSamplerAdvanced",
+    )
+    # a word above an exception that no node is called by is a heading, not a title
+    for heading in ("ComfyUI", "ROCm", "PowerShell"):
+        assert explain_log(f"{heading}\nRuntimeError: boom\n")["failure"]["node"]["class_type"] is None
