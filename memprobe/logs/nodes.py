@@ -212,9 +212,8 @@ def _class_the_executor_names(failure: LogFailure, frames: list[Frame]) -> str |
     kind = (failure.exception_type or "").rsplit(".", 1)[-1]
     if kind == "KeyError" and last.code is not None and "node_class_mappings[" in last.code.lower():
         return failure.message.strip().strip("'\"") or None
-    executor = _path(last).endswith("/execution.py") or _is_executor(
-        last
-    )  # (a V3 node's: comfy_api's EXECUTE_NORMALIZED)
+    # the executor's call: execution.py's, or a V3 node's (comfy_api's EXECUTE_NORMALIZED, newer ComfyUI)
+    executor = _path(last).endswith("/execution.py") or _is_executor(last)
     if kind == "TypeError" and executor and (m := _CALLED_NODE.match(failure.message)):
         return m.group(1)
     return None

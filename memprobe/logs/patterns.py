@@ -61,19 +61,7 @@ _CAPACITY = re.compile(
 )
 _COMMAND = re.compile(r"(?:^|[>$#]\s*)(?:\S*[\\/])?python(?:3(?:\.\d+)?)?(?:\.exe)?\s+(?:-\S+\s+)*\S*main\.py\b(.*)$")
 _USER_PATH = re.compile(r"[A-Za-z]:[\\/]+Users[\\/]+([^\\/:*?\"<>|\r\n]+?)[\\/]|/(?:home|Users)/([^/\s\"'<>]+)/")
-_GENERIC_USERS = {
-    "user",
-    "users",
-    "admin",
-    "administrator",
-    "public",
-    "default",
-    "root",
-    "me",
-    "shared",
-    "runner",
-    "comfyui",
-}
+_GENERIC_USERS = frozenset("user users admin administrator public default root me shared runner comfyui".split())
 """Names in a home folder's place that identify no one (``/home/ComfyUI/execution.py``: ComfyUI installed there)."""
 _VERSION_LINES = (
     (re.compile(r"^ComfyUI version: (\S+)"), "comfyui"),

@@ -448,10 +448,10 @@ SHAPE_HEAD = 40
 
 
 def paste_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
-    """:func:`iter_lines`, with what a log's first lines show of how it was pasted undone: a viewer's line
-    numbers taken off (:func:`numbered`), a blank line after each line taken out (:func:`spaced`), rows hard-wrapped at a console's width joined (:func:`unwrapped`), an indent
-    as a whole taken off (:func:`indented`), then a logger's prefix no table here knows (:func:`learned_prefix`). A line
-    taken out comes as :data:`TAKEN`."""
+    """:func:`iter_lines`, with what a log's first lines show of how it was pasted undone: a viewer's line numbers
+    taken off (:func:`numbered`), a blank line after each line taken out (:func:`spaced`), rows hard-wrapped at a
+    console's width joined (:func:`unwrapped`), an indent as a whole taken off (:func:`indented`), then a logger's
+    prefix no table here knows (:func:`learned_prefix`). A line taken out comes as :data:`TAKEN`."""
     lines = iter_lines(source)
     head = list(islice(lines, SHAPE_HEAD))
     for undo in (numbered, spaced, unwrapped, indented):
