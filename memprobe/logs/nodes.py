@@ -98,7 +98,22 @@ _CODE_STAGES = (
     ("comfy/samplers.py", (), "sampling"),
     ("comfy/sample.py", (), "sampling"),
     ("comfy/k_diffusion/", (), "sampling"),
+    ("comfy/ldm/models/autoencoder.py", ("decode",), "vae-decode"),
+    ("comfy/ldm/models/autoencoder.py", ("encode",), "vae-encode"),
 )
+# ComfyUI's code as the programs built on it name its folders: Fooocus' ``fcbh`` (later its ``ldm_patched``),
+# Forge's ``ldm_patched`` (``modules`` is ComfyUI's ``comfy``)
+_FORK_ROOTS = (
+    ("/ldm_patched/modules/", "/comfy/"),
+    ("/ldm_patched/", "/comfy/"),
+    ("/fcbh/", "/comfy/"),
+)
+_VAE_FILE = re.compile(r"/comfy/ldm/(?:[\w.]+/)*[\w.]*(?:vae|autoencoder)[\w.]*(?:/|$)", re.IGNORECASE)
+"""A VAE's code in ComfyUI's models (``comfy/ldm/wan/vae.py``, ``comfy/ldm/lightricks/vae/...``,
+``comfy/ldm/audio/autoencoder.py``)."""
+_UPSAMPLING = re.compile(r"\b(?:interpolate|upsample)\b|\.up\[", re.IGNORECASE)
+"""The code of the VAE's decoder in ``comfy/ldm/modules/diffusionmodules/model.py``: its ``Upsample`` (the encoder
+only downsamples) or its ``up`` blocks."""
 
 
 BUILTIN_SOURCE = "ComfyUI 0.3.64"
@@ -123,6 +138,33 @@ stage"), a diffusers pipeline's ``decode_latents``, a pipeline's ``vae.decode``.
 
 def _path(frame: Frame) -> str:
     return frame.path.replace("\\", "/")
+
+
+def _comfy_path(frame: Frame) -> str:
+    """The frame's path with a fork's name for ComfyUI's code put back (``.../ldm_patched/modules/sd.py`` is
+    ``.../comfy/sd.py``)."""
+    path = _path(frame)
+    for fork, comfy in _FORK_ROOTS:
+        if fork in path:
+            return path.replace(fork, comfy, 1)
+    return path
+
+
+def _code_stage(frame: Frame) -> tuple[str, str] | None:
+    """The stage ComfyUI's own code in ``frame`` is, and where it says so."""
+    path = _comfy_path(frame)
+    if "/custom_nodes/" in path or frame.function == "<module>":  # (a pack's code; a module being imported)
+        return None
+    for where, functions, stage in _CODE_STAGES:
+        if where in path and (not functions or frame.function in functions):
+            return stage, f"ComfyUI's {where.rstrip('/')} ({frame.function})"
+    function = frame.function.lower()
+    if _VAE_FILE.search(path) and ("decode" in function or "encode" in function):
+        stage = "vae-decode" if "decode" in function else "vae-encode"
+        return stage, f"the VAE's {function}() in ComfyUI's {path.split('/comfy/', 1)[1]}"
+    if path.endswith("/comfy/ldm/modules/diffusionmodules/model.py") and _UPSAMPLING.search(frame.code or ""):
+        return "vae-decode", "the VAE decoder's upsampling in ComfyUI's ldm/modules/diffusionmodules/model.py"
+    return None
 
 
 def _pack_of(frame: Frame) -> str | None:
@@ -273,13 +315,11 @@ def identify(failure: LogFailure) -> Node:
             if needle in module:
                 node.stage, node.stage_evidence = stage, f"the failing node is in ComfyUI's {module}"
                 return node
-    for frame in frames:
-        path = _path(frame)
-        for where, functions, stage in _CODE_STAGES:
-            if where in path and (not functions or frame.function in functions):
-                node.stage = stage
-                node.stage_evidence = f"the traceback runs through ComfyUI's {where.rstrip('/')} ({frame.function})"
-                return node
+    for frame in [*frames, *(f for cause in failure.causes for f in cause.frames)]:  # (the error it handled too)
+        if (found := _code_stage(frame)) is not None:
+            node.stage, where = found
+            node.stage_evidence = f"the traceback runs through {where}"
+            return node
     if failure.before_hint and failure.before is not None:
         node.stage, node.stage_line = failure.before_hint, failure.before
         node.stage_evidence = _hint_evidence(failure.before_hint, failure.before.text)

@@ -390,6 +390,32 @@ def test_a_diffusers_pipelines_decode_latents_is_a_vae_decode():
     assert doc["suggestions"][0]["id"] in ("tiled-decode", "tiled-decode-own", "custom-node-tiling")
 
 
+def test_comfyuis_vae_code_places_a_traceback_that_names_no_node_also_under_a_forks_folder_names():
+    # lllyasviel/Fooocus#1088: the error it handled ran in the VAE decoder's Upsample (diffusionmodules/model.py,
+    # which Fooocus keeps as fcbh/ldm/...); the encoder only downsamples
+    doc = explain_log((LOGS / "Fooocus1088_directml_vae_decode_upsample_2gb_traceback.log").read_bytes())
+    assert doc["failure"]["kind"] == "vram" and doc["failure"]["stage"] == "vae-decode"
+    assert "upsampling" in doc["failure"]["stage_evidence"]
+    assert doc["suggestions"][0]["id"] == "tiled-decode"
+    # Fooocus' fcbh/sample.py is ComfyUI's comfy/sample.py (google-repostas-materia's notebook, a T4 out of VRAM)
+    doc = explain_log(
+        (LOGS / "google-repostas-materia_fooocus_colab_faceswap_sampling_cuda_oom_console.log").read_bytes()
+    )
+    assert doc["failure"]["stage"] == "sampling" and "comfy/sample.py" in doc["failure"]["stage_evidence"]
+    # ComfyUI's sampling code failing to import (no scipy) is a start-up's failure, not sampling's
+    doc = explain_log((LOGS / "ComfyUI_cashgarman_prev_no_scipy_console.log").read_bytes())
+    assert doc["failure"]["kind"] == "other" and doc["failure"]["stage"] != "sampling"
+    # a VAE file of ComfyUI's newer models, by its function (comfy/ldm/wan/vae.py's decode)
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/w/ComfyUI/comfy/ldm/wan/vae.py", line 520, in decode\n'
+        "    out = self.decoder(x[:, :, i:i + 1, :, :], feat_cache=self._feat_map)\n"
+        "torch.OutOfMemoryError: Allocation on device\n"
+    )
+    doc = explain_log(paste)
+    assert doc["failure"]["stage"] == "vae-decode" and "wan/vae.py" in doc["failure"]["stage_evidence"]
+
+
 def test_a_worker_sigkill_ended_is_system_ram_to_confirm():
     # torch's own words (torch/utils/data/dataloader.py: "DataLoader worker (pid(s) {}) ... killed by signal: {}";
     # torch.multiprocessing's ProcessExitedException): SIGKILL, most often the kernel's OOM killer, to confirm
