@@ -321,33 +321,50 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         if self.block is not None:
             self._close()
         if "%|" in s:
-            self.prompt.last = (self.n, s, "progress")
-            if not self.prompt.sampled and "100%" in s and bar_finished(s):
-                self.prompt.sampled = True
-            if (load := s.find("Requested to load ")) > 0:
-                self._facts_line(s[load:], s[load:])
-            if "Killed" in s[-12:]:  # the kernel ended the process while a bar was drawn
-                self._ending("killed", "Killed")
-            end = s.find("]", s.find("%|"))  # the bar's own end: what follows was printed on its line
-            rest = s[end + 1 :].lstrip() if end > 0 else ""
-            after = clean(rest) if rest else ""  # ("...it/s][INFO] Interrupting prompt")
-            if after and ENDING_HINT.search(after.lower()):  # "...it/s]Fatal Python error: Segmentation fault"
-                self._ending(after.lower(), after)
-            elif after.startswith(_INTERRUPT_REQUESTS):  # "...4.50s/it][INFO] Interrupting prompt 6c52..."
-                self._interrupted(after)
-            if "!!!" not in s:
+            if (exception := self._progress_bar(s)) is None:
                 return
-            s = s[s.index("!!!") :]  # an exception printed right after a progress bar, on its line
+            s = exception
         if s.startswith(_MANAGER_LINES) and len(s) < 160 and "!!!" not in s and "rror" not in s:
             self._facts_line(text, s)  # the model manager's own line: half of a long log, none of the rest applies
             return
         if s[:6] == "Using " and s.endswith("attention in VAE"):  # ("Using split attention in VAE"): loading it
             self._activity(s, "load")
             return
+        if self._exception_start(text, s) or self._lifecycle(s) or self._failure_line(text, s):
+            return
+        self._title(s)
+        if "137" in s and "exit" in s and _CONTAINER_EXIT.search(s):
+            self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
+        elif "@" in s and _CONTAINER_PROMPT.search(s):
+            self.facts.machine.setdefault("container", "docker")
+        self._facts_line(text, s)
+
+    def _progress_bar(self, s: str) -> str | None:
+        """A sampler's progress bar (its last state): the exception printed right after it on its line, if one was."""
+        self.prompt.last = (self.n, s, "progress")
+        if not self.prompt.sampled and "100%" in s and bar_finished(s):
+            self.prompt.sampled = True
+        if (load := s.find("Requested to load ")) > 0:
+            self._facts_line(s[load:], s[load:])
+        if "Killed" in s[-12:]:  # the kernel ended the process while a bar was drawn
+            self._ending("killed", "Killed")
+        end = s.find("]", s.find("%|"))  # the bar's own end: what follows was printed on its line
+        rest = s[end + 1 :].lstrip() if end > 0 else ""
+        after = clean(rest) if rest else ""  # ("...it/s][INFO] Interrupting prompt")
+        if after and ENDING_HINT.search(after.lower()):  # "...it/s]Fatal Python error: Segmentation fault"
+            self._ending(after.lower(), after)
+        elif after.startswith(_INTERRUPT_REQUESTS):  # "...4.50s/it][INFO] Interrupting prompt 6c52..."
+            self._interrupted(after)
+        if "!!!" not in s:
+            return None
+        return s[s.index("!!!") :]  # an exception printed right after a progress bar, on its line
+
+    def _exception_start(self, text: str, s: str) -> bool:
+        """An exception's first line, a traceback's, a crash's stack: the block it opens is read from here on."""
         if s.startswith('Error loading "') and ".dll" in s:  # torch's DLL error alone (WinError 126's message)
             self._open("message", s, message=s, exception_type="OSError")
             self._close()
-            return
+            return True
         if ("VAE" in s or "vae" in s) and (m := _VAE_WORK.search(s)) and not memory_sign(s):
             self._activity(s, "vae-decode" if m.group(1).lower() == "de" else "vae-encode")  # a pack's own decode
         if "!!!" in s and (m := _EXC_START.search(s)):
@@ -359,12 +376,12 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             self._open("exception", s, message=message)
             self.mode = Mode.EXC_MESSAGE if message else Mode.MESSAGE
             self.exc = None
-            return
+            return True
         if s.endswith(_TRACEBACK):
             self._open("traceback", s)
             self.exc = LoggedException(None, "")
             self.mode = Mode.FRAMES
-            return
+            return True
         if 'File "' in text and (m := _FAULT_FRAME.match(text)):
             crash = self.facts.endings[-1] if self.facts.endings else None
             if crash is None or crash.kind != "crash" or crash.line.number < self.n - 64:
@@ -372,33 +389,38 @@ class _Reader(DialogReading, MachineReading, EndingReading):
                 crash = self.facts.endings[-1]
             if len(crash.frames) < MAX_CRASH_FRAMES:
                 crash.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3)))
-            return
+            return True
         if 'File "' in text and _FRAME.match(text):
             self._open("traceback", s)
             self.exc = LoggedException(None, "")
             self.mode = Mode.FRAMES
             self._block_line(text, s)
-            return
+            return True
+        return False
+
+    def _lifecycle(self, s: str) -> bool:
+        """A prompt's and the server's life: a prompt queued, run, finished, interrupted; the server up, its exit;
+        the old error dialog's first line."""
         first = s[0]
         if first == "g" and (s == "got prompt" or s.startswith("got prompt ")):
             self._new_prompt(s)
-            return
+            return True
         if first == "P":
             if s.startswith("Prompt executed in "):
                 self.prompt.ended, self.prompt.ended_line = "executed", self._ev(s)
                 self.prompt.running = None
-                return
+                return True
             if s.startswith("Processing interrupted"):
                 self._interrupted(s)
-                return
+                return True
             if s.startswith("Python process exited with code 1 "):  # the Desktop app: its server raised and ended
                 self._open("message", s, message=s)
                 self._close()
-                return
+                return True
             if s.startswith("Prompt outputs failed validation"):
                 self._open("validation", s)
                 self.mode = Mode.VALIDATION
-                return
+                return True
         if first in "ST" and s.startswith(("To see the GUI go to", "Starting server")):
             self.served, self.stopped = True, False
         if first == "S" and s.startswith("Service: ") and "comfyui" in s.lower():
@@ -406,24 +428,30 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         if first == "E" and s.startswith("Executing node ") and (m := _EXECUTING.match(s)):
             self.prompt.running = (m.group(2), m.group(1))
             self._activity(s, None)
-            return
+            return True
         if first in "Ee":
             if s.startswith("Exit Code: ") and self.service_at >= self.n - 3:  # the panel's "Exit Code: Unknown"
                 self._ending(s.lower(), s, kind=backend_exit_kind(s.lower()))
-                return
+                return True
             if s.startswith("Exception ignored in") or s.endswith("Exception in ASGI application"):
                 self.ignored_at = self.n  # Python swallowed it (a __del__, a callback), or a web request's (uvicorn's,
-                return  # in the Gradio apps built on ComfyUI's backend): no failure of a run
+                return True  # in the Gradio apps built on ComfyUI's backend): no failure of a run
             if s.startswith("Exception in thread") and _THREAD.match(s):
                 self._open("thread", s)
                 self.mode = Mode.FRAMES
-                return
+                return True
             if s[:29].lower() == "error occurred when executing" and (m := _POPUP.match(s)):
                 self._popup(s, m)
-                return
+                return True
         elif "rror occurred when executing" in s[:36] and (m := _POPUP.match(s)):  # after a mark ("：Error ...")
             self._popup(s, m)
-            return
+            return True
+        return False
+
+    def _failure_line(self, text: str, s: str) -> bool:
+        """A failure said on a line of its own: a report, a refused prompt, an API client's payload, an exception's
+        line, ComfyUI's own OOM lines, a memory error pasted alone."""
+        first = s[0]
         if (
             first == "#"
             and "ComfyUI" in s
@@ -433,30 +461,30 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         ) or (first in "#CE" and s.lstrip("# ") in _REPORT_OPENERS):  # cut, or copied rendered
             self._open("report", s)
             self.mode = Mode.REPORT
-            return
+            return True
         if s.startswith(_INTERRUPT_REQUESTS):  # the user asked for it: the run ends here, not a failure
             self._interrupted(s)
-            return
+            return True
         if first == "F" and s.startswith("Failed to validate prompt") and (m := _VALIDATE.match(s)):
             said = s[m.end() - 1 :] if m.end() < len(s) else ""  # an older ComfyUI's reason on the line
             self._open("validation", s, message=said)
             self.mode = Mode.VALIDATION
-            return
+            return True
         if (at := s.find(_SWARM_ERRORED)) >= 0:  # SwarmUI quoting ComfyUI's refusal, its JSON on the lines under it
             self._open("message", s, message=s[at + len(_SWARM_ERRORED) :])
             self.mode = Mode.MESSAGE
-            return
+            return True
         if " - " in s and (m := _CLASS_VALIDATION.match(s)) and m.group(2).startswith(_VALIDATION_MESSAGES):
             self._open("message", s, message=m.group(2), class_type=m.group(1))
             self._close()
-            return
+            return True
         if "retrieving information" in s and (m := _NODE_INFO.search(s)):
             self._open("popup", s, class_type=m.group(1), message=s[m.end() :])  # the traceback under it is that node's
             self.mode = Mode.MESSAGE
-            return
+            return True
         if ("IMPORT FAILED" in s or "module for custom nodes" in s) and (m := _IMPORT_FAILED.search(s)):
             self._import_failed(s, m)
-            return
+            return True
         if (first == "G" and s.startswith(OOM_UNLOAD_LINE)) or (
             first == "M" and (s == OOM_SUMMARY_LINE or s.startswith(OOM_SUMMARY_LINE + " |"))  # (its table on its line)
         ):  # ComfyUI's handler of a device OOM (is_oom); since 2026 it logs torch's memory summary first
@@ -466,16 +494,16 @@ class _Reader(DialogReading, MachineReading, EndingReading):
                 self.prompt.failures[-1].evidence.append(self._ev(s))
             else:  # the excerpt has ComfyUI's own OOM line but not the exception: a device OOM still
                 self._open("message", s, message=OOM_SUMMARY_LINE if first == "M" else s, oom_unload=True)
-            return
+            return True
         if ("exception_message" in s or "node_errors" in s) and self._api_error(s):
-            return  # (an API client's exception may carry it: "RuntimeError: ["execution_error", {...}]")
+            return True  # (an API client's exception may carry it: "RuntimeError: ["execution_error", {...}]")
         if "Node Type: " in s and self._worker_error(s):
-            return
+            return True
         if first in "-EN" and s.startswith(_REPORT_FIELDS):  # a report cut above its headings: its fields alone
             self._open("report", s)
             self.mode = Mode.REPORT
             self._block_line(text, s)
-            return
+            return True
         if (
             (": " in s or "：" in s)
             and ("Error" in s or "Exception" in s or "Interrupt" in s)
@@ -487,39 +515,44 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             self._open("message", s, exception_type=m.group(1), message=m.group(2).strip(), class_type=named)
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), m.group(2).strip())
-            return
+            return True
         if first in "VREBCPi" and (
             s.startswith(_VALIDATION_MESSAGES) or (s.startswith("Value ") and _OUT_OF_RANGE.match(s))
         ):
             refused = payload_fields(s, 0, len(s)) if s.startswith("invalid prompt: ") else {}
             self._open("message", s, message=s, class_type=refused.get("class_type"))  # (a missing node's class)
             self._close()  # the frontend's dialog for a prompt ComfyUI refused, or the server's line
-            return
+            return True
         if s[-1] == "r" and s.endswith(_BARE_MEMORY_ERRORS) and (m := _EXC_LINE.match(s)):  # "MemoryError" alone
             self._open("message", s, exception_type=m.group(1), message="")
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), "")
-            return
+            return True
         if first == '"' and (m := _API_CLASS_LINE.match(s)):
             self.api_class = (self.n, m.group(1))
         if first == "E" and s.startswith(_FALLBACKS):
-            return
+            return True
         if memory_gate(s.lower()) and self._memory_paste(s):
-            return
+            return True
         if s.startswith(_NODE_THREW):  # the newer frontend's toast, its title "<node> failed" above it
             near = self.bare_class is not None and self.bare_class[0] >= self.n - 2
             self._open("popup", s, class_type=self.bare_class[1] if near and self.bare_class else None, message="")
             self.mode = Mode.MESSAGE
-            return
+            return True
         if self._dialog(s):
-            return
+            return True
         if _NAN_CAST in s and not self.prompt.failures:  # a black image: NaN pixels cast as it was saved
             self._open("message", s, message=s)
             self._close()
-            return
+            return True
         if self.n <= LOOSE_LINES and _LOOSE_ERROR.search(s) and not s.startswith(_NOTICES):
             self.facts.last_loose = LogFailure("message", self.n, message=s, evidence=[self._ev(s)])
             self.facts.loose_error = self.facts.loose_error or self.facts.last_loose
+        return False
+
+    def _title(self, s: str) -> None:
+        """A line that may be an error dialog's title (the failing node's class, alone): the message under it is that
+        node's."""
         if _BARE_CLASS.match(name := s.removesuffix(":")):  # "KSampler" or "KSampler:" alone: a dialog's title
             self.bare_class = (self.n, name)
         elif s.endswith(" failed") and (named := s[:-7] if is_node_class(s[:-7]) else builtin_class_titled(s[:-7])):
@@ -532,11 +565,6 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             self.bare_class = (self.n, name)
         elif s[-1] in ":：" and (named := translated_title(s)):  # "Erro ao executar VAEDecode:"
             self.bare_class = (self.n, named)
-        if "137" in s and "exit" in s and _CONTAINER_EXIT.search(s):
-            self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
-        elif "@" in s and _CONTAINER_PROMPT.search(s):
-            self.facts.machine.setdefault("container", "docker")
-        self._facts_line(text, s)
 
     def _import_failed(self, s: str, m: re.Match[str]) -> None:
         """ComfyUI's own line for a pack that failed to import (the traceback above it, where the paste has it, is
