@@ -38,8 +38,12 @@ __all__ = ["explain_log", "explain_facts", "BUILTIN_SOURCE"]
 
 _WINDOWS_ONLY = re.compile(
     r"(?i)0xc0000\w{3}|winerror|os error 1455|paging file|\.dll\b|python\.exe|windows fatal exception|exception: access violation"
+    r"|press any key to continue \. \. \.|请按任意键继续|続行するには何かキーを押してください|계속하려면 아무 키나 누르십시오"
+    r"|drücken sie eine beliebige taste|appuyez sur une touche pour continuer|presione una tecla para continuar"
+    r"|premere un tasto per continuare|нажмите любую клавишу"
 )
-"""What only Windows prints: an NTSTATUS code, a Win32 error, the pagefile, a DLL."""
+"""What only Windows prints: an NTSTATUS code, a Win32 error, the pagefile, a DLL, ``cmd``'s ``pause`` (in the
+languages users post in; a shell elsewhere has no such command)."""
 
 
 def _os_name(facts: LogFacts) -> str | None:

@@ -171,6 +171,8 @@ def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
         aimdo = any("aimdo" in f.path for f in failure.frames)  # a native fault ctypes turned into an exception
         earlier = next((e for e in facts.endings if e.kind == "crash" and e.line.number < failure.line), None)
         return earlier or Ending("crash", at, None, in_dynamic_vram=aimdo, raised=failure)
+    if memory_sign(failure.message):  # (no client's words for a lost server: the dying process' own, saying why)
+        return None
     unsaid = failure.source == "traceback" and not failure.message and not failure.exception_type
     if not unsaid and (not failure.frames or any(_COMFY_CODE.search(f.path) for f in failure.frames)):
         return None

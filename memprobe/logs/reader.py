@@ -34,7 +34,7 @@ from ..judging.failures import MEMORY_TEXTS, OOM_SUMMARY_LINE, OOM_UNLOAD_LINE, 
 from ..judging.stages import builtin_class_titled
 from .blocks import Mode
 from .dialogs import DialogReading, is_node_class, one_line_dialog, payload_fields, translated_title
-from .endings import ENDING_HINT, SHELL_COMMAND, backend_exit_kind, ending_hint
+from .endings import ENDING_HINT, SHELL_COMMAND, backend_exit_kind, ending_hint, ending_kind
 from .lifecycle import EndingReading
 from .machine import MachineReading
 from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader
@@ -340,8 +340,13 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         self._facts_line(text, s)
 
     def _progress_bar(self, s: str) -> str | None:
-        """A sampler's progress bar (its last state): the exception printed right after it on its line, if one was."""
-        self.prompt.last = (self.n, s, "progress")
+        """A sampler's progress bar (its last state): the exception printed right after it on its line, if one was.
+        After ComfyUI's "retrying with tiled VAE decoding" the bar is the tiled decode's (``tiled_scale``'s)."""
+        last = self.prompt.last
+        tiling = (
+            last is not None and last[2] in ("vae-decode", "vae-encode") and ("tiled" in last[1] or "%|" in last[1])
+        )
+        self.prompt.last = (self.n, s, last[2] if tiling and last is not None else "progress")
         if not self.prompt.sampled and "100%" in s and bar_finished(s):
             self.prompt.sampled = True
         if (load := s.find("Requested to load ")) > 0:
@@ -351,10 +356,13 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         end = s.find("]", s.find("%|"))  # the bar's own end: what follows was printed on its line
         rest = s[end + 1 :].lstrip() if end > 0 else ""
         after = clean(rest) if rest else ""  # ("...it/s][INFO] Interrupting prompt")
-        if after and ENDING_HINT.search(after.lower()):  # "...it/s]Fatal Python error: Segmentation fault"
-            self._ending(after.lower(), after)
+        low = after.lower()
+        if after and ENDING_HINT.search(low) and ending_kind(low, after):  # "...it/s]Fatal Python error: Segmentation"
+            self._ending(low, after)
         elif after.startswith(_INTERRUPT_REQUESTS):  # "...4.50s/it][INFO] Interrupting prompt 6c52..."
             self._interrupted(after)
+        elif after and "!!!" not in s and "%|" not in after and memory_gate(low):  # a line printed on the bar's:
+            self._plain(after, after)  # "...48.13it/s] ERROR lora ...weight CUDA out of memory. Tried to allocate"
         if "!!!" not in s:
             return None
         return s[s.index("!!!") :]  # an exception printed right after a progress bar, on its line

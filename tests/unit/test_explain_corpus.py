@@ -70,6 +70,8 @@ UNTOUCHED = {
     "ar": ((105, 122), (26, 29), (1, 3), (0, 0)),  # the newest threads, logs outside threads, more notebooks
     "as": ((31, 51), (4, 8), (3, 8), (0, 1)),  # committed files quoting errors; the newest models' threads (most cut)
     "at": ((70, 85), (9, 12), (2, 2), (0, 0)),  # trackers of the libraries under ComfyUI and of the apps that run it
+    "au": ((61, 83), (0, 0), (11, 23), (2, 3)),  # Forge's and the Fooocus forks' trackers (ComfyUI's backend in them);
+    # 66 of 83 excerpts cut before their failure, no node classes (those programs have no nodes)
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""
@@ -206,7 +208,7 @@ def score(entries: list[dict]) -> dict:
     results = [(e, explain(e)) for e in entries]
     kind = sum(judged(d)["kind"] == e["kind"] for e, d in results) / len(results)
     named = [(e, d) for e, d in results if e.get("class_type")]
-    node = sum(judged(d)["class_type"] == e["class_type"] for e, d in named) / len(named)
+    node = sum(judged(d)["class_type"] == e["class_type"] for e, d in named) / len(named) if named else 1.0
     memory = [(e, d) for e, d in results if e["kind"] in MEMORY]
     advised = sum(bool(d["suggestions"]) for _, d in memory) / len(memory)
     decodes = [(e, d) for e, d in memory if e["kind"] == "vram" and e.get("decode")]
@@ -233,7 +235,7 @@ def test_accuracy_holds_on_each_round_of_unseen_logs(collection):
     # at least what the reader scored on the round before anyone had looked at its logs
     s = score([e for e in LABELS if e.get("scored_untouched") == collection])
     kind, node, advised, tiled = UNTOUCHED[collection]
-    assert s["kind"] >= kind[0] / kind[1] and s["node"] >= node[0] / node[1]
+    assert s["kind"] >= kind[0] / kind[1] and s["node"] >= (node[0] / node[1] if node[1] else 1.0)
     assert s["advised"] >= advised[0] / advised[1] and s["tiled"][0] >= tiled[0]
 
 

@@ -452,3 +452,35 @@ def test_a_native_crash_after_the_prompt_finished_is_how_comfyui_ended_between_p
     assert (
         explain_log("got prompt\nPrompt executed in 3.1 seconds\nPress any key to continue . . .\n")["failure"] is None
     )
+
+
+def test_a_memory_error_the_dying_process_printed_after_its_crash_says_what_ran_out():
+    # Panchovix/stable-diffusion-webui-reForge#333 (ComfyUI's backend in reForge): torch's abort handler, then the
+    # memory monitor's thread failing in cudaMemGetInfo with "CUDA error: out of memory" — no client's lost server
+    name = "Panchovix-stable-diffusion-webui-reForge333_hires_vram_leak_memmon_cuda_oom.log"
+    doc = explain_log((LOGS / name).read_bytes())
+    assert doc["failure"]["kind"] == "vram" and not doc["failure"]["abrupt"]
+    # a client's traceback after its server died is still the death (the rule this leaves alone)
+    died = "Segmentation fault (core dumped)\nTraceback (most recent call last):\n"
+    died += '  File "/home/u/krita/client.py", line 80, in poll\n    r = s.get(url)\n'
+    died += "ConnectionRefusedError: [Errno 111] Connection refused\n"
+    assert explain_log(died)["failure"]["abrupt"]
+
+
+def test_the_bar_after_comfyuis_retry_in_tiles_is_the_tiled_decodes_and_cmds_pause_is_windows():
+    # lllyasviel/stable-diffusion-webui-forge#1382 (its backend's words are ComfyUI's): "retrying with tiled VAE
+    # decoding", the tiled decode's bar at 0/1, then cmd's "Press any key to continue . . ."
+    name = "lllyasviel-stable-diffusion-webui-forge1382_fatal_memory_allocation_failure_vae_press_any_key.log"
+    doc = explain_log((LOGS / name).read_bytes())
+    assert doc["failure"]["abrupt"] and doc["failure"]["stage"] == "vae-decode"
+    assert doc["machine"]["os"] == "Windows"
+    assert "Event Viewer" in doc["suggestions"][0]["try"]  # not journalctl on a Windows machine
+    # cmd's pause in Chinese alone says Windows too (forge#549)
+    doc = explain_log("Loading weights [8421598e93] from E:\\m\\AnythingXL_xl.safetensors\n请按任意键继续. . .\n")
+    assert doc["machine"]["os"] == "Windows"
+    # a sampler's bar after a VAE loaded to encode is still the sampler's
+    doc = explain_log(
+        "got prompt\nRequested to load AutoencoderKL\nloaded completely 9.0 159.55 True\n"
+        " 40%|████      | 8/20 [00:04<00:06,  1.9it/s]\nKilled\n"
+    )
+    assert doc["failure"]["stage"] == "sampling"

@@ -579,3 +579,15 @@ def test_the_desktop_apps_error_level_line_that_says_something_failed_is_the_fai
     assert failure["message"].startswith("Error creating virtual environment: Error: Failed to create")
     noise = "[2025-05-15 10:28:56.735] [error] @todesktop/runtime: alwaysResolve: Promise timed out after 30000ms"
     assert explain_log(noise)["failure"] is None
+
+
+def test_an_error_printed_on_a_progress_bars_line_is_read():
+    # lllyasviel/stable-diffusion-webui-forge#1256 (ComfyUI's model management in Forge): the LoRA patcher's bar,
+    # then "ERROR lora ... CUDA out of memory. Tried to allocate 144.00 MiB" on the same console line
+    name = "lllyasviel-stable-diffusion-webui-forge1256_lora_patch_oom_retry_offload.log"
+    doc = explain_log((LOGS / name).read_bytes())
+    assert doc["failure"]["kind"] == "vram" and "144.00 MiB" in doc["failure"]["message"]
+    # a bar's "out of memory" that is no ending is not taken for one: ComfyUI's attention retried in slices
+    # (Comfy-Org/ComfyUI#9621) counts each retry, the one on a bar's line too
+    doc = explain_log((LOGS / "ComfyUI9621_qwenimage_sampling_oom_retry_console.log").read_bytes())
+    assert doc["fallbacks"][0]["kind"] == "attention-fallback" and doc["fallbacks"][0]["count"] == 17
