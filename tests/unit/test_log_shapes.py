@@ -87,6 +87,8 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "legacy-rocm-build4729_startup_quote_console.log",  # pip's "[pip3] " behind a reply's "> ", as unquoted
             "InspirePack22_swarmui_facedetailerpipe_mediapipe_mesh.log",  # StableSwarmUI's "ComfyUI stdout: "
             "KJNodes610_ltx23_audio_vae_no_vae_weights_detected.log",  # a one-line paste's "WARNING: "
+            "lllyasviel-stable-diffusion-webui-forge2089_linux_rtx4090_api_full_log_before_crash.log",  # a stamp before each line
+            "lllyasviel-stable-diffusion-webui-forge650_crash_on_model_change_git_could_not_read.log",  # git's "error: "
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -128,8 +130,15 @@ def test_a_paste_hard_wrapped_at_a_consoles_width_reads_as_it_was(name: str, wid
 
 def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
     # of the corpus' real logs (progress bars, stack frames, tables, repeated and padded lines, whole frames), only
-    # Comfy-Org/ComfyUI#15271's paste is hard-wrapped ("... Force pre-loaded 210 weights: 1175 K" / "B.")
-    assert corpus_shaped(unwrapped) == {"ComfyUI15271_illegal_memory_access_abort_console.log"}
+    # Comfy-Org/ComfyUI#15271's paste is hard-wrapped ("... Force pre-loaded 210 weights: 1175 K" / "B."), and three
+    # of Forge's: a console 80 columns wide (forge#2524: "... at some other API call, so t" / "he stacktrace"), and
+    # Forge Neo's rich log, its lines padded to the console's width before their "base.py :: INFO" (#702, #1337)
+    assert corpus_shaped(unwrapped) == {
+        "ComfyUI15271_illegal_memory_access_abort_console.log",
+        "lllyasviel-stable-diffusion-webui-forge2524_cuda_error_out_of_memory_gradio.log",
+        "Haoming02-sd-webui-forge-classic702_neo_rtx3050_4gb_pinned_memory_crash.log",
+        "Haoming02-sd-webui-forge-classic1337_neo_klein_lora_oom_after_few_images.log",
+    }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
     # (a joined line is numbered as its last row: the paste's line numbers hold — its "Fatal Python error" is line 19)
@@ -170,6 +179,10 @@ def test_a_logs_own_indentation_is_kept():
         "dhalman_nanoclaw_mps_ksampler_normshape_comfyui.log",  # a committed comfyui.log indented as a whole
         "CustomScripts118_bettercombos_combo_undefined_loadgraph.log",  # a JS stack too
         "kijai-ComfyUI-FluxTrainer59_oom_fluxtrainvalidate.log",  # rich's log: each line under its message column
+        # A1111's "*** Error loading script: ..." (Forge, reForge), its traceback indented under it
+        "Panchovix-stable-diffusion-webui-reForge239_layerdiffuse_no_module_backend.log",
+        "lllyasviel-sd-forge-layerdiffuse118_no_module_diffusers_models_unets.log",
+        "lllyasviel-sd-forge-layerdiffuse39_vae_object_no_attribute_clone.log",
     }
 
 
