@@ -16,7 +16,7 @@ from ..documents import NodeDoc
 from ..judging.facts import FailureFacts
 from ..judging.failures import classify_failure, killed_child, message_sizes
 from ..vocabulary import MEMORY_KINDS
-from .nodes import BUILTIN_SOURCE, Node, class_in_message, identify
+from .nodes import BUILTIN_SOURCE, Node, class_in_message, identify, in_tiled_fallback
 from .reader import Ending, LogFailure, LogLine, PromptLog
 
 __all__ = ["Judgement", "judge_ending", "judge_failures"]
@@ -132,7 +132,10 @@ def judge_failures(failures: list[LogFailure], compute_device: str, decode_retri
         exc_type, message = cause.type or exc_type, cause.message or message
     kind = classify_failure(exc_type, message, compute_device=compute_device, during=_doing(first))
     unsaid = not message and not exc_type  # a traceback cut before what it raised
-    retried = unsaid and any(first.line - 40 <= n < first.line for n in decode_retried)
+    retried = unsaid and (
+        any(first.line - 40 <= n < first.line for n in decode_retried)
+        or in_tiled_fallback([*first.frames, *(f for c in first.causes for f in c.frames)])
+    )
     if retried:  # ... in the decode ComfyUI had just retried in tiles for want of VRAM: VRAM again, most likely
         kind = "vram"
     j.evidence = first.evidence + ([node.stage_line] if node.stage_line is not None else [])

@@ -17,7 +17,7 @@ from ..judging.custom_nodes import custom_node, custom_node_classes, node_of_fra
 from ..judging.stages import NodeClass, builtin_nodes, custom_stage_by_name, stage_of
 from .records import Frame, LogFailure, LogLine
 
-__all__ = ["Node", "identify", "class_in_message", "BUILTIN_SOURCE"]
+__all__ = ["Node", "identify", "class_in_message", "in_tiled_fallback", "BUILTIN_SOURCE"]
 
 # What a node function in ComfyUI's own files is, where the traceback shows no class:
 # (file, function) -> [(a hint in the source line, class)], the first that matches wins ("" always).
@@ -148,6 +148,21 @@ def _comfy_path(frame: Frame) -> str:
         if fork in path:
             return path.replace(fork, comfy, 1)
     return path
+
+
+_TILED_CALL = re.compile(r"\.(?:_?(?:de|en)code_tiled)")
+"""``VAE.decode`` (``encode``) calling its tiled variant: in ComfyUI's ``comfy/sd.py`` only after the whole attempt
+raised an out-of-memory error (0.3.x), or ComfyUI's estimate said it would (newer: "tiling directly")."""
+
+
+def in_tiled_fallback(frames: list[Frame]) -> bool:
+    """The traceback runs through ComfyUI's retry of a VAE decode (encode) in tiles for want of VRAM."""
+    return any(
+        f.function in ("decode", "encode")
+        and _comfy_path(f).endswith("/comfy/sd.py")
+        and _TILED_CALL.search(f.code or "") is not None
+        for f in frames
+    )
 
 
 def _code_stage(frame: Frame) -> tuple[str, str] | None:

@@ -326,17 +326,25 @@ def _row(line: str, width: int) -> bool:
     return len(line) == width and line[-1] not in _ROW_END and line[-2:] != "  " and not _WHOLE_FRAME.match(line)
 
 
+_DIGITS = re.compile(r"\d+")
+
+
 def unwrapped(
     lines: list[tuple[str, bool]],
 ) -> Callable[[Iterable[tuple[str, bool]]], Iterator[tuple[str, bool]]] | None:
     """A paste hard-wrapped at a console's width (each longer line cut into rows of exactly that width), as a
     function that joins each such row to the line after it; ``None`` where a log's first ``lines`` show no wrap.
-    A wrap shows as at least three different rows of the widest length (60 to 400 characters), none ending as
-    :data:`_ROW_END` says, each followed by a line that begins otherwise (what repeats is a log's own lines)."""
+    A wrap shows as at least three different rows of the widest length (60 to 400 characters; rows that differ only
+    in their numbers are one), none ending as :data:`_ROW_END` says, each followed by a line that begins otherwise
+    (what repeats is a log's own lines)."""
     width = max((len(line) for line, cut in lines if not cut), default=0)
     if not 60 <= width <= 400:
         return None
-    rows = {line for (line, _), (after, _) in pairwise(lines) if _row(line, width) and after[:12] != line[:12]}
+    rows = {
+        _DIGITS.sub("", line)  # (a log's own line repeated with other numbers is one row: "Remaining ... = 3049.98")
+        for (line, _), (after, _) in pairwise(lines)
+        if _row(line, width) and after[:12] != line[:12]
+    }
     if len(rows) < 3:
         return None
 

@@ -145,10 +145,17 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
     doc = explain_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert (doc["failure"]["evidence"][0]["line"], doc["log"]["lines"]) == (19, 22)
     rows = [
-        f"Warning {n}: a line of the log's own, of the widest length, printed twice".ljust(70, ".") for n in range(3)
+        f"Warning {n}: a line of the log's own, of the widest length, printed twice".ljust(70, ".")
+        for n in ("one", "two", "six")
     ]
     assert unwrapped([(row, False) for row in rows for _ in range(2)]) is None  # a row is followed by its own start
     assert unwrapped([(row, False) for row in rows for row in (row, "next")]) is not None
+    # a log's own line repeated with other numbers, at the widest length, is no wrap (Forge's "[Memory Management]
+    # Estimated Remaining GPU Memory (MB) =  3049.98..." before "Moving model(s)", reForge#74)
+    same = [
+        f"[Memory Management] Estimated Remaining GPU Memory (MB) =  {n:.12f}"[:76] for n in (3049.9, 7627.4, 7481.7)
+    ]
+    assert unwrapped([(row, False) for row in same for row in (row, "Moving model(s) has taken 2.08 seconds")]) is None
 
 
 @pytest.mark.parametrize(
@@ -183,6 +190,8 @@ def test_a_logs_own_indentation_is_kept():
         "Panchovix-stable-diffusion-webui-reForge239_layerdiffuse_no_module_backend.log",
         "lllyasviel-sd-forge-layerdiffuse118_no_module_diffusers_models_unets.log",
         "lllyasviel-sd-forge-layerdiffuse39_vae_object_no_attribute_clone.log",
+        "lllyasviel-stable-diffusion-webui-forge130_tiled_vae_autoencoderkl_no_device.log",
+        "Haoming02-sd-forge-couple101_flux_dict_no_attribute_to.log",
     }
 
 
