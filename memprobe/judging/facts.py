@@ -60,6 +60,8 @@ class FailureFacts:
     sampled)."""
     between_prompts: bool = False
     """An end that a log shows after a prompt had finished and before another began: ComfyUI was idle."""
+    in_tiled_retry: bool = False
+    """It failed in ComfyUI's own retry of the decode in tiles (its default tiles ran short too)."""
 
     @property
     def who(self) -> str:
@@ -248,6 +250,12 @@ class RunFacts:
 
     def fallback_nodes(self, kind: str) -> set[str | None]:
         return {e.get("node_id") for e in self.events if e.get("kind") == kind}
+
+    def fallback_message(self, kind: str, node_id: str | None) -> str:
+        """What ComfyUI said of its first fallback of ``kind`` in ``node_id`` ("" where it said none)."""
+        return next(
+            (e.get("message") or "" for e in self.events if e.get("kind") == kind and e.get("node_id") == node_id), ""
+        )
 
     def system_pressure(self) -> list[str]:
         """Evidence that system memory ran short: a failure of that kind, an abrupt end, or a peak

@@ -25,6 +25,8 @@ __all__ = [
     "classify_failure",
     "is_memory_failure",
     "detect_fallback",
+    "planned_tiling",
+    "PLANNED_TILING",
     "FALLBACKS",
     "MessageSizes",
     "message_sizes",
@@ -436,6 +438,17 @@ FALLBACKS: tuple[tuple[str, str], ...] = (
     ("out of memory error, emptying cache and trying again", "attention-fallback"),
     ("out of memory error, increasing steps and trying again", "attention-fallback"),
 )
+
+
+PLANNED_TILING = "tiling directly"
+"""Newer ComfyUI's INFO line before its retry in tiles when its estimate, not an attempt, said the decode would not fit:
+"VAE decode needs more than the free VRAM; tiling directly." (the warning that follows then reports no failed
+attempt)."""
+
+
+def planned_tiling(message: str) -> bool:
+    """A tiled retry that ComfyUI chose from its estimate (:data:`PLANNED_TILING` is in its evidence)."""
+    return PLANNED_TILING in message.lower()
 
 
 def detect_fallback(message: str) -> str | None:

@@ -22,6 +22,7 @@ from .. import __version__
 from ..documents import EventDoc, VerdictDoc
 from ..judging.advice import Suggestion, advise
 from ..judging.facts import RunFacts
+from ..judging.failures import planned_tiling
 from ..judging.limits import system_limits, vram_limit
 from ..judging.residency import partial_loads
 from ..judging.verdict import judge
@@ -275,6 +276,10 @@ def _grouped(fallbacks: list[tuple[str, LogLine]], prompt: PromptLog | None) -> 
 
 def _no_failure(fallbacks: list[tuple[str, LogLine]], suggestions: list[Suggestion]) -> str:
     """What a log without a failure says: nothing ran short, or what did (a fallback, a model left off the GPU)."""
+    if fallbacks and all(planned_tiling(line.text) for _, line in fallbacks):
+        return (
+            "No failure in this log, but VRAM was short: ComfyUI's estimate chose to decode in tiles, and it went on."
+        )
     if fallbacks:
         return "No failure in this log, but memory ran short: ComfyUI recovered with a fallback and went on."
     pressure = next((s for s in suggestions if s.tier == "pressure"), None)

@@ -132,10 +132,10 @@ def judge_failures(failures: list[LogFailure], compute_device: str, decode_retri
         exc_type, message = cause.type or exc_type, cause.message or message
     kind = classify_failure(exc_type, message, compute_device=compute_device, during=_doing(first))
     unsaid = not message and not exc_type  # a traceback cut before what it raised
-    retried = unsaid and (
-        any(first.line - 40 <= n < first.line for n in decode_retried)
-        or in_tiled_fallback([*first.frames, *(f for c in first.causes for f in c.frames)])
-    )
+    in_retry = any(first.line - 40 <= n < first.line for n in decode_retried) or in_tiled_fallback(
+        [*first.frames, *(f for c in first.causes for f in c.frames)]
+    )  # it failed in ComfyUI's retry of a decode in tiles
+    retried = unsaid and in_retry
     if retried:  # ... in the decode ComfyUI had just retried in tiles for want of VRAM: VRAM again, most likely
         kind = "vram"
     j.evidence = first.evidence + ([node.stage_line] if node.stage_line is not None else [])
@@ -177,6 +177,7 @@ def judge_failures(failures: list[LogFailure], compute_device: str, decode_retri
         after_sampling=first.before.text
         if first.after_sampling and first.before is not None and node.stage is None and not node.class_type
         else None,
+        in_tiled_retry=in_retry and kind == "vram" and node.stage in ("vae-decode", "vae-encode", None),
     )
     if node.class_type:
         j.node = {

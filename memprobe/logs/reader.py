@@ -30,7 +30,14 @@ from collections import deque
 from typing import BinaryIO
 
 from ..judging.custom_nodes import custom_node
-from ..judging.failures import MEMORY_TEXTS, OOM_SUMMARY_LINE, OOM_UNLOAD_LINE, detect_fallback, memory_sign
+from ..judging.failures import (
+    MEMORY_TEXTS,
+    OOM_SUMMARY_LINE,
+    OOM_UNLOAD_LINE,
+    PLANNED_TILING,
+    detect_fallback,
+    memory_sign,
+)
 from ..judging.stages import builtin_class_titled
 from .blocks import Mode
 from .dialogs import DialogReading, is_node_class, one_line_dialog, payload_fields, translated_title
@@ -157,6 +164,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         the message): its number and the name."""
         self.vae_requested = False
         """The last model line asked for a VAE (its "loaded ..." line follows)."""
+        self.planned_tiling: LogLine | None = None
+        """Newer ComfyUI's "VAE decode needs more than the free VRAM; tiling directly." (the retry's warning follows)."""
         self.aimdo_lines: deque[int] = deque(maxlen=64)
         """Lines of comfy-aimdo (dynamic VRAM): its own log, its frames, a model staged for it."""
         self.ignored_at = -2
@@ -619,9 +628,16 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             return
         if "emory" in s and (kind := detect_fallback(s)):
             count = self.prompt.fallback_counts[kind] = self.prompt.fallback_counts.get(kind, 0) + 1
+            planned = self.planned_tiling
+            said = (
+                planned if planned is not None and planned.number >= self.n - 3 and kind.startswith("tiled-") else None
+            )
             if count <= MAX_FALLBACKS:  # (attention retried in slices: a line per step, all session long)
-                self.prompt.fallbacks.append((kind, self._ev(s)))
+                self.prompt.fallbacks.append((kind, said or self._ev(s)))  # (its estimate's line, where it chose tiles)
             self._activity(s, {"tiled-vae-decode": "vae-decode", "tiled-vae-encode": "vae-encode"}.get(kind))
+            return
+        if PLANNED_TILING in s:  # newer ComfyUI: its estimate, not an attempt, chose tiles
+            self.planned_tiling = self._ev(s)
             return
         if s.startswith(_LOADER_LINES) or (s.startswith("Using ") and s.endswith("attention in VAE")):
             self._activity(s, "load")

@@ -1,12 +1,13 @@
 """A ``logging.Handler`` on ComfyUI's root logger that reads two kinds of ComfyUI log lines as they
-are written: its silent out-of-memory recoveries (WARNING) and its model manager's loads and
-unloads (INFO: ``loaded partially …``, ``Unloaded partially …``; see ``memprobe.logs.modellog``)."""
+are written: its silent out-of-memory recoveries (WARNING; newer ComfyUI's INFO "... tiling directly." before the
+one its estimate chose) and its model manager's loads and unloads (INFO: ``loaded partially …``,
+``Unloaded partially …``; see ``memprobe.logs.modellog``)."""
 
 from __future__ import annotations
 
 import logging
 
-from ..judging.failures import detect_fallback
+from ..judging.failures import PLANNED_TILING, detect_fallback
 from ..logs.modellog import ModelLogReader
 from .tracker import Tracker
 
@@ -21,6 +22,8 @@ class ComfyLogHandler(logging.Handler):
         super().__init__(level=logging.INFO)
         self.tracker = tracker
         self.models = ModelLogReader()
+        self.planned = ""
+        """Newer ComfyUI's "... tiling directly." (INFO), until the retry's warning it announces."""
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
@@ -30,7 +33,11 @@ class ComfyLogHandler(logging.Handler):
                     message = record.getMessage()
                     kind = detect_fallback(message)
                     if kind is not None:
+                        if self.planned and kind.startswith("tiled-"):  # its estimate chose tiles: no failed attempt
+                            message, self.planned = f"{self.planned} {message}", ""
                         self.tracker.on_fallback(kind, message)
+            elif PLANNED_TILING in raw:
+                self.planned = record.getMessage()
             elif "load" in raw:
                 line = self.models.feed(record.getMessage())
                 if line is not None:

@@ -393,3 +393,31 @@ def test_a_queued_prompt_is_checked_and_each_run_keeps_its_forecast(runtime, mon
     # (ComfyUI hands the executor the prompt it gave the handler) and its judgement after it ended
     overhead = rt.ledger.get_run("with-forecast")["overhead"]
     assert overhead["forecast_cpu_s"] >= 0 and overhead["judge_cpu_s"] > 0 and overhead["hook_cpu_s"] > 0
+
+
+def test_the_log_handler_joins_newer_comfyuis_tiling_estimate_to_the_retry_it_announces():
+    # comfy/sd.py (newer ComfyUI): logging.info("VAE decode needs more than the free VRAM; tiling directly."), then
+    # the same warning as a real retry; a retry without it stays a failed attempt
+    from memprobe.recording.loghandler import ComfyLogHandler
+
+    seen: list[tuple[str, str]] = []
+
+    class Tracker:
+        def on_fallback(self, kind: str, message: str) -> None:
+            seen.append((kind, message))
+
+    handler = ComfyLogHandler(Tracker())  # type: ignore[arg-type]
+    log = logging.getLogger("memprobe-test-tiling")
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    try:
+        warning = "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding."
+        log.info("VAE decode needs more than the free VRAM; tiling directly.")
+        log.warning(warning)
+        log.warning(warning)
+    finally:
+        log.removeHandler(handler)
+    assert seen == [
+        ("tiled-vae-decode", f"VAE decode needs more than the free VRAM; tiling directly. {warning}"),
+        ("tiled-vae-decode", warning),
+    ]

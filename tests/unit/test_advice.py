@@ -226,6 +226,42 @@ def test_comfyuis_own_tiled_retry_at_decode_is_flagged():
     assert found.id == "tiled-decode" and "retried in tiles" in found.why and found.severity == "warning"
 
 
+def test_a_decode_that_failed_in_comfyuis_own_retry_in_tiles_gets_smaller_tiles():
+    # GIVEN ComfyUI retried the decode in tiles (its warning, in node 11) and the retry ran out of VRAM too
+    line = "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding."
+    doc = _as_decode_failure(
+        gpu_scenario(
+            "error_runtime",
+            "error_runtime",
+            total_gib=8.0,
+            vram_gib={"11": 7.9},
+            fail_with=torch_oom(ALLOCATION),
+            log_lines={"11": line},
+        )
+    )
+    first = suggest(doc)[0]
+    # THEN not VAE Decode (Tiled) at its defaults (what ComfyUI's retry already tried) but smaller tiles, one click
+    assert first.id == "tiled-decode" and "tile_size 256" in first.title and "ran out of memory too" in first.why
+    assert first.action["type"] == "swap_vae_decode" and first.action["tile_size"] == 256
+
+
+def test_newer_comfyuis_tiling_by_estimate_is_no_failed_attempt():
+    # GIVEN newer ComfyUI's INFO line (comfy/sd.py: "VAE decode needs more than the free VRAM; tiling directly.")
+    # before the retry's warning, which it logs though no attempt ran
+    planned = "VAE decode needs more than the free VRAM; tiling directly."
+    line = "Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding."
+    doc = explain_log(f"got prompt\nRequested to load WanVAE\n{planned}\n{line}\nPrompt executed in 9.10 seconds\n")
+    # THEN the fallback is its estimate's line, nothing is said to have failed, and the step is a note
+    assert [(f["kind"], f["text"]) for f in doc["fallbacks"]] == [("tiled-vae-decode", planned)]
+    assert doc["failure"] is None and "estimate" in doc["no_failure"]
+    first = doc["suggestions"][0]
+    assert first["tier"] == "note" and "nothing failed" in first["why"] and "failed whole-image" not in first["why"]
+    # AND a traced run reads it the same way: the live handler joins the INFO line to the warning it announces
+    doc = gpu_scenario("txt2img", "txt2img", vram_gib={"8": 6.0}, log_lines={"8": f"{planned} {line}"})
+    found = next(s for s in suggest(doc) if s.id == "tiled-decode")
+    assert "estimate" in found.why and "wasted" not in found.why
+
+
 def test_vram_near_the_limit_at_decode_without_a_failure():
     doc = gpu_scenario("txt2img", "txt2img", vram_gib={"3": 8.0, "8": 11.5})
     found = suggest(doc)[0]

@@ -589,3 +589,21 @@ def test_an_error_printed_on_a_progress_bars_line_is_read():
     assert doc["failure"]["kind"] == "vram" and "144.00 MiB" in doc["failure"]["message"]
     # what is printed on a bar's line and says no ending is no ending (the bar was cut by the error, not the process)
     assert not doc["failure"]["abrupt"]
+
+
+def test_a_traceback_cut_in_comfyuis_retry_in_tiles_is_vram_and_asks_for_smaller_tiles():
+    # lllyasviel/Fooocus#2830 (ComfyUI's sd.py as Fooocus' ldm_patched): the paste stops at VAE.decode calling
+    # decode_tiled_, which ComfyUI does only after the whole decode ran out of VRAM
+    doc = explain_log((LOGS / "lllyasviel-Fooocus2830_gtx1650_custom_aspect_tiled_vae_oom.log").read_bytes())
+    assert doc["failure"]["kind"] == "vram" and doc["failure"]["stage"] == "vae-decode"
+    assert doc["suggestions"][0]["id"] == "tiled-decode" and "smaller tiles" in doc["suggestions"][0]["title"]
+    # VAE Decode (Tiled)'s own call is no retry (ComfyUI's VAE.decode_tiled, the node asked for tiles)
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/w/ComfyUI/nodes.py", line 320, in decode\n'
+        "    images = vae.decode_tiled(samples, tile_x=tile_size // compression)\n"
+        '  File "/w/ComfyUI/comfy/sd.py", line 731, in decode_tiled\n'
+        "    output = self.decode_tiled_(samples, **args)\n"
+    )
+    doc = explain_log(paste)
+    assert "the decode ComfyUI had just retried" not in " ".join(doc["unknown"])

@@ -7,6 +7,7 @@ from ...documents import NodeDoc
 from ...vocabulary import Tier, kind_of
 from ..custom_nodes import custom_node, pack_decoder
 from ..facts import RunFacts, short
+from ..failures import planned_tiling
 from .base import Suggestion, rule
 from .custom import knob_suggestion
 
@@ -36,7 +37,11 @@ def decode_in_tiles(f: RunFacts) -> list[Suggestion]:
         if failed_here and f.failure is not None:
             reasons.append(failed_words(f))
         if node_id in f.fallback_nodes("tiled-vae-decode"):
-            reasons.append("ComfyUI ran out of memory decoding it whole and retried in tiles (wasted time and memory)")
+            reasons.append(
+                "ComfyUI's estimate said decoding it whole needs more than the free VRAM, so it decoded in tiles"
+                if planned_tiling(f.fallback_message("tiled-vae-decode", node_id))
+                else "ComfyUI ran out of memory decoding it whole and retried in tiles (wasted time and memory)"
+            )
             pressure = True
         if node_id in f.fallback_nodes("vram-spill"):
             reasons.append("VRAM spilled into shared GPU memory during it (the driver's slow system memory fallback)")
@@ -51,7 +56,8 @@ def decode_in_tiles(f: RunFacts) -> list[Suggestion]:
             added = max(added or 0, f.compute.limit_bytes - before) or None  # it reached the limit: it needed this much
         if reasons:
             tier: Tier = "failure" if failed_here else "pressure" if pressure else "note"
-            out += decode_change(f, node, f"{f.label(node)}: " + "; ".join(reasons) + ".", tier, added)
+            retried = failed_here and node_id in f.fallback_nodes("tiled-vae-decode")
+            out += decode_change(f, node, f"{f.label(node)}: " + "; ".join(reasons) + ".", tier, added, retried)
         elif grew and peak is not None and peak >= top and len(f.nodes) > 1:
             out += _decode_headroom(f, node, peak, added)
     return out
@@ -88,12 +94,29 @@ def decode_fallback_unplaced(f: RunFacts) -> list[Suggestion]:
     retried = [e for e in f.events if e.get("kind") == "tiled-vae-decode" and e.get("node_id") not in placed]
     if not retried:
         return []
+    said = retried[0].get("message") or ""
+    if planned_tiling(said):  # newer ComfyUI: its estimate chose tiles, no attempt failed
+        why = (
+            f"ComfyUI's estimate said the whole decode needs more than the free VRAM, so it decoded in tiles "
+            f"({short(said, 100)}): nothing failed, and VRAM was short for this decode."
+        )
+        return [
+            Suggestion(
+                "tiled-decode",
+                "note",
+                "VAE Decode (Tiled) to choose the tiles yourself",
+                why,
+                "Nothing to fix. To set the tile size yourself (smaller tiles if VRAM runs out later), replace VAE "
+                "Decode with VAE Decode (Tiled) at its defaults (tile_size 512, overlap 64, temporal_size 64, "
+                "temporal_overlap 8), same samples and vae inputs.",
+            )
+        ]
     return [
         Suggestion(
             "tiled-decode",
             "pressure",
             "Decode in tiles from the start: VAE Decode (Tiled)",
-            f"ComfyUI's VAE decode ran out of memory and retried in tiles ({short(retried[0].get('message') or '', 100)}): "
+            f"ComfyUI's VAE decode ran out of memory and retried in tiles ({short(said, 100)}): "
             "the run went on, after a failed whole-image attempt that cost time and memory.",
             "Replace VAE Decode with VAE Decode (Tiled) at its defaults (tile_size 512, overlap 64, temporal_size 64, "
             "temporal_overlap 8), same samples and vae inputs; if a pack's node does the decoding, turn on its tiled "
@@ -116,14 +139,38 @@ def failed_words(f: RunFacts) -> str:
     return f"it {f.fails} ({failure.said})"
 
 
-def decode_change(f: RunFacts, node: NodeDoc, why: str, tier: Tier, added: int | None) -> list[Suggestion]:
-    """The decode ran short (or nearly): tile it, or tile it smaller."""
+RETRY_TILE = 256
+"""The tile_size to try where ComfyUI's own retry in tiles ran short too: it tiles an image's latent in 512-pixel
+tiles (``decode_tiled_``'s 64 latent pixels) and a video's in 256-pixel ones; half an image's."""
+
+
+def decode_change(
+    f: RunFacts, node: NodeDoc, why: str, tier: Tier, added: int | None, retried: bool = False
+) -> list[Suggestion]:
+    """The decode ran short (or nearly): tile it, or tile it smaller (``retried``: it failed in ComfyUI's own retry
+    in tiles)."""
     node_id = node.get("node_id")
     requested = f.failure.sizes.requested_bytes if f.failure is not None and tier == "failure" else None
     saves = int(added * TILE_SAVES) if added else requested
     class_type = node.get("class_type")
     hints = f.forecast
     fitting = hints.tiles.get(str(node_id)) if hints is not None else None
+    retried = retried or (tier == "failure" and f.failure is not None and f.failure.in_tiled_retry)
+    if class_type == "VAEDecode" and retried:  # ComfyUI's tiles ran short too: smaller ones from the start
+        tile = min(fitting or RETRY_TILE, RETRY_TILE)
+        return [
+            Suggestion(
+                "tiled-decode",
+                tier,
+                f"Decode in smaller tiles: VAE Decode (Tiled) at tile_size {tile}",
+                why + " ComfyUI's own retry in tiles ran out of memory too.",
+                f"Replace this VAE Decode with VAE Decode (Tiled) at tile_size {tile}, overlap {_overlap(tile)} "
+                "(ComfyUI's retry used 512-pixel tiles for an image; for a video's, also lower temporal_size to 32), "
+                "same samples and vae inputs; keep the seed and check the image for seams.",
+                saves,
+                swap_action(node, tile),
+            )
+        ]
     if class_type == "VAEDecode":
         tile = fitting or TILED_DEFAULTS["tile_size"]
         settings = (

@@ -100,6 +100,19 @@ def first_step(f: RunFacts) -> list[Suggestion]:
         knobs = decoder.knobs_for(stage, failure.kind) if decoder is not None else []
         if decoder is not None and knobs:  # the pack's own decoder, named by its code in the traceback
             return [knob_suggestion(f, decoder, None, knobs, why, "failure", requested)]
+        if stage in ("vae-decode", "vae-encode") and failure.in_tiled_retry:  # ComfyUI's own tiles ran short too
+            return [
+                Suggestion(
+                    "tiled-decode",
+                    "failure",
+                    "Decode in smaller tiles",
+                    why + " ComfyUI's own retry in tiles ran out of memory too.",
+                    "Use VAE Decode (Tiled) at tile_size 256, overlap 64 (ComfyUI's retry used 512-pixel tiles for an "
+                    "image; for a video's, also lower temporal_size to 32), same inputs; tiles use less memory and "
+                    "more time.",
+                    requested,
+                )
+            ]
         if stage in ("vae-decode", "vae-encode"):
             return [
                 Suggestion(
