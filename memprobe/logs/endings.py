@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ending_kind", "ending_hint", "backend_exit_kind", "ENDING_HINT"]
+__all__ = ["ending_kind", "ending_hint", "backend_exit_kind", "ENDING_HINT", "CMD_PAUSE"]
 
-_PAUSE = (
-    "press any key to continue",
+CMD_PAUSE = (
+    "press any key to continue . . .",
     "请按任意键继续",
     "drücken sie eine beliebige taste",
     "appuyez sur une touche",
@@ -19,6 +19,11 @@ _PAUSE = (
     "нажмите любую клавишу",
     "続行するには何かキーを押してください",
     "계속하려면 아무 키나 누르십시오",
+)
+"""Windows ``cmd``'s ``pause`` (lower-cased), in the languages users post in: no shell elsewhere has the command."""
+_PAUSE = (
+    "press any key to continue",
+    *CMD_PAUSE[1:],
     "press a key to continue",
     "press key to continue",  # (as a user retyped it)
     "press enter to continue",

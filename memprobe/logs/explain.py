@@ -28,6 +28,7 @@ from ..judging.residency import partial_loads
 from ..judging.verdict import judge
 from ..privacy import scrub_all
 from ..sensing.install_type import detect_install_type
+from .endings import CMD_PAUSE
 from .focus import Focus, focus_of
 from .judgement import Judgement, judge_ending, judge_failures
 from .nodes import BUILTIN_SOURCE
@@ -39,12 +40,9 @@ __all__ = ["explain_log", "explain_facts", "BUILTIN_SOURCE"]
 
 _WINDOWS_ONLY = re.compile(
     r"(?i)0xc0000\w{3}|winerror|os error 1455|paging file|\.dll\b|python\.exe|windows fatal exception|exception: access violation"
-    r"|press any key to continue \. \. \.|请按任意键继续|続行するには何かキーを押してください|계속하려면 아무 키나 누르십시오"
-    r"|drücken sie eine beliebige taste|appuyez sur une touche pour continuer|presione una tecla para continuar"
-    r"|premere un tasto per continuare|нажмите любую клавишу"
+    + "".join(f"|{re.escape(words)}" for words in CMD_PAUSE)
 )
-"""What only Windows prints: an NTSTATUS code, a Win32 error, the pagefile, a DLL, ``cmd``'s ``pause`` (in the
-languages users post in; a shell elsewhere has no such command)."""
+"""What only Windows prints: an NTSTATUS code, a Win32 error, the pagefile, a DLL, ``cmd``'s ``pause``."""
 
 
 def _os_name(facts: LogFacts) -> str | None:

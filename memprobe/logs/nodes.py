@@ -98,8 +98,6 @@ _CODE_STAGES = (
     ("comfy/samplers.py", (), "sampling"),
     ("comfy/sample.py", (), "sampling"),
     ("comfy/k_diffusion/", (), "sampling"),
-    ("comfy/ldm/models/autoencoder.py", ("decode",), "vae-decode"),
-    ("comfy/ldm/models/autoencoder.py", ("encode",), "vae-encode"),
 )
 # ComfyUI's code as the programs built on it name its folders: Fooocus' ``fcbh`` (later its ``ldm_patched``),
 # Forge's ``ldm_patched`` (``modules`` is ComfyUI's ``comfy``)
@@ -109,8 +107,8 @@ _FORK_ROOTS = (
     ("/fcbh/", "/comfy/"),
 )
 _VAE_FILE = re.compile(r"/comfy/ldm/(?:[\w.]+/)*[\w.]*(?:vae|autoencoder)[\w.]*(?:/|$)", re.IGNORECASE)
-"""A VAE's code in ComfyUI's models (``comfy/ldm/wan/vae.py``, ``comfy/ldm/lightricks/vae/...``,
-``comfy/ldm/audio/autoencoder.py``)."""
+"""A VAE's code in ComfyUI's models (``comfy/ldm/models/autoencoder.py``, ``comfy/ldm/wan/vae.py``,
+``comfy/ldm/lightricks/vae/...``, ``comfy/ldm/audio/autoencoder.py``)."""
 _UPSAMPLING = re.compile(r"\b(?:interpolate|upsample)\b|\.up\[", re.IGNORECASE)
 """The code of the VAE's decoder in ``comfy/ldm/modules/diffusionmodules/model.py``: its ``Upsample`` (the encoder
 only downsamples) or its ``up`` blocks."""
@@ -174,9 +172,9 @@ def _code_stage(frame: Frame) -> tuple[str, str] | None:
         if where in path and (not functions or frame.function in functions):
             return stage, f"ComfyUI's {where.rstrip('/')} ({frame.function})"
     function = frame.function.lower()
-    if _VAE_FILE.search(path) and ("decode" in function or "encode" in function):
+    if (vae := _VAE_FILE.search(path)) and ("decode" in function or "encode" in function):
         stage = "vae-decode" if "decode" in function else "vae-encode"
-        return stage, f"the VAE's {function}() in ComfyUI's {path.split('/comfy/', 1)[1]}"
+        return stage, f"the VAE's {function}() in ComfyUI's {path[vae.start() + 1 :]}"
     if path.endswith("/comfy/ldm/modules/diffusionmodules/model.py") and _UPSAMPLING.search(frame.code or ""):
         return "vae-decode", "the VAE decoder's upsampling in ComfyUI's ldm/modules/diffusionmodules/model.py"
     return None

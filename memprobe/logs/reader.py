@@ -349,13 +349,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         self._facts_line(text, s)
 
     def _progress_bar(self, s: str) -> str | None:
-        """A sampler's progress bar (its last state): the exception printed right after it on its line, if one was.
-        After ComfyUI's "retrying with tiled VAE decoding" the bar is the tiled decode's (``tiled_scale``'s)."""
-        last = self.prompt.last
-        tiling = (
-            last is not None and last[2] in ("vae-decode", "vae-encode") and ("tiled" in last[1] or "%|" in last[1])
-        )
-        self.prompt.last = (self.n, s, last[2] if tiling and last is not None else "progress")
+        """A sampler's progress bar (its last state): the exception printed right after it on its line, if one was."""
+        self.prompt.last = (self.n, s, "progress")
         if not self.prompt.sampled and "100%" in s and bar_finished(s):
             self.prompt.sampled = True
         if (load := s.find("Requested to load ")) > 0:

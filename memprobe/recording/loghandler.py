@@ -13,6 +13,10 @@ from .tracker import Tracker
 
 __all__ = ["ComfyLogHandler"]
 
+_PLANNED_WITHIN_S = 5.0
+"""How soon after newer ComfyUI's "... tiling directly." its retry's warning comes (the next statement of the same
+``except`` block: milliseconds)."""
+
 
 class ComfyLogHandler(logging.Handler):
     """Sees every INFO+ record of the process; a substring test per record, no formatting unless
@@ -22,8 +26,9 @@ class ComfyLogHandler(logging.Handler):
         super().__init__(level=logging.INFO)
         self.tracker = tracker
         self.models = ModelLogReader()
-        self.planned = ""
-        """Newer ComfyUI's "... tiling directly." (INFO), until the retry's warning it announces."""
+        self.planned: tuple[str, int | None, float] | None = None
+        """Newer ComfyUI's "... tiling directly." (INFO): its text, thread and time, until the warning it announces
+        (logged right after it, in the same thread) or a new prompt."""
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
@@ -33,16 +38,23 @@ class ComfyLogHandler(logging.Handler):
                     message = record.getMessage()
                     kind = detect_fallback(message)
                     if kind is not None:
-                        if self.planned and kind.startswith("tiled-"):  # its estimate chose tiles: no failed attempt
-                            message, self.planned = f"{self.planned} {message}", ""
+                        planned, self.planned = self.planned, None
+                        if (  # its estimate chose tiles: no attempt failed
+                            planned is not None
+                            and kind.startswith("tiled-")
+                            and planned[1] == record.thread
+                            and 0 <= record.created - planned[2] <= _PLANNED_WITHIN_S
+                        ):
+                            message = f"{planned[0]} {message}"
                         self.tracker.on_fallback(kind, message)
             elif PLANNED_TILING in raw:
-                self.planned = record.getMessage()
+                self.planned = (record.getMessage(), record.thread, record.created)
             elif "load" in raw:
                 line = self.models.feed(record.getMessage())
                 if line is not None:
                     self.tracker.on_model_log(line)
             elif raw == "got prompt":
                 self.models.reset()
+                self.planned = None
         except Exception:  # logging must never raise
             self.handleError(record)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import threading
 
 import pytest
 from comfy_doubles import Node, install_modules, make_execution_module
@@ -415,9 +416,20 @@ def test_the_log_handler_joins_newer_comfyuis_tiling_estimate_to_the_retry_it_an
         log.info("VAE decode needs more than the free VRAM; tiling directly.")
         log.warning(warning)
         log.warning(warning)
+        # an estimate whose warning never came (a later prompt's real retry is a failed attempt)
+        log.info("VAE decode needs more than the free VRAM; tiling directly.")
+        log.info("got prompt")
+        log.warning(warning)
+        # nor is another thread's retry the estimate's
+        log.info("VAE decode needs more than the free VRAM; tiling directly.")
+        other = threading.Thread(target=log.warning, args=(warning,))
+        other.start()
+        other.join()
     finally:
         log.removeHandler(handler)
     assert seen == [
         ("tiled-vae-decode", f"VAE decode needs more than the free VRAM; tiling directly. {warning}"),
+        ("tiled-vae-decode", warning),
+        ("tiled-vae-decode", warning),
         ("tiled-vae-decode", warning),
     ]

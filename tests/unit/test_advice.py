@@ -243,6 +243,7 @@ def test_a_decode_that_failed_in_comfyuis_own_retry_in_tiles_gets_smaller_tiles(
     # THEN not VAE Decode (Tiled) at its defaults (what ComfyUI's retry already tried) but smaller tiles, one click
     assert first.id == "tiled-decode" and "tile_size 256" in first.title and "ran out of memory too" in first.why
     assert first.action["type"] == "swap_vae_decode" and first.action["tile_size"] == 256
+    assert first.action["temporal_size"] == 32 and "temporal_size 32" in first.try_  # the text and the click agree
 
 
 def test_newer_comfyuis_tiling_by_estimate_is_no_failed_attempt():
@@ -259,7 +260,7 @@ def test_newer_comfyuis_tiling_by_estimate_is_no_failed_attempt():
     # AND a traced run reads it the same way: the live handler joins the INFO line to the warning it announces
     doc = gpu_scenario("txt2img", "txt2img", vram_gib={"8": 6.0}, log_lines={"8": f"{planned} {line}"})
     found = next(s for s in suggest(doc) if s.id == "tiled-decode")
-    assert "estimate" in found.why and "wasted" not in found.why
+    assert "estimate" in found.why and "wasted" not in found.why and found.tier == "note"
 
 
 def test_vram_near_the_limit_at_decode_without_a_failure():

@@ -414,6 +414,9 @@ def test_comfyuis_vae_code_places_a_traceback_that_names_no_node_also_under_a_fo
     )
     doc = explain_log(paste)
     assert doc["failure"]["stage"] == "vae-decode" and "wan/vae.py" in doc["failure"]["stage_evidence"]
+    # a path written in capitals (a Windows drive) is read the same, and never breaks the reading
+    doc = explain_log(paste.replace("/w/ComfyUI/comfy/ldm/wan/vae.py", "D:\\AI\\COMFY\\LDM\\WAN\\VAE.PY"))
+    assert doc["failure"]["stage"] == "vae-decode" and "VAE.PY" in doc["failure"]["stage_evidence"]
 
 
 def test_a_worker_sigkill_ended_is_system_ram_to_confirm():

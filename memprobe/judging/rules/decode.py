@@ -11,7 +11,7 @@ from ..failures import planned_tiling
 from .base import Suggestion, rule
 from .custom import knob_suggestion
 
-__all__ = ["TILED_DEFAULTS", "swap_action"]
+__all__ = ["TILED_DEFAULTS", "RETRY_TILE", "RETRY_TEMPORAL", "swap_action", "overlap_for"]
 
 TILED_DEFAULTS = {"tile_size": 512, "overlap": 64, "temporal_size": 64, "temporal_overlap": 8}
 TILE_SAVES = 0.75
@@ -37,12 +37,13 @@ def decode_in_tiles(f: RunFacts) -> list[Suggestion]:
         if failed_here and f.failure is not None:
             reasons.append(failed_words(f))
         if node_id in f.fallback_nodes("tiled-vae-decode"):
-            reasons.append(
-                "ComfyUI's estimate said decoding it whole needs more than the free VRAM, so it decoded in tiles"
-                if planned_tiling(f.fallback_message("tiled-vae-decode", node_id))
-                else "ComfyUI ran out of memory decoding it whole and retried in tiles (wasted time and memory)"
-            )
-            pressure = True
+            if planned_tiling(f.fallback_message("tiled-vae-decode", node_id)):  # no attempt failed: a note
+                reasons.append("ComfyUI's estimate said decoding it whole needs more than the free VRAM, so it tiled")
+            else:
+                reasons.append(
+                    "ComfyUI ran out of memory decoding it whole and retried in tiles (wasted time and memory)"
+                )
+                pressure = True
         if node_id in f.fallback_nodes("vram-spill"):
             reasons.append("VRAM spilled into shared GPU memory during it (the driver's slow system memory fallback)")
             pressure = True
@@ -95,7 +96,7 @@ def decode_fallback_unplaced(f: RunFacts) -> list[Suggestion]:
     if not retried:
         return []
     said = retried[0].get("message") or ""
-    if planned_tiling(said):  # newer ComfyUI: its estimate chose tiles, no attempt failed
+    if all(planned_tiling(e.get("message") or "") for e in retried):  # newer ComfyUI: its estimate chose tiles
         why = (
             f"ComfyUI's estimate said the whole decode needs more than the free VRAM, so it decoded in tiles "
             f"({short(said, 100)}): nothing failed, and VRAM was short for this decode."
@@ -142,6 +143,8 @@ def failed_words(f: RunFacts) -> str:
 RETRY_TILE = 256
 """The tile_size to try where ComfyUI's own retry in tiles ran short too: it tiles an image's latent in 512-pixel
 tiles (``decode_tiled_``'s 64 latent pixels) and a video's in 256-pixel ones; half an image's."""
+RETRY_TEMPORAL = 32
+"""The temporal_size to go with it: half VAE Decode (Tiled)'s default (an image has no frames to split)."""
 
 
 def decode_change(
@@ -164,17 +167,18 @@ def decode_change(
                 tier,
                 f"Decode in smaller tiles: VAE Decode (Tiled) at tile_size {tile}",
                 why + " ComfyUI's own retry in tiles ran out of memory too.",
-                f"Replace this VAE Decode with VAE Decode (Tiled) at tile_size {tile}, overlap {_overlap(tile)} "
-                "(ComfyUI's retry used 512-pixel tiles for an image; for a video's, also lower temporal_size to 32), "
-                "same samples and vae inputs; keep the seed and check the image for seams.",
+                f"Replace this VAE Decode with VAE Decode (Tiled) at tile_size {tile}, overlap {overlap_for(tile)}, "
+                f"temporal_size {RETRY_TEMPORAL} (ComfyUI's retry used 512-pixel tiles for an image; for a video, "
+                f"whose retry used {RETRY_TILE}, take {RETRY_TILE // 2}), same samples and vae inputs; keep the seed "
+                "and check the image for seams.",
                 saves,
-                swap_action(node, tile),
+                {**swap_action(node, tile), "temporal_size": RETRY_TEMPORAL},
             )
         ]
     if class_type == "VAEDecode":
         tile = fitting or TILED_DEFAULTS["tile_size"]
         settings = (
-            f"tile_size {tile}, overlap {_overlap(tile)}"
+            f"tile_size {tile}, overlap {overlap_for(tile)}"
             if tile != TILED_DEFAULTS["tile_size"]
             else "its defaults (tile_size 512, overlap 64"
         )
@@ -268,7 +272,7 @@ def _decode_headroom(f: RunFacts, node: NodeDoc, peak: int, added: int | None) -
     ]
 
 
-def _overlap(tile: int) -> int:
+def overlap_for(tile: int) -> int:
     """VAE Decode (Tiled)'s overlap for a tile: its default 64, at most a quarter of the tile."""
     return min(TILED_DEFAULTS["overlap"], tile // 4 // 32 * 32 or 32)
 
@@ -276,5 +280,5 @@ def _overlap(tile: int) -> int:
 def swap_action(node: NodeDoc, tile: int | None = None) -> dict[str, object]:
     settings = dict(TILED_DEFAULTS)
     if tile:
-        settings.update(tile_size=tile, overlap=_overlap(tile))
+        settings.update(tile_size=tile, overlap=overlap_for(tile))
     return {"type": "swap_vae_decode", "node_id": node.get("real_node_id") or node.get("node_id"), **settings}

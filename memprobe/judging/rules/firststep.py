@@ -12,6 +12,7 @@ from ..facts import RunFacts, short
 from ..failures import OOM_HANDLER_LINES, MessageSizes
 from .base import Suggestion, rule
 from .custom import knob_suggestion
+from .decode import RETRY_TEMPORAL, RETRY_TILE, overlap_for
 
 __all__ = ["impossible_request"]
 
@@ -101,15 +102,16 @@ def first_step(f: RunFacts) -> list[Suggestion]:
         if decoder is not None and knobs:  # the pack's own decoder, named by its code in the traceback
             return [knob_suggestion(f, decoder, None, knobs, why, "failure", requested)]
         if stage in ("vae-decode", "vae-encode") and failure.in_tiled_retry:  # ComfyUI's own tiles ran short too
+            node = "VAE Decode (Tiled)" if stage == "vae-decode" else "VAE Encode (Tiled)"
             return [
                 Suggestion(
                     "tiled-decode",
                     "failure",
-                    "Decode in smaller tiles",
+                    f"{'Decode' if stage == 'vae-decode' else 'Encode'} in smaller tiles",
                     why + " ComfyUI's own retry in tiles ran out of memory too.",
-                    "Use VAE Decode (Tiled) at tile_size 256, overlap 64 (ComfyUI's retry used 512-pixel tiles for an "
-                    "image; for a video's, also lower temporal_size to 32), same inputs; tiles use less memory and "
-                    "more time.",
+                    f"Use {node} at tile_size {RETRY_TILE}, overlap {overlap_for(RETRY_TILE)}, temporal_size "
+                    f"{RETRY_TEMPORAL} (ComfyUI's retry used 512-pixel tiles for an image; for a video, whose retry "
+                    f"used {RETRY_TILE}, take {RETRY_TILE // 2}), same inputs; tiles use less memory and more time.",
                     requested,
                 )
             ]
