@@ -106,9 +106,11 @@ _FORK_ROOTS = (
     ("/ldm_patched/", "/comfy/"),
     ("/fcbh/", "/comfy/"),
 )
-_VAE_FILE = re.compile(r"/comfy/ldm/(?:[\w.]+/)*[\w.]*(?:vae|autoencoder)[\w.]*(?:/|$)", re.IGNORECASE)
+_VAE_FILE = re.compile(r"(?:^|(?<=/))comfy/ldm/(?:[\w.]+/)*[\w.]*(?:vae|autoencoder)[\w.]*(?:/|$)", re.IGNORECASE)
 """A VAE's code in ComfyUI's models (``comfy/ldm/models/autoencoder.py``, ``comfy/ldm/wan/vae.py``,
 ``comfy/ldm/lightricks/vae/...``, ``comfy/ldm/audio/autoencoder.py``)."""
+_CODING_FUNCTION = re.compile(r"(?i)(?:^|_)(de|en)code(?:_|$)")
+"""A VAE's decode or encode function (``decode``, ``_decode``, ``encode_tiled``; not ``get_autoencoder_params``)."""
 _UPSAMPLING = re.compile(r"\b(?:interpolate|upsample)\b|\.up\[", re.IGNORECASE)
 """The code of the VAE's decoder in ``comfy/ldm/modules/diffusionmodules/model.py``: its ``Upsample`` (the encoder
 only downsamples) or its ``up`` blocks."""
@@ -171,10 +173,9 @@ def _code_stage(frame: Frame) -> tuple[str, str] | None:
     for where, functions, stage in _CODE_STAGES:
         if where in path and (not functions or frame.function in functions):
             return stage, f"ComfyUI's {where.rstrip('/')} ({frame.function})"
-    function = frame.function.lower()
-    if (vae := _VAE_FILE.search(path)) and ("decode" in function or "encode" in function):
-        stage = "vae-decode" if "decode" in function else "vae-encode"
-        return stage, f"the VAE's {function}() in ComfyUI's {path[vae.start() + 1 :]}"
+    if (vae := _VAE_FILE.search(path)) and (coding := _CODING_FUNCTION.search(frame.function)):
+        stage = "vae-decode" if coding.group(1).lower() == "de" else "vae-encode"
+        return stage, f"the VAE's {frame.function}() in ComfyUI's {path[vae.start() :]}"
     if path.endswith("/comfy/ldm/modules/diffusionmodules/model.py") and _UPSAMPLING.search(frame.code or ""):
         return "vae-decode", "the VAE decoder's upsampling in ComfyUI's ldm/modules/diffusionmodules/model.py"
     return None

@@ -37,15 +37,12 @@ class ComfyLogHandler(logging.Handler):
                 if "memory" in raw.lower():
                     message = record.getMessage()
                     kind = detect_fallback(message)
+                    planned = self.planned
+                    if kind is not None and planned is not None and planned[1] == record.thread:
+                        self.planned = None  # (the next warning of its thread is the one it announced, or none is)
+                        if kind.startswith("tiled-") and 0 <= record.created - planned[2] <= _PLANNED_WITHIN_S:
+                            message = f"{planned[0]} {message}"  # its estimate chose tiles: no attempt failed
                     if kind is not None:
-                        planned, self.planned = self.planned, None
-                        if (  # its estimate chose tiles: no attempt failed
-                            planned is not None
-                            and kind.startswith("tiled-")
-                            and planned[1] == record.thread
-                            and 0 <= record.created - planned[2] <= _PLANNED_WITHIN_S
-                        ):
-                            message = f"{planned[0]} {message}"
                         self.tracker.on_fallback(kind, message)
             elif PLANNED_TILING in raw:
                 self.planned = (record.getMessage(), record.thread, record.created)

@@ -414,6 +414,14 @@ def test_comfyuis_vae_code_places_a_traceback_that_names_no_node_also_under_a_fo
     )
     doc = explain_log(paste)
     assert doc["failure"]["stage"] == "vae-decode" and "wan/vae.py" in doc["failure"]["stage_evidence"]
+    # a frame's path as a paste may shorten it (no folder above comfy/), and a function that only says "autoencoder"
+    for path, function, stage in (
+        ("comfy/ldm/models/autoencoder.py", "decode", "vae-decode"),
+        ("/w/ComfyUI/comfy/ldm/models/autoencoder.py", "get_autoencoder_params", None),
+    ):
+        frames = f'  File "{path}", line 9, in {function}\n    x = f(z)\n'
+        doc = explain_log(f"Traceback (most recent call last):\n{frames}torch.OutOfMemoryError: Allocation on device\n")
+        assert doc["failure"]["stage"] == stage, path
     # a path written in capitals (a Windows drive) is read the same, and never breaks the reading
     doc = explain_log(paste.replace("/w/ComfyUI/comfy/ldm/wan/vae.py", "D:\\AI\\COMFY\\LDM\\WAN\\VAE.PY"))
     assert doc["failure"]["stage"] == "vae-decode" and "VAE.PY" in doc["failure"]["stage_evidence"]
