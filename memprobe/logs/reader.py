@@ -11,11 +11,12 @@ the size: lines come in pieces of at most :data:`memprobe.logs.text.MAX_LINE_CHA
 and only the last :data:`MAX_PROMPTS` prompts are kept (and the last :data:`MAX_FAILED_PROMPTS` before them that
 failed: a session's failure is not forgotten because many prompts ran after it).
 
-The reader is one state machine in four parts: this module dispatches each line; a failure
+The reader is one state machine in five parts: this module dispatches each line; a failure
 block is followed by :class:`~memprobe.logs.blocks.BlockReading` (its :class:`~memprobe.logs.blocks.Mode`
 says what the next line can be); a failure as a client shows it (the frontend's dialog, an API client's payload)
 is read by :class:`~memprobe.logs.dialogs.DialogReading`; the start-up banner by
-:class:`~memprobe.logs.machine.MachineReading`.
+:class:`~memprobe.logs.machine.MachineReading`; the prompts' and the process' life (a prompt queued, its progress
+bars, its end; the server up; how the process ended) by :class:`~memprobe.logs.lifecycle.EndingReading`.
 The records it fills are in :mod:`memprobe.logs.records`, the patterns in :mod:`memprobe.logs.patterns`.
 
 >>> facts = read_log("got prompt\\n!!! Exception during processing !!! Allocation on device\\n")
@@ -25,23 +26,22 @@ The records it fills are in :mod:`memprobe.logs.records`, the patterns in :mod:`
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from typing import BinaryIO
 
 from ..judging.custom_nodes import custom_node
 from ..judging.failures import (
-    MEMORY_TEXTS,
     OOM_SUMMARY_LINE,
     OOM_UNLOAD_LINE,
     PLANNED_TILING,
     detect_fallback,
+    memory_gate,
     memory_sign,
 )
 from ..judging.stages import builtin_class_titled
 from .blocks import Mode
 from .dialogs import DialogReading, is_node_class, one_line_dialog, payload_fields, translated_title
-from .endings import ENDING_HINT, SHELL_COMMAND, backend_exit_kind, ending_hint, ending_kind
+from .endings import SHELL_COMMAND, ending_hint
 from .lifecycle import EndingReading
 from .machine import MachineReading
 from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader
@@ -59,7 +59,6 @@ from .patterns import (  # what the reader's lines are tested against
     _CONTAINER_PROMPT,
     _EXC_LINE,
     _EXC_START,
-    _EXECUTING,
     _FAILED,
     _FALLBACKS,
     _FAULT_FRAME,
@@ -81,14 +80,12 @@ from .patterns import (  # what the reader's lines are tested against
     _NOT_A_FAILURE,
     _NOTICES,
     _OUT_OF_RANGE,
-    _POPUP,
     _QUIET_LEVEL,
     _REPORT_FIELDS,
     _REPORT_OPENERS,
     _SAYS_FAILED,
     _STARTUP,
     _SWARM_ERRORED,
-    _THREAD,
     _TRACEBACK,
     _USER_PATH,
     _VAE_MODEL,
@@ -96,7 +93,7 @@ from .patterns import (  # what the reader's lines are tested against
     _VALIDATE,
     _VALIDATION_MESSAGES,
 )
-from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog, bar_finished
+from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog
 from .text import TAKEN, clean, paste_lines
 
 __all__ = [
@@ -115,21 +112,6 @@ __all__ = [
 
 MAX_PROMPTS = 32
 MAX_FAILED_PROMPTS = 8
-
-_GATE_WORDS = r"memor|alloc|paging|space|quota|oom|buffer size|hostbuffer|_resources|available ram|out of |full"
-_MEMORY_GATE = re.compile(
-    "|".join([_GATE_WORDS, *(re.escape(t) for t in MEMORY_TEXTS if t.isascii() and not re.search(_GATE_WORDS, t))])
-)
-"""A cheap test of a lower-cased ASCII line before :func:`memory_sign`: the words every memory (or disk)
-failure shares and every text of its tables they miss (a line in another script passes without it: the
-localized texts). A case-blind pattern costs twice as much; a character class among the alternatives
-three times (it defeats the engine's first-character search)."""
-
-
-def memory_gate(low: str) -> bool:
-    """Whether a lower-cased line may name memory (or disk) running out: the test before :func:`memory_sign`."""
-    return not low.isascii() or _MEMORY_GATE.search(low) is not None
-
 
 MAX_MODELS = 48
 MAX_FALLBACKS = 8
@@ -348,29 +330,6 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             self.facts.machine.setdefault("container", "docker")
         self._facts_line(text, s)
 
-    def _progress_bar(self, s: str) -> str | None:
-        """A sampler's progress bar (its last state): the exception printed right after it on its line, if one was."""
-        self.prompt.last = (self.n, s, "progress")
-        if not self.prompt.sampled and "100%" in s and bar_finished(s):
-            self.prompt.sampled = True
-        if (load := s.find("Requested to load ")) > 0:
-            self._facts_line(s[load:], s[load:])
-        if "Killed" in s[-12:]:  # the kernel ended the process while a bar was drawn
-            self._ending("killed", "Killed")
-        end = s.find("]", s.find("%|"))  # the bar's own end: what follows was printed on its line
-        rest = s[end + 1 :].lstrip() if end > 0 else ""
-        after = clean(rest) if rest else ""  # ("...it/s][INFO] Interrupting prompt")
-        low = after.lower()
-        if after and ENDING_HINT.search(low) and ending_kind(low, after):  # "...it/s]Fatal Python error: Segmentation"
-            self._ending(low, after)
-        elif after.startswith(_INTERRUPT_REQUESTS):  # "...4.50s/it][INFO] Interrupting prompt 6c52..."
-            self._interrupted(after)
-        elif after and "!!!" not in s and "%|" not in after and memory_gate(low):  # a line printed on the bar's:
-            self._plain(after, after)  # "...48.13it/s] ERROR lora ...weight CUDA out of memory. Tried to allocate"
-        if "!!!" not in s:
-            return None
-        return s[s.index("!!!") :]  # an exception printed right after a progress bar, on its line
-
     def _exception_start(self, text: str, s: str) -> bool:
         """An exception's first line, a traceback's, a crash's stack: the block it opens is read from here on."""
         if s.startswith('Error loading "') and ".dll" in s:  # torch's DLL error alone (WinError 126's message)
@@ -407,56 +366,6 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             self.exc = LoggedException(None, "")
             self.mode = Mode.FRAMES
             self._block_line(text, s)
-            return True
-        return False
-
-    def _lifecycle(self, s: str) -> bool:
-        """A prompt's and the server's life: a prompt queued, run, finished, interrupted; the server up, its exit;
-        the old error dialog's first line."""
-        first = s[0]
-        if first == "g" and (s == "got prompt" or s.startswith("got prompt ")):
-            self._new_prompt(s)
-            return True
-        if first == "P":
-            if s.startswith("Prompt executed in "):
-                self.prompt.ended, self.prompt.ended_line = "executed", self._ev(s)
-                self.prompt.running = None
-                return True
-            if s.startswith("Processing interrupted"):
-                self._interrupted(s)
-                return True
-            if s.startswith("Python process exited with code 1 "):  # the Desktop app: its server raised and ended
-                self._open("message", s, message=s)
-                self._close()
-                return True
-            if s.startswith("Prompt outputs failed validation"):
-                self._open("validation", s)
-                self.mode = Mode.VALIDATION
-                return True
-        if first in "ST" and s.startswith(("To see the GUI go to", "Starting server")):
-            self.served, self.stopped = True, False
-        if first == "S" and s.startswith("Service: ") and "comfyui" in s.lower():
-            self.service_at = self.n
-        if first == "E" and s.startswith("Executing node ") and (m := _EXECUTING.match(s)):
-            self.prompt.running = (m.group(2), m.group(1))
-            self._activity(s, None)
-            return True
-        if first in "Ee":
-            if s.startswith("Exit Code: ") and self.service_at >= self.n - 3:  # the panel's "Exit Code: Unknown"
-                self._ending(s.lower(), s, kind=backend_exit_kind(s.lower()))
-                return True
-            if s.startswith("Exception ignored in") or s.endswith("Exception in ASGI application"):
-                self.ignored_at = self.n  # Python swallowed it (a __del__, a callback), or a web request's (uvicorn's,
-                return True  # in the Gradio apps built on ComfyUI's backend): no failure of a run
-            if s.startswith("Exception in thread") and _THREAD.match(s):
-                self._open("thread", s)
-                self.mode = Mode.FRAMES
-                return True
-            if s[:29].lower() == "error occurred when executing" and (m := _POPUP.match(s)):
-                self._popup(s, m)
-                return True
-        elif "rror occurred when executing" in s[:36] and (m := _POPUP.match(s)):  # after a mark ("：Error ...")
-            self._popup(s, m)
             return True
         return False
 
@@ -577,33 +486,6 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             self.bare_class = (self.n, name)
         elif s[-1] in ":：" and (named := translated_title(s)):  # "Erro ao executar VAEDecode:"
             self.bare_class = (self.n, named)
-
-    def _import_failed(self, s: str, m: re.Match[str]) -> None:
-        """ComfyUI's own line for a pack that failed to import (the traceback above it, where the paste has it, is
-        the import failure explained)."""
-        if self.facts.import_line is not None:
-            return
-        folder = (m.group(1) or m.group(2) or m.group(4)).strip()
-        self.facts.import_line = LogFailure(
-            "import",
-            self.n,
-            message=m.group(3) or (s.strip() if m.group(4) else ""),
-            frames=[Frame(folder.rstrip("\\/") + "/__init__.py", 1, "<module>")],  # where the pack is
-            evidence=[self._ev(s)],
-        )
-
-    def _interrupted(self, s: str) -> None:
-        if self.prompt.ended is None:
-            self.prompt.ended, self.prompt.ended_line = "interrupted", self._ev(s)
-
-    def _new_prompt(self, s: str) -> None:
-        self.facts.prompt_count += 1
-        self.stopped = False
-        self.prompt = PromptLog(index=self.facts.prompt_count, started=self._ev(s))
-        if len(self.prompts) == MAX_PROMPTS and self.prompts[0].failures:
-            self.failed_earlier.append(self.prompts[0])  # (it is about to leave the window of recent prompts)
-        self.prompts.append(self.prompt)
-        self.models.reset()
 
     def _facts_line(self, text: str, s: str) -> None:
         machine = self.facts.machine

@@ -113,9 +113,8 @@ def test_enomem_next_to_the_cgroup_limit_is_the_cgroup_limit():
 def test_the_readers_cheap_gate_lets_every_memory_text_through():
     # the log reader tests a line against a cheap pattern before the tables: a text added to a table
     # but missed by the gate would never be seen in a one-line paste
-    from memprobe.judging.failures import MEMORY_TEXTS
+    from memprobe.judging.failures import MEMORY_TEXTS, memory_gate
     from memprobe.logs.explain import explain_log
-    from memprobe.logs.reader import memory_gate
 
     assert [t for t in MEMORY_TEXTS if not memory_gate(t)] == []
     assert not memory_gate("loaded completely 9.5367431640625e+25 159.87335777282715 true")

@@ -359,13 +359,6 @@ def test_an_error_report_squashed_without_spaces_names_its_node():
     )
 
 
-def test_a_custom_nodes_decode_named_by_the_call_its_paste_ends_at_is_told_to_tile():
-    # AIGODLIKE/ComfyUI-ToonCrafter#3: the traceback ends at latent diffusion's decode_first_stage (its VAE)
-    doc = explain_log((LOGS / "ComfyUI-ToonCrafter3_4090_decode_first_stage_oom_traceback.log").read_bytes())
-    assert doc["failure"]["kind"] == "vram" and doc["failure"]["stage"] == "vae-decode"
-    assert doc["suggestions"][0]["id"] in ("tiled-decode", "tiled-decode-own", "custom-node-tiling")
-
-
 def test_the_window_comfyui_runs_in_running_out_is_not_the_servers_ram():
     # artokun/comfyui-mcp-panel#1952: Electron's renderer of the Desktop app, killed for memory; the server lived on
     doc = explain_log((LOGS / "comfyui-mcp-panel1952_renderer_oom_oneline.log").read_bytes())
@@ -381,50 +374,6 @@ def test_a_paste_that_stops_at_a_librarys_error_line_in_mid_prompt_stopped_at_th
     # a logger's warning that quotes an error is not where the run stopped (nunchaku-tech/ComfyUI-nunchaku#57)
     doc = explain_log((LOGS / "nunchaku57_flux_reload_loading_warnings_console.log").read_bytes())
     assert doc["failure"]["abrupt"]
-
-
-def test_a_diffusers_pipelines_decode_latents_is_a_vae_decode():
-    # aigc-apps/VideoX-Fun#100: the traceback ends at the pipeline's decode_latents
-    doc = explain_log((LOGS / "VideoX-Fun100_cogvideox_fun_decode_allocation_traceback.log").read_bytes())
-    assert doc["failure"]["kind"] == "vram" and doc["failure"]["stage"] == "vae-decode"
-    assert doc["suggestions"][0]["id"] in ("tiled-decode", "tiled-decode-own", "custom-node-tiling")
-
-
-def test_comfyuis_vae_code_places_a_traceback_that_names_no_node_also_under_a_forks_folder_names():
-    # lllyasviel/Fooocus#1088: the error it handled ran in the VAE decoder's Upsample (diffusionmodules/model.py,
-    # which Fooocus keeps as fcbh/ldm/...); the encoder only downsamples
-    doc = explain_log((LOGS / "Fooocus1088_directml_vae_decode_upsample_2gb_traceback.log").read_bytes())
-    assert doc["failure"]["kind"] == "vram" and doc["failure"]["stage"] == "vae-decode"
-    assert "upsampling" in doc["failure"]["stage_evidence"]
-    assert doc["suggestions"][0]["id"] == "tiled-decode"
-    # Fooocus' fcbh/sample.py is ComfyUI's comfy/sample.py (google-repostas-materia's notebook, a T4 out of VRAM)
-    doc = explain_log(
-        (LOGS / "google-repostas-materia_fooocus_colab_faceswap_sampling_cuda_oom_console.log").read_bytes()
-    )
-    assert doc["failure"]["stage"] == "sampling" and "comfy/sample.py" in doc["failure"]["stage_evidence"]
-    # ComfyUI's sampling code failing to import (no scipy) is a start-up's failure, not sampling's
-    doc = explain_log((LOGS / "ComfyUI_cashgarman_prev_no_scipy_console.log").read_bytes())
-    assert doc["failure"]["kind"] == "other" and doc["failure"]["stage"] != "sampling"
-    # a VAE file of ComfyUI's newer models, by its function (comfy/ldm/wan/vae.py's decode)
-    paste = (
-        "Traceback (most recent call last):\n"
-        '  File "/w/ComfyUI/comfy/ldm/wan/vae.py", line 520, in decode\n'
-        "    out = self.decoder(x[:, :, i:i + 1, :, :], feat_cache=self._feat_map)\n"
-        "torch.OutOfMemoryError: Allocation on device\n"
-    )
-    doc = explain_log(paste)
-    assert doc["failure"]["stage"] == "vae-decode" and "wan/vae.py" in doc["failure"]["stage_evidence"]
-    # a frame's path as a paste may shorten it (no folder above comfy/), and a function that only says "autoencoder"
-    for path, function, stage in (
-        ("comfy/ldm/models/autoencoder.py", "decode", "vae-decode"),
-        ("/w/ComfyUI/comfy/ldm/models/autoencoder.py", "get_autoencoder_params", None),
-    ):
-        frames = f'  File "{path}", line 9, in {function}\n    x = f(z)\n'
-        doc = explain_log(f"Traceback (most recent call last):\n{frames}torch.OutOfMemoryError: Allocation on device\n")
-        assert doc["failure"]["stage"] == stage, path
-    # a path written in capitals (a Windows drive) is read the same, and never breaks the reading
-    doc = explain_log(paste.replace("/w/ComfyUI/comfy/ldm/wan/vae.py", "D:\\AI\\COMFY\\LDM\\WAN\\VAE.PY"))
-    assert doc["failure"]["stage"] == "vae-decode" and "VAE.PY" in doc["failure"]["stage_evidence"]
 
 
 def test_a_worker_sigkill_ended_is_system_ram_to_confirm():
@@ -526,25 +475,6 @@ def test_windows_loaders_own_dialog_is_a_failure_not_memory(line: str):
 
 
 @pytest.mark.parametrize(
-    "name",
-    [
-        "ComfyUI1332_pipeksamplersdxl_vae_decode_tiled_retry_console.log",  # Comfy-Org/ComfyUI#1332
-        "Fooocus1032_vae_decode_oom_tiled_retry_console.log",  # lllyasviel/Fooocus#1032
-    ],
-)
-def test_a_traceback_cut_in_the_decode_comfyui_had_just_retried_in_tiles_is_vram(name: str):
-    # "Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding." then a traceback cut before
-    # what it raised: the retry failed too, most likely for VRAM again
-    doc = explain_log((LOGS / name).read_bytes())
-    assert doc["failure"]["kind"] == "vram"
-    assert doc["suggestions"][0]["id"] in ("tiled-decode", "tiled-decode-own")
-    assert any("so VRAM is assumed" in u for u in doc["unknown"])
-    # without the retry above it, a cut traceback says nothing of memory
-    cut = '!!! Exception during processing !!!\nTraceback (most recent call last):\n  File "nodes.py", line 1, in f\n'
-    assert explain_log(cut)["failure"]["kind"] == "other"
-
-
-@pytest.mark.parametrize(
     ("paste", "kind"),
     [
         # kijai/ComfyUI-KJNodes#119: torch's overflow for a size input gone wild (a seed fed to width and height)
@@ -600,21 +530,3 @@ def test_an_error_printed_on_a_progress_bars_line_is_read():
     assert doc["failure"]["kind"] == "vram" and "144.00 MiB" in doc["failure"]["message"]
     # what is printed on a bar's line and says no ending is no ending (the bar was cut by the error, not the process)
     assert not doc["failure"]["abrupt"]
-
-
-def test_a_traceback_cut_in_comfyuis_retry_in_tiles_is_vram_and_asks_for_smaller_tiles():
-    # lllyasviel/Fooocus#2830 (ComfyUI's sd.py as Fooocus' ldm_patched): the paste stops at VAE.decode calling
-    # decode_tiled_, which ComfyUI does only after the whole decode ran out of VRAM
-    doc = explain_log((LOGS / "lllyasviel-Fooocus2830_gtx1650_custom_aspect_tiled_vae_oom.log").read_bytes())
-    assert doc["failure"]["kind"] == "vram" and doc["failure"]["stage"] == "vae-decode"
-    assert doc["suggestions"][0]["id"] == "tiled-decode" and "smaller tiles" in doc["suggestions"][0]["title"]
-    # VAE Decode (Tiled)'s own call is no retry (ComfyUI's VAE.decode_tiled, the node asked for tiles)
-    paste = (
-        "Traceback (most recent call last):\n"
-        '  File "/w/ComfyUI/nodes.py", line 320, in decode\n'
-        "    images = vae.decode_tiled(samples, tile_x=tile_size // compression)\n"
-        '  File "/w/ComfyUI/comfy/sd.py", line 731, in decode_tiled\n'
-        "    output = self.decode_tiled_(samples, **args)\n"
-    )
-    doc = explain_log(paste)
-    assert "the decode ComfyUI had just retried" not in " ".join(doc["unknown"])
