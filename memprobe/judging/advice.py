@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..documents import MachineDoc, RunDoc
-from ..vocabulary import NEAR_LIMIT
-from .facts import RunFacts
+from ..vocabulary import NEAR_LIMIT, kind_of
+from .facts import FailureFacts, RunFacts
 from .rules import RULES, Suggestion
 from .rules.base import TIER_RANK
 from .rules.decode import TILED_DEFAULTS
@@ -32,6 +32,42 @@ __all__ = ["Suggestion", "advise", "suggest", "shortfall", "TILED_DEFAULTS", "RU
 
 def advise(facts: RunFacts) -> list[Suggestion]:
     """Every suggestion for ``facts``, strongest first. Never raises on gaps in the data."""
+    said = _ranked(facts)
+    failure = facts.failure
+    if failure is not None and failure.unsaid:
+        said += _if_it_ran_out(facts, failure)
+    return said
+
+
+IF_STEPS = 2
+"""How many of the steps for a memory failure a failure whose error was cut off is given, each as a condition."""
+_SAYS = {
+    "vram": '"CUDA out of memory", "Allocation on device", "OutOfMemoryError"',
+    "system-ram": '"not enough memory", "MemoryError", "Unable to allocate"',
+}
+
+
+def _if_it_ran_out(facts: RunFacts, failure: FailureFacts) -> list[Suggestion]:
+    """A failure whose error the excerpt cut off: the first steps had that error said the memory it computes on
+    ran out (VRAM; system RAM on the CPU), each a note said as a condition: nothing in the log says it did."""
+    kind = "system-ram" if facts.on_cpu else "vram"
+    supposed = replace(facts, failure=replace(failure, kind=kind, unsaid=False))
+    memory = kind_of(kind).ran_out.split(" ran out")[0]
+    steps = [s for s in _ranked(supposed) if s.tier == "failure"][:IF_STEPS]
+    return [
+        replace(
+            s,
+            tier="note",
+            title=f"If it ran out of {memory}, {s.title[0].lower()}{s.title[1:]}",
+            why=f"It failed {failure.where}; the excerpt stops before the error. If that error says the {memory} ran "
+            f"out ({_SAYS[kind]}), this is the step.",
+            covers=None,
+        )
+        for s in steps
+    ]
+
+
+def _ranked(facts: RunFacts) -> list[Suggestion]:
     found: list[tuple[int, Suggestion]] = []
     spoken: set[str] = set()
     for order, registered in enumerate(RULES):

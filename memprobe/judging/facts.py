@@ -62,6 +62,9 @@ class FailureFacts:
     """An end that a log shows after a prompt had finished and before another began: ComfyUI was idle."""
     in_tiled_retry: bool = False
     """It failed in ComfyUI's own retry of the decode in tiles (its default tiles ran short too)."""
+    unsaid: bool = False
+    """The error itself is not in the log: an excerpt cut inside the traceback, before the line that names what was
+    raised (a log's failure only; ``kind`` is then ``other``: nothing says what ran out)."""
 
     @property
     def who(self) -> str:
@@ -74,6 +77,18 @@ class FailureFacts:
         return (
             "before any prompt ran" if self.before_prompts else "between prompts" if self.between_prompts else "mid-run"
         )
+
+    @property
+    def where(self) -> str:
+        """Where it failed, in words: ``at VAEDecode (vae-decode)``, ``in a node of custom_nodes/<pack>``."""
+        where = (
+            f"at {self.class_type}"
+            if self.class_type
+            else f"in a node of custom_nodes/{self.pack}"
+            if self.pack
+            else "in a node the log does not name"
+        )
+        return where + (f" ({self.stage})" if self.stage else "")
 
     @property
     def memory(self) -> bool:

@@ -37,6 +37,7 @@ __all__ = [
     "pinned_host",
     "dynamic_vram_reserve",
     "allocation_size_limit",
+    "malloc_async_assert",
 ]
 
 # Texts are matched lower-cased, in the languages users post in (Windows' and glibc's own
@@ -419,6 +420,13 @@ def pinned_host(kind: str | None, message: str | None) -> bool:
 def allocation_size_limit(message: str | None) -> bool:
     """The platform refused one allocation for its size alone (IPEX on Intel's Alchemist cards: 4 GB)."""
     return _SIZE_LIMIT in (message or "").lower()
+
+
+def malloc_async_assert(message: str | None) -> bool:
+    """PyTorch's cudaMallocAsync allocator failed its own bookkeeping check (``free_upper_bound +
+    pytorch_used_bytes[device] <= device_total INTERNAL ASSERT FAILED at ...CUDAMallocAsyncAllocator.cpp``,
+    pytorch/pytorch#139382): a bug of that allocator, hit near a full GPU, not an out-of-memory error."""
+    return "free_upper_bound + pytorch_used_bytes" in (message or "")
 
 
 def dynamic_vram_reserve(message: str | None) -> bool:

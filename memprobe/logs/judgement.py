@@ -178,6 +178,7 @@ def judge_failures(failures: list[LogFailure], compute_device: str, decode_retri
         if first.after_sampling and first.before is not None and node.stage is None and not node.class_type
         else None,
         in_tiled_retry=in_retry and kind == "vram" and node.stage in ("vae-decode", "vae-encode", None),
+        unsaid=unsaid and kind == "other",
     )
     if node.class_type:
         j.node = {

@@ -506,3 +506,62 @@ def test_a_custom_nodes_failure_is_said_in_words_with_its_pack():
         step["why"]
         == "A node of custom_nodes/ComfyUI-FishAudioS2 failed: GPU memory (VRAM) ran out: Allocation on device."
     )
+
+
+# ---------------------------------------------------------------- an error the excerpt leaves out
+CUT_DECODE = "ltxvideo_7006_vaedecode_ltx_vae_allocation.log"  # Comfy-Org/ComfyUI#7006: cut above its error line
+MALLOC_ASSERT = "MuseTalkChaojie5_cudaMallocAsync_internal_assert_oneline.log"  # chaojie/ComfyUI-MuseTalk#5
+
+
+def _log(name: str) -> str:
+    return (FIXTURES / "logs" / name).read_text(encoding="utf-8")
+
+
+def test_a_traceback_cut_before_its_error_is_told_to_copy_it_and_what_to_do_if_vram_ran_out():
+    # GIVEN a real paste of VAE Decode's traceback that stops before the line naming the error
+    doc = explain_log(_log(CUT_DECODE))
+    # THEN nothing says what ran out: the verdict stays "not known to be memory"
+    assert doc["failure"]["kind"] == "other" and doc["verdict"]["kind"] == "other"
+    # AND the first step is the line it lacks, where ComfyUI keeps it; the decode's step follows as a condition,
+    # a note (no alarm: nothing in the log says VRAM ran out)
+    (first, tiles) = doc["suggestions"]
+    assert (first["id"], first["tier"]) == ("find-the-error", "failure") and doc["verdict"]["change"]["id"] == first[
+        "id"
+    ]
+    assert "at VAEDecode (vae-decode)" in first["why"] and "** Log path:" in first["try"]
+    assert (tiles["id"], tiles["tier"], tiles["severity"]) == ("tiled-decode", "note", "info")
+    assert tiles["title"].startswith("If it ran out of GPU memory (VRAM), decode in tiles")
+    assert "CUDA out of memory" in tiles["why"] and "VAE Decode (Tiled)" in tiles["try"]
+
+
+def test_on_the_cpu_the_condition_is_system_ram():
+    # GIVEN the same cut traceback from a ComfyUI started with --cpu
+    doc = explain_log("python main.py --cpu\n" + _log(CUT_DECODE))
+    # THEN the conditional step is for the memory it computes in
+    ifs = [s for s in doc["suggestions"] if s["tier"] == "note"]
+    assert ifs and all(s["title"].startswith("If it ran out of system RAM") for s in ifs)
+    assert "MemoryError" in ifs[0]["why"]
+
+
+def test_an_error_the_log_states_gets_no_step_to_find_it():
+    # GIVEN the failure's error line in the log (the same decode, its error pasted)
+    doc = explain_log(_log(CUT_DECODE) + "\ntorch.OutOfMemoryError: Allocation on device\n")
+    # THEN it is judged and advised as that error, with nothing conditional
+    assert doc["failure"]["kind"] == "vram"
+    assert [s["id"] for s in doc["suggestions"]][0] == "tiled-decode"
+    assert {s["id"] for s in doc["suggestions"]}.isdisjoint({"find-the-error"}) and not any(
+        s["title"].startswith("If it ran out") for s in doc["suggestions"]
+    )
+
+
+def test_cuda_malloc_asyncs_own_assertion_is_told_to_switch_that_allocator_off():
+    # GIVEN PyTorch's cudaMallocAsync bookkeeping assertion, pasted alone (a real one-line paste)
+    doc = explain_log(_log(MALLOC_ASSERT))
+    # THEN not called a memory failure, and the step is the native allocator
+    assert doc["failure"]["kind"] == "other"
+    (first,) = doc["suggestions"]
+    assert first["id"] == "disable-cuda-malloc" and "--disable-cuda-malloc" in first["try"]
+    assert "not an out-of-memory error" in first["why"] and "139382" in first["why"]
+    # AND a ComfyUI already started without it is not told to
+    launched = "python main.py --disable-cuda-malloc\n" + _log(MALLOC_ASSERT)
+    assert "disable-cuda-malloc" not in [s["id"] for s in explain_log(launched)["suggestions"]]

@@ -151,6 +151,22 @@ def test_the_unreadable_logs_are_said_to_be_so():
         assert doc["unknown"][1:], entry["file"]
 
 
+def test_a_failure_whose_error_the_excerpt_cuts_off_is_first_told_to_copy_that_error():
+    # a traceback cut before the line naming its error: nothing says what ran out, so the first step is that
+    # line, and whatever follows is a condition (a note: if it says the memory ran out)
+    cut = 0
+    for entry in (e for e in SEEN if e["file"] in UNREADABLE):
+        doc = explain(entry)
+        failure = doc["failure"] or {}
+        if failure.get("kind") != "other" or failure.get("message") or failure.get("exception_type"):
+            continue
+        cut += 1
+        first, *rest = doc["suggestions"]
+        assert first["id"] == "find-the-error" and first["tier"] == "failure", entry["file"]
+        assert rest and all(s["tier"] == "note" and s["title"].startswith("If it ran out of") for s in rest)
+    assert cut >= 100
+
+
 def test_the_disputed_logs_are_still_judged_as_memory():
     # the thread and the text disagree on which memory (or whether memory at all, or whether anything was
     # known): explain's judgement stays the text's, one of memory or an unexplained end

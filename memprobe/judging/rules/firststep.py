@@ -14,7 +14,7 @@ from .base import Suggestion, rule
 from .custom import knob_suggestion
 from .decode import RETRY_TEMPORAL, RETRY_TILE, overlap_for
 
-__all__ = ["impossible_request"]
+__all__ = ["impossible_request", "ERROR_LINE_WHERE"]
 
 _NO_MACHINE_HAS = 1024**4
 """Where the machine's RAM is unknown: a single allocation beyond 2 TiB is no machine's shortage."""
@@ -37,18 +37,12 @@ def _sizes_words(sizes: MessageSizes) -> str:
 def _why(f: RunFacts) -> str:
     failure = f.failure
     assert failure is not None
-    where = (
-        f"at {failure.class_type}"
-        if failure.class_type
-        else f"in a node of custom_nodes/{failure.pack}"
-        if failure.pack
-        else "in a node the log does not name"
-    )
-    stage = f" ({failure.stage})" if failure.stage else ""
+    if not failure.message:
+        return f"It failed {failure.where}."
     said = short(failure.message)
-    if (failure.message or "").startswith(OOM_HANDLER_LINES):  # the excerpt's only failure line
+    if failure.message.startswith(OOM_HANDLER_LINES):  # the excerpt's only failure line
         said = f'ComfyUI logged "{said}", which it does only when a device ran out of memory'
-    return f"It failed {where}{stage}: {said}{_sizes_words(failure.sizes)}."
+    return f"It failed {failure.where}: {said}{_sizes_words(failure.sizes)}."
 
 
 def impossible_request(f: RunFacts) -> int | None:
@@ -63,6 +57,32 @@ def impossible_request(f: RunFacts) -> int | None:
     else:
         whole = f.limit_of("ram_used_bytes") or _NO_MACHINE_HAS
     return whole if whole and requested > 2 * whole else None
+
+
+ERROR_LINE_WHERE = (
+    'ComfyUI\'s console, or the log file ComfyUI-Manager names on its "** Log path:" line (comfyui.log, in '
+    "ComfyUI/user/ on recent installs)"
+)
+"""Where the whole of a failure's traceback is kept, to copy the line an excerpt lacks."""
+
+
+@rule("find-the-error", needs=("failure",), tiers=("failure",))
+def find_the_error(f: RunFacts) -> list[Suggestion]:
+    """A failure whose error the excerpt cuts off: the first step is the line that names it."""
+    failure = f.failure
+    if failure is None or not failure.unsaid:
+        return []
+    return [
+        Suggestion(
+            "find-the-error",
+            "failure",
+            "Copy the error the excerpt leaves out",
+            f"It failed {failure.where}, but the excerpt stops inside the traceback, before its last line: the "
+            "error, the one line that says what ran out, if anything did.",
+            'Copy the traceback through its end, the line after its last "File ..." frame ("torch.OutOfMemoryError: '
+            f'...", "RuntimeError: ..."), from {ERROR_LINE_WHERE}, and explain it again.',
+        )
+    ]
 
 
 @rule("impossible-request", needs=("failure",), tiers=("failure",))

@@ -7,7 +7,7 @@ from ...format import GIB, fmt_bytes
 from ...vocabulary import SYSTEM_KINDS
 from ..doctor import suggest_pagefile
 from ..facts import USAGE_WORDS, RunFacts, of_limit, short
-from ..failures import allocation_size_limit, dynamic_vram_reserve, pinned_host
+from ..failures import allocation_size_limit, dynamic_vram_reserve, malloc_async_assert, pinned_host
 from ..limits import CGROUP, COMMIT, MemoryLimit, disk_is_low, os_family
 from .base import Suggestion, rule
 from .firststep import impossible_request
@@ -87,6 +87,30 @@ def one_allocation_too_large(f: RunFacts) -> list[Suggestion]:
             "Shrink what one step holds at once: a tiled node (VAE Decode (Tiled), a tiled upscaler), a lower "
             "resolution or fewer frames, a batch of 1; PyTorch's max_split_size_mb does not lift the limit "
             "(newer Arc cards, Battlemage, do not have it).",
+            None,
+        )
+    ]
+
+
+@rule("cuda-malloc-assert", needs=("failure",), tiers=("failure",))
+def malloc_async_bug(f: RunFacts) -> list[Suggestion]:
+    """PyTorch's cudaMallocAsync allocator tripped its own assertion: use torch's native allocator instead."""
+    failure = f.failure
+    if failure is None or not malloc_async_assert(failure.message):
+        return []
+    if "--disable-cuda-malloc" in f.argv:  # (ComfyUI then runs torch's native allocator: not this one's bug)
+        return []
+    return [
+        Suggestion(
+            "disable-cuda-malloc",
+            "failure",
+            "Switch off the cudaMallocAsync allocator",
+            f"It failed at {f.label(f.failing_node())} with '{short(failure.message)}': PyTorch's cudaMallocAsync "
+            "allocator, which ComfyUI turns on by default on NVIDIA, failed its own bookkeeping check (free + used "
+            "above the card's total; pytorch/pytorch#139382). That is an allocator bug, not an out-of-memory error, "
+            "but it shows up when the GPU is nearly full or shared with another program.",
+            "Launch ComfyUI with --disable-cuda-malloc so torch uses its native caching allocator; if it then fails "
+            "with 'CUDA out of memory', the GPU really was full and that error's advice applies.",
             None,
         )
     ]
