@@ -41,27 +41,35 @@ FLAT_MAX_CHARS = 1 << 17
 comment's text to 65,536 characters); the rest of it is skipped (and counted)."""
 _FLAT_MIN = 120
 """A shorter line is never taken for a flattened paste."""
-_CHUNK = 1 << 20
+_CHUNK = 1 << 18
+"""How much of a log is read at a time (its lines split at C speed; the heap holds about twice this)."""
 
 
 # ---------------------------------------------------------------------------- decoding
-def _readlines(readline: Any, newline: Any) -> Iterator[tuple[Any, bool]]:
-    """Lines from a stream's ``readline`` (C speed), each cut at :data:`FLAT_MAX_CHARS` (``True``
-    when cut); the rest of a cut line is read and dropped piecewise, never held whole."""
-    while line := readline(MAX_LINE_CHARS + 1):
-        if line.endswith(newline):
-            yield line, False
-            continue
-        if len(line) <= MAX_LINE_CHARS:  # the last line, without its newline
-            yield line, False
-            return
-        line += readline(FLAT_MAX_CHARS - len(line))  # room to find a flattened paste's lines
-        if line.endswith(newline) or len(line) < FLAT_MAX_CHARS:
-            yield line, False
-            continue
-        yield line, True
-        while (rest := readline(_CHUNK)) and not rest.endswith(newline):
-            pass
+def _readlines(read: Any, newline: Any) -> Iterator[tuple[Any, bool]]:
+    """Lines from a stream's ``read``, split a chunk at a time (C speed; line ends dropped), each cut at
+    :data:`FLAT_MAX_CHARS` (``True`` when cut); the rest of a cut line is read and dropped piecewise, never
+    held whole."""
+    rest = read(0)  # (empty: bytes or text, as the stream gives)
+    skipping = False  # the rest of a cut line
+    while chunk := read(_CHUNK):
+        if skipping:
+            end = chunk.find(newline)
+            if end < 0:
+                continue
+            chunk, skipping = chunk[end + 1 :], False
+        lines = (rest + chunk).split(newline) if rest else chunk.split(newline)
+        rest = lines.pop()
+        for line in lines:
+            if len(line) < FLAT_MAX_CHARS:
+                yield line, False
+            else:
+                yield line[:FLAT_MAX_CHARS], True
+        if len(rest) >= FLAT_MAX_CHARS:
+            yield rest[:FLAT_MAX_CHARS], True
+            rest, skipping = rest[:0], True
+    if rest:
+        yield rest, False
 
 
 _SPACES = dict.fromkeys((0xA0, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000), " ") | dict.fromkeys(
@@ -148,17 +156,17 @@ def _pieces(line: str, cut: bool) -> Iterator[tuple[str, bool]]:
 def iter_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
     """Decoded lines of a log given as text, bytes or a binary stream (line ends stripped); a line a
     page flattened comes as the lines it was (:func:`_pieces`)."""
-    readline, utf8 = _line_source(source)
-    for raw, cut in _readlines(readline, b"\n" if utf8 else "\n"):
+    read, utf8 = _line_source(source)
+    for raw, cut in _readlines(read, b"\n" if utf8 else "\n"):
         if utf8:
             try:
-                line = raw.rstrip(b"\r\n").decode("utf-8")
+                line = raw.rstrip(b"\r").decode("utf-8")
             except UnicodeDecodeError:  # a Windows code page (or junk): readable enough, never an error
-                line = raw.rstrip(b"\r\n").decode("cp1252", errors="replace")
+                line = raw.rstrip(b"\r").decode("cp1252", errors="replace")
             if not line.isascii() or "&" in line:
                 line = _plain(line)
         else:
-            line = _plain(raw.rstrip("\r\n"))
+            line = _plain(raw.rstrip("\r"))
         if len(line) > _FLAT_MIN and "\r" not in line:  # (a progress bar redrawn in place is not flattened)
             yield from _pieces(line, cut)
         else:
@@ -166,10 +174,10 @@ def iter_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
 
 
 def _line_source(source: str | bytes | BinaryIO) -> tuple[Any, bool]:
-    """The ``readline`` to read ``source`` by, and whether it gives UTF-8 bytes (else text: a string, or UTF-16
+    """The ``read`` to read ``source`` by, and whether it gives UTF-8 bytes (else text: a string, or UTF-16
     found by its BOM or its NULs)."""
     if isinstance(source, str):
-        return io.StringIO(source, newline="\n").readline, False
+        return io.StringIO(source, newline="\n").read, False
     stream = io.BytesIO(source) if isinstance(source, bytes | bytearray) else source
     if not hasattr(stream, "peek"):
         stream = io.BufferedReader(stream)  # type: ignore[type-var]
@@ -182,10 +190,10 @@ def _line_source(source: str | bytes | BinaryIO) -> tuple[Any, bool]:
             if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
             else ("utf-16-le" if head[1:2] == b"\0" else "utf-16-be")
         )
-        return io.TextIOWrapper(stream, encoding=encoding, errors="replace", newline="\n").readline, False
+        return io.TextIOWrapper(stream, encoding=encoding, errors="replace", newline="\n").read, False
     if head.startswith(codecs.BOM_UTF8):
         stream.read(len(codecs.BOM_UTF8))
-    return stream.readline, True
+    return stream.read, True
 
 
 # ---------------------------------------------------------------------------- cleaning
