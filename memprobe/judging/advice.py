@@ -42,8 +42,8 @@ def advise(facts: RunFacts) -> list[Suggestion]:
 IF_STEPS = 2
 """How many of the steps for a memory failure a failure whose error was cut off is given, each as a condition."""
 _SAYS = {
-    "vram": '"CUDA out of memory", "Allocation on device", "OutOfMemoryError"',
-    "system-ram": '"not enough memory", "MemoryError", "Unable to allocate"',
+    "vram": '"CUDA out of memory", "HIP out of memory", "Allocation on device", "OutOfMemoryError"',
+    "system-ram": '"DefaultCPUAllocator: not enough memory", "MemoryError", "Unable to allocate"',
 }
 
 
@@ -61,6 +61,8 @@ def _if_it_ran_out(facts: RunFacts, failure: FailureFacts) -> list[Suggestion]:
             title=f"If it ran out of {memory}, {s.title[0].lower()}{s.title[1:]}",
             why=f"It failed {failure.where}; the excerpt stops before the error. If that error says the {memory} ran "
             f"out ({_SAYS[kind]}), this is the step.",
+            saves_bytes=None,  # (nothing measured it: the error is not there)
+            action=None,
             covers=None,
         )
         for s in steps

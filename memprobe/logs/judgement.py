@@ -43,6 +43,11 @@ _ENDINGS = {
 }
 
 
+_TRACED = ("traceback", "exception", "thread")
+"""Where a failure's error comes last, below its traceback: without it, the excerpt was cut before its error (a
+refused prompt, a pack's failed import, a dialog have no error line to cut)."""
+
+
 @dataclass
 class Judgement:
     """What the log says failed, as the document's ``failure``/``consequences`` and as the record
@@ -178,7 +183,7 @@ def judge_failures(failures: list[LogFailure], compute_device: str, decode_retri
         if first.after_sampling and first.before is not None and node.stage is None and not node.class_type
         else None,
         in_tiled_retry=in_retry and kind == "vram" and node.stage in ("vae-decode", "vae-encode", None),
-        unsaid=unsaid and kind == "other",
+        unsaid=unsaid and kind == "other" and first.source in _TRACED,
     )
     if node.class_type:
         j.node = {

@@ -20,9 +20,12 @@ _FRAME = re.compile(r'^\s*File "(.+)", line (\d+), in (.+?)\s*$')
 _FAULT_FRAME = re.compile(r'^\s*File "(.+)", line (\d+) in (\S+)\s*$')
 """A frame of the stack faulthandler prints at a native crash (no comma before ``in``)."""
 _EXC_LINE = re.compile(
-    r"^((?:[A-Za-z_][\w]*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt)|Exception|KeyboardInterrupt))(?:(?::\s|：\s*)(.*)|[:：]?$)"
+    r"^((?:[A-Za-z_][\w]*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failed)|Exception|KeyboardInterrupt)"
+    r"|(?:[A-Za-z_][\w]*\.)+(?:error|Fail|OutOfResources))(?:(?::\s|：\s*)(.*)|[:：]?$)"
 )
-"""An exception's line: its type, then its message after a colon (a full-width one where a browser translated it)."""
+"""An exception's line: its type, then its message after a colon (a full-width one where a browser translated it).
+Besides Python's ``...Error``: a C extension's module error (``cv2.error``, ``struct.error``), onnxruntime's ``Fail``,
+torch compile's ``BackendCompilerFailed``, triton's ``OutOfResources``."""
 _CHAIN = (
     "During handling of the above exception, another exception occurred:",
     "The above exception was the direct cause of the following exception:",

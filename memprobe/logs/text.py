@@ -42,7 +42,8 @@ comment's text to 65,536 characters); the rest of it is skipped (and counted).""
 _FLAT_MIN = 120
 """A shorter line is never taken for a flattened paste."""
 _CHUNK = 1 << 18
-"""How much of a log is read at a time (its lines split at C speed; the heap holds about twice this)."""
+"""How much of a log is read at a time (its lines split at C speed): the heap's peak stays a few MiB, whatever the
+log's size (more for a chunk of very short lines, each an object)."""
 
 
 # ---------------------------------------------------------------------------- decoding

@@ -565,3 +565,43 @@ def test_cuda_malloc_asyncs_own_assertion_is_told_to_switch_that_allocator_off()
     # AND a ComfyUI already started without it is not told to
     launched = "python main.py --disable-cuda-malloc\n" + _log(MALLOC_ASSERT)
     assert "disable-cuda-malloc" not in [s["id"] for s in explain_log(launched)["suggestions"]]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "KJNodes233_pointeditor_failed_validation_console.log",  # a prompt refused: nothing ran
+        "PuLID21_import_failed_oneline.log",  # a pack that failed to import at start-up
+        "3XCeptional_colab_struct_unpack_model_preview.log",  # its error is a module's own: "struct.error: ..."
+    ],
+)
+def test_a_failure_with_no_error_line_to_cut_is_not_told_to_copy_one(name):
+    # GIVEN real logs whose failure has no traceback cut before its error
+    doc = explain_log(_log(name))
+    # THEN no step to copy a missing line, and no condition on memory nothing points to
+    assert doc["failure"]["kind"] == "other"
+    assert not any(s["id"] == "find-the-error" or s["title"].startswith("If it ran out") for s in doc["suggestions"])
+
+
+def test_an_error_named_by_a_c_extensions_module_ends_its_traceback():
+    # GIVEN a traceback ending in OpenCV's own error type (lower-case, as C extensions name theirs)
+    frames = _log(CUT_DECODE)
+    said = "cv2.error: OpenCV(4.8.0) error: (-4:Insufficient memory) Failed to allocate 3221225472 bytes"
+    doc = explain_log(frames + "\n" + said + "\n")
+    # THEN that line is the error: read, not asked for
+    assert doc["failure"]["exception_type"] == "cv2.error" and "Insufficient memory" in doc["failure"]["message"]
+    assert "find-the-error" not in [s["id"] for s in doc["suggestions"]]
+
+
+def test_vram_running_out_in_an_encode_is_told_to_encode_in_tiles():
+    # GIVEN ComfyUI's VAE Encode out of VRAM (the shape of Comfy-Org/ComfyUI#7503's report, as a console prints it)
+    log = (
+        "got prompt\n!!! Exception during processing !!! Allocation on device\nTraceback (most recent call last):\n"
+        '  File "/content/ComfyUI/execution.py", line 317, in execute\n    output_data = get_output_data(obj, inputs)\n'
+        '  File "/content/ComfyUI/nodes.py", line 340, in encode\n    t = vae.encode(pixels[:,:,:,:3])\n'
+        "torch.OutOfMemoryError: Allocation on device\n"
+    )
+    (first,) = explain_log(log)["suggestions"]
+    # THEN the encoder's tiled node, not the decoder's
+    assert first["title"] == "Encode in tiles" and "VAE Encode (Tiled)" in first["try"]
+    assert "Decode" not in first["try"]

@@ -118,6 +118,13 @@ def test_each_log_is_judged_as_its_thread_concluded(entry):
     if entry.get("class_type") and not entry.get("class_unread"):  # (a title in the UI's language: a known miss)
         expected["class_type"] = entry["class_type"]
     assert {k: got[k] for k in expected} == expected, entry["note"]
+    # AND the step to copy a missing error line comes only where a traceback was cut before its error
+    ids = [s["id"] for s in doc["suggestions"]]
+    failure = doc["failure"] or {}
+    cut = failure.get("source") in ("traceback", "exception", "thread") and not (
+        failure.get("message") or failure.get("exception_type")
+    )
+    assert ("find-the-error" in ids) == (cut and failure.get("kind") == "other") and len(ids) == len(set(ids))
     # AND every memory failure gets a first step; a VRAM failure in a decode node is told to tile
     if entry["kind"] in MEMORY:
         assert doc["suggestions"], "a memory failure with no first step"
@@ -159,6 +166,8 @@ def test_a_failure_whose_error_the_excerpt_cuts_off_is_first_told_to_copy_that_e
         doc = explain(entry)
         failure = doc["failure"] or {}
         if failure.get("kind") != "other" or failure.get("message") or failure.get("exception_type"):
+            continue
+        if failure.get("source") not in ("traceback", "exception", "thread"):  # (a dialog, a refusal: nothing cut)
             continue
         cut += 1
         first, *rest = doc["suggestions"]

@@ -91,6 +91,8 @@ def decode_after_sampling(f: RunFacts) -> list[Suggestion]:
 def decode_fallback_unplaced(f: RunFacts) -> list[Suggestion]:
     """ComfyUI ran out of memory decoding whole and retried in tiles, in a node the facts do not hold (a
     log's warning line names none): decode in tiles from the start."""
+    if f.failure is not None and f.failure.in_tiled_retry:  # its own rule says: smaller tiles than the retry's
+        return []
     placed = {n.get("node_id") for n in f.nodes if n.get("stage") == "vae-decode"}
     retried = [e for e in f.events if e.get("kind") == "tiled-vae-decode" and e.get("node_id") not in placed]
     if not retried:

@@ -79,8 +79,8 @@ def find_the_error(f: RunFacts) -> list[Suggestion]:
             "Copy the error the excerpt leaves out",
             f"It failed {failure.where}, but the excerpt stops inside the traceback, before its last line: the "
             "error, the one line that says what ran out, if anything did.",
-            'Copy the traceback through its end, the line after its last "File ..." frame ("torch.OutOfMemoryError: '
-            f'...", "RuntimeError: ..."), from {ERROR_LINE_WHERE}, and explain it again.',
+            'Copy the traceback through its end: its last line, below the last "File ..." frame and its code '
+            f'("torch.OutOfMemoryError: ...", "RuntimeError: ..."), from {ERROR_LINE_WHERE}, and explain it again.',
         )
     ]
 
@@ -136,14 +136,15 @@ def first_step(f: RunFacts) -> list[Suggestion]:
                 )
             ]
         if stage in ("vae-decode", "vae-encode"):
+            verb, node = ("Decode", "VAE Decode (Tiled)") if stage == "vae-decode" else ("Encode", "VAE Encode (Tiled)")
             return [
                 Suggestion(
                     "tiled-decode",
                     "failure",
-                    "Decode in tiles",
+                    f"{verb} in tiles",
                     why,
-                    "Use VAE Decode (Tiled) (or, for a pack's decoder, its own tiling option) at its defaults, "
-                    "same inputs; tiles use less memory and more time.",
+                    f"Use {node} (or, for a pack's {verb.lower()}r, its own tiling option) at its defaults, same "
+                    "inputs; tiles use less memory and more time.",
                     requested,
                 )
             ]
