@@ -605,3 +605,18 @@ def test_vram_running_out_in_an_encode_is_told_to_encode_in_tiles():
     # THEN the encoder's tiled node, not the decoder's
     assert first["title"] == "Encode in tiles" and "VAE Encode (Tiled)" in first["try"]
     assert "Decode" not in first["try"]
+
+
+def test_a_failure_in_a_packs_code_that_names_none_of_its_nodes_gets_the_packs_own_memory_options():
+    # GIVEN VHS's video loader out of host RAM, the traceback naming only the pack's code
+    # (Kosinkadink/ComfyUI-VideoHelperSuite#67: a 3-minute 60 fps video, 68.9 GB asked of 64 GB)
+    first = explain_log(_log("vhs_67_loadvideo_defaultcpuallocator_69gb.log"))["suggestions"][0]
+    # THEN the pack's loaders' frame cap first, the maintainer's own advice, under the input's real name
+    assert first["id"] == "custom-node-frames" and first["title"] == "Use ComfyUI-VideoHelperSuite's own memory options"
+    assert "(VHS_LoadVideo), lower frame_load_cap to 81" in first["try"] and "does not say which" in first["try"]
+    # AND a loader's variant with the same option is not listed twice
+    assert first["try"].count("frame_load_cap") == 1
+    # GIVEN GGUF's code out of VRAM, no node named (Comfy-Org/ComfyUI#13110)
+    gguf = explain_log(_log("ComfyUI13110_gguf_dequantize_allocation_memory_summary_traceback.log"))["suggestions"]
+    # THEN a smaller quantisation of its loader's file
+    assert gguf[0]["id"] == "custom-node-precision" and "(UnetLoaderGGUF), set unet_name to Q4_K_M" in gguf[0]["try"]

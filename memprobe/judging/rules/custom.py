@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...documents import NodeDoc
-from ..custom_nodes import CustomNode, Knob, custom_node, pack_nodes
+from ..custom_nodes import CustomNode, Knob, custom_node, pack_nodes, pack_of
 from ..facts import RunFacts
 from .base import Suggestion, rule
 
-__all__ = ["knob_suggestion", "KNOB_IDS"]
+__all__ = ["knob_suggestion", "pack_options", "KNOB_IDS"]
 
 KNOB_IDS = {
     "tiling": "custom-node-tiling",
@@ -101,6 +101,8 @@ def custom_node_failed(f: RunFacts) -> list[Suggestion]:
         failure.stage in ("vae-decode", "vae-encode") or (failure.stage != "custom" and not failure.pack)
     ):
         return []  # a decoder's (or encoder's) own tiling is the decode rule's
+    if known is None and not failure.class_type and (options := pack_options(f, why)):
+        return [options]
     name = failure.class_type or (f"the node of custom_nodes/{failure.pack}" if failure.pack else "it")
     return [
         Suggestion(
@@ -114,3 +116,40 @@ def custom_node_failed(f: RunFacts) -> list[Suggestion]:
             "job: if the built-in node fails too, the limit is the workload, not the pack.",
         )
     ]
+
+
+PACK_OPTIONS = 3
+"""How many of a pack's nodes' memory options a failure that names only the pack is given."""
+
+
+def pack_options(f: RunFacts, why: str) -> Suggestion | None:
+    """A memory failure in a pack's code that names none of its nodes (a traceback's frames in custom_nodes/<pack>):
+    the memory options of the pack's nodes the table knows, one per node (those of the failure's stage first), to
+    try one at a time; ``None`` where the table knows fewer than two."""
+    failure = f.failure
+    pack = pack_of(failure.pack) if failure is not None else None
+    if failure is None or pack is None:
+        return None
+    nodes = [n for n in pack_nodes(pack) if n.stage not in ("vae-decode", "vae-encode")]  # (the decode rule's)
+    nodes.sort(key=lambda n: n.stage != failure.stage)
+    picked: list[tuple[CustomNode, Knob]] = []
+    for node in nodes:  # each node's likeliest option; a variant of a node taken already (VHS' loaders) adds none
+        knobs = node.knobs_for(None, failure.kind)
+        if knobs and knobs[0].input not in {k.input for _, k in picked}:
+            picked.append((node, knobs[0]))
+        if len(picked) == PACK_OPTIONS:
+            break
+    if len(picked) < 2:  # one node's option, perhaps not the failing node's: the general advice says more
+        return None
+    first = picked[0][1]
+    options = "; ".join(f"in {n.display} ({n.class_type}), {_change(k)}" for n, k in picked)
+    return Suggestion(
+        KNOB_IDS.get(first.kind, "custom-node-size"),
+        "failure",
+        f"Use {pack}'s own memory options",
+        why,
+        f"The log does not say which of {pack}'s nodes failed; these of them have a memory option: try it on the "
+        f"one in your workflow, one change at a time: {options}. (Inputs as {pack} defines them: "
+        f"{picked[0][0].source})",
+        failure.sizes.requested_bytes,
+    )
