@@ -529,6 +529,7 @@ def test_a_traceback_cut_before_its_error_is_told_to_copy_it_and_what_to_do_if_v
         "id"
     ]
     assert "at VAEDecode (vae-decode)" in first["why"] and "** Log path:" in first["try"]
+    assert "Desktop app's comfyui_<date>.log" in first["try"]  # (its logs folder, as Comfy-Org/desktop's README says)
     assert (tiles["id"], tiles["tier"], tiles["severity"]) == ("tiled-decode", "note", "info")
     assert tiles["title"].startswith("If it ran out of GPU memory (VRAM), decode in tiles")
     assert "CUDA out of memory" in tiles["why"] and "VAE Decode (Tiled)" in tiles["try"]

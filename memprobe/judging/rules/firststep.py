@@ -60,10 +60,13 @@ def impossible_request(f: RunFacts) -> int | None:
 
 
 ERROR_LINE_WHERE = (
-    'ComfyUI\'s console, or the log file ComfyUI-Manager names on its "** Log path:" line (comfyui.log, in '
-    "ComfyUI/user/ on recent installs)"
+    'ComfyUI\'s console, the log file ComfyUI-Manager names on its "** Log path:" line (comfyui.log, in '
+    "ComfyUI/user/ on recent installs), or the Desktop app's comfyui_<date>.log (Windows: the logs folder in "
+    "%APPDATA%\\ComfyUI; macOS: Library/Logs/ComfyUI in your home folder; Linux: the logs folder in .config/ComfyUI "
+    "in your home folder)"
 )
-"""Where the whole of a failure's traceback is kept, to copy the line an excerpt lacks."""
+"""Where the whole of a failure's traceback is kept, to copy the line an excerpt lacks (the Desktop app's folders as
+its README gives them: Comfy-Org/desktop)."""
 
 
 @rule("find-the-error", needs=("failure",), tiers=("failure",))
