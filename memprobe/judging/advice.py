@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..documents import MachineDoc, RunDoc
-from ..vocabulary import NEAR_LIMIT, kind_of
+from ..vocabulary import NEAR_LIMIT
 from .facts import FailureFacts, RunFacts
 from .rules import RULES, Suggestion
 from .rules.base import TIER_RANK
@@ -41,10 +41,14 @@ def advise(facts: RunFacts) -> list[Suggestion]:
 
 IF_STEPS = 2
 """How many of the steps for a memory failure a failure whose error was cut off is given, each as a condition."""
-_SAYS = {
-    "vram": '"CUDA out of memory", "HIP out of memory", "Allocation on device", "OutOfMemoryError"',
-    "system-ram": '"DefaultCPUAllocator: not enough memory", "MemoryError", "Unable to allocate"',
+_IF_IT_SAYS = {
+    "vram": (
+        "GPU memory (VRAM)",
+        '"CUDA out of memory", "HIP out of memory", "Allocation on device", "OutOfMemoryError"',
+    ),
+    "system-ram": ("system RAM", '"DefaultCPUAllocator: not enough memory", "MemoryError", "Unable to allocate"'),
 }
+"""The memory a cut-off error may have named, in words, and the wordings that would say so."""
 
 
 def _if_it_ran_out(facts: RunFacts, failure: FailureFacts) -> list[Suggestion]:
@@ -52,7 +56,7 @@ def _if_it_ran_out(facts: RunFacts, failure: FailureFacts) -> list[Suggestion]:
     ran out (VRAM; system RAM on the CPU), each a note said as a condition: nothing in the log says it did."""
     kind = "system-ram" if facts.on_cpu else "vram"
     supposed = replace(facts, failure=replace(failure, kind=kind, unsaid=False))
-    memory = kind_of(kind).ran_out.split(" ran out")[0]
+    memory, wordings = _IF_IT_SAYS[kind]
     steps = [s for s in _ranked(supposed) if s.tier == "failure"][:IF_STEPS]
     return [
         replace(
@@ -60,7 +64,7 @@ def _if_it_ran_out(facts: RunFacts, failure: FailureFacts) -> list[Suggestion]:
             tier="note",
             title=f"If it ran out of {memory}, {s.title[0].lower()}{s.title[1:]}",
             why=f"It failed {failure.where}; the excerpt stops before the error. If that error says the {memory} ran "
-            f"out ({_SAYS[kind]}), this is the step.",
+            f"out ({wordings}), this is the step.",
             saves_bytes=None,  # (nothing measured it: the error is not there)
             action=None,
             covers=None,

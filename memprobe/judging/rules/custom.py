@@ -11,7 +11,7 @@ from ..custom_nodes import CustomNode, Knob, custom_node, pack_nodes, pack_of
 from ..facts import RunFacts
 from .base import Suggestion, rule
 
-__all__ = ["knob_suggestion", "pack_options", "KNOB_IDS"]
+__all__ = ["knob_suggestion", "KNOB_IDS"]
 
 KNOB_IDS = {
     "tiling": "custom-node-tiling",

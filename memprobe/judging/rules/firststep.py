@@ -14,7 +14,7 @@ from .base import Suggestion, rule
 from .custom import knob_suggestion
 from .decode import RETRY_TEMPORAL, RETRY_TILE, overlap_for
 
-__all__ = ["impossible_request", "ERROR_LINE_WHERE"]
+__all__ = ["impossible_request"]
 
 _NO_MACHINE_HAS = 1024**4
 """Where the machine's RAM is unknown: a single allocation beyond 2 TiB is no machine's shortage."""
