@@ -18,6 +18,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -53,6 +54,32 @@ CHANGES: dict[str, Callable[[str], str]] = {
     "line numbers": lambda text: "\n".join(f"{i:>3}. {line}" for i, line in enumerate(text.split("\n"), 1)),
 }
 
+
+def _error_line(text: str, failure: dict[str, Any]) -> int | None:
+    """The line that says what failed: the failure's evidence line that holds its message's first words."""
+    lines = text.split("\n")
+    head = (failure.get("message") or "").split("\n")[0].strip()[:40]
+    for ev in failure.get("evidence") or ():
+        n = int(ev["line"])
+        if head and 1 <= n <= len(lines) and head in lines[n - 1]:
+            return n
+    return None
+
+
+def _fragment(before: int, after: int | None) -> Callable[[str, int], str]:
+    def cut(text: str, n: int) -> str:
+        lines = text.split("\n")
+        return "\n".join(lines[max(n - 1 - before, 0) : None if after is None else n + after])
+
+    return cut
+
+
+FRAGMENTS: dict[str, Callable[[str, int], str]] = {
+    "from 3 above": _fragment(3, None),
+    "10 either side": _fragment(10, 10),
+    "3 either side": _fragment(3, 3),
+}
+
 ALSO_RIGHT = {"compose prefix": {("system-ram", "cgroup-limit")}}
 """A kill in a log every line of which docker compose prefixed is the container's limit: a different kind, and
 the right one."""
@@ -72,14 +99,18 @@ def main() -> int:
         if entry.get("unreadable") or entry.get("disputed"):
             continue
         text = (LOGS / entry["file"]).read_text(encoding="utf-8", errors="replace")
-        if kind(text) == entry["kind"]:
-            right.append((entry, text))
-    print(f"logs read right as they are: {len(right)}")
-    for name, change in CHANGES.items():
-        missed = [(e["file"], e["kind"], kind(change(text))) for e, text in right]
-        missed = [m for m in missed if m[1] != m[2] and (m[1], m[2]) not in ALSO_RIGHT.get(name, ())]
+        failure = explain_log(text)["failure"] or {}
+        if failure.get("kind") == entry["kind"]:
+            right.append((entry, text, _error_line(text, failure)))
+    print(f"logs read right as they are: {len(right)}, {sum(1 for r in right if r[2])} of them with an error line")
+    outcomes = {name: [(e, kind(change(text))) for e, text, _ in right] for name, change in CHANGES.items()}
+    for name, cut in FRAGMENTS.items():
+        outcomes[name] = [(e, kind(cut(text, n))) for e, text, n in right if n is not None]
+    for name, read in outcomes.items():
+        missed = [(e["file"], e["kind"], got) for e, got in read if got != e["kind"]]
+        missed = [m for m in missed if (m[1], m[2]) not in ALSO_RIGHT.get(name, ())]
         common = Counter((m[1], m[2]) for m in missed).most_common(3)
-        print(f"{name:16} {len(right) - len(missed)}/{len(right)}  {common if common else ''}")
+        print(f"{name:16} {len(read) - len(missed)}/{len(read)}  {common if common else ''}")
         if args.show == name:
             for m in missed:
                 print(f"    {m[0]}: {m[1]} -> {m[2]}")

@@ -388,11 +388,11 @@ class BlockReading:
         assert block is not None
         if block.node_id is None and block.class_type is None and _NODE_ID_VALUE.match(value):
             block.node_id = value
+        elif block.exception_type is None and _EXCEPTION_VALUE.match(value):  # (before a class: "torch.…Error")
+            block.exception_type = value
         elif block.class_type is None and block.exception_type is None and _CLASS_VALUE.match(value):
             block.class_type = value
             block.evidence.append(self._ev(s))
-        elif block.exception_type is None and _EXCEPTION_VALUE.match(value):
-            block.exception_type = value
         else:
             return False
         return True

@@ -59,6 +59,7 @@ from .patterns import (  # what the reader's lines are tested against
     _CONTAINER_PROMPT,
     _EXC_LINE,
     _EXC_START,
+    _EXCEPTION_VALUE,
     _FAILED,
     _FALLBACKS,
     _FAULT_FRAME,
@@ -81,6 +82,7 @@ from .patterns import (  # what the reader's lines are tested against
     _NOTICES,
     _OUT_OF_RANGE,
     _QUIET_LEVEL,
+    _REPORT_FIELD,
     _REPORT_FIELDS,
     _REPORT_OPENERS,
     _SAYS_FAILED,
@@ -167,6 +169,9 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         self.service_at = -8
         """The line of a launcher's error panel that named ComfyUI's service (Intel AI Playground's ``Service:
         comfyui-backend``): its ``Exit Code:`` follows."""
+        self.fields_above: list[tuple[int, str]] = []
+        """The report-shaped fields (``- **Tipo de nó:** KSampler``) just above, outside a block: a translated report
+        cut above its headings opens at its exception's type, and its node's fields were these."""
         self.api_class: tuple[int, str] | None = None
         """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
         self.said_failed: LogFailure | None = None
@@ -311,6 +316,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         session is mostly progress bars and model loads."""
         if self.block is not None:
             self._close()
+        if self.fields_above and s[:4] != "- **":
+            self.fields_above = []
         if "%|" in s:
             if (exception := self._progress_bar(s)) is None:
                 return
@@ -423,6 +430,22 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         if first in "-EN" and s.startswith(_REPORT_FIELDS):  # a report cut above its headings: its fields alone
             self._open("report", s)
             self.mode = Mode.REPORT
+            self._block_line(text, s)
+            return True
+        if first == "-" and s.startswith("- **") and (m := _REPORT_FIELD.match(s)):
+            if not _EXCEPTION_VALUE.match(m.group(2).strip()):
+                self.fields_above = [*self.fields_above[-3:], (self.n, s)]  # (a node's id and class, maybe)
+                return False
+            above, self.fields_above = self.fields_above, []  # a translated report cut above its headings:
+            at = self.n  # its exception's type says what it is
+            try:
+                self.n, opener = above[0] if above else (at, s)
+                self._open("report", opener)
+                self.mode = Mode.REPORT
+                for self.n, field in above:  # (each field's evidence keeps its own line)
+                    self._block_line(field, field)
+            finally:
+                self.n = at
             self._block_line(text, s)
             return True
         if (

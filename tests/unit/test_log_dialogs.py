@@ -272,6 +272,23 @@ def test_a_report_cut_above_its_headings_is_read_from_its_fields(star: bool):
     assert doc["suggestions"][0]["id"] == "tiled-decode"
 
 
+def test_a_translated_report_cut_above_its_headings_is_read_from_its_exception_type():
+    # Comfy-Org/ComfyUI#8465: a report a browser translated into Portuguese, pasted from under its title
+    report = text("comfyui8465_ksampler_portuguese_translated_report.log").splitlines()
+    fragment = "\n".join(report[1:7])  # "## Detalhes do erro" ... "- **Mensagem de exceção:** Alocação no dispositivo"
+    failure = explain_log(fragment)["failure"]
+    assert (failure["kind"], failure["source"], failure["node"]["class_type"]) == ("vram", "report", "KSampler")
+    assert [ev["line"] for ev in failure["evidence"]] == [2, 3, 5]  # each field keeps its own line
+    # the exception type's field alone says it; a decode's gets its step
+    alone = explain_log("- **Tipo de exceção:** torch.OutOfMemoryError\n")
+    assert (alone["failure"]["kind"], alone["failure"]["exception_type"]) == ("vram", "torch.OutOfMemoryError")
+    decode = explain_log("- **Tipo de nó:** VAEDecode\n- **异常类型:** torch.OutOfMemoryError\n")
+    assert decode["failure"]["node"]["class_type"] == "VAEDecode"
+    assert decode["suggestions"][0]["id"] == "tiled-decode"
+    # Markdown fields that name no exception are not a report
+    assert explain_log("- **Model:** flux1-dev\n- **Steps:** 20\n")["failure"] is None
+
+
 def test_the_dialogs_title_above_the_exception_it_shows_names_the_node():
     # woct0rdho/triton-windows#186: the dialog copied as it shows, its title "KSamplerAdvanced" above
     # "CalledProcessError: Command '[...tcc.exe', ...]' returned non-zero exit status 1."
