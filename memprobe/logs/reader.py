@@ -460,6 +460,14 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), m.group(2).strip())
             return True
+        if (
+            first == "-"
+            and s[:2] == "- "
+            and s[2:].startswith(_VALIDATION_MESSAGES[:-1])
+            and (self.bare_class is None or self.bare_class[0] < self.n - 2)  # (under its node's class: a dialog)
+        ):
+            s = s[2:]  # one of a refused prompt's errors as ComfyUI lists it ("  - Value not in list: ..."), alone
+            first = s[0]
         if first in "VREBCPi" and (
             s.startswith(_VALIDATION_MESSAGES) or (s.startswith("Value ") and _OUT_OF_RANGE.match(s))
         ):
@@ -497,7 +505,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
     def _title(self, s: str) -> None:
         """A line that may be an error dialog's title (the failing node's class, alone): the message under it is that
         node's."""
-        if _BARE_CLASS.match(name := s.removesuffix(":")):  # "KSampler" or "KSampler:" alone: a dialog's title
+        if _BARE_CLASS.match(name := s.removesuffix(":").rstrip()):  # "KSampler", "KSampler:", "KSampler :": a title
             self.bare_class = (self.n, name)
         elif s.endswith(" failed") and (named := s[:-7] if is_node_class(s[:-7]) else builtin_class_titled(s[:-7])):
             self.bare_class = (self.n, named)  # the newer frontend's toast title: "VAE Encode Audio failed"

@@ -301,3 +301,20 @@ def test_the_dialogs_title_above_the_exception_it_shows_names_the_node():
     # a word above an exception that no node is called by is a heading, not a title
     for heading in ("ComfyUI", "ROCm", "PowerShell"):
         assert explain_log(f"{heading}\nRuntimeError: boom\n")["failure"]["node"]["class_type"] is None
+
+
+def test_one_of_a_refused_prompts_errors_pasted_alone_is_that_refusal():
+    # ComfyUI lists a refused prompt's errors as "  - Value not in list: ..." under "* Class id:"; a paste of that line
+    # alone is the refusal, read as the same line without its dash is
+    for line in (
+        "  - Value not in list: ckpt_name: 'v1-5-pruned-emaonly.ckpt' not in []",
+        "- Required input is missing: pixels",
+    ):
+        failure = explain_log(line + "\n")["failure"]
+        assert (failure["kind"], failure["source"], failure["message"]) == ("other", "message", line.strip()[2:])
+    # under the dialog's "Class :" title (the frontend's list) the error is that node's; the first listed is named
+    doc = explain_log(text("ComfyUITask_wan_animate_value_not_in_list.log"))
+    assert doc["failure"]["node"]["class_type"] == "OnnxDetectionModelLoader"
+    assert doc["failure"]["message"].startswith("- Value not in list: vitpose_model: ")
+    # a Markdown list item that says no such thing is no failure
+    assert explain_log("- Value: 3\n- Requirements are listed below\n")["failure"] is None
