@@ -247,6 +247,10 @@ NODE_TONES: Final[dict[str, str]] = {
 
 FORECAST_VERDICTS: Final[dict[str, tuple[str, str]]] = {
     "fits": ("ok", "fits with room to spare"),
+    "unknown": (
+        "empty",
+        "a model it loads is not on this machine: its size is not counted, so it cannot be said to fit",
+    ),
     "tight": ("near", "within 10 % of the limit, or part of a model stays in RAM"),
     "won't fit": ("failed", "more than the limit: it would fail (or ComfyUI would fall back)"),
 }

@@ -41,6 +41,7 @@ __all__ = [
     "Forecaster",
     "forecast",
     "FITS",
+    "UNKNOWN",
     "TIGHT",
     "WONT_FIT",
     "VERDICTS",
@@ -48,7 +49,7 @@ __all__ = [
 ]
 
 VERDICTS = tuple(FORECAST_VERDICTS)
-FITS, TIGHT, WONT_FIT = VERDICTS
+FITS, UNKNOWN, TIGHT, WONT_FIT = VERDICTS
 
 ModelLookup = Callable[[ModelRef], ModelFile | None]
 
@@ -363,6 +364,7 @@ class Forecaster:
         corrected, learned = self._correct(step.stage, work if step.estimate else None)
         if step.unknown:
             self.unknown.append(f"node {step.node_id} {step.unknown}")
+        uncounted = list(dict.fromkeys(r.file for r in (*step.reads, *step.loads) if self._model(r) is None))
         own = [self.held[r] for r in step.loads if r in self.held]
         offloaded = sum(h.ram for h in own) if self.m.on_gpu else 0
         before: float = before_vram if self.m.on_gpu else before_rss
@@ -392,6 +394,7 @@ class Forecaster:
             "learned": learned,
             "loads": [{"file": r.file, "role": r.role} for r in step.loads],
             "unknown": step.unknown,
+            "uncounted": uncounted,
         }
 
 
@@ -426,6 +429,8 @@ def forecast(
         else:
             compute = _verdict(system if system is not None else n["peak_bytes"], compute_limit)
         n["verdict"] = _worst(compute, _verdict(system, machine.system_limit))
+        if n["uncounted"] and n["verdict"] == FITS:  # what was counted fits, but not all of it was
+            n["verdict"] = UNKNOWN
     stages = _stages(nodes, machine, compute_limit)
     peak_node = max(nodes, key=lambda n: (n["peak_bytes"], -nodes.index(n)), default=None)
     worst = _worst(*(s["verdict"] for s in stages)) if stages else FITS

@@ -30,9 +30,10 @@ _CHAIN = (
     "During handling of the above exception, another exception occurred:",
     "The above exception was the direct cause of the following exception:",
 )
-_POPUP = re.compile(r"^(?:[^\w\s]{1,2} ?)?Error occurred when executing ([^:\s][^:]*?):(?:\s*$|[`\s])", re.IGNORECASE)
+_POPUP = re.compile(r"^(?:[^\w\s]{1,2} ?)?E?rror occurred when executing ([^:\s][^:]*?):(?:\s*$|[`\s])", re.IGNORECASE)
 """The old error dialog; a class may hold brackets, bars, a hash and symbols (ComfyUI-3D-Pack's ``[Comfy3D] Convert
-3DGS to Mesh ...``, ELLA's ``T5TextEncode #ELLA``, comfyui-photoshop's ``🔹Photoshop ComfyUI Plugin``)."""
+3DGS to Mesh ...``, ELLA's ``T5TextEncode #ELLA``, comfyui-photoshop's ``🔹Photoshop ComfyUI Plugin``); a paste may
+have lost its first letter ("rror occurred when executing ...")."""
 _THREAD = re.compile(r"^Exception in thread .*\((prompt_worker)\):")
 _TITLE_WORD = re.compile(r"[A-Za-z_]\w*")
 """A word that may be a node's class, in a line otherwise translated."""

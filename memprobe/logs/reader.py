@@ -244,12 +244,14 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         ("[warning] ... CUDA error") is not where a paste stopped; one Python's logging gave the level ERROR
         (a pack's "ERROR:root:Exporting to ONNX failed") is an error whatever its words, one the Desktop app logged at
         "[error]" when it says something failed."""
-        loose = self.facts.last_loose
+        loose, first = self.facts.last_loose, self.facts.loose_error
         outside = self.block is None and self.mode is None  # (not a traceback's line, nor a dialog's)
         self._line(text)
         level = segment[: max(segment.find(text), 0)]
         if self.facts.last_loose is not loose and "warn" in level.lower():
             self.facts.last_loose = loose
+            if _NOT_A_FAILURE.search(text):  # a warning that it went on another way ("trying Latent2RGB fallback")
+                self.facts.loose_error = first
         if (
             self.said_failed is None
             and outside

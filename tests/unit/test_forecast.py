@@ -20,7 +20,7 @@ from memprobe.forecast.estimates import (
     vae_decode_bytes,
     weight_budget,
 )
-from memprobe.forecast.forecast import FITS, TIGHT, WONT_FIT, device_class, forecast
+from memprobe.forecast.forecast import FITS, TIGHT, UNKNOWN, WONT_FIT, device_class, forecast
 from memprobe.forecast.graph import walk
 from memprobe.forecast.learn import compare, corrections_from, observations, working_memory
 from memprobe.forecast.machine import LaunchOptions, machine_from
@@ -208,6 +208,12 @@ def test_flux_fp8_fits_a_12gb_card_by_offloading_part_of_its_weights():
     assert sampling["peak_bytes"] <= 12 * GIB
     assert any("t5xxl_not_here" in u for u in fc["unknown"])  # a file not found is said, never guessed
     assert fc["metric"] == "gpu0_used_bytes" and fc["family"] == "flux"
+    # the text encoder whose T5 is not here is not said to fit; what is known to be tight stays the verdict
+    encode = next(s for s in fc["stages"] if s["stage"] == "text-encode")
+    assert encode["verdict"] == UNKNOWN and fc["verdict"] == TIGHT
+    assert next(n for n in fc["nodes"] if n["class_type"] == "CLIPLoader")["uncounted"] == [
+        "t5xxl_not_here.safetensors"
+    ]
 
 
 def test_a_decode_that_wont_fit_gets_the_tile_size_the_forecast_says_fits():

@@ -74,6 +74,26 @@ def test_flux_on_a_6gb_windows_card_offloads_and_names_what_it_cannot_see(comfy,
     assert code == 0 and not any("t5xxl_fp16" in u for u in json.loads(out)["unknown"])
 
 
+def test_a_template_whose_models_are_not_here_is_not_said_to_fit(capsys, tmp_path):
+    # GIVEN Wan 2.1 text to video on an 8 GB card, none of its model files on this machine: what is counted
+    # (the sampler's and the decode's work) fits, but the 14B model is not counted
+    argv = [str(TEMPLATES / "text_to_video_wan.json"), "--comfyui", str(tmp_path), "--device", "cuda", "--vram", "8GiB"]
+    code, out, _ = run(capsys, *argv, "--json")
+    doc = json.loads(out)
+    sampling = next(s for s in doc["stages"] if s["stage"] == "sampling")
+    assert code == 0 and doc["verdict"] == "unknown" and sampling["verdict"] == "unknown"
+    sampler = next(n for n in doc["nodes"] if n["stage"] == "sampling")
+    assert sampler["uncounted"] == ["wan2.1_t2v_1.3B_fp16.safetensors"]
+    code, text, _ = run(capsys, *argv)
+    assert "Verdict: unknown — 3 model files it loads are not on this machine" in text and "--model NAME=SIZE" in text
+    assert "Without them: peak " in text
+    # AND given their sizes, it says again whether it fits
+    sizes = ["wan2.1_t2v_1.3B_fp16.safetensors=2.84GB", "umt5_xxl_fp8_e4m3fn_scaled.safetensors=6.74GB"]
+    sizes += ["wan_2.1_vae.safetensors=254MB"]
+    code, out, _ = run(capsys, *argv, "--json", *(a for size in sizes for a in ("--model", size)))
+    assert code == 0 and json.loads(out)["verdict"] in ("fits", "tight", "won't fit")
+
+
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [

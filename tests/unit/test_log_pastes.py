@@ -530,3 +530,36 @@ def test_an_error_printed_on_a_progress_bars_line_is_read():
     assert doc["failure"]["kind"] == "vram" and "144.00 MiB" in doc["failure"]["message"]
     # what is printed on a bar's line and says no ending is no ending (the bar was cut by the error, not the process)
     assert not doc["failure"]["abrupt"]
+
+
+def test_a_file_a_page_shows_as_a_table_reads_as_the_file():
+    # a gist (as a search store keeps it): each line of the file in a table's row, "| line | |"
+    failure = explain_log(text("gist_Nancin_wanmoeksampleradvanced_assertion_report.log"))["failure"]
+    assert (failure["kind"], failure["source"], failure["node"]["class_type"]) == (
+        "other",
+        "report",
+        "WanMoeKSamplerAdvanced",
+    )
+    # a file viewer's rows, the line-number column emptied: its stamps and lines are read as the log's
+    rows = "| | |\n| | [2024-09-13 07:21] got prompt |\n| | [2024-09-13 07:21] !!! Exception during processing !!! "
+    doc = explain_log(rows + "Allocation on device |\n")
+    assert doc["failure"]["kind"] == "vram" and doc["failure"]["message"] == "Allocation on device"
+    # a real table (two cells with text) is not unwrapped
+    assert explain_log("| model | size |\n|---|---|\n| flux1-dev | 23.8 GB |\n")["failure"] is None
+
+
+def test_a_paste_cut_at_its_first_letter_is_read_as_whole():
+    # the old dialog's heading without its "E" (Comfy-Org/ComfyUI's stabilityai/control-lora discussion #24)
+    failure = explain_log(text("hf_stabilityai_control-lora24_midas_preprocessor_ckpt_missing.log"))["failure"]
+    assert (failure["source"], failure["node"]["class_type"]) == ("popup", "MiDaS-DepthMapPreprocessor")
+    # a level without its "[": "INFO] Prompt executed in ..." is ComfyUI's line, the prompt finished
+    doc = explain_log(text("comfyui14679_ltx23_tiledsampler_oom_console.log"))
+    assert doc["prompts"]["completed"] == 1 and doc["failure"]["kind"] == "vram"
+
+
+def test_a_warning_that_the_run_went_on_another_way_is_no_failure():
+    # Kijai/MiniMax-H3-TAE#4: the previewer raised each step and ComfyUI fell back to Latent2RGB; sampling went on
+    assert explain_log(text("Kijai-MiniMax-H3-TAE4_previewer_warning_latent2rgb_fallback.log"))["failure"] is None
+    # a warning that only says an error is still the log's error (SwarmUI logs ComfyUI's stderr at [Warning])
+    failure = explain_log(text("StableSwarmUI311_comfy_backend_no_torch.log"))["failure"]
+    assert failure["kind"] == "other" and failure["message"].endswith("No module named 'torch'")

@@ -198,7 +198,11 @@ def test_a_logs_own_indentation_is_kept():
 def test_a_paste_sites_line_numbers_are_taken_off():
     # pastebin's page copied as it shows (its line numbers before each line): the report names its node again
     name = "pastebin_EpSqydbE_samplercustomadvanced_dynamo_gguf_linear.log"
-    assert corpus_shaped(numbered) == {name}
+    assert corpus_shaped(numbered) == {
+        name,
+        "pastebin_1b8dR3pM_pulid_insightface_assert.log",  # (round ax's pastebin pastes, their numbers kept)
+        "pastebin_Kx2BbD8T_stabilitymatrix_comfyui_startup_tensorboard.log",
+    }
     assert explain_log(text(name))["failure"]["node"]["class_type"] == "SamplerCustomAdvanced"
 
 
