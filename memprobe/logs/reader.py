@@ -467,9 +467,10 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             and s[:2] == "- "
             and s[2:].startswith(_VALIDATION_MESSAGES[:-1])
             and (self.bare_class is None or self.bare_class[0] < self.n - 2)  # (under its node's class: a dialog)
-        ):
-            s = s[2:]  # one of a refused prompt's errors as ComfyUI lists it ("  - Value not in list: ..."), alone
-            first = s[0]
+        ):  # one of an output's errors as ComfyUI lists them ("  - Value not in list: ..."), its heading cut off:
+            self._open("validation", s, message=s[2:])  # that output was skipped, and what ran out in the rest
+            self._close()  # of the prompt comes first
+            return True
         if first in "VREBCPi" and (
             s.startswith(_VALIDATION_MESSAGES) or (s.startswith("Value ") and _OUT_OF_RANGE.match(s))
         ):

@@ -311,10 +311,13 @@ def test_one_of_a_refused_prompts_errors_pasted_alone_is_that_refusal():
         "- Required input is missing: pixels",
     ):
         failure = explain_log(line + "\n")["failure"]
-        assert (failure["kind"], failure["source"], failure["message"]) == ("other", "message", line.strip()[2:])
+        assert (failure["kind"], failure["source"], failure["message"]) == ("other", "validation", line.strip()[2:])
     # under the dialog's "Class :" title (the frontend's list) the error is that node's; the first listed is named
     doc = explain_log(text("ComfyUITask_wan_animate_value_not_in_list.log"))
     assert doc["failure"]["node"]["class_type"] == "OnnxDetectionModelLoader"
     assert doc["failure"]["message"].startswith("- Value not in list: vitpose_model: ")
+    # the prompt's other outputs ran: memory that ran out in them is the failure (a paste cut below the heading)
+    fragment = "  - Required input is missing: video\nOutput will be ignored\n!!! Exception during processing !!! "
+    assert explain_log(fragment + "Allocation on device\n")["failure"]["kind"] == "vram"
     # a Markdown list item that says no such thing is no failure
     assert explain_log("- Value: 3\n- Requirements are listed below\n")["failure"] is None
