@@ -7,6 +7,11 @@ Widget values are matched to input names in the order ComfyUI 0.3.64's ``/object
 pass their input on, reroutes and primitive nodes are followed. A node class this table does not
 know keeps its links but not its widget values (the forecast says it cannot size it anyway).
 
+A subgraph (``definitions.subgraphs``, newer frontends) is expanded as the frontend expands it when it queues: each
+node inside an instance becomes ``"<instance id>:<node id>"``, the links into and out of the subgraph are joined to
+the instance's own, and the values the instance shows as its widgets (one per input of a widget's type, in the
+subgraph's order) feed the nodes inside unless a link feeds that input.
+
 >>> ui = {"nodes": [{"id": 5, "type": "EmptyLatentImage", "mode": 0, "inputs": [], "widgets_values": [768, 512, 2]}],
 ...       "links": []}
 >>> to_api(ui)["5"]["inputs"]
@@ -32,33 +37,124 @@ def is_ui_format(doc: Any) -> bool:
     return isinstance(doc, dict) and isinstance(doc.get("nodes"), list) and "links" in doc
 
 
-def _links(doc: Mapping[str, Any]) -> dict[int, tuple[int, int, str]]:
-    """link id -> (origin node, origin slot, type), from the list or the object form."""
-    out: dict[int, tuple[int, int, str]] = {}
-    for link in doc.get("links") or []:
+Link = tuple[str, int, str, str, int]
+"""(origin node, origin slot, type, target node, target slot), node ids as strings."""
+
+
+def _links(items: Any) -> dict[str, Link]:
+    """link id -> :data:`Link`, from the list form (the graph's) or the object form (a subgraph's, newer graphs')."""
+    out: dict[str, Link] = {}
+    for link in items or []:
         if isinstance(link, list) and len(link) >= 6:
-            out[int(link[0])] = (int(link[1]), int(link[2]), str(link[5]))
+            out[str(link[0])] = (str(link[1]), int(link[2]), str(link[5]), str(link[3]), int(link[4]))
         elif isinstance(link, dict) and "id" in link:
-            out[int(link["id"])] = (int(link["origin_id"]), int(link["origin_slot"]), str(link.get("type")))
+            origin, target = str(link["origin_id"]), str(link.get("target_id"))
+            out[str(link["id"])] = (
+                origin,
+                int(link["origin_slot"]),
+                str(link.get("type")),
+                target,
+                int(link.get("target_slot") or 0),
+            )
     return out
+
+
+def _expand(nodes: dict[str, dict[str, Any]], links: dict[str, Link], subgraphs: Mapping[str, Any]) -> None:
+    """Each subgraph instance in ``nodes`` replaced by the nodes inside it (nested ones too), in place."""
+    for _ in range(16):  # (nested subgraphs: a level per pass)
+        instances = [(nid, n) for nid, n in nodes.items() if str(n.get("type")) in subgraphs]
+        if not instances:
+            return
+        for iid, inst in instances:
+            _expand_one(iid, inst, subgraphs[str(inst["type"])], nodes, links)
+    raise BadGraph("the workflow's subgraphs nest too deep (or contain themselves)")
+
+
+def _expand_one(
+    iid: str, inst: dict[str, Any], sub: Mapping[str, Any], nodes: dict[str, dict[str, Any]], links: dict[str, Link]
+) -> None:
+    del nodes[iid]
+    slots = list(sub.get("inputs") or [])
+    outer = {str(i.get("name")): i.get("link") for i in inst.get("inputs") or []}  # the instance's input -> its link
+    shown_values = inst.get("widgets_values")
+    values: list[Any] = shown_values if isinstance(shown_values, list) else []
+    if len(values) != sum(str(slot.get("type")) in WIDGET_TYPES for slot in slots) or (
+        (inst.get("properties") or {}).get("proxyWidgets")
+    ):  # not one value per such input (a newer frontend's promoted widgets): the nodes inside keep their own
+        values = []
+    shown = iter(values)
+    feeds: dict[int, tuple[str, int, str] | None] = {}  # the subgraph's input slot -> what feeds it
+    for k, slot in enumerate(slots):
+        value = next(shown, None) if str(slot.get("type")) in WIDGET_TYPES else None
+        link = outer.get(str(slot.get("name")))
+        if link is not None and str(link) in links:
+            origin, oslot, kind, _, _ = links[str(link)]
+            feeds[k] = (origin, oslot, kind)
+        elif value is not None:  # the value the instance shows: a constant, as a primitive node gives one
+            nodes[f"{iid}:in{k}"] = {
+                "id": f"{iid}:in{k}",
+                "type": "PrimitiveNode",
+                "mode": 0,
+                "widgets_values": [value],
+            }
+            feeds[k] = (f"{iid}:in{k}", 0, str(slot.get("type")))
+        else:
+            feeds[k] = None
+    inner = _links(sub.get("links"))
+    outputs: dict[int, tuple[str, int]] = {}
+    unfed: set[str] = set()  # links from an input nothing feeds: the node inside keeps its own widget's value
+    for lid, (origin, oslot, kind, target, tslot) in inner.items():
+        if origin == "-10":
+            fed = feeds.get(oslot)
+            if fed is None:
+                unfed.add(lid)
+                continue
+            origin, oslot, kind = fed
+        else:
+            origin = f"{iid}:{origin}"
+        if target == "-20":
+            outputs[tslot] = (origin, oslot)
+        else:
+            links[f"{iid}:{lid}"] = (origin, oslot, kind, f"{iid}:{target}", tslot)
+    mode = inst.get("mode")
+    for node in sub.get("nodes") or []:
+        copy = {**node, "id": f"{iid}:{node['id']}"}
+        copy["inputs"] = [
+            {
+                **slot,
+                "link": f"{iid}:{slot['link']}"
+                if slot.get("link") is not None and str(slot["link"]) not in unfed
+                else None,
+            }
+            for slot in node.get("inputs") or []
+        ]
+        if mode in (_MUTED, _BYPASSED):
+            copy["mode"] = mode
+        nodes[copy["id"]] = copy
+    for lid, (origin, oslot, kind, target, tslot) in list(links.items()):  # what the instance gave out
+        if origin == iid:
+            if oslot in outputs:
+                links[lid] = (*outputs[oslot], kind, target, tslot)
+            else:
+                del links[lid]
 
 
 def to_api(doc: Mapping[str, Any]) -> dict[str, Any]:
     """The API graph of a UI-format workflow; :class:`BadGraph` for what it cannot convert."""
-    nodes = {int(n["id"]): n for n in doc.get("nodes") or [] if isinstance(n, dict) and "id" in n}
-    if (doc.get("definitions") or {}).get("subgraphs"):
-        raise BadGraph(
-            "this workflow has subgraphs, which the command line does not expand: export it with "
-            "Workflow > Export (API) and forecast that file"
-        )
-    links = _links(doc)
+    nodes = {str(n["id"]): n for n in doc.get("nodes") or [] if isinstance(n, dict) and "id" in n}
+    links = _links(doc.get("links"))
+    subgraphs = {
+        str(sg.get("id")): sg for sg in (doc.get("definitions") or {}).get("subgraphs") or [] if isinstance(sg, dict)
+    }
+    if subgraphs:
+        _expand(nodes, links, subgraphs)
     specs = node_specs()
 
-    def source(link_id: int, depth: int = 0) -> Any:
+    def source(link_id: str, depth: int = 0) -> Any:
         """What a link carries: a node's output ``[id, slot]``, a primitive's value, or ``None``."""
         if link_id not in links or depth > 64:
             return None
-        origin, slot, kind = links[link_id]
+        origin, slot, kind, _, _ = links[link_id]
         node = nodes.get(origin)
         if node is None:
             return None
@@ -68,11 +164,11 @@ def to_api(doc: Mapping[str, Any]) -> dict[str, Any]:
         if node.get("type") == "Reroute" or node.get("mode") == _BYPASSED:
             for slot_in in node.get("inputs") or []:
                 if slot_in.get("link") is not None and (node.get("type") == "Reroute" or slot_in.get("type") == kind):
-                    return source(int(slot_in["link"]), depth + 1)
+                    return source(str(slot_in["link"]), depth + 1)
             return None
         if node.get("mode") == _MUTED:
             return None
-        return [str(origin), slot]
+        return [origin, slot]
 
     api: dict[str, Any] = {}
     for node_id, node in nodes.items():
@@ -95,9 +191,9 @@ def to_api(doc: Mapping[str, Any]) -> dict[str, Any]:
             inputs.update(values)
         for slot in node.get("inputs") or []:
             if slot.get("link") is not None:
-                inputs[str(slot.get("name"))] = source(int(slot["link"]))
+                inputs[str(slot.get("name"))] = source(str(slot["link"]))
         title = node.get("title")
-        api[str(node_id)] = {"class_type": kind, "inputs": inputs, "_meta": {"title": title or kind}}
+        api[node_id] = {"class_type": kind, "inputs": inputs, "_meta": {"title": title or kind}}
     if not api:
         raise BadGraph("the workflow has no node to forecast")
     return api

@@ -267,6 +267,35 @@ def test_apply_works_inside_a_subgraph_of_a_real_template(comfy, template):
     assert ours(errors) == []
 
 
+@pytest.mark.parametrize("template", SUBGRAPH_TEMPLATES)
+def test_the_command_lines_subgraph_expansion_is_the_frontends(comfy, template):
+    """`memprobe forecast` expands a saved workflow's subgraphs itself: the same nodes, ids ("106:92"), classes and
+    links as the real frontend's own API prompt of that workflow (``graphToPrompt``)."""
+    from pathlib import Path
+
+    import comfyui_workflow_templates
+
+    from memprobe.forecast.workflow import to_api
+
+    page, _, _, errors = comfy
+    workflow = json.loads((Path(comfyui_workflow_templates.__file__).parent / "templates" / template).read_text())
+    page.evaluate("w => window.app.loadGraphData(w)", copy.deepcopy(workflow))
+    prompt = page.evaluate("async () => (await window.app.graphToPrompt()).output")
+    expanded = to_api(workflow)
+
+    def shape(api, classes):  # (a custom node this ComfyUI does not have has no class in the frontend's prompt)
+        return {
+            node_id: (classes[node_id], {k: v for k, v in node["inputs"].items() if isinstance(v, list)})
+            for node_id, node in api.items()
+        }
+
+    known = {k: v["class_type"] if prompt.get(k, {}).get("class_type") else None for k, v in expanded.items()}
+
+    assert any(":" in node_id for node_id in prompt)
+    assert shape(expanded, known) == shape(prompt, {k: v["class_type"] for k, v in prompt.items()})
+    assert ours(errors) == []
+
+
 # ---------------------------------------------------------------------------------- the rest
 def test_no_deprecated_graph_api_is_used(comfy):
     """Frontend 1.5x warns when `input.link` / `output.links` are read; the panel reads links

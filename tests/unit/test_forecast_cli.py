@@ -11,6 +11,7 @@ from helpers import FIXTURES
 
 from memprobe.cli import main
 from memprobe.forecast.graph import walk
+from memprobe.forecast.service import BadGraph
 from memprobe.forecast.workflow import to_api
 
 TEMPLATES = FIXTURES / "templates"
@@ -48,6 +49,75 @@ def test_every_template_converts_and_walks():
     assert (ksampler["steps"], ksampler["cfg"], ksampler["sampler_name"], ksampler["denoise"]) == (20, 8, "euler", 1)
     latent = next(n for n in default.values() if n["class_type"] == "EmptyLatentImage")["inputs"]
     assert latent == {"width": 512, "height": 512, "batch_size": 1}
+
+
+def test_a_template_with_a_subgraph_is_expanded_as_the_frontend_queues_it():
+    # ComfyUI's Qwen-Image InstantX ControlNet template: its Lotus depth pass is a subgraph (node 106), whose
+    # instance shows four of its inputs as widgets (the VAE's and the UNet's names, a sigma, a sampler)
+    ui = json.loads((TEMPLATES / "subgraphs" / "image_qwen_image_instantx_controlnet.json").read_text(encoding="utf-8"))
+    api = to_api(ui)
+    assert "106" not in api and api["106:92"]["class_type"] == "SamplerCustomAdvanced"
+    assert api["106:97"]["inputs"]["pixels"] == ["75", 0]  # the link into the instance reaches the node inside
+    assert api["85"]["inputs"]["image"] == ["106:99", 0] and api["73"]["inputs"]["images"] == ["106:99", 0]  # and out
+    assert api["106:98"]["inputs"] == {"samples": ["106:92", 0], "vae": ["106:89", 0]}
+    assert {k for k, v in api.items() if v["class_type"] == "PrimitiveNode"} == set()
+    # the instance's own widget values feed the nodes inside (not the inside's stale copies)
+    instance = next(n for n in ui["nodes"] if n["id"] == 106)
+    instance["widgets_values"][0] = "another_vae.safetensors"
+    assert to_api(ui)["106:89"]["inputs"]["vae_name"] == "another_vae.safetensors"
+    # ... unless their number does not match (a newer frontend's promoted widgets): then the inside keeps its own
+    instance["widgets_values"] = ["x"]
+    assert to_api(ui)["106:89"]["inputs"]["vae_name"] == "vae-ft-mse-840000-ema-pruned.safetensors"
+    # a muted instance mutes what is inside it
+    instance["mode"] = 2
+    assert not any(k.startswith("106:") for k in to_api(ui))
+    # and it is forecast: the sampler inside is the sampling stage's node
+    steps = walk(api)
+    assert any(s.node_id == "106:92" and s.stage == "sampling" for s in steps)
+
+
+def test_a_subgraph_inside_a_subgraph_and_one_inside_itself():
+    inner = {
+        "id": "in",
+        "inputs": [{"name": "width", "type": "INT"}],
+        "outputs": [{"name": "LATENT", "type": "LATENT"}],
+        "nodes": [
+            {
+                "id": 1,
+                "type": "EmptyLatentImage",
+                "mode": 0,
+                "widgets_values": [512, 512, 1],
+                "inputs": [{"name": "width", "type": "INT", "link": 1, "widget": {"name": "width"}}],
+            }
+        ],
+        "links": [
+            {"id": 1, "origin_id": -10, "origin_slot": 0, "target_id": 1, "target_slot": 0, "type": "INT"},
+            {"id": 2, "origin_id": 1, "origin_slot": 0, "target_id": -20, "target_slot": 0, "type": "LATENT"},
+        ],
+    }
+    outer = {
+        "id": "out",
+        "inputs": [],
+        "outputs": [{"name": "LATENT", "type": "LATENT"}],
+        "nodes": [
+            {"id": 7, "type": "in", "mode": 0, "widgets_values": [1024], "inputs": [{"name": "width", "type": "INT"}]}
+        ],
+        "links": [{"id": 3, "origin_id": 7, "origin_slot": 0, "target_id": -20, "target_slot": 0, "type": "LATENT"}],
+    }
+    ui = {
+        "nodes": [
+            {"id": 5, "type": "out", "mode": 0, "inputs": [], "outputs": [{"name": "LATENT", "links": [9]}]},
+            {"id": 6, "type": "PreviewAny", "mode": 0, "inputs": [{"name": "source", "type": "*", "link": 9}]},
+        ],
+        "links": [[9, 5, 0, 6, 0, "LATENT"]],
+        "definitions": {"subgraphs": [inner, outer]},
+    }
+    api = to_api(ui)
+    assert api["5:7:1"]["inputs"] == {"width": 1024, "height": 512, "batch_size": 1}
+    assert api["6"]["inputs"]["source"] == ["5:7:1", 0]
+    outer["nodes"][0]["type"] = "out"  # a subgraph that holds itself: a clear error, not a hang
+    with pytest.raises(BadGraph, match="nest too deep"):
+        to_api(ui)
 
 
 def test_the_default_template_on_this_cpu_and_on_an_8gb_card(comfy, capsys):
