@@ -269,8 +269,9 @@ def test_apply_works_inside_a_subgraph_of_a_real_template(comfy, template):
 
 @pytest.mark.parametrize("template", SUBGRAPH_TEMPLATES)
 def test_the_command_lines_subgraph_expansion_is_the_frontends(comfy, template):
-    """`memprobe forecast` expands a saved workflow's subgraphs itself: the same nodes, ids ("106:92"), classes and
-    links as the real frontend's own API prompt of that workflow (``graphToPrompt``)."""
+    """`memprobe forecast` expands a saved workflow's subgraphs itself: the same nodes, ids ("106:92"), classes,
+    links and widget values as the real frontend's own API prompt of that workflow (``graphToPrompt``), from the
+    template's file and from the workflow as this frontend saves it."""
     from pathlib import Path
 
     import comfyui_workflow_templates
@@ -281,18 +282,20 @@ def test_the_command_lines_subgraph_expansion_is_the_frontends(comfy, template):
     workflow = json.loads((Path(comfyui_workflow_templates.__file__).parent / "templates" / template).read_text())
     page.evaluate("w => window.app.loadGraphData(w)", copy.deepcopy(workflow))
     prompt = page.evaluate("async () => (await window.app.graphToPrompt()).output")
-    expanded = to_api(workflow)
-
-    def shape(api, classes):  # (a custom node this ComfyUI does not have has no class in the frontend's prompt)
-        return {
-            node_id: (classes[node_id], {k: v for k, v in node["inputs"].items() if isinstance(v, list)})
-            for node_id, node in api.items()
-        }
-
-    known = {k: v["class_type"] if prompt.get(k, {}).get("class_type") else None for k, v in expanded.items()}
-
+    saved = page.evaluate("() => window.app.graph.serialize()")
     assert any(":" in node_id for node_id in prompt)
-    assert shape(expanded, known) == shape(prompt, {k: v["class_type"] for k, v in prompt.items()})
+    for ui in (workflow, saved):
+        expanded = to_api(ui)
+        assert set(expanded) == set(prompt)
+        for node_id, node in prompt.items():
+            if node["class_type"] is None:  # a custom node this ComfyUI lacks: its links still match
+                links = {k: v for k, v in expanded[node_id]["inputs"].items() if isinstance(v, list)}
+                assert links == {k: v for k, v in node["inputs"].items() if isinstance(v, list)}, node_id
+            else:
+                assert (expanded[node_id]["class_type"], expanded[node_id]["inputs"]) == (
+                    node["class_type"],
+                    node["inputs"],
+                ), node_id
     assert ours(errors) == []
 
 
