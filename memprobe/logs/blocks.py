@@ -23,6 +23,7 @@ from .patterns import (
     _PLAIN_FIELD,
     _PLAIN_HEADINGS,
     _REPORT_FIELD,
+    _REPORT_FIELDS,
     _REPORT_NAMES,
     _REPORT_OPENERS,
     _REPORT_VERSIONS,
@@ -94,6 +95,9 @@ class BlockReading:
     cut_frame: str | None
     frame_indent: int
     flat_code: bool
+    fields_above: list[tuple[int, str]]
+    """The report-shaped fields (``- **Tipo de nó:** KSampler``) just above, outside a block: a translated report
+    cut above its headings opens at its exception's type, and its node's fields were these."""
 
     if TYPE_CHECKING:  # the machine facts of a report, read by MachineReading; an ending, filed by the reader
 
@@ -362,6 +366,33 @@ class BlockReading:
             if s.startswith("invalid prompt"):
                 self.prompt.ended, self.prompt.ended_line = "invalid", self._ev(s)
         self._close()
+
+    def _report_fields(self, text: str, s: str) -> bool:
+        """A report cut above its headings, opened by its fields: an English one by its own field names (``- **Node
+        Type:** VAEDecode``); one a browser translated by its exception's type (``- **Tipo de exceção:**
+        torch.OutOfMemoryError``), with the node's fields just above it."""
+        if s.startswith(_REPORT_FIELDS):
+            self._open("report", s)
+            self.mode = Mode.REPORT
+            self._block_line(text, s)
+            return True
+        if not s.startswith("- **") or (m := _REPORT_FIELD.match(s)) is None:
+            return False
+        if not _EXCEPTION_VALUE.match(m.group(2).strip()):
+            self.fields_above = [*self.fields_above[-3:], (self.n, s)]  # (a node's id and class, maybe)
+            return False
+        above, self.fields_above = self.fields_above, []
+        at = self.n
+        try:
+            self.n, opener = above[0] if above else (at, s)
+            self._open("report", opener)
+            self.mode = Mode.REPORT
+            for self.n, field in above:  # (each field's evidence keeps its own line)
+                self._block_line(field, field)
+        finally:
+            self.n = at
+        self._block_line(text, s)
+        return True
 
     def _report_heading(self, s: str) -> bool:
         title = s.lstrip("#").strip().lower()

@@ -258,7 +258,7 @@ _INTERRUPT_REQUESTS = (
     "Cancelling running prompt ",
 )
 """ComfyUI's server on a user's request to interrupt (``POST /interrupt``; newer ones' ``POST /api/jobs/{id}/cancel``)."""
-_VALIDATION_MESSAGES = (
+_OUTPUT_REASONS = (
     "Value not in list",
     "Required input is missing",
     "Return type mismatch between linked nodes",
@@ -266,6 +266,10 @@ _VALIDATION_MESSAGES = (
     "Exception when validating inner node",
     "Custom validation failed for node",
     "Bad linked input, must be",
+)
+"""Why ComfyUI refused an output (``execution.py``'s ``validate_inputs``), each listed under it as ``  - reason: ...``."""
+_VALIDATION_MESSAGES = (
+    *_OUTPUT_REASONS,
     "Prompt has no outputs",
     "Cannot execute because a node is missing the class_type property",
     "Cannot execute because node ",  # "... Inference_Core_LayeredDiffusionApply does not exist."

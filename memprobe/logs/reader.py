@@ -59,7 +59,6 @@ from .patterns import (  # what the reader's lines are tested against
     _CONTAINER_PROMPT,
     _EXC_LINE,
     _EXC_START,
-    _EXCEPTION_VALUE,
     _FAILED,
     _FALLBACKS,
     _FAULT_FRAME,
@@ -81,9 +80,8 @@ from .patterns import (  # what the reader's lines are tested against
     _NOT_A_FAILURE,
     _NOTICES,
     _OUT_OF_RANGE,
+    _OUTPUT_REASONS,
     _QUIET_LEVEL,
-    _REPORT_FIELD,
-    _REPORT_FIELDS,
     _REPORT_OPENERS,
     _SAYS_FAILED,
     _STARTUP,
@@ -170,8 +168,6 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         """The line of a launcher's error panel that named ComfyUI's service (Intel AI Playground's ``Service:
         comfyui-backend``): its ``Exit Code:`` follows."""
         self.fields_above: list[tuple[int, str]] = []
-        """The report-shaped fields (``- **Tipo de nó:** KSampler``) just above, outside a block: a translated report
-        cut above its headings opens at its exception's type, and its node's fields were these."""
         self.api_class: tuple[int, str] | None = None
         """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
         self.said_failed: LogFailure | None = None
@@ -429,26 +425,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             return True  # (an API client's exception may carry it: "RuntimeError: ["execution_error", {...}]")
         if "Node Type: " in s and self._worker_error(s):
             return True
-        if first in "-EN" and s.startswith(_REPORT_FIELDS):  # a report cut above its headings: its fields alone
-            self._open("report", s)
-            self.mode = Mode.REPORT
-            self._block_line(text, s)
-            return True
-        if first == "-" and s.startswith("- **") and (m := _REPORT_FIELD.match(s)):
-            if not _EXCEPTION_VALUE.match(m.group(2).strip()):
-                self.fields_above = [*self.fields_above[-3:], (self.n, s)]  # (a node's id and class, maybe)
-                return False
-            above, self.fields_above = self.fields_above, []  # a translated report cut above its headings:
-            at = self.n  # its exception's type says what it is
-            try:
-                self.n, opener = above[0] if above else (at, s)
-                self._open("report", opener)
-                self.mode = Mode.REPORT
-                for self.n, field in above:  # (each field's evidence keeps its own line)
-                    self._block_line(field, field)
-            finally:
-                self.n = at
-            self._block_line(text, s)
+        if first in "-EN" and self._report_fields(text, s):  # a report cut above its headings: its fields alone
             return True
         if (
             (": " in s or "：" in s)
@@ -465,7 +442,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         if (
             first == "-"
             and s[:2] == "- "
-            and s[2:].startswith(_VALIDATION_MESSAGES[:-1])
+            and s[2:].startswith(_OUTPUT_REASONS)
             and (self.bare_class is None or self.bare_class[0] < self.n - 2)  # (under its node's class: a dialog)
         ):  # one of an output's errors as ComfyUI lists them ("  - Value not in list: ..."), its heading cut off:
             self._open("validation", s, message=s[2:])  # that output was skipped, and what ran out in the rest

@@ -487,7 +487,7 @@ def _table_cell(text: str) -> str | None:
     cells = [cell for cell in text.strip()[1:-1].split("|") if cell.strip()]
     if len(cells) > 1:
         return None
-    return cells[0][1:] if cells and cells[0][:1] == " " else cells[0] if cells else ""
+    return cells[0].removeprefix(" ") if cells else ""
 
 
 def clean(text: str) -> str:
