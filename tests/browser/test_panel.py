@@ -271,7 +271,7 @@ def test_apply_works_inside_a_subgraph_of_a_real_template(comfy, template):
 def test_the_command_lines_subgraph_expansion_is_the_frontends(comfy, template):
     """`memprobe forecast` expands a saved workflow's subgraphs itself: the same nodes, ids ("106:92"), classes,
     links and widget values as the real frontend's own API prompt of that workflow (``graphToPrompt``), from the
-    template's file and from the workflow as this frontend saves it."""
+    template's file and from the workflow as this frontend saves it, also once the instances' own values changed."""
     from pathlib import Path
 
     import comfyui_workflow_templates
@@ -281,21 +281,31 @@ def test_the_command_lines_subgraph_expansion_is_the_frontends(comfy, template):
     page, _, _, errors = comfy
     workflow = json.loads((Path(comfyui_workflow_templates.__file__).parent / "templates" / template).read_text())
     page.evaluate("w => window.app.loadGraphData(w)", copy.deepcopy(workflow))
-    prompt = page.evaluate("async () => (await window.app.graphToPrompt()).output")
-    saved = page.evaluate("() => window.app.graph.serialize()")
-    assert any(":" in node_id for node_id in prompt)
-    for ui in (workflow, saved):
-        expanded = to_api(ui)
-        assert set(expanded) == set(prompt)
-        for node_id, node in prompt.items():
-            if node["class_type"] is None:  # a custom node this ComfyUI lacks: its links still match
-                links = {k: v for k, v in expanded[node_id]["inputs"].items() if isinstance(v, list)}
-                assert links == {k: v for k, v in node["inputs"].items() if isinstance(v, list)}, node_id
-            else:
-                assert (expanded[node_id]["class_type"], expanded[node_id]["inputs"]) == (
-                    node["class_type"],
-                    node["inputs"],
-                ), node_id
+
+    def same_as_the_frontends(*uis):
+        prompt = page.evaluate("async () => (await window.app.graphToPrompt()).output")
+        assert any(":" in node_id for node_id in prompt)
+        for ui in uis or (page.evaluate("() => window.app.graph.serialize()"),):
+            expanded = to_api(ui)
+            assert set(expanded) == set(prompt)
+            for node_id, node in prompt.items():
+                if node["class_type"] is None:  # a custom node this ComfyUI lacks: its links still match
+                    links = {k: v for k, v in expanded[node_id]["inputs"].items() if isinstance(v, list)}
+                    assert links == {k: v for k, v in node["inputs"].items() if isinstance(v, list)}, node_id
+                else:
+                    assert (expanded[node_id]["class_type"], expanded[node_id]["inputs"]) == (
+                        node["class_type"],
+                        node["inputs"],
+                    ), node_id
+
+    same_as_the_frontends(workflow, page.evaluate("() => window.app.graph.serialize()"))
+    # a user's own values on each instance (its widgets, the subgraph's inputs): they win over the nodes' inside
+    edited = page.evaluate("""() => { let edited = 0;
+        for (const n of window.app.graph._nodes) if (n.subgraph) for (const w of n.widgets || [])
+            if (typeof w.value === 'number') { w.value += 3; edited++; }
+        return edited; }""")
+    assert edited >= 1
+    same_as_the_frontends()
     assert ours(errors) == []
 
 
