@@ -37,6 +37,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 SPIKE_PACK = ROOT / "tests" / "integration" / "nodes_spike"
 MIB = 1024**2
 BUDGET_S = 8 * 60
@@ -58,6 +59,8 @@ class Check:
             "steps": {},
         }
         self.install: Any = None
+        self.servers: list[tuple[Any, str]] = []
+        self.current = ""
 
     # ------------------------------------------------------------------ plumbing
     def step(self, name: str, fn: Callable[[], dict[str, Any]], *, gpu: bool = False) -> None:
@@ -68,6 +71,7 @@ class Check:
             self.report["steps"][name] = {"status": "skipped (out of time)"}
             return
         t0 = time.monotonic()
+        self.current = name
         try:
             result = fn()
             status = "ok" if result.pop("ok", True) else "failed"
@@ -81,7 +85,11 @@ class Check:
 
         folder = self.work / f"server-{len(list(self.work.glob('server-*')))}"
         folder.mkdir(parents=True)
-        server = ComfyServer(self.install, folder, extensions=extensions or [REPO], args=list(args), cpu=self.dry_run)
+        extra = os.environ.get("MEMPROBE_COMFYUI_ARGS", "").split()  # e.g. --front-end-root where no frontend wheel is
+        server = ComfyServer(
+            self.install, folder, extensions=extensions or [REPO], args=[*args, *extra], cpu=self.dry_run
+        )
+        self.servers.append((server, self.current))
         return server.start()
 
     # ------------------------------------------------------------------ steps
@@ -183,14 +191,41 @@ class Check:
         finally:
             server.stop()
 
+    def _hold_vram(self, leave_bytes: int) -> tuple[subprocess.Popen[str], int]:
+        """Another program holding all of the card's free memory but ``leave_bytes`` (a game, a second ComfyUI; as
+        a smaller card would): plain device allocations, given back when it exits (at the end of its stdin)."""
+        code = (
+            "import sys, torch\n"
+            "free, _ = torch.cuda.mem_get_info()\n"
+            f"held = torch.empty(max(0, free - {leave_bytes}), dtype=torch.uint8, device='cuda')\n"
+            "print('held', held.numel(), flush=True)\n"
+            "sys.stdin.read()\n"
+        )
+        proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        line = proc.stdout.readline() if proc.stdout else ""
+        if not line.startswith("held"):
+            proc.kill()
+            raise RuntimeError(f"could not hold the card's memory: {line!r}")
+        return proc, int(line.split()[1])
+
     def decode_oom(self) -> dict[str, Any]:
-        """Too little VRAM left for a 2048² decode: caught at the decode as VRAM (or retried in tiles, and
-        recorded); then the swap to VAE Decode (Tiled) passes."""
+        """Another program leaves ComfyUI 3 GiB of the card, too little for a 2048² decode (~8.5 GiB in bf16): caught
+        at the decode as VRAM (or retried in tiles, and recorded); then the swap to VAE Decode (Tiled) passes. (A
+        ``--reserve-vram`` does not make a decode fail: ComfyUI sizes a decode by the card's real free memory.)"""
+        holder, held = self._hold_vram(3 * 1024**3)
+        try:
+            result = self._decode_oom()
+            result["held_by_another_program_gib"] = round(held / 1024**3, 1)
+            return result
+        finally:
+            if holder.stdin:
+                holder.stdin.close()
+            holder.wait(30)
+
+    def _decode_oom(self) -> dict[str, Any]:
         from comfy_server import load_workflow
 
-        total = self.report["steps"]["environment"].get("vram_total_bytes") or 0
-        reserve_gb = max(0.0, total / 1024**3 - 3.0)  # leave ~3 GiB: the 2048² decode asks ~8.5 GiB in bf16
-        server = self.server("--reserve-vram", f"{reserve_gb:.1f}")
+        server = self.server()
         try:
             big = load_workflow("txt2img", **{"5.width": 2048, "5.height": 2048, "3.steps": 1, "3.seed": 11})
             prompt_id, history = server.run(big, timeout_s=420)
@@ -242,6 +277,82 @@ class Check:
         finally:
             server.stop()
 
+    OOM_CASES: dict[str, tuple[str, dict[str, str], str]] = {
+        # what runs out, as torch raises it on this machine: (code, environment, the kind explain must name)
+        "cuda_caching_allocator": ("torch.empty(2**40, dtype=torch.uint8, device='cuda')", {}, "vram"),
+        "cuda_malloc_async": (
+            "torch.empty(2**40, dtype=torch.uint8, device='cuda')",
+            {"PYTORCH_CUDA_ALLOC_CONF": "backend:cudaMallocAsync"},
+            "vram",
+        ),
+        "cuda_expandable_segments": (
+            "torch.empty(2**40, dtype=torch.uint8, device='cuda')",
+            {"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"},
+            "vram",
+        ),
+        "cuda_memory_fraction": (
+            "torch.cuda.set_per_process_memory_fraction(0.02); torch.empty(2**33, dtype=torch.uint8, device='cuda')",
+            {},
+            "vram",
+        ),
+        "cuda_card_full": (
+            "held = [torch.empty(2**33, dtype=torch.uint8, device='cuda') for _ in range(64)]",
+            {},
+            "vram",
+        ),
+        "cpu_allocator": ("torch.empty(2**44, dtype=torch.uint8)", {}, "system-ram"),
+    }
+
+    def oom_texts(self) -> dict[str, Any]:
+        """torch's own out-of-memory errors on this machine (each allocator set-up), as Python prints them when
+        nothing catches them, and what ``memprobe explain`` names each: text no one here wrote."""
+        from memprobe.logs.explain import explain_log
+
+        cases: dict[str, Any] = {}
+        for name, (code, env, kind) in self.OOM_CASES.items():
+            proc = subprocess.run(
+                [sys.executable, "-c", f"import torch\n{code}"],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                env={**os.environ, **env},
+            )
+            text = proc.stderr[-4000:]
+            judged = explain_log(text)
+            failure = judged.get("failure") or {}
+            cases[name] = {
+                "rc": proc.returncode,
+                "text": text,
+                "expected": kind,
+                "kind": failure.get("kind"),
+                "suggestions": [s["id"] for s in judged.get("suggestions") or []],
+            }
+        raised = {n: c for n, c in cases.items() if c["rc"] != 0}
+        right = sum(1 for c in raised.values() if c["kind"] == c["expected"] and c["suggestions"])
+        return {"cases": cases, "raised": len(raised), "named_and_advised": right, "ok": right == len(raised)}
+
+    def logs(self) -> dict[str, Any]:
+        """Each server's ComfyUI log, brought back, and what ``memprobe explain`` reads in it."""
+        from memprobe.logs.explain import explain_log
+
+        out: dict[str, Any] = {}
+        for server, step in self.servers:
+            if not server.log_path.exists():
+                continue
+            target = self.out / f"comfyui_{step}.log"
+            self.out.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(server.log_path.read_bytes()[-8 * MIB :])
+            judged = explain_log(target.read_bytes())
+            failure = judged.get("failure") or {}
+            out[step] = {
+                "prompts_completed": judged["prompts"]["completed"],
+                "kind": failure.get("kind"),
+                "class_type": (failure.get("node") or {}).get("class_type"),
+                "fallbacks": [f.get("kind") for f in judged.get("fallbacks") or []],
+                "suggestions": [s["id"] for s in judged.get("suggestions") or []],
+            }
+        return {"read": out}
+
     def run(self) -> int:
         self.step("environment", self.environment)
         self.step("comfyui", self.comfyui)
@@ -250,6 +361,8 @@ class Check:
             self.step("exact_peaks", self.exact_peaks)
             self.step("decode_oom", self.decode_oom, gpu=True)
             self.step("lowvram", self.lowvram, gpu=True)
+        self.step("oom_texts", self.oom_texts, gpu=True)
+        self.step("logs", self.logs)
         self.report["seconds"] = round(time.monotonic() - self.started, 1)
         self.out.mkdir(parents=True, exist_ok=True)
         (self.out / "gpu_check.json").write_text(json.dumps(self.report, indent=2, default=str), encoding="utf-8")

@@ -43,9 +43,10 @@ __all__ = [
 # Texts are matched lower-cased, in the languages users post in (Windows' and glibc's own
 # message catalogs). Order matters: the CPU allocator's message wins over the type (torch raises
 # OutOfMemoryError for CPU allocations too).
-_PINNED_TEXTS = ("hostbuffer.read_file_slice failed",)
-"""comfy-aimdo's pinned host buffer failed to take a slice of a model file: pinned host RAM (ComfyUI issue
-#14250, fixed by ``--disable-pinned-memory``; PR #15699)."""
+_PINNED_TEXTS = ("hostbuffer.read_file_slice failed", "hostbuffer allocation failed", "host oom")
+"""comfy-aimdo's pinned host buffer failed to take a slice of a model file (ComfyUI issue #14250, fixed by
+``--disable-pinned-memory``; PR #15699), or to be allocated (``HostBuffer allocation failed``, its native log's
+``Host OOM``; comfy-aimdo 0.6): pinned host RAM."""
 _KILLED_CHILD_TEXTS = ("is killed by signal: killed", "terminated with signal sigkill")
 """torch's words for a worker it started that SIGKILL ended (a DataLoader's, torch.multiprocessing's child): most
 often the kernel's OOM killer — system RAM, inferred (:func:`killed_child`)."""
@@ -60,6 +61,14 @@ _SYSTEM_RAM_TEXTS = (
     "cannot allocate array memory",  # numpy's C-level MemoryError (a video decoded into one array)
     "memory limit hit after loading",  # VideoHelperSuite stops a video load before RAM runs out
     "not enough memory resources are available",  # WinError 8
+    "not enough storage is available to",  # WinError 8 and 14 before Windows 8: "... to process this command" (memory)
+    "存储空间不足，无法处理此命令",  # the same, Chinese (WinError 8; 14: "存储器不足，无法完成此操作")
+    "存储器不足，无法完成此操作",
+    "메모리 리소스가 부족",
+    "insufficient system resources exist to complete",  # WinError 1450: the kernel's pools and mapped views (a model
+    "ressources système insuffisantes",  # mmapped on Windows; a small paging file), in French and Russian
+    "недостаточно системных ресурсов",
+    "can't allocate region",  # macOS' malloc: "malloc: can't allocate region ... mach_vm_map(size=...) failed"
     "nicht genügend speicherressourcen",
     "ressources mémoire insuffisantes",
     "no hay suficientes recursos de memoria",
@@ -135,6 +144,10 @@ _COMMIT_TEXTS = (
     "3221225773",  # the same status as an exit code
     "-1073741523",
     "status_commitment_limit",
+    "0xc0000017",  # STATUS_NO_MEMORY: "Not enough virtual memory or paging file quota is available", an exit code
+    "3221225495",
+    "-1073741801",
+    "status_no_memory",
 )
 _DISK_TEXTS = (
     "no space left on device",
@@ -144,6 +157,14 @@ _DISK_TEXTS = (
     "winerror 112",
     "os error 112",
     "disk quota exceeded",
+    "disc quota exceeded",  # macOS' EDQUOT
+    "quota disco superata",  # EDQUOT in glibc's Italian, Russian and Traditional Chinese
+    "превышена дисковая квота",
+    "磁碟配額已滿",
+    "low on resource: ephemeral-storage",  # Kubernetes: the node's disk, a container's or a pod's local storage
+    "local ephemeral storage limit",
+    "ephemeral local storage usage exceeds",
+    "storage quota has been exceeded",  # Google Drive (Colab): "Google Drive storage quota has been exceeded"
     "disk full",  # what a user types, a tool's status ("Disk full", "the disk is full")
     "disk is full",
     "auf dem datenträger ist nicht genügend speicherplatz",
@@ -215,6 +236,7 @@ _VRAM_TEXTS = (
     "insufficient gpu memory",
     "devoured all of the memory",  # SUPIR's own hint after a torch OOM
     "vbar oom",  # comfy-aimdo (dynamic VRAM): the model's VRAM address range is full (raised as MemoryError)
+    "vram grow failed",  # comfy-aimdo's cast buffer could not grow ("VRAM grow failed: 2147483648 bytes")
     "vram allocation failed",  # comfy-aimdo's fault-in: a page did not fit even after evicting others ("Fault failed: 2")
     "cudamalloc failed",  # llama.cpp's CUDA backend (LLM/VLM nodes)
     "error code 2: outofmemory",  # TensorRT building an engine: its GPU buffer could not grow ("Requested size was ...")
@@ -380,6 +402,7 @@ _NOT_EXHAUSTION = (
     *_AIMDO_RESERVE,
     "javascript heap out of memory",  # Node.js (an Electron app, a frontend build): V8's heap limit, not the machine's
     _SIZE_LIMIT,
+    "inotify",  # ENOSPC (errno 28) also means the inotify watch limit: "[Errno 28] inotify watch limit reached"
 )
 """Worded as memory errors, not memory running out: :data:`_AIMDO_RESERVE`, and limits other than the
 machine's memory — V8's heap flag, a platform's limit on one allocation's size (IPEX on Intel's Alchemist
@@ -461,7 +484,8 @@ FALLBACKS: tuple[tuple[str, str], ...] = (
     ("ran out of memory while running softmax", "attention-fallback"),
     ("out of memory error, emptying cache and trying again", "attention-fallback"),
     ("out of memory error, increasing steps and trying again", "attention-fallback"),
-)
+    ("oomed: switched to slice attention", "attention-fallback"),  # the VAE's attention ("scaled_dot_product_attention
+)  # OOMed: ...", comfy/ldm/modules/diffusionmodules/model.py)
 
 
 PLANNED_TILING = "tiling directly"
@@ -478,7 +502,7 @@ def planned_tiling(message: str) -> bool:
 def detect_fallback(message: str) -> str | None:
     """The fallback a ComfyUI log line reports (``tiled-vae-decode`` ...), or ``None``."""
     text = message.lower()
-    if "memory" not in text:
+    if "memory" not in text and "oomed" not in text:
         return None
     for needle, kind in FALLBACKS:
         if needle in text:

@@ -100,10 +100,12 @@ _CRASH = (
     "nvrm: xid",  # NVIDIA's driver reporting a GPU fault in the kernel log (an MMU fault, a GPU off the bus)
     "caught in c10/util/aborthandler.h",  # torch's handler on Windows: "Unhandled exception caught in ...", then abort
 )
-_NT_CRASH = re.compile(r"(?:\b0xc0000(?!12d)[0-9a-f]{3}|\b322122(?!5773)[56]\d{3}|-10737(?!41523)\d{5})\b")
+_NT_CRASH = re.compile(
+    r"(?:\b0xc0000(?!12d|017)[0-9a-f]{3}|\b322122(?!5773|5495)[56]\d{3}|-10737(?!41523|41801)\d{5})\b"
+)
 """An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,
 0xC0000374 heap corruption ...), in hex or as Windows prints it in decimal; the commit limit's 0xC000012D
-is a memory failure (:mod:`memprobe.judging.failures`)."""
+and STATUS_NO_MEMORY's 0xC0000017 are memory failures (:mod:`memprobe.judging.failures`)."""
 _FATAL_CHECK = re.compile(r"^\[f [^\]]*:\d+\]")
 _NATIVE_ASSERT = re.compile(r"assertion failed: .*, file .+, line \d+")
 """A native library's own assert macro (nunchaku's ``assertion failed: false, file ...dispatch_utils.h, line 30``):
@@ -122,13 +124,22 @@ _MEMORY_KILL = (
     "oom killed",  # a platform's word for the kernel's kill ("container was OOM killed")
     "oom-killed",
     "due to memory pressure",  # systemd-oomd (Ubuntu, Fedora): "Killed /user.slice/... due to memory pressure for ..."
+    "due to memory used",  # ... and its swap kill: "... due to memory used (N) / total (N) and swap used ..."
+    "out of memory and no killable processes",  # the kernel, with nothing left to kill
+    "not syncing: out of memory",  # the kernel's panic_on_oom
+    "out of memory: oom victim",  # the kernel, its victim already exiting
+    "(vm-pageshortage",  # macOS' jetsam: "memorystatus: killing_top_process pid N [python3.11] (vm-pageshortage ..."
+    "system oom encountered",  # Kubernetes' SystemOOM event: "System OOM encountered, victim process: python"
+    "low on resource: memory",  # Kubernetes evicted the pod: its node's memory ran low (not the container's limit)
     "run out of application memory",  # macOS: "Your system has run out of application memory."
 )
 _WINDOW_OOM = ("render-process-gone reason=oom",)
 """The window ComfyUI runs in ran out of memory: Electron's event for the Desktop app's renderer. The server is
 another process."""
-_KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了")
-"""The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese and Japanese catalogs."""
+_KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了", "убито")
+"""The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese, Japanese and Russian catalogs
+(Portuguese's "Morto" only as a line of its own: :data:`_KILLED_LINES`)."""
+_KILLED_LINES = ("morto",)
 _BACKEND_EXIT = (
     "failed. restarting per configuration",  # SwarmUI: "Self-Start ComfyUI-0 on port 7821 failed. Restarting ..."
     "unexpectedly exited",  # SwarmUI: "Self-Start ComfyUI-0 on port 7821 unexpectedly exited (if something failed, ..."
@@ -162,7 +173,8 @@ _CGROUP_KILL = (
     "exceeded its memory limit",  # a platform's words ("Error: container exceeded its memory limit")
     "memory quota exceeded",  # Heroku's R14/R15
     "memory quota vastly exceeded",
-    "low on resource: memory",  # Kubernetes evicted the pod: its node's memory ran low
+    "killed as a result of limit of",  # the kernel's memory cgroup (v1): "Task in /docker/... killed as a result of ..."
+    "container oom ",  # docker's event: "... container oom 3f9c2a1b7d4e (image=comfyui:latest, name=comfyui)"
 )
 """The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
 _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\bexceeded")
@@ -170,6 +182,7 @@ _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\be
 _SIGKILL_EXIT = re.compile(
     r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*(?:137|-9)\b"
     r"|\b(?:killed|terminated)(?: by| with)? signal:? (?:9|sigkill|killed)\b"
+    r"|\bexited \((?:137|-9)\)"  # docker ps's status column: "Exited (137) 3 minutes ago"
 )
 """An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
 ``exit status 137``, ``exited with code -9``, fish's ``terminated by signal SIGKILL``, ``terminated by signal 9``)."""
@@ -236,6 +249,7 @@ _HINT_TEXTS = [
         *_UNREACHABLE,
         *_RECONNECTING,
         *_KILLED_WORDS,
+        *_KILLED_LINES,
     )
     if not re.search(_HINT_WORDS, t) and not any(h in t for h in _HINT_SUBSTRINGS)
 ]
@@ -294,8 +308,8 @@ def ending_kind(low: str, s: str) -> str | None:
         return "stopped"
     if any(p in low for p in _CGROUP_KILL) or _MEMORY_LIMIT_OF.search(low):
         return "cgroup-kill"
-    if "container" in low and any(p in low for p in _MEMORY_KILL):  # "Container killed by the kernel OOM killer"
-        return "cgroup-kill"
+    if "container" in low and "low on resource" not in low and any(p in low for p in _MEMORY_KILL):
+        return "cgroup-kill"  # "Container killed by the kernel OOM killer" (an eviction names its container too)
     if any(p in low for p in _MEMORY_KILL) or ("sending sig" in low and ("earlyoom" in low or "badness" in low)):
         return "memory-kill"
     if any(p in low for p in _COMMIT_EXHAUSTED):
@@ -312,7 +326,7 @@ def ending_kind(low: str, s: str) -> str | None:
         return "killed"
     if low.startswith("make: ***") and low.endswith("error 137"):  # make ran it (a container's `docker run`)
         return "killed"
-    if any(k in low for k in _KILLED_WORDS) and len(s) < 80:
+    if (any(k in low for k in _KILLED_WORDS) and len(s) < 80) or low.strip() in _KILLED_LINES:
         return "killed"
     if "thread: [" in low and "assertion `" in low:  # a CUDA kernel's device-side assert: an error, not an abort
         return None

@@ -34,7 +34,8 @@ class ComfyLogHandler(logging.Handler):
         try:
             raw = record.msg if isinstance(record.msg, str) else str(record.msg)
             if record.levelno >= logging.WARNING:
-                if "memory" in raw.lower():
+                low = raw.lower()
+                if "memory" in low or "oomed" in low:  # (the VAE's attention: "... OOMed: switched to slice attention")
                     message = record.getMessage()
                     kind = detect_fallback(message)
                     planned = self.planned

@@ -1,6 +1,7 @@
 """The GPU check's dry run (``benchmarks/gpu_check.py --dry-run``) on the CPU ComfyUI CI builds: every
 step but the GPU ones runs — the environment, the ComfyUI, a server with Memory Probe, readings of a
-run, exact per-node peaks of a known spike — the report is written, and it exits 0. It keeps the
+run, exact per-node peaks of a known spike, each server's log read back by explain — the report is written, and it
+exits 0. It keeps the
 script ready for the day a GPU is lent."""
 
 from __future__ import annotations
@@ -42,5 +43,11 @@ def test_the_gpu_checks_dry_run_goes_through_every_step_but_the_gpu_ones(comfy_i
         "exact_peaks": "ok",
         "decode_oom": "skipped (dry run)",
         "lowvram": "skipped (dry run)",
+        "oom_texts": "skipped (dry run)",
+        "logs": "ok",
     }
     assert steps["readings"]["run_status"] == "success" and steps["exact_peaks"]["caught"] == 5
+    # each server's log comes back, read by explain: the prompts it ran, each completed
+    assert sorted(p.name for p in out.glob("comfyui_*.log")) == ["comfyui_exact_peaks.log", "comfyui_readings.log"]
+    read = steps["logs"]["read"]
+    assert (read["readings"]["prompts_completed"], read["exact_peaks"]["prompts_completed"]) == (1, 5)

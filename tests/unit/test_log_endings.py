@@ -134,7 +134,8 @@ def test_a_crash_printed_on_a_progress_bars_line_ends_the_run_at_that_bars_stage
         ("Container killed by the kernel OOM killer", "cgroup-kill"),
         ("Process killed by the kernel OOM killer", "memory-kill"),
         ("Error: container exceeded its memory limit", "cgroup-kill"),
-        ("Pod was evicted: The node was low on resource: memory.", "cgroup-kill"),
+        # Kubernetes' eviction: the node's memory ran low, not the container's limit (kubelet, not the kernel)
+        ("Pod was evicted: The node was low on resource: memory.", "memory-kill"),
         ("Error R15 (Memory quota vastly exceeded)", "cgroup-kill"),
         # IgnatBeresnev/comfyui-gfx1151#2: the kernel's segfault line, its start cut from the paste
         ("error 4 in libhsa-runtime64.so.1.18.70101", "crash"),
