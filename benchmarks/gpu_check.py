@@ -4,21 +4,27 @@ time for a session, 10 a command). On an NVIDIA GPU, in a real ComfyUI with the 
 1. reads VRAM three ways — Memory Probe's reading, NVML's, torch's — and compares them;
 2. checks that per-node VRAM peaks are exact: a node allocates a known CUDA spike and frees it at once,
    and the node's recorded peak must hold it (torch's peak counters, restarted at each node);
-3. forces a VAE decode out of memory (``--reserve-vram`` leaves too little for a 2048² decode) and checks
-   that the failure is caught at that node as VRAM, or — where ComfyUI retries in tiles — that the retry
-   is recorded; then the one-click swap to VAE Decode (Tiled) makes the same run pass;
+3. forces a VAE decode out of memory (another program holds all but 3 GiB of the card; ``--reserve-vram`` cannot:
+   ComfyUI sizes a decode by the card's real free memory) and checks that the failure is caught at that node as VRAM,
+   or — where ComfyUI retries in tiles — that the retry is recorded; then the one-click swap to VAE Decode (Tiled)
+   makes the same run pass;
 4. runs with ``--lowvram`` and checks that the residency shows the partial load;
-5. writes one JSON report (``gpu_check.json``) to bring back.
+5. raises torch's own out-of-memory errors on the machine (each allocator set-up, the CPU allocator) and checks that
+   ``memprobe explain`` names each and gives a first step: text nobody here wrote;
+6. brings each server's ComfyUI log back (``comfyui_<step>.log``) with what explain reads in it;
+7. writes one JSON report (``gpu_check.json``) to bring back.
 
 ``--dry-run`` goes through every step on the CPU here — the ComfyUI set-up CI builds, a server with
-Memory Probe, a run, the report — with the GPU steps marked ``skipped (dry run)``, and exits 0: a test
+Memory Probe, a run, the logs, the report — with the GPU steps marked ``skipped (dry run)``, and exits 0: a test
 (tests/integration/test_gpu_check.py) keeps it from rotting.
 
-On the device machine (nothing can be fetched there: carry the ComfyUI archive and the wheels it needs
-beyond that machine's image, see /work/.library/device/README.md):
+On the device machine (nothing can be fetched there), ``benchmarks/gpu_device.sh`` builds what it needs from a kit
+the call carries (ComfyUI's archive, the tiny checkpoint's maker, the wheels the machine's image lacks; the script
+says which, and how to make it) and runs this check (rehearsed here with ``--dry-run`` in a bare venv: 46 s):
 
-    PYTHONUNBUFFERED=1 python benchmarks/gpu_check.py --out $OUT            # builds ComfyUI, ~8 minutes
-    python benchmarks/gpu_check.py --dry-run --out /tmp/gpu-check           # here, on the CPU
+    bash benchmarks/gpu_device.sh                                     # there: the report lands in $OUT
+    PYTHON=<a bare venv's python> bash benchmarks/gpu_device.sh --dry-run   # here: the same path, on the CPU
+    python benchmarks/gpu_check.py --dry-run --out /tmp/gpu-check     # here, with CI's ComfyUI
 """
 
 from __future__ import annotations

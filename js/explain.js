@@ -114,7 +114,7 @@ export function renderExplanation(doc) {
       el(
         "div",
         { class: "mp-note" },
-        `ComfyUI's silent fallback (${f.kind}${f.count > 1 ? `, ${f.count} times` : ""}), line ${f.line}`,
+        `Silent fallback (${f.kind}${f.count > 1 ? `, ${f.count} times` : ""}), line ${f.line}`,
       ),
     ),
     el("h4", {}, "Try first"),

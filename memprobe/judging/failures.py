@@ -60,6 +60,9 @@ _SYSTEM_RAM_TEXTS = (
     "arraymemoryerror",
     "cannot allocate array memory",  # numpy's C-level MemoryError (a video decoded into one array)
     "memory limit hit after loading",  # VideoHelperSuite stops a video load before RAM runs out
+    "within set memory limit",  # ... its 2024 wording: "Not all frames could be loaded within set memory limit"
+    "can fit in memory",  # ... and its meta batch: "Meta Batch set to 256 frames but only 97 can fit in memory"
+    "insufficient system ram",  # ComfyUI-QwenVL: "Insufficient System RAM even for 4-bit quantization."
     "not enough memory resources are available",  # WinError 8
     "not enough storage is available to",  # WinError 8 and 14 before Windows 8: "... to process this command" (memory)
     "存储空间不足，无法处理此命令",  # the same, Chinese (WinError 8; 14: "存储器不足，无法完成此操作")
@@ -165,6 +168,26 @@ _DISK_TEXTS = (
     "local ephemeral storage limit",
     "ephemeral local storage usage exceeds",
     "storage quota has been exceeded",  # Google Drive (Colab): "Google Drive storage quota has been exceeded"
+    "insufficient disk space",  # ComfyUI-FluxTrainer: "Insufficient disk space. Required: 2.0GB. Available: 1.36GB"
+    "not enough space on disk",  # Stability Matrix: "Not enough space on disk. Need 6.5 GiB but only have 2.1 GiB"
+    "free space on the selected drive",  # ... and "Not enough free space on the selected drive"
+    # the Desktop app's installer: "Insufficient space - minimum free space: 10 GB" (ComfyUI_frontend's
+    # install.insufficientFreeSpace, in each language it ships)
+    "minimum free space:",
+    "最小可用空间",
+    "最低可用空間",
+    "最低限の空き容量",
+    "최소한의 여유 공간",
+    "espace libre minimum",
+    "espacio libre mínimo",
+    "необходимое свободное место",
+    "الحد الأدنى للمساحة الحرة",
+    "minimum boş alan",
+    "espaço livre mínimo",
+    "erforderlicher freier speicherplatz",
+    "spazio libero minimo",
+    "מקום פנוי מינימלי",
+    "حداقل فضای آزاد",
     "disk full",  # what a user types, a tool's status ("Disk full", "the disk is full")
     "disk is full",
     "auf dem datenträger ist nicht genügend speicherplatz",
@@ -221,6 +244,8 @@ _VRAM_TEXTS = (
     "not enough gpu memory",  # the newer frontend's toast ("Generation failed: Not enough GPU memory. Try ...")
     "insufficient free vram",  # packs' own checks before they allocate ("Insufficient free VRAM: need ~1.1 GB")
     "insufficient vram",
+    "insufficient gpu vram",  # ComfyUI-QwenVL: "Insufficient GPU VRAM even for 4-bit quantization."
+    "too large for this gpu",  # SeedVR2, re-raising torch's OOM: "VAE decode failed - tensor too large for this GPU"
     "not enough vram",
     "vram oom",
     "out of vram",  # a pack's own word, or what a user types in place of a log ("ran out of VRAM during decode")
@@ -262,14 +287,17 @@ _CUT_DEVICE_OOM = re.compile(r"\b(?:cuda|hip|xpu|npu|mps backend) out of m(?:e(?
 """A device's out-of-memory message cut mid-word where the paste (or the page it was copied from)
 ended: ``HIP out of m``."""
 _SHORT_OF_MEMORY = re.compile(
-    r"内存不足|内存溢出|メモリ(?:が|の)?不足|메모리(?:가)? 부족|недостаточно памяти|не хватает памяти|нехватка памяти"
+    r"内存不足|内存溢出|記憶體不足|メモリ(?:が|の)?不足|메모리(?:가)? 부족|недостаточно памяти|не хватает памяти|нехватка памяти"
     r"|nicht genügend (?:\w+-)?speicher|speicher (?:ist )?erschöpft|mémoire (?:\w+ )?insuffisante|court de mémoire"
-    r"|sin memoria|memoria (?:\w+ )?insuficiente|sem memória|memória (?:\w+ )?insuficiente|memoria (?:\w+ )?esaurita"
-    r"|bellek yetersiz|brak pamięci"
+    r"|sin memoria|memoria (?:\w+ )?insuficiente|no hay suficiente memoria|sem memória|memória (?:\w+ ){0,2}insuficiente"
+    r"|memoria (?:\w+ )?esaurita|memoria (?:\w+ ){0,2}insufficiente|bellek yetersiz|belleği yok|brak pamięci"
+    r"|لا توجد ذاكرة|אין מספיק זיכרון|حافظه (?:\S+ ){0,2}کافی نیست"
 )
 _GPU_WORD = re.compile(r"(?<![a-z])(?:cuda|hip|gpu|vram|xpu)(?![a-z])|显卡|グラフィック|그래픽")
 """torch's "CUDA out of memory" as a browser or a user translates it ("CUDA 内存不足。尝试分配 20.00 MiB",
-"Nicht genügend CUDA-Speicher"): memory short, in the languages users post in, beside a GPU's name. Memory short
+"Nicht genügend CUDA-Speicher"), and the frontend's own toast in each language it ships ("Memoria GPU
+insufficiente", "Yeterli GPU belleği yok", "אין מספיק זיכרון GPU": ``errorCatalog.runtimeErrors.out_of_memory``
+in ComfyUI_frontend 1.58's locales): memory short, in the languages users post in, beside a GPU's name. Memory short
 alone ("内存不足", "недостаточно памяти") does not say which memory."""
 
 
@@ -477,7 +505,8 @@ def _near_cgroup_limit(system: SystemMemory | None) -> bool:
     return system.cgroup_used_bytes >= AT_LIMIT * system.cgroup_limit_bytes
 
 
-# ComfyUI's own recoveries from an OOM: a wasted attempt, invisible unless one reads the log.
+# ComfyUI's own recoveries from an OOM: a wasted attempt, invisible unless one reads the log; and the driver's, where a
+# pack's monitor says so.
 FALLBACKS: tuple[tuple[str, str], ...] = (
     ("ran out of memory when regular vae decoding", "tiled-vae-decode"),
     ("ran out of memory when regular vae encoding", "tiled-vae-encode"),
@@ -485,7 +514,11 @@ FALLBACKS: tuple[tuple[str, str], ...] = (
     ("out of memory error, emptying cache and trying again", "attention-fallback"),
     ("out of memory error, increasing steps and trying again", "attention-fallback"),
     ("oomed: switched to slice attention", "attention-fallback"),  # the VAE's attention ("scaled_dot_product_attention
-)  # OOMed: ...", comfy/ldm/modules/diffusionmodules/model.py)
+    # OOMed: ...", comfy/ldm/modules/diffusionmodules/model.py); SeedVR2's monitor seeing the driver page VRAM out:
+    ("paged to system ram", "vram-spill"),  # "VRAM overflow: 3.42GB paged to system RAM - severe slowdown expected."
+    ("vram swap detected", "vram-spill"),
+    ("vram exceeded physical limit", "vram-spill"),  # "VRAM exceeded physical limit by 2.15GB - OOM risk."
+)
 
 
 PLANNED_TILING = "tiling directly"
@@ -502,7 +535,7 @@ def planned_tiling(message: str) -> bool:
 def detect_fallback(message: str) -> str | None:
     """The fallback a ComfyUI log line reports (``tiled-vae-decode`` ...), or ``None``."""
     text = message.lower()
-    if "memory" not in text and "oomed" not in text:
+    if "memory" not in text and "oomed" not in text and "vram" not in text:
         return None
     for needle, kind in FALLBACKS:
         if needle in text:

@@ -278,6 +278,11 @@ def _no_failure(fallbacks: list[tuple[str, LogLine]], suggestions: list[Suggesti
         return (
             "No failure in this log, but VRAM was short: ComfyUI's estimate chose to decode in tiles, and it went on."
         )
+    if fallbacks and all(kind == "vram-spill" for kind, _ in fallbacks):
+        return (
+            "No failure in this log, but VRAM ran short: the driver moved part of it into shared system memory, "
+            "much slower, and the run went on."
+        )
     if fallbacks:
         return "No failure in this log, but memory ran short: ComfyUI recovered with a fallback and went on."
     pressure = next((s for s in suggestions if s.tier == "pressure"), None)

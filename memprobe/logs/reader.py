@@ -329,7 +329,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         if self._exception_start(text, s) or self._lifecycle(s) or self._failure_line(text, s):
             return
         self._title(s)
-        if "137" in s and "xit" in s and _CONTAINER_EXIT.search(s):
+        if "137" in s and ("exit" in s or "Exited (" in s) and _CONTAINER_EXIT.search(s):
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
         elif "@" in s and _CONTAINER_PROMPT.search(s):
             self.facts.machine.setdefault("container", "docker")
@@ -514,7 +514,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
                 self._add_model(self._model_load(line))
             self._activity(s, None)
             return
-        if ("emory" in s or "OOMed" in s) and (kind := detect_fallback(s)):
+        if ("emory" in s or "OOMed" in s or "VRAM " in s) and (kind := detect_fallback(s)):
             count = self.prompt.fallback_counts[kind] = self.prompt.fallback_counts.get(kind, 0) + 1
             planned = self.planned_tiling
             said = (

@@ -110,23 +110,42 @@ def launch_options(f: RunFacts) -> list[Suggestion]:
 
 @rule("vram-spill", needs=("spill",), tiers=("pressure",))
 def vram_spill(f: RunFacts) -> list[Suggestion]:
-    """VRAM spilled into shared memory outside the decode (the decode rule covers that one)."""
+    """VRAM spilled into shared memory outside the decode (the decode rule covers that one); in a log, where a
+    pack's monitor said so (SeedVR2's "VRAM overflow: 3.42GB paged to system RAM")."""
     nodes = [n for n in f.nodes if "vram-spill" in (n.get("fallbacks") or []) and n.get("stage") != "vae-decode"]
-    if not nodes:
+    logged = next((e for e in f.events if e.get("kind") == "vram-spill" and e.get("node_id") is None), None)
+    if not nodes and logged is None:
         return []
+    why = (
+        f"{f.label(nodes[0])}: shared GPU memory grew while VRAM was full (the NVIDIA driver's system memory "
+        "fallback): nothing failed, the node just ran many times slower."
+        if nodes
+        else f'The log says VRAM was paged out to system RAM ("{(logged or {}).get("message", "")[:140]}"): the '
+        "driver's system memory fallback; nothing failed, the run just went many times slower."
+    )
     return [
         Suggestion(
             "sysmem-fallback",
             "pressure",
             "VRAM silently spilled into system RAM",
-            f"{f.label(nodes[0])}: shared GPU memory grew while VRAM was full (the NVIDIA driver's system memory "
-            "fallback): nothing failed, the node just ran many times slower.",
-            "Make that stage smaller (resolution, batch, frames) — or, to get an error instead of the slowdown, set "
-            "'CUDA - Sysmem Fallback Policy' to 'Prefer No Sysmem Fallback' for ComfyUI's python.exe in the NVIDIA "
-            "Control Panel.",
-            _growth(nodes[0], "gpu0_shared_bytes"),
+            why,
+            "Make that stage smaller (resolution, batch, frames)" + _sysmem_policy(f),
+            _growth(nodes[0], "gpu0_shared_bytes") if nodes else None,
         )
     ]
+
+
+def _sysmem_policy(f: RunFacts) -> str:
+    """NVIDIA's switch that turns the spill into an error, for an NVIDIA card (a traced run's, named by NVML), "on
+    an NVIDIA card" where a log names none, nothing for AMD's or Intel's."""
+    names = " ".join(str(g.get("name") or "") for g in f.context.get("gpus") or []).lower()
+    if any(v in names for v in ("amd", "radeon", "intel", " arc")):
+        return "."
+    where = "" if any(v in names for v in ("nvidia", "geforce", "rtx", "quadro", "tesla")) else "on an NVIDIA card, "
+    return (
+        f" — or, {where}to get an error instead of the slowdown, set 'CUDA - Sysmem Fallback Policy' to 'Prefer No "
+        "Sysmem Fallback' for ComfyUI's python.exe in the NVIDIA Control Panel."
+    )
 
 
 @rule("offloaded-weights", needs=("partial-load", "failure", "near-limit", "spill"), tiers=("failure", "pressure"))
