@@ -43,10 +43,9 @@ __all__ = [
 # Texts are matched lower-cased, in the languages users post in (Windows' and glibc's own
 # message catalogs). Order matters: the CPU allocator's message wins over the type (torch raises
 # OutOfMemoryError for CPU allocations too).
-_PINNED_TEXTS = ("hostbuffer.read_file_slice failed", "hostbuffer allocation failed", "host oom")
+_PINNED_TEXTS = ("hostbuffer.read_file_slice failed", "hostbuffer allocation failed")
 """comfy-aimdo's pinned host buffer failed to take a slice of a model file (ComfyUI issue #14250, fixed by
-``--disable-pinned-memory``; PR #15699), or to be allocated (``HostBuffer allocation failed``, its native log's
-``Host OOM``; comfy-aimdo 0.6): pinned host RAM."""
+``--disable-pinned-memory``; PR #15699), or to be allocated (comfy-aimdo 0.6): pinned host RAM."""
 _KILLED_CHILD_TEXTS = ("is killed by signal: killed", "terminated with signal sigkill")
 """torch's words for a worker it started that SIGKILL ended (a DataLoader's, torch.multiprocessing's child): most
 often the kernel's OOM killer — system RAM, inferred (:func:`killed_child`)."""
@@ -60,11 +59,11 @@ _SYSTEM_RAM_TEXTS = (
     "arraymemoryerror",
     "cannot allocate array memory",  # numpy's C-level MemoryError (a video decoded into one array)
     "memory limit hit after loading",  # VideoHelperSuite stops a video load before RAM runs out
-    "within set memory limit",  # ... its 2024 wording: "Not all frames could be loaded within set memory limit"
-    "can fit in memory",  # ... and its meta batch: "Meta Batch set to 256 frames but only 97 can fit in memory"
+    "frames could be loaded within set memory limit",  # ... its 2024 wording ("Not all frames could be loaded ...")
     "insufficient system ram",  # ComfyUI-QwenVL: "Insufficient System RAM even for 4-bit quantization."
     "not enough memory resources are available",  # WinError 8
-    "not enough storage is available to",  # WinError 8 and 14 before Windows 8: "... to process this command" (memory)
+    "not enough storage is available to process this command",  # WinError 8 and 14 before Windows 8 (memory, not
+    "not enough storage is available to complete this operation",  # the disk)
     "存储空间不足，无法处理此命令",  # the same, Chinese (WinError 8; 14: "存储器不足，无法完成此操作")
     "存储器不足，无法完成此操作",
     "메모리 리소스가 부족",
@@ -170,24 +169,24 @@ _DISK_TEXTS = (
     "storage quota has been exceeded",  # Google Drive (Colab): "Google Drive storage quota has been exceeded"
     "insufficient disk space",  # ComfyUI-FluxTrainer: "Insufficient disk space. Required: 2.0GB. Available: 1.36GB"
     "not enough space on disk",  # Stability Matrix: "Not enough space on disk. Need 6.5 GiB but only have 2.1 GiB"
-    "free space on the selected drive",  # ... and "Not enough free space on the selected drive"
+    "not enough free space on the selected drive",  # ... and its data folder's
     # the Desktop app's installer: "Insufficient space - minimum free space: 10 GB" (ComfyUI_frontend's
-    # install.insufficientFreeSpace, in each language it ships)
-    "minimum free space:",
-    "最小可用空间",
-    "最低可用空間",
-    "最低限の空き容量",
-    "최소한의 여유 공간",
-    "espace libre minimum",
-    "espacio libre mínimo",
-    "необходимое свободное место",
-    "الحد الأدنى للمساحة الحرة",
-    "minimum boş alan",
-    "espaço livre mínimo",
-    "erforderlicher freier speicherplatz",
-    "spazio libero minimo",
-    "מקום פנוי מינימלי",
-    "حداقل فضای آزاد",
+    # install.insufficientFreeSpace, in each language it ships), whole: its halves alone are words of other lines
+    "insufficient space - minimum free space",
+    "空间不足 - 最小可用空间",
+    "空間不足 - 最低可用空間",
+    "空き容量が不足しています - 最低限の空き容量",
+    "공간이 부족합니다 - 최소한의 여유 공간",
+    "espace insuffisant - espace libre minimum",
+    "espacio insuficiente - espacio libre mínimo",
+    "недостаточно места — минимально необходимое свободное место",
+    "مساحة غير كافية - الحد الأدنى للمساحة الحرة",
+    "yetersiz alan - minimum boş alan",
+    "espaço insuficiente - espaço livre mínimo",
+    "nicht genügend speicherplatz – mindestens erforderlicher freier speicherplatz",
+    "spazio insufficiente - spazio libero minimo",
+    "מקום לא מספיק - מקום פנוי מינימלי",
+    "فضای کافی وجود ندارد - حداقل فضای آزاد",
     "disk full",  # what a user types, a tool's status ("Disk full", "the disk is full")
     "disk is full",
     "auf dem datenträger ist nicht genügend speicherplatz",
@@ -301,8 +300,9 @@ in ComfyUI_frontend 1.58's locales): memory short, in the languages users post i
 alone ("内存不足", "недостаточно памяти") does not say which memory."""
 
 
-_RAM_OOM = re.compile(r"(?<![a-z])ram oom(?![a-z])")
-"""What a user types for system memory running out ("RAM OOM"; not "VRAM OOM")."""
+_RAM_OOM = re.compile(r"(?<![a-z])ram oom(?![a-z])|\bframes but only \d+ can fit in memory\b")
+"""What a user types for system memory running out ("RAM OOM"; not "VRAM OOM"), and VideoHelperSuite's meta batch
+refused for RAM ("Meta Batch set to 256 frames but only 97 can fit in memory")."""
 
 
 def _translated_device_oom(low: str) -> bool:
