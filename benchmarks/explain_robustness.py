@@ -4,7 +4,8 @@ entities, a container's or an unknown logger's prefix before every line, indente
 fenced in `<details>`, with a blank line after each line, hard-wrapped at a console's width, with a paste
 site's line numbers before each line. Each of the corpus logs that explain reads right
 (their excerpt shows the failure and their thread agrees with it) is changed so and read again: how many
-still name the same memory.
+still name the same memory; then the held-out phrasings that name what ran short, alone and after a real
+session's start-up.
 
     python benchmarks/explain_robustness.py [--show CHANGE]
 """
@@ -89,6 +90,37 @@ def kind(text: str) -> str | None:
     return (explain_log(text)["failure"] or {}).get("kind")
 
 
+PHRASINGS = ROOT / "tests" / "fixtures" / "phrasings" / "cases.json"
+_SHORT = {"vram", "system-ram", "commit-limit", "cgroup-limit", "disk"}
+
+
+def _short(kind_: str | None) -> str | None:
+    return kind_ if kind_ in _SHORT else None
+
+
+def phrasings(show: str | None) -> None:
+    """The held-out phrasings (tests/fixtures/phrasings) that name what ran short, read right alone: changed as pastes
+    are, and put after a real session's start-up (a console pasted from its start to the error)."""
+    cases = json.loads(PHRASINGS.read_text(encoding="utf-8"))["cases"]
+    session = (LOGS / "1halfplusminus_fastai_comfy_2023_sdxl_normal_session.log").read_text(encoding="utf-8")
+    lines = session.split("\n")
+    start = "\n".join(lines[: next(i for i, line in enumerate(lines) if "got prompt" in line) + 1])
+    right = [
+        c
+        for c in cases
+        if _short(c.get("reads", c["kind"])) and _short(kind(c["text"])) == _short(c.get("reads", c["kind"]))
+    ]
+    print(f"\nphrasings that name what ran short, read right alone: {len(right)}")
+    changes = {**CHANGES, "after a start-up": lambda text: f"{start}\n{text}"}
+    for name, change in changes.items():
+        missed = [(c["id"], _short(c.get("reads", c["kind"])), _short(kind(change(c["text"])))) for c in right]
+        missed = [m for m in missed if m[1] != m[2] and (m[1], m[2]) not in ALSO_RIGHT.get(name, ())]
+        print(f"{name:16} {len(right) - len(missed)}/{len(right)}")
+        if show == name:
+            for m in missed:
+                print(f"    {m[0]}: {m[1]} -> {m[2]}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", metavar="CHANGE", help="list the logs that change reads otherwise")
@@ -114,6 +146,7 @@ def main() -> int:
         if args.show == name:
             for m in missed:
                 print(f"    {m[0]}: {m[1]} -> {m[2]}")
+    phrasings(args.show)
     return 0
 
 

@@ -336,6 +336,22 @@ def _row(line: str, width: int) -> bool:
 
 
 _DIGITS = re.compile(r"\d+")
+_CONSOLE_WIDTHS = (80, 100, 120)
+"""The widths a console wraps at by default (Windows' old console 80, its Terminal 120)."""
+
+
+def _cut_in_a_word(lines: list[tuple[str, bool]], width: int) -> bool:
+    """A short paste (an error's line or two, copied from a console that wrapped it) cut at a console's usual width
+    inside a word: a row of exactly that width whose last character and the next line's first are both a word's
+    (``... this operatio`` / ``n``, ``exit status 32`` / ``21225495.``)."""
+    return (
+        len(lines) <= 6
+        and width in _CONSOLE_WIDTHS
+        and any(
+            _row(line, width) and line[-1:].isalnum() and after[:1].isalnum()
+            for (line, _), (after, _) in pairwise(lines)
+        )
+    )
 
 
 def unwrapped(
@@ -345,7 +361,8 @@ def unwrapped(
     function that joins each such row to the line after it; ``None`` where a log's first ``lines`` show no wrap.
     A wrap shows as at least three different rows of the widest length (60 to 400 characters; rows that differ only
     in their numbers are one), none ending as :data:`_ROW_END` says, each followed by a line that begins otherwise
-    (what repeats is a log's own lines)."""
+    (what repeats is a log's own lines); in a paste of a few lines, as one row cut inside a word at a console's usual
+    width (:func:`_cut_in_a_word`)."""
     width = max((len(line) for line, cut in lines if not cut), default=0)
     if not 60 <= width <= 400:
         return None
@@ -354,7 +371,7 @@ def unwrapped(
         for (line, _), (after, _) in pairwise(lines)
         if _row(line, width) and after[:12] != line[:12]
     }
-    if len(rows) < 3:
+    if len(rows) < 3 and not _cut_in_a_word(lines, width):
         return None
 
     def join(source: Iterable[tuple[str, bool]]) -> Iterator[tuple[str, bool]]:
