@@ -348,8 +348,8 @@ def _cut_in_a_word(lines: list[tuple[str, bool]], width: int) -> bool:
         len(lines) <= 6
         and width in _CONSOLE_WIDTHS
         and any(
-            _row(line, width) and line[-1:].isalnum() and after[:1].isalnum()
-            for (line, _), (after, _) in pairwise(lines)
+            _row(line, width) and line[-1:].isalnum() and after[:1].isalnum() and not line.lstrip().startswith("File ")
+            for (line, _), (after, _) in pairwise(lines)  # (a frame's line cut short before its code's line: no wrap)
         )
     )
 

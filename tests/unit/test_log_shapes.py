@@ -132,8 +132,10 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
     # of the corpus' real logs (progress bars, stack frames, tables, repeated and padded lines, whole frames), only
     # Comfy-Org/ComfyUI#15271's paste is hard-wrapped ("... Force pre-loaded 210 weights: 1175 K" / "B."), and three
     # of Forge's: a console 80 columns wide (forge#2524: "... at some other API call, so t" / "he stacktrace"), and
-    # Forge Neo's rich log, its lines padded to the console's width before their "base.py :: INFO" (#702, #1337)
+    # Forge Neo's rich log, its lines padded to the console's width before their "base.py :: INFO" (#702, #1337);
+    # and a short paste cut inside a word at 80 columns, the same CUDA message as forge#2524's (ComfyUI-Zluda#176)
     assert corpus_shaped(unwrapped) == {
+        "ComfyUIZluda176_gfx803_newer_rocmlibs_cuda_oom_traceback.log",
         "ComfyUI15271_illegal_memory_access_abort_console.log",
         "lllyasviel-stable-diffusion-webui-forge2524_cuda_error_out_of_memory_gradio.log",
         "Haoming02-sd-webui-forge-classic702_neo_rtx3050_4gb_pinned_memory_crash.log",
@@ -284,3 +286,16 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
     assert undo is not None
     out = [x for x, _ in undo(head + [("", False)] * 3 + [("g", False)])]
     assert [x for x in out if x is not TAKEN] == [*"abcdef", "", "g"] and len(out) == len(head) + 4
+
+
+def test_a_short_paste_cut_inside_a_word_at_a_consoles_width_is_joined_back():
+    # an error's line copied from a console 80 columns wide: the phrase that says what ran out is whole again
+    line = "OSError: [WinError 14] Not enough storage is available to complete this operation"
+    assert explain_log(f"{line[:80]}\n{line[80:]}")["failure"]["kind"] == "system-ram"
+    assert explain_log(line)["failure"]["kind"] == "system-ram"
+    # a row cut at a space, a frame's line cut before its code's line, another width: left as they are
+    assert unwrapped([("x" * 79 + " ", False), ("next", False)]) is None
+    frame = '  File "D:\\ComfyUI\\custom_nodes\\{}\\node.py", line 5, in'
+    frame = frame.format("p" * (80 - len(frame) + 2))
+    assert unwrapped([(frame, False), ("import pandas as pd", False)]) is None
+    assert unwrapped([("x" * 90, False), ("yz", False)]) is None
