@@ -8,6 +8,8 @@ Stages are what users reason about ("it fails at decode"), and what the advice k
 >>> stage_of(NodeClass("VAEDecodeTiled", category="_for_testing"))
 'vae-decode'
 >>> stage_of(NodeClass("KSampler (Efficient)", python_module="custom_nodes.efficiency-nodes"))
+'sampling'
+>>> stage_of(NodeClass("ExampleFaceSwap", python_module="custom_nodes.example-pack"))
 'custom'
 """
 
@@ -31,6 +33,7 @@ __all__ = [
     "NodeClass",
     "stage_of",
     "custom_stage_by_name",
+    "CUSTOM_STAGE_NOUNS",
     "builtin_class_titled",
     "node_class_from_object_info",
     "node_class_from_type",
@@ -60,21 +63,42 @@ _NAME_RULES: tuple[tuple[str, str], ...] = (
     ("Loader", "load"),
 )
 
-# A custom node Memory Probe does not know: only what its name says plainly (a pack's own decoder).
+# A custom node Memory Probe does not know: only what its name says plainly, the first that matches (a pack's model
+# loader, its decoder, its text encoder, its sampler, its upscaler).
 _CUSTOM_NAME_RULES: tuple[tuple[str, str], ...] = (
+    ("Loader", "load"),
     ("VAEDecode", "vae-decode"),
     ("VAEEncode", "vae-encode"),
     ("Decode", "vae-decode"),
+    ("TextEncode", "text-encode"),
+    ("Sampler", "sampling"),
+    ("Upscale", "upscale"),
 )
+_LOADS_A_MODEL = re.compile(r"(?:^|_)Load[A-Z0-9]\w*Models?(?:[A-Z_]|$)")
+"""A pack's loader named for what it does (``LoadFramePackModel``, ``ADE_LoadAnimateDiffModel``, ``LoadTrellis2Models``)."""
+CUSTOM_STAGE_NOUNS = {
+    "load": "model loader",
+    "vae-decode": "VAE decoder",
+    "vae-encode": "VAE encoder",
+    "text-encode": "text encoder",
+    "sampling": "sampler",
+    "upscale": "upscaler",
+}
+"""What a custom node's name says it is, by the stage it gives."""
 
 
 def custom_stage_by_name(class_type: str) -> str:
-    """The stage of a custom node the table does not know, from its name: ``vae-decode`` for a
-    pack's decoder (``HyVideoDecode``, ``TangoFluxVAEDecodeAndPlay``), else ``custom``.
+    """The stage of a custom node the table does not know, from what its name says plainly: ``load`` for a pack's
+    model loader (``BrushNetLoader``, ``LoadFramePackModel``), ``vae-decode`` for its decoder (``HyVideoDecode``,
+    ``TangoFluxVAEDecodeAndPlay``), ``text-encode``, ``sampling`` (``MochiSampler``), ``upscale``; else ``custom``.
 
     >>> custom_stage_by_name("TangoFluxVAEDecodeAndPlay"), custom_stage_by_name("ReActorFaceSwap")
     ('vae-decode', 'custom')
+    >>> custom_stage_by_name("LoadUpscalerTensorrtModel"), custom_stage_by_name("PyramidFlowSampler")
+    ('load', 'sampling')
     """
+    if _LOADS_A_MODEL.search(class_type):
+        return "load"
     return next((stage for needle, stage in _CUSTOM_NAME_RULES if needle in class_type), "custom")
 
 

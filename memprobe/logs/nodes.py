@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..judging.custom_nodes import custom_node, custom_node_classes, node_of_frame
-from ..judging.stages import NodeClass, builtin_nodes, custom_stage_by_name, stage_of
+from ..judging.stages import CUSTOM_STAGE_NOUNS, NodeClass, builtin_nodes, custom_stage_by_name, stage_of
 from .records import Frame, LogFailure, LogLine
 
 __all__ = ["Node", "identify", "class_in_message", "in_tiled_fallback", "BUILTIN_SOURCE"]
@@ -306,7 +306,7 @@ def identify(failure: LogFailure) -> Node:
                 else f"{node.class_type} is not one of {BUILTIN_SOURCE}'s built-in nodes"
             )
             if node.stage != "custom":
-                node.stage_evidence += f"; its name says it is a {node.stage.replace('vae-', 'VAE ')}r"
+                node.stage_evidence += f"; its name says it is a {CUSTOM_STAGE_NOUNS[node.stage]}"
         return node
     if node.pack:
         node.stage, node.stage_evidence = "custom", f"the failing code is in custom_nodes/{node.pack}"
