@@ -73,6 +73,9 @@ _CUSTOM_NAME_RULES: tuple[tuple[str, str], ...] = (
     ("TextEncode", "text-encode"),
     ("Sampler", "sampling"),
     ("Upscale", "upscale"),
+    # an image model's node by its family: depth, matting, background removal, segmentation, tagging, faces
+    *((word, "image") for word in ("Depth", "Matte", "Matting", "Rembg", "BiRefNet", "Segment", "SemSeg", "Tagger")),
+    *((word, "image") for word in ("RestoreFace", "FaceRestore", "FaceSwap")),
 )
 _LOADS_A_MODEL = re.compile(r"(?:^|_)Load[A-Z0-9]\w*Models?(?:[A-Z_]|$)")
 """A pack's loader named for what it does (``LoadFramePackModel``, ``ADE_LoadAnimateDiffModel``, ``LoadTrellis2Models``)."""
@@ -83,6 +86,7 @@ CUSTOM_STAGE_NOUNS = {
     "text-encode": "text encoder",
     "sampling": "sampler",
     "upscale": "upscaler",
+    "image": "image model's node",
 }
 """What a custom node's name says it is, by the stage it gives."""
 
@@ -90,7 +94,8 @@ CUSTOM_STAGE_NOUNS = {
 def custom_stage_by_name(class_type: str) -> str:
     """The stage of a custom node the table does not know, from what its name says plainly: ``load`` for a pack's
     model loader (``BrushNetLoader``, ``LoadFramePackModel``), ``vae-decode`` for its decoder (``HyVideoDecode``,
-    ``TangoFluxVAEDecodeAndPlay``), ``text-encode``, ``sampling`` (``MochiSampler``), ``upscale``; else ``custom``.
+    ``TangoFluxVAEDecodeAndPlay``), ``text-encode``, ``sampling`` (``MochiSampler``), ``upscale``, ``image`` for an
+    image model's (``DepthAnything_V2``, ``RembgByBiRefNet``); else ``custom``.
 
     >>> custom_stage_by_name("TangoFluxVAEDecodeAndPlay"), custom_stage_by_name("ReActorFaceSwap")
     ('vae-decode', 'custom')

@@ -109,9 +109,24 @@ def test_custom_nodes_are_custom_unless_their_name_says_what_they_do():
             "PyramidFlowSampler",
             "KSampler (Efficient)",
             "CCSR_Upscale",
+            "DepthAnything_V2",
+            "RembgByBiRefNet",
             "LoadVideoPath",  # loads no model
         )
-    ] == ["load", "load", "load", "load", "load", "text-encode", "sampling", "sampling", "upscale", "custom"]
+    ] == [
+        "load",
+        "load",
+        "load",
+        "load",
+        "load",
+        "text-encode",
+        "sampling",
+        "sampling",
+        "upscale",
+        "image",
+        "image",
+        "custom",
+    ]
     assert stage_of(NodeClass("MemProbe", "utils/memory", "custom_nodes.memory-probe")) == "probe"
 
 
