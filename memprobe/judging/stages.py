@@ -9,7 +9,7 @@ Stages are what users reason about ("it fails at decode"), and what the advice k
 'vae-decode'
 >>> stage_of(NodeClass("KSampler (Efficient)", python_module="custom_nodes.efficiency-nodes"))
 'sampling'
->>> stage_of(NodeClass("ExampleFaceSwap", python_module="custom_nodes.example-pack"))
+>>> stage_of(NodeClass("SomePackMagic", python_module="custom_nodes.some-pack"))
 'custom'
 """
 
@@ -97,7 +97,7 @@ def custom_stage_by_name(class_type: str) -> str:
     ``TangoFluxVAEDecodeAndPlay``), ``text-encode``, ``sampling`` (``MochiSampler``), ``upscale``, ``image`` for an
     image model's (``DepthAnything_V2``, ``RembgByBiRefNet``); else ``custom``.
 
-    >>> custom_stage_by_name("TangoFluxVAEDecodeAndPlay"), custom_stage_by_name("ReActorFaceSwap")
+    >>> custom_stage_by_name("TangoFluxVAEDecodeAndPlay"), custom_stage_by_name("SomePackMagic")
     ('vae-decode', 'custom')
     >>> custom_stage_by_name("LoadUpscalerTensorrtModel"), custom_stage_by_name("PyramidFlowSampler")
     ('load', 'sampling')
