@@ -17,8 +17,8 @@ from typing import Any
 from ..format import fmt_bytes
 from ..judging.advice import advise
 from ..judging.facts import FailureFacts, ForecastHints, RunFacts
-from ..judging.failures import MessageSizes
 from ..judging.limits import MemoryLimit, system_limits, vram_limit
+from ..judging.sizes import MessageSizes
 from ..judging.workflow import workflow_parameters
 from .forecast import TIGHT, WONT_FIT
 

@@ -16,10 +16,10 @@ from ..documents import EventDoc, FailureDoc, MachineDoc, Metrics, ModelDoc, Nod
 from ..format import fmt_bytes
 from ..privacy import scrub_text
 from ..vocabulary import kind_of
-from .failures import MessageSizes, message_sizes
 from .limits import CGROUP, COMMIT, MemoryLimit
 from .residency import partial_loads
 from .runfacts import compute_limit, executed_nodes, known_totals, limit_from, memory_limits, run_peaks
+from .sizes import MessageSizes, message_sizes
 from .workflow import workflow_parameters
 
 __all__ = ["FailureFacts", "ForecastHints", "RunFacts", "of_limit", "short"]

@@ -14,7 +14,8 @@ from typing import Any
 
 from ..documents import NodeDoc
 from ..judging.facts import FailureFacts
-from ..judging.failures import classify_failure, killed_child, message_sizes
+from ..judging.failures import classify_failure, killed_child
+from ..judging.sizes import message_sizes
 from ..vocabulary import MEMORY_KINDS
 from .nodes import BUILTIN_SOURCE, Node, class_in_message, identify, in_tiled_fallback
 from .reader import Ending, LogFailure, LogLine, PromptLog

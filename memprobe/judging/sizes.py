@@ -1,0 +1,110 @@
+"""The sizes an allocation error names — requested, total, free, allocated, reserved, the limit, what others held —
+as facts the judgement uses (torch's CUDA allocator in each version, the CPU allocator, numpy, MPS, DirectML ...).
+
+>>> message_sizes("CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 6.00 GiB total capacity)").requested_bytes
+20971520
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields
+
+__all__ = ["MessageSizes", "message_sizes"]
+
+
+@dataclass(frozen=True, slots=True)
+class MessageSizes:
+    """The sizes an allocation error names, in bytes (``None``: it does not say): what the failed
+    allocation asked for, the device's (or the pool's) total, what was free, what torch had
+    allocated and reserved, the limit it ran into and what other processes held."""
+
+    requested_bytes: int | None = None
+    total_bytes: int | None = None
+    free_bytes: int | None = None
+    allocated_bytes: int | None = None
+    reserved_bytes: int | None = None
+    limit_bytes: int | None = None
+    others_bytes: int | None = None
+
+    def __bool__(self) -> bool:
+        return any(getattr(self, f.name) is not None for f in fields(self))
+
+    def to_dict(self) -> dict[str, int]:
+        return {f.name: v for f in fields(self) if (v := getattr(self, f.name)) is not None}
+
+
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "byte": 1,
+    "bytes": 1,
+    "k": 1024,
+    "kb": 1024,
+    "kib": 1024,
+    "m": 1024**2,
+    "mb": 1024**2,
+    "mib": 1024**2,
+    "g": 1024**3,
+    "gb": 1024**3,
+    "gib": 1024**3,
+    "t": 1024**4,
+    "tb": 1024**4,
+    "tib": 1024**4,
+}
+_SIZE = r"([\d.,]+)\s*(bytes|byte|[kmgt]i?b|[kmgt]|b)?"
+_SIZE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (key, re.compile(pattern, re.IGNORECASE))
+    for key, pattern in (
+        ("requested_bytes", r"tried to allocate\s+" + _SIZE),
+        ("requested_bytes", r"requested\s*:\s*" + _SIZE),
+        ("requested_bytes", r"unable to allocate\s+" + _SIZE + r"\s+for an array"),
+        ("requested_bytes", r"could not allocate tensor with\s+" + _SIZE),
+        ("requested_bytes", r"failed to allocate\s+" + _SIZE),
+        ("total_bytes", r"total capac(?:i)?ty of\s+" + _SIZE),
+        ("total_bytes", _SIZE + r"\s+total capacity"),
+        ("limit_bytes", r"device limit\s*:\s*" + _SIZE),
+        ("limit_bytes", r"max allowed:\s*" + _SIZE),
+        ("free_bytes", r"of which\s+" + _SIZE + r"\s+is free"),
+        ("free_bytes", r"free \(according to cuda\)\s*:\s*" + _SIZE),
+        ("free_bytes", r";\s*" + _SIZE + r"\s+free\b"),
+        ("allocated_bytes", r"currently allocated\s*:\s*" + _SIZE),
+        ("allocated_bytes", _SIZE + r"\s+already allocated"),
+        ("allocated_bytes", r"of the allocated memory\s+" + _SIZE + r"\s+is allocated by pytorch"),
+        ("allocated_bytes", r"mps allocated:\s*" + _SIZE),
+        ("reserved_bytes", _SIZE + r"\s+reserved in total by pytorch"),
+        ("others_bytes", r"other allocations:\s*" + _SIZE),
+    )
+)
+
+
+def _bytes(number: str, unit: str | None) -> int | None:
+    try:
+        value = float(number.replace(",", ""))
+    except ValueError:
+        return None
+    scaled = value * _UNITS.get((unit or "").lower(), 1)
+    return int(scaled) if 0 <= scaled < 2**60 else None  # ROCm's "17179869184.00 GiB is free" is no reading
+
+
+def message_sizes(message: str | None) -> MessageSizes:
+    """The sizes an out-of-memory message names (torch's CUDA/HIP/XPU/MPS texts, the CPU
+    allocator's, numpy's, DirectML's), the first of each.
+
+    >>> s = message_sizes("CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 6.00 GiB total capacity; "
+    ...                   "5.20 GiB already allocated; 0 bytes free; 5.31 GiB reserved in total by PyTorch)")
+    >>> s.requested_bytes, s.total_bytes, s.free_bytes
+    (20971520, 6442450944, 0)
+    >>> message_sizes("DefaultCPUAllocator: not enough memory: you tried to allocate 2359296 bytes.").requested_bytes
+    2359296
+    """
+    if not message:
+        return MessageSizes()
+    text = message[:4000]
+    found: dict[str, int] = {}
+    for key, pattern in _SIZE_PATTERNS:
+        if key in found:
+            continue
+        if (m := pattern.search(text)) is not None and (value := _bytes(m.group(1), m.group(2))) is not None:
+            found[key] = value
+    return MessageSizes(**found)
