@@ -63,6 +63,21 @@ _NAME_RULES: tuple[tuple[str, str], ...] = (
     ("Loader", "load"),
 )
 
+_IMAGE_FAMILIES = (
+    "Depth",
+    "Matte",
+    "Matting",
+    "Rembg",
+    "BiRefNet",
+    "Segment",
+    "SemSeg",
+    "Tagger",
+    "FaceRestore",
+    "RestoreFace",
+    "FaceSwap",
+)
+"""An image model's node by its family's name: depth, matting, background removal, segmentation, tagging, faces."""
+
 # A custom node Memory Probe does not know: only what its name says plainly, the first that matches (a pack's model
 # loader, its decoder, its text encoder, its sampler, its upscaler).
 _CUSTOM_NAME_RULES: tuple[tuple[str, str], ...] = (
@@ -73,9 +88,7 @@ _CUSTOM_NAME_RULES: tuple[tuple[str, str], ...] = (
     ("TextEncode", "text-encode"),
     ("Sampler", "sampling"),
     ("Upscale", "upscale"),
-    # an image model's node by its family: depth, matting, background removal, segmentation, tagging, faces
-    *((word, "image") for word in ("Depth", "Matte", "Matting", "Rembg", "BiRefNet", "Segment", "SemSeg", "Tagger")),
-    *((word, "image") for word in ("RestoreFace", "FaceRestore", "FaceSwap")),
+    *((family, "image") for family in _IMAGE_FAMILIES),
 )
 _LOADS_A_MODEL = re.compile(r"(?:^|_)Load[A-Z0-9]\w*Models?(?:[A-Z_]|$)")
 """A pack's loader named for what it does (``LoadFramePackModel``, ``ADE_LoadAnimateDiffModel``, ``LoadTrellis2Models``)."""
