@@ -16,7 +16,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..judging.custom_nodes import custom_node
 from ..judging.stages import NodeClass, node_specs, stage_of
 from ..judging.workflow import is_link, literal
 
@@ -162,11 +161,10 @@ class _Walk:
 
     def node(self, node_id: str, class_type: str, inputs: Mapping[str, Any]) -> None:
         spec = node_specs().get(class_type)
-        known = custom_node(class_type)
         if spec is not None:
             stage = stage_of(NodeClass(class_type, spec.category, "nodes", spec.output_node))
-        else:
-            stage = known.stage if known is not None else "custom"
+        else:  # as the tracer stages a custom node: its pack's table entry, else what its name says
+            stage = stage_of(NodeClass(class_type, python_module="custom_nodes"))
         step = Step(node_id, class_type, stage)
         handler = _HANDLERS.get(class_type)
         if handler is None:

@@ -25,6 +25,7 @@ from memprobe.forecast.graph import walk
 from memprobe.forecast.learn import compare, corrections_from, observations, working_memory
 from memprobe.forecast.machine import LaunchOptions, machine_from
 from memprobe.forecast.models import read_model
+from memprobe.judging.stages import StageCache
 
 MODELS = FIXTURES / "models"
 PARTIAL_LOGS = FIXTURES / "partial_loads"
@@ -157,6 +158,21 @@ def test_a_node_the_forecast_does_not_know_is_said_so_and_passes_its_inputs_on()
     steps = {s.node_id: s for s in walk(prompt)}
     assert "does not know" in (steps["10"].unknown or "")
     assert steps["8"].latent is not None and steps["8"].latent.shape == (1, 16, 128, 128)  # taken as unchanged
+
+
+def test_a_custom_node_has_the_stage_a_traced_run_gives_it():
+    # the forecast and the run it is compared with (forecast_errors, stage by stage) stage a custom node alike
+    prompt = json.loads(json.dumps(FLUX_GRAPH))
+    prompt["10"] = {"class_type": "LoadFramePackModel", "inputs": {"model": "FramePackI2V_HY_fp8.safetensors"}}
+    prompt["11"] = {"class_type": "HyVideoDecode", "inputs": {"samples": ["4", 0]}}
+    prompt["12"] = {"class_type": "SomePackLatentMagic", "inputs": {"samples": ["4", 0]}}
+    prompt["13"] = {"class_type": "WanVideoSampler", "inputs": {"samples": ["4", 0]}}  # in the packs' table
+    steps = {s.node_id: s for s in walk(prompt)}
+    cache = StageCache()
+    for node_id in ("10", "11", "12", "13"):
+        traced = cache.stage(steps[node_id].class_type, type("N", (), {"RELATIVE_PYTHON_MODULE": "custom_nodes.pack"}))
+        assert steps[node_id].stage == traced
+    assert [steps[n].stage for n in ("10", "11", "12", "13")] == ["load", "vae-decode", "custom", "sampling"]
 
 
 def test_video_latents_fold_frames_and_decode_to_every_frame():
