@@ -91,6 +91,7 @@ from .patterns import (  # what the reader's lines are tested against
     _VAE_MODEL,
     _VAE_WORK,
     _VALIDATE,
+    _VALIDATE_NODE,
     _VALIDATION_MESSAGES,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog
@@ -144,6 +145,9 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         self.bare_class: tuple[int, str] | None = None
         """The last line that was only a node's class name (the frontend's dialog puts it above
         the message): its number and the name."""
+        self.listed_node: tuple[int, str, str, str] | None = None
+        """The last ``* <class> <id>:`` line outside a validation block (its heading cut off): its number, the node's
+        class and id, the line, for the reasons listed under it."""
         self.vae_requested = False
         """The last model line asked for a VAE (its "loaded ..." line follows)."""
         self.planned_tiling: LogLine | None = None
@@ -329,6 +333,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         if self._exception_start(text, s) or self._lifecycle(s) or self._failure_line(text, s):
             return
         self._title(s)
+        if s[:2] == "* " and (m := _VALIDATE_NODE.match(s)) and m.group(2).replace(":", "").isdigit():
+            self.listed_node = (self.n, m.group(1), m.group(2), s[:400])
         if "137" in s and ("exit" in s or "Exited (" in s) and _CONTAINER_EXIT.search(s):
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
         elif "@" in s and _CONTAINER_PROMPT.search(s):
@@ -445,8 +451,14 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             and s[2:].startswith(_OUTPUT_REASONS)
             and (self.bare_class is None or self.bare_class[0] < self.n - 2)  # (under its node's class: a dialog)
         ):  # one of an output's errors as ComfyUI lists them ("  - Value not in list: ..."), its heading cut off:
-            self._open("validation", s, message=s[2:])  # that output was skipped, and what ran out in the rest
-            self._close()  # of the prompt comes first
+            listed = self.listed_node if self.listed_node and self.listed_node[0] == self.n - 1 else None
+            failure = self._open(  # that output was skipped, and what ran out in the rest of the prompt comes first
+                "validation", s, message=s[2:], class_type=listed and listed[1], node_id=listed and listed[2]
+            )
+            self._close()
+            if listed:  # ("* VRAM_Debug 754:" above: its node, and the next reason's)
+                failure.evidence.insert(0, LogLine(listed[0], listed[3]))
+                self.listed_node = (self.n, *listed[1:])
             return True
         if first in "VREBCPi" and (
             s.startswith(_VALIDATION_MESSAGES) or (s.startswith("Value ") and _OUT_OF_RANGE.match(s))

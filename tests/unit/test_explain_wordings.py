@@ -52,6 +52,21 @@ def test_an_older_comfyuis_validation_error_on_one_line_is_the_refusal():
     assert failure["message"].startswith("Value not in list. Image Resize, supersample: nearest")
 
 
+def test_a_validation_error_cut_below_its_heading_names_the_node_it_lists():
+    # kijai/ComfyUI-KJNodes#42: the paste starts at the node's line, the "Failed to validate prompt" heading cut off
+    failure = explain_log("* VRAM_Debug 754:\n  - Required input is missing: input\n")["failure"]
+    assert (failure["kind"], failure["source"], failure["message"]) == (
+        "other",
+        "validation",
+        "Required input is missing: input",
+    )
+    assert failure["node"]["class_type"] == "VRAM_Debug" and failure["node"]["id"] == "754"
+    assert failure["evidence"][0] == {"line": 1, "text": "* VRAM_Debug 754:"}  # where the class was read
+    # AND a Markdown list item with a number is no node: the reason two lines below it names none
+    failure = explain_log("* Step 2:\nsome words\n  - Required input is missing: input\n")["failure"]
+    assert failure["node"]["class_type"] is None
+
+
 def test_the_servers_error_for_a_nodes_inputs_names_that_node():
     # Lightricks/ComfyUI-LTXVideo#36: server.py's "[ERROR] An error occurred while retrieving information for the
     # 'LTXVCLIPModelLoader' node." above the traceback of its INPUT_TYPES
