@@ -249,7 +249,8 @@ FORECAST_VERDICTS: Final[dict[str, tuple[str, str]]] = {
     "fits": ("ok", "fits with room to spare"),
     "unknown": (
         "empty",
-        "a model it loads is not on this machine: its size is not counted, so it cannot be said to fit",
+        "a model it loads is not on this machine, or a node uses memory the forecast cannot size: not all of it is "
+        "counted, so it cannot be said to fit",
     ),
     "tight": ("near", "within 10 % of the limit, or part of a model stays in RAM"),
     "won't fit": ("failed", "more than the limit: it would fail (or ComfyUI would fall back)"),

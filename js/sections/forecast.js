@@ -18,16 +18,11 @@ export function forecastLine(doc) {
   const where = `${p.class_type} (node ${p.node_id}, ${p.stage})`;
   const figure = `${fmtBytes(p.bytes)} of ${fmtBytes(p.limit_bytes)} ${p.limit_name}`;
   const worst = (doc.stages || []).find((s) => s.verdict === doc.verdict && s.verdict !== "fits");
-  const uncounted = [...new Set((doc.nodes || []).flatMap((n) => n.uncounted || []))];
-  const files =
-    uncounted.length === 1
-      ? `a model file it loads (${uncounted[0]}) is`
-      : `${uncounted.length} model files it loads are`;
   const text =
     doc.verdict === "fits"
       ? `Fits: peak ${figure} at ${where}.`
       : doc.verdict === "unknown"
-        ? `Not known: ${files} not on this machine, so not counted. Without ${uncounted.length === 1 ? "it" : "them"}: peak ${figure} at ${where}.`
+        ? `Not known: ${doc.unknown_because}. What is counted: peak ${figure} at ${where}.`
         : `${doc.verdict === "tight" ? "Tight" : "Won't fit"} at ${worst ? worst.stage : p.stage}: peak ${figure} at ${where}.`;
   const offloaded = Math.max(0, ...(doc.stages || []).map((s) => s.offloaded_bytes || 0));
   return {

@@ -46,6 +46,7 @@ __all__ = [
     "WONT_FIT",
     "VERDICTS",
     "stage_family",
+    "unknown_because",
 ]
 
 VERDICTS = tuple(FORECAST_VERDICTS)
@@ -395,6 +396,8 @@ class Forecaster:
             "loads": [{"file": r.file, "role": r.role} for r in step.loads],
             "unknown": step.unknown,
             "uncounted": uncounted,
+            "unread": step.unread,
+            "not_counted": step.uses_memory,
         }
 
 
@@ -421,6 +424,10 @@ def forecast(
     f.family = stage_family(steps, f.lookup)
     nodes = [f.node(step, cfg_one=step.cfg == 1.0) for step in steps]
     compute_limit = machine.vram_total if machine.on_gpu else _cpu_limit(machine)
+    working = [n for n in nodes if n["stage"] not in ("output", "image")]  # (not a file's input, not an output)
+    if working and all(n["unknown"] and not n["estimate"] and not n["loads"] for n in working):
+        for n in working:  # every node that does the work is one the forecast does not know: any may use the memory
+            n["not_counted"] = True
     for n in nodes:
         system = f._system(n["system_bytes"])
         n["system_used_bytes"] = None if system is None else int(system)
@@ -429,7 +436,7 @@ def forecast(
         else:
             compute = _verdict(system if system is not None else n["peak_bytes"], compute_limit)
         n["verdict"] = _worst(compute, _verdict(system, machine.system_limit))
-        if n["uncounted"] and n["verdict"] == FITS:  # what was counted fits, but not all of it was
+        if (n["uncounted"] or n["not_counted"]) and n["verdict"] == FITS:  # what was counted fits, not all was
             n["verdict"] = UNKNOWN
     stages = _stages(nodes, machine, compute_limit)
     peak_node = max(nodes, key=lambda n: (n["peak_bytes"], -nodes.index(n)), default=None)
@@ -458,9 +465,35 @@ def forecast(
         "peak": peak,
         "nodes": nodes,
         "unknown": unknown,
+        "unknown_because": unknown_because(nodes) if worst == UNKNOWN else None,
         "learned": [{"family": fam, "stage": st} for fam, st in learned],
         "machine": _machine_doc(machine, compute_limit),
     }
+
+
+def unknown_because(nodes: list[dict[str, Any]]) -> str:
+    """Why what was counted fitting is no verdict, in one sentence (the command line's and the panel's): the model
+    files not on this machine, the nodes whose own memory the forecast does not know.
+
+    >>> unknown_because([{"class_type": "WanVideoSampler", "stage": "sampling", "uncounted": [], "not_counted": True}])
+    'the memory of WanVideoSampler (sampling) is not counted: the forecast does not know it (a traced run measures it)'
+    """
+    files = list(dict.fromkeys(f for n in nodes for f in n.get("uncounted") or ()))
+    heavy = [f"{n['class_type']} ({n['stage']})" for n in nodes if n.get("not_counted")]
+    heavy = list(dict.fromkeys(heavy))
+    parts = []
+    if files:
+        many = len(files) > 1
+        what = f"{len(files)} model files it loads are" if many else f"a model file it loads ({files[0]}) is"
+        parts.append(f"{what} not on this machine, so not counted")
+    if heavy:
+        named = ", ".join(heavy[:3]) + (f" and {len(heavy) - 3} more" if len(heavy) > 3 else "")
+        many = len(heavy) > 1
+        parts.append(
+            f"the memory of {named} is not counted: the forecast does not know {'them' if many else 'it'} "
+            f"(a traced run measures {'them' if many else 'it'})"
+        )
+    return "; ".join(parts)
 
 
 def _gpu_verdict(n: Mapping[str, Any], total: int | None) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..judging.custom_nodes import custom_node
 from ..judging.stages import NodeClass, node_specs, stage_of
 from ..judging.workflow import is_link, literal
 
@@ -80,6 +81,11 @@ class Step:
     """Bytes of the images it outputs (kept on the intermediate device until the prompt ends)."""
     unknown: str | None = None
     """Why its memory is not counted (a node the forecast does not know, a size it cannot see)."""
+    unread: list[str] = field(default_factory=list)
+    """Model files it names that the forecast does not read (a custom node's, a loader it has no model of)."""
+    uses_memory: bool = False
+    """A node the forecast cannot size that holds memory of its own: a loader, sampler, encoder, decoder or
+    upscaler by its stage, a memory-heavy custom node the packs' table lists, or one that names a model file."""
 
 
 # ---------------------------------------------------------------------------- values along links
@@ -156,10 +162,12 @@ class _Walk:
     def run(self, order: list[str]) -> list[Step]:
         for node_id in order:
             node = self.prompt[node_id]
-            self.node(node_id, node["class_type"], node.get("inputs") or {})
+            meta = node.get("_meta")
+            unnamed = meta.get("widgets_values") if isinstance(meta, dict) else None
+            self.node(node_id, node["class_type"], node.get("inputs") or {}, unnamed)
         return self.steps
 
-    def node(self, node_id: str, class_type: str, inputs: Mapping[str, Any]) -> None:
+    def node(self, node_id: str, class_type: str, inputs: Mapping[str, Any], unnamed: Any = None) -> None:
         spec = node_specs().get(class_type)
         if spec is not None:
             stage = stage_of(NodeClass(class_type, spec.category, "nodes", spec.output_node))
@@ -174,6 +182,15 @@ class _Walk:
             outs = self.unknown(step, inputs, spec is None)
         if outs is not None:
             self.outputs[node_id] = outs
+        read = {r.file for r in (*step.reads, *step.loads)}
+        values = [*inputs.values(), *(unnamed if isinstance(unnamed, list) else ())]
+        step.unread = [name for name in _model_files(values) if name not in read]
+        if step.unknown is not None or step.unread:
+            step.uses_memory = (
+                bool(step.unread)
+                or step.stage in (_MEMORY_STAGES if spec is None else _ESTIMATED_STAGES)
+                or (spec is None and custom_node(class_type) is not None)
+            )
         self.steps.append(step)
 
     def unknown(self, step: Step, inputs: Mapping[str, Any], custom: bool) -> list[Value] | None:
@@ -192,6 +209,19 @@ class _Walk:
                 else f"{step.class_type}: no estimate for this node's memory"
             )
         return None
+
+
+MODEL_SUFFIXES = (".safetensors", ".sft", ".ckpt", ".pt", ".pth", ".bin", ".gguf", ".onnx", ".engine")
+"""How the model files ComfyUI's and the packs' loaders list end."""
+_MEMORY_STAGES = frozenset({"load", "text-encode", "sampling", "vae-decode", "vae-encode", "upscale", "image"})
+"""The stages whose nodes hold memory of their own (a custom node's by its name: see ``custom_stage_by_name``)."""
+_ESTIMATED_STAGES = frozenset({"load", "sampling", "vae-decode", "vae-encode"})
+"""A built-in node's stages whose memory is a model's or ComfyUI's estimate (an unknown image size is only an image's)."""
+
+
+def _model_files(values: list[Any]) -> list[str]:
+    """The model files a node's own values name (``"wan2.1_i2v_480p_14B_fp8.safetensors"``)."""
+    return list(dict.fromkeys(v for v in values if isinstance(v, str) and v.lower().endswith(MODEL_SUFFIXES)))
 
 
 def _kind_of(value: Value) -> str | None:

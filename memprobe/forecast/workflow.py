@@ -5,7 +5,8 @@ command line needs it for a file saved with *Save* rather than *Export (API)*.
 Widget values are matched to input names in the order ComfyUI 0.3.64's ``/object_info`` lists them
 (a seed is followed by its "control after generate" value); muted nodes are left out, bypassed ones
 pass their input on, reroutes and primitive nodes are followed. A node class this table does not
-know keeps its links but not its widget values (the forecast says it cannot size it anyway).
+know keeps its links, and its widget values unnamed under ``_meta`` (the forecast cannot size it, but says which model
+files it names).
 
 A subgraph (``definitions.subgraphs``, newer frontends) is expanded as the frontend expands it when it queues: each
 node inside an instance becomes ``"<instance id>:<node id>"``, the links into and out of the subgraph are joined to
@@ -193,8 +194,10 @@ def to_api(doc: Mapping[str, Any]) -> dict[str, Any]:
         for slot in node.get("inputs") or []:
             if slot.get("link") is not None:
                 inputs[str(slot.get("name"))] = source(str(slot["link"]))
-        title = node.get("title")
-        api[node_id] = {"class_type": kind, "inputs": inputs, "_meta": {"title": title or kind}}
+        meta: dict[str, Any] = {"title": node.get("title") or kind}
+        if spec is None and isinstance(values, list):
+            meta["widgets_values"] = values  # unnamed without the class's inputs: the model files it names are read
+        api[node_id] = {"class_type": kind, "inputs": inputs, "_meta": meta}
     if not api:
         raise BadGraph("the workflow has no node to forecast")
     return api

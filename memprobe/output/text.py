@@ -223,16 +223,14 @@ def forecast_text(doc: dict[str, Any], name: str = "the workflow") -> str:
     lines = [f"Memory Probe: forecast of {name} on {where}", ""]
     peak = doc.get("peak") or {}
     verdict = doc.get("verdict") or "fits"
-    uncounted = list(dict.fromkeys(f for n in doc.get("nodes") or [] for f in n.get("uncounted") or ()))
-    if verdict == "unknown" and uncounted:  # what was counted fits: not a verdict while models are missing
-        files = f"{len(uncounted)} model files" if len(uncounted) > 1 else "a model file"
-        lines.append(
-            f"Verdict: unknown — {files} it loads {'are' if len(uncounted) > 1 else 'is'} not on this machine, "
-            "so not counted (give each size with --model NAME=SIZE, or forecast where they are)"
-        )
+    because = doc.get("unknown_because")
+    if verdict == "unknown" and because:  # what was counted fits: not a verdict while part of it is not counted
+        missing = any(n.get("uncounted") for n in doc.get("nodes") or [])
+        hint = " (give each file's size with --model NAME=SIZE, or forecast where they are)" if missing else ""
+        lines.append(f"Verdict: unknown — {because}{hint}")
         if peak:
             lines.append(
-                f"Without them: peak {fmt_bytes(peak.get('bytes'))} of {fmt_bytes(peak.get('limit_bytes'))} "
+                f"What is counted: peak {fmt_bytes(peak.get('bytes'))} of {fmt_bytes(peak.get('limit_bytes'))} "
                 f"{peak.get('limit_name')} at {peak.get('class_type')} (node {peak.get('node_id')}, {peak.get('stage')})"
             )
     elif peak:

@@ -54,7 +54,7 @@ test("a forecast whose model is not on this machine says it cannot tell, and why
   assert.equal(line.tone, "empty");
   assert.match(
     line.text,
-    /^Not known: a model file it loads \(not_downloaded\.safetensors\) is not on this machine, so not counted\. Without it: peak .+ at KSampler \(node 3, sampling\)\.$/,
+    /^Not known: a model file it loads \(not_downloaded\.safetensors\) is not on this machine, so not counted\. What is counted: peak .+ at KSampler \(node 3, sampling\)\.$/,
   );
 });
 

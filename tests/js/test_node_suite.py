@@ -40,7 +40,8 @@ def test_javascript_units_pass(tmp_path):
     files = sorted(str(p) for p in HERE.glob("*.test.mjs"))
     proc = subprocess.run([node, "--test", *files], capture_output=True, text=True, env=env, timeout=300)
     summary = [line for line in proc.stdout.splitlines() if line.startswith(("# pass", "# fail", "# tests"))]
-    assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]
+    failed = [block for block in proc.stdout.split("# Subtest:") if "\nnot ok " in block]
+    assert proc.returncode == 0, "".join(failed)[-6000:] + proc.stderr[-2000:]
     counts = {line.split()[1]: int(line.split()[2]) for line in summary}
     assert counts["fail"] == 0 and counts["pass"] >= 90, summary
 

@@ -156,7 +156,7 @@ def test_a_template_whose_models_are_not_here_is_not_said_to_fit(capsys, tmp_pat
     assert sampler["uncounted"] == ["wan2.1_t2v_1.3B_fp16.safetensors"]
     code, text, _ = run(capsys, *argv)
     assert "Verdict: unknown — 3 model files it loads are not on this machine" in text and "--model NAME=SIZE" in text
-    assert "Without them: peak " in text
+    assert "What is counted: peak " in text
     # AND given their sizes, it says again whether it fits
     sizes = ["wan2.1_t2v_1.3B_fp16.safetensors=2.84GB", "umt5_xxl_fp8_e4m3fn_scaled.safetensors=6.74GB"]
     sizes += ["wan_2.1_vae.safetensors=254MB"]

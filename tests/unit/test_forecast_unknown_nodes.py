@@ -1,0 +1,79 @@
+"""A forecast is no verdict where it cannot count what uses the memory: custom packs' workflows as their authors
+saved them (tests/fixtures/workflows, sources in SOURCES.md), held out until the forecast had been run on them.
+Before, 32 of 77 such workflows were said to fit an 8 GB card with nothing of theirs counted."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers import FIXTURES
+
+from memprobe.cli import main
+from memprobe.forecast.forecast import FITS, UNKNOWN
+from memprobe.forecast.graph import walk
+
+WORKFLOWS = FIXTURES / "workflows"
+EIGHT_GB = ["--device", "cuda", "--vram", "8GiB", "--os", "windows"]
+
+
+def forecast(capsys, name: str, *extra: str) -> tuple[dict, str]:
+    path = str(WORKFLOWS / name)
+    assert main(["forecast", path, *EIGHT_GB, "--json", *extra]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert main(["forecast", path, *EIGHT_GB, *extra]) == 0
+    return doc, capsys.readouterr().out
+
+
+def test_a_video_wrappers_workflow_is_not_said_to_fit_when_none_of_it_is_counted(capsys, tmp_path):
+    # kijai/ComfyUI-WanVideoWrapper's 480p image-to-video example: its own loaders, text encoder, sampler and decoder
+    doc, text = forecast(capsys, "kijai_ComfyUI-WanVideoWrapper_wanvideo_480p_i2v.json", "--comfyui", str(tmp_path))
+    nodes = {n["class_type"]: n for n in doc["nodes"]}
+    assert doc["verdict"] == UNKNOWN
+    assert {c for c, n in nodes.items() if n["not_counted"]} >= {
+        "WanVideoModelLoader",
+        "LoadWanVideoT5TextEncoder",
+        "WanVideoTextEncode",
+        "WanVideoSampler",
+        "WanVideoDecode",
+    }
+    # the files it names, read from the saved widget values though their inputs are not named without the pack
+    assert nodes["WanVideoModelLoader"]["unread"] == ["WanVideo\\Wan2_1-I2V-14B-480P_fp8_e4m3fn.safetensors"]
+    assert nodes["WanVideoDecode"]["stage"] == "vae-decode"  # as a traced run stages it
+    assert doc["unknown_because"].startswith("the memory of WanVideoVAELoader (load), ")
+    assert "Verdict: unknown — the memory of WanVideoVAELoader (load)" in text and "a traced run measures them" in text
+    assert "--model NAME=SIZE" not in text  # no file of a node it models is missing: sizes would not help
+
+
+def test_a_workflow_whose_every_working_node_is_unknown_is_not_said_to_fit(capsys):
+    # 1038lab/ComfyUI-RMBG's Florence-2 example: a vision-language model loaded by its own node, no file named
+    doc, _ = forecast(capsys, "1038lab_ComfyUI-RMBG_florence2_node.json")
+    assert doc["verdict"] == UNKNOWN
+    assert [n["class_type"] for n in doc["nodes"] if n["not_counted"]][:2] == ["AILab_LoadImage", "AILab_Florence2"]
+    assert not any(n["not_counted"] for n in doc["nodes"] if n["class_type"] == "PreviewAny")  # a built-in output
+
+
+def test_a_built_in_loader_it_has_no_model_of_names_its_file():
+    prompt = {
+        "1": {"class_type": "CLIPVisionLoader", "inputs": {"clip_name": "clip_vision_h.safetensors"}},
+        "2": {"class_type": "LoadImage", "inputs": {"image": "face.png"}},
+        "3": {"class_type": "CLIPVisionEncode", "inputs": {"clip_vision": ["1", 0], "image": ["2", 0], "crop": "none"}},
+        "4": {"class_type": "SomePackLatentMagic", "inputs": {"clip_vision_output": ["3", 0], "strength": 0.5}},
+        "5": {"class_type": "PreviewAny", "inputs": {"source": ["4", 0]}},
+    }
+    steps = {s.node_id: s for s in walk(prompt)}
+    assert steps["1"].unread == ["clip_vision_h.safetensors"] and steps["1"].uses_memory
+    assert not steps["4"].uses_memory  # a custom node that names nothing, beside a built-in that does the work
+
+
+@pytest.mark.parametrize("template", ["api_openai_dall_e_3_t2i.json", "api_kling_i2v.json"])
+def test_a_cloud_api_workflow_still_fits(capsys, template):
+    # ComfyUI's API nodes are built-in (recorded from 0.3.64 as it starts by default): their memory is the service's
+    from pathlib import Path
+
+    import comfyui_workflow_templates
+
+    path = next(Path(comfyui_workflow_templates.__file__).parent.rglob(template))
+    assert main(["forecast", str(path), *EIGHT_GB, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["verdict"] == FITS and doc["unknown_because"] is None
