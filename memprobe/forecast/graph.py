@@ -174,6 +174,11 @@ class _Walk:
         else:  # as the tracer stages a custom node: its pack's table entry, else what its name says
             stage = stage_of(NodeClass(class_type, python_module="custom_nodes"))
         step = Step(node_id, class_type, stage)
+        if class_type.startswith(_GROUP_NODE):
+            step.unknown = (
+                f"{class_type} is a group node (as frontends saved them before subgraphs): the nodes in it are not "
+                "counted; convert it to a subgraph, or export the workflow as API, to forecast them"
+            )
         handler = _HANDLERS.get(class_type)
         if handler is None:
             handler = _generic
@@ -190,6 +195,7 @@ class _Walk:
                 bool(step.unread)
                 or step.stage in (_MEMORY_STAGES if spec is None else _ESTIMATED_STAGES)
                 or (spec is None and custom_node(class_type) is not None)
+                or class_type.startswith(_GROUP_NODE)
             )
         self.steps.append(step)
 
@@ -215,6 +221,8 @@ MODEL_SUFFIXES = (".safetensors", ".sft", ".ckpt", ".pt", ".pth", ".bin", ".gguf
 """How the model files ComfyUI's and the packs' loaders list end."""
 _MEMORY_STAGES = frozenset({"load", "text-encode", "sampling", "vae-decode", "vae-encode", "upscale", "image"})
 """The stages whose nodes hold memory of their own (a custom node's by its name: see ``custom_stage_by_name``)."""
+_GROUP_NODE = ("workflow>", "workflow/")
+"""A legacy group node's class in a saved workflow (``workflow>Name``; ``workflow/Name`` before frontend 1.x)."""
 _ESTIMATED_STAGES = frozenset({"load", "sampling", "vae-decode", "vae-encode"})
 """A built-in node's stages whose memory is a model's or ComfyUI's estimate (an unknown image size is only an image's)."""
 

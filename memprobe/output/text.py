@@ -225,9 +225,9 @@ def forecast_text(doc: dict[str, Any], name: str = "the workflow") -> str:
     verdict = doc.get("verdict") or "fits"
     because = doc.get("unknown_because")
     if verdict == "unknown" and because:  # what was counted fits: not a verdict while part of it is not counted
-        missing = any(n.get("uncounted") for n in doc.get("nodes") or [])
-        hint = " (give each file's size with --model NAME=SIZE, or forecast where they are)" if missing else ""
-        lines.append(f"Verdict: unknown — {because}{hint}")
+        lines.append(f"Verdict: unknown — {because}")
+        if any(n.get("uncounted") for n in doc.get("nodes") or []):
+            lines.append("Give each missing file's size with --model NAME=SIZE, or forecast where they are.")
         if peak:
             lines.append(
                 f"What is counted: peak {fmt_bytes(peak.get('bytes'))} of {fmt_bytes(peak.get('limit_bytes'))} "

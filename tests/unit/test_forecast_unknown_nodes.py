@@ -77,3 +77,16 @@ def test_a_cloud_api_workflow_still_fits(capsys, template):
     assert main(["forecast", str(path), *EIGHT_GB, "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["verdict"] == FITS and doc["unknown_because"] is None
+
+
+def test_a_legacy_group_node_is_said_to_hold_nodes_it_does_not_count():
+    # ZHO-ZHO-ZHO/ComfyUI-Workflows-ZHO's FLUX workflow (2024): its sampler inside a group node "workflow/FLUX"
+    prompt = {
+        "5": {"class_type": "EmptyLatentImage", "inputs": {"width": 1024, "height": 1024, "batch_size": 1}},
+        "28": {"class_type": "workflow/FLUX", "inputs": {"latent_image": ["5", 0]}},
+        "29": {"class_type": "workflow>FLUX", "inputs": {"latent_image": ["5", 0]}},  # as newer frontends name it
+    }
+    steps = {s.node_id: s for s in walk(prompt)}
+    for node_id in ("28", "29"):
+        assert steps[node_id].uses_memory and "is a group node" in (steps[node_id].unknown or "")
+        assert "convert it to a subgraph" in (steps[node_id].unknown or "")
