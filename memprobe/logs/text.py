@@ -342,13 +342,18 @@ _CONSOLE_WIDTHS = (80, 100, 120)
 
 def _cut_in_a_word(lines: list[tuple[str, bool]], width: int) -> bool:
     """A short paste (an error's line or two, copied from a console that wrapped it) cut at a console's usual width
-    inside a word: a row of exactly that width whose last character and the next line's first are both a word's
-    (``... this operatio`` / ``n``, ``exit status 32`` / ``21225495.``)."""
+    inside a word: a row of exactly that width whose last character is a word's and the next line goes on with its
+    lower-case letters or digits, or a capital's with capitals (``... this operatio`` / ``n``, ``exit status 32`` /
+    ``21225495.``, ``NODE_CLASS_MAPP`` / ``INGS.``; not a log's next line, ``... dtype: torch.float16`` /
+    ``Requested to load SAM``)."""
     return (
         len(lines) <= 6
         and width in _CONSOLE_WIDTHS
         and any(
-            _row(line, width) and line[-1:].isalnum() and after[:1].isalnum() and not line.lstrip().startswith("File ")
+            _row(line, width)
+            and line[-1:].isalnum()
+            and (after[:1].islower() or after[:1].isdigit() or (line[-1].isupper() and after[:1].isupper()))
+            and not line.lstrip().startswith("File ")
             for (line, _), (after, _) in pairwise(lines)  # (a frame's line cut short before its code's line: no wrap)
         )
     )
