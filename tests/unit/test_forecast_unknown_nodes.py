@@ -69,12 +69,7 @@ def test_a_built_in_loader_it_has_no_model_of_names_its_file():
 @pytest.mark.parametrize("template", ["api_openai_dall_e_3_t2i.json", "api_kling_i2v.json"])
 def test_a_cloud_api_workflow_still_fits(capsys, template):
     # ComfyUI's API nodes are built-in (recorded from 0.3.64 as it starts by default): their memory is the service's
-    from pathlib import Path
-
-    import comfyui_workflow_templates
-
-    path = next(Path(comfyui_workflow_templates.__file__).parent.rglob(template))
-    assert main(["forecast", str(path), *EIGHT_GB, "--json"]) == 0
+    assert main(["forecast", str(FIXTURES / "templates" / "api" / template), *EIGHT_GB, "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["verdict"] == FITS and doc["unknown_because"] is None
 
