@@ -84,8 +84,9 @@ class Step:
     unread: list[str] = field(default_factory=list)
     """Model files it names that the forecast does not read (a custom node's, a loader it has no model of)."""
     uses_memory: bool = False
-    """A node the forecast cannot size that holds memory of its own: a loader, sampler, encoder, decoder or
-    upscaler by its stage, a memory-heavy custom node the packs' table lists, or one that names a model file."""
+    """A node the forecast cannot size that holds memory of its own: one that names a model file it does not read; a
+    custom node that loads, encodes, samples, decodes or upscales by its stage, or that the packs' table lists; a
+    built-in loader, sampler or VAE node whose file or latent another node computes; a legacy group node."""
 
 
 # ---------------------------------------------------------------------------- values along links
