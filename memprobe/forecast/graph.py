@@ -178,7 +178,8 @@ class _Walk:
         if class_type.startswith(_GROUP_NODE):
             step.unknown = (
                 f"{class_type} is a group node (as frontends saved them before subgraphs): the nodes in it are not "
-                "counted; convert it to a subgraph, or export the workflow as API, to forecast them"
+                "counted; save the workflow again from a current frontend, which turns it into a subgraph, or "
+                "export it as API, to forecast them"
             )
         handler = _HANDLERS.get(class_type)
         if handler is None:

@@ -84,4 +84,4 @@ def test_a_legacy_group_node_is_said_to_hold_nodes_it_does_not_count():
     steps = {s.node_id: s for s in walk(prompt)}
     for node_id in ("28", "29"):
         assert steps[node_id].uses_memory and "is a group node" in (steps[node_id].unknown or "")
-        assert "convert it to a subgraph" in (steps[node_id].unknown or "")
+        assert "which turns it into a subgraph" in (steps[node_id].unknown or "")  # (1.58.1: convertLoadedGroupNodes)
