@@ -8,7 +8,7 @@ import re
 
 from ..judging.custom_nodes import custom_node
 from ..judging.failures import MEMORY_TEXTS, memory_sign
-from ..judging.stages import builtin_nodes
+from ..judging.stages import builtin_class_titled, builtin_nodes
 from .blocks import BlockReading, Mode
 from .patterns import (
     _API_FIELD,
@@ -20,6 +20,7 @@ from .patterns import (
     _NATIVE_STACK_LINE,
     _PROMPT_REFUSALS,
     _TITLE_WORD,
+    _VALIDATE_NODE,
     _WORKER_ERROR,
     _known,
 )
@@ -71,6 +72,7 @@ class DialogReading(BlockReading):
 
     lead: int
     bare_class: tuple[int, str] | None
+    listed_node: tuple[int, str, str, str] | None
     api_class: tuple[int, str] | None
 
     def _popup(self, s: str, m: re.Match[str]) -> None:
@@ -84,6 +86,25 @@ class DialogReading(BlockReading):
         message = re.split(r'\s(?:file "|traceback \()', inline, maxsplit=1, flags=re.IGNORECASE)[0]
         self._open("popup", s, class_type=class_type, message=message.strip())
         self.mode = Mode.MESSAGE
+
+    def _title(self, s: str) -> None:
+        """A line that may name the node of the message under it: an error dialog's title (the failing node's class,
+        alone), or ComfyUI's ``* <class> <id>:`` above an output's validation errors, their heading cut off."""
+        if s[:2] == "* " and (m := _VALIDATE_NODE.match(s)) and m.group(2).replace(":", "").isdigit():
+            self.listed_node = (self.n, m.group(1), m.group(2), s[:400])
+            return
+        if _BARE_CLASS.match(name := s.removesuffix(":").rstrip()):  # "KSampler", "KSampler:", "KSampler :": a title
+            self.bare_class = (self.n, name)
+        elif s.endswith(" failed") and (named := s[:-7] if is_node_class(s[:-7]) else builtin_class_titled(s[:-7])):
+            self.bare_class = (self.n, named)  # the newer frontend's toast title: "VAE Encode Audio failed"
+        elif len(s) <= 40 and " " in s and s[0].isupper() and (titled := builtin_class_titled(s)):  # "VAE Decode"
+            self.bare_class = (self.n, titled)
+        elif (
+            len(s) <= 64 and " " in s and custom_node(name) is not None
+        ):  # "LayerMask: SegmentAnythingUltra V2", "FILM VFI"
+            self.bare_class = (self.n, name)
+        elif s[-1] in ":：" and (named := translated_title(s)):  # "Erro ao executar VAEDecode:"
+            self.bare_class = (self.n, named)
 
     def _title_above(self) -> str | None:
         """The dialog's title just above (a line or two): the failing node's class alone on a line, taken as one at

@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections import deque
 from typing import BinaryIO
 
-from ..judging.custom_nodes import custom_node
 from ..judging.failures import (
     OOM_SUMMARY_LINE,
     OOM_UNLOAD_LINE,
@@ -38,9 +37,8 @@ from ..judging.failures import (
     memory_gate,
     memory_sign,
 )
-from ..judging.stages import builtin_class_titled
 from .blocks import Mode
-from .dialogs import DialogReading, is_node_class, one_line_dialog, payload_fields, translated_title
+from .dialogs import DialogReading, is_node_class, one_line_dialog, payload_fields
 from .endings import SHELL_COMMAND, ending_hint
 from .lifecycle import EndingReading
 from .machine import MachineReading
@@ -49,7 +47,6 @@ from .patterns import (  # what the reader's lines are tested against
     _API_CLASS_LINE,
     _BANNER_HINT,
     _BANNER_STARTS,
-    _BARE_CLASS,
     _BARE_MEMORY_ERRORS,
     _CAPACITY,
     _CLASS_VALIDATION,
@@ -91,7 +88,6 @@ from .patterns import (  # what the reader's lines are tested against
     _VAE_MODEL,
     _VAE_WORK,
     _VALIDATE,
-    _VALIDATE_NODE,
     _VALIDATION_MESSAGES,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog
@@ -333,8 +329,6 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         if self._exception_start(text, s) or self._lifecycle(s) or self._failure_line(text, s):
             return
         self._title(s)
-        if s[:2] == "* " and (m := _VALIDATE_NODE.match(s)) and m.group(2).replace(":", "").isdigit():
-            self.listed_node = (self.n, m.group(1), m.group(2), s[:400])
         if "137" in s and ("exit" in s or "Exited (" in s) and _CONTAINER_EXIT.search(s):
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
         elif "@" in s and _CONTAINER_PROMPT.search(s):
@@ -493,22 +487,6 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             self.facts.last_loose = LogFailure("message", self.n, message=s, evidence=[self._ev(s)])
             self.facts.loose_error = self.facts.loose_error or self.facts.last_loose
         return False
-
-    def _title(self, s: str) -> None:
-        """A line that may be an error dialog's title (the failing node's class, alone): the message under it is that
-        node's."""
-        if _BARE_CLASS.match(name := s.removesuffix(":").rstrip()):  # "KSampler", "KSampler:", "KSampler :": a title
-            self.bare_class = (self.n, name)
-        elif s.endswith(" failed") and (named := s[:-7] if is_node_class(s[:-7]) else builtin_class_titled(s[:-7])):
-            self.bare_class = (self.n, named)  # the newer frontend's toast title: "VAE Encode Audio failed"
-        elif len(s) <= 40 and " " in s and s[0].isupper() and (titled := builtin_class_titled(s)):  # "VAE Decode"
-            self.bare_class = (self.n, titled)
-        elif (
-            len(s) <= 64 and " " in s and custom_node(name) is not None
-        ):  # "LayerMask: SegmentAnythingUltra V2", "FILM VFI"
-            self.bare_class = (self.n, name)
-        elif s[-1] in ":：" and (named := translated_title(s)):  # "Erro ao executar VAEDecode:"
-            self.bare_class = (self.n, named)
 
     def _facts_line(self, text: str, s: str) -> None:
         machine = self.facts.machine
