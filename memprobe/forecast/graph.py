@@ -219,7 +219,7 @@ class _Walk:
         return None
 
 
-MODEL_SUFFIXES = (".safetensors", ".sft", ".ckpt", ".pt", ".pth", ".bin", ".gguf", ".onnx", ".engine")
+_MODEL_SUFFIXES = (".safetensors", ".sft", ".ckpt", ".pt", ".pth", ".bin", ".gguf", ".onnx", ".engine")
 """How the model files ComfyUI's and the packs' loaders list end."""
 _MEMORY_STAGES = frozenset({"load", "text-encode", "sampling", "vae-decode", "vae-encode", "upscale", "image"})
 """The stages whose nodes hold memory of their own (a custom node's by its name: see ``custom_stage_by_name``)."""
@@ -231,7 +231,7 @@ _ESTIMATED_STAGES = frozenset({"load", "sampling", "vae-decode", "vae-encode"})
 
 def _model_files(values: list[Any]) -> list[str]:
     """The model files a node's own values name (``"wan2.1_i2v_480p_14B_fp8.safetensors"``)."""
-    return list(dict.fromkeys(v for v in values if isinstance(v, str) and v.lower().endswith(MODEL_SUFFIXES)))
+    return list(dict.fromkeys(v for v in values if isinstance(v, str) and v.lower().endswith(_MODEL_SUFFIXES)))
 
 
 def _kind_of(value: Value) -> str | None:
