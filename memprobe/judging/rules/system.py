@@ -191,8 +191,13 @@ def system_memory(f: RunFacts) -> list[Suggestion]:
         else ""
     )
     title, change, adds = _system_remedy(f, limit, used)
-    if failure is not None and failure.likely:
-        change = _CONFIRM["container" if failure.container else "kernel"] + change
+    confirm = "container" if failure is not None and failure.container else "kernel"
+    if os_family(f.os) == "Windows" and confirm == "kernel":
+        confirm = ""  # Windows has no OOM killer: a process ends when an allocation fails (1455)
+    if (
+        failure is not None and failure.likely and f.source != "forecast" and confirm
+    ):  # (a forecast has none to confirm)
+        change = _CONFIRM[confirm] + change
     return [
         Suggestion(
             "container-limit" if limit.name == CGROUP else "pagefile",
