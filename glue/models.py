@@ -66,7 +66,9 @@ def _patcher_of(item: Any) -> tuple[Any, str | None]:
         return item, "diffusion_model" if hasattr(item.model, "diffusion_model") else None
     patcher = getattr(item, "patcher", None)
     if patcher is not None and callable(getattr(patcher, "model_size", None)):
-        return patcher, {"CLIP": "text_encoder", "VAE": "vae"}.get(type(item).__name__)
+        return patcher, {"CLIP": "text_encoder", "VAE": "vae", "ClipVisionModel": "clip_vision"}.get(
+            type(item).__name__
+        )
     return None, None
 
 

@@ -106,6 +106,10 @@ def stage_family(steps: list[Step], lookup: ModelLookup) -> str | None:
     return None
 
 
+_VIDEO_VAES = frozenset({"wan21", "wan22", "ltxv", "hunyuan_video", "cosmos", "mochi"})
+"""The VAE kinds (``models.vae_kind``) ComfyUI builds with ``latent_dim`` 3."""
+
+
 class Forecaster:
     """One forecast of one graph on one machine."""
 
@@ -175,6 +179,10 @@ class Forecaster:
             if self.opts.text_encoder_fp32:
                 return 4
             return 1 if file_bytes == 1 else 2
+        if ref.role == "clip_vision":  # built at text_encoder_dtype whatever the file holds (comfy/clip_vision.py)
+            return 4 if self.opts.text_encoder_fp32 else 2
+        if ref.role == "style":  # built at torch's default float32, kept on the CPU (comfy/sd.py load_style_model)
+            return 4
         if ref.role == "vae":
             if self.opts.vae_dtype:
                 return 4 if self.opts.vae_dtype == "fp32" else 2
@@ -189,7 +197,7 @@ class Forecaster:
         if info is None:
             return None
         if part is None:  # a file of unknown layout (GGUF, .pth): its size as it is
-            if info.format in ("safetensors",) and ref.role in ("diffusion", "text_encoder", "vae"):
+            if info.format in ("safetensors",) and ref.role in ("diffusion", "text_encoder", "vae", "clip_vision"):
                 return None
             return info.size_bytes, (info.size_bytes,)
         file_each = DTYPE_BYTES.get(part.dtype or "", 2)
@@ -252,19 +260,17 @@ class Forecaster:
         if not self.m.on_gpu or not models or not total:
             return
         state = self.opts.vram_state
-        if self.m.dynamic:
-            for h in models:  # weights stream on demand: what fits stays as a cache, evicted under pressure
+        if self.m.dynamic:  # weights stream on demand: what fits stays as a cache, evicted under pressure
+            self._make_room(models, sum(h.total - h.device for h in models) + required + self.reserved)
+            for h in models:
                 room = total - self.vram - self.reserved - required
                 h.device = max(0, min(h.total, h.device + int(room)))
+                self._touch(h.ref)
             return
         inference = minimum_inference(self.reserved)
-        need = sum(h.total - h.device for h in models) * 1.1 + max(inference, required + self.reserved)
-        for other in reversed(self.order):  # the least recently loaded go first
-            if total - self.vram >= need:
-                break
-            held = self.held[other]
-            if held not in models:
-                held.device = max(0, held.device - int(need - (total - self.vram)))
+        self._make_room(
+            models, sum(h.total - h.device for h in models) * 1.1 + max(inference, required + self.reserved)
+        )
         for h in models:
             free = total - self.vram + h.device
             if state == "high":
@@ -280,9 +286,22 @@ class Forecaster:
                 streams = 2 if self.m.device in ("cuda", "rocm") else 0
             loaded, _, _ = partial_load(h.modules, budget, streams=streams) if budget < h.total else (h.total, 0, 0)
             h.device = loaded
-            if h.ref in self.order:
-                self.order.remove(h.ref)
-            self.order.insert(0, h.ref)
+            self._touch(h.ref)
+
+    def _make_room(self, models: list[_Held], need: float) -> None:
+        """Free VRAM until ``need`` is free: the other models' weights give way, the least recently used first."""
+        total = self.m.vram_total or 0
+        for other in reversed(self.order):
+            if total - self.vram >= need:
+                break
+            held = self.held[other]
+            if held not in models:
+                held.device = max(0, held.device - int(need - (total - self.vram)))
+
+    def _touch(self, ref: ModelRef) -> None:
+        if ref in self.order:
+            self.order.remove(ref)
+        self.order.insert(0, ref)
 
     # ------------------------------------------------------------------ one node
     def _correct(self, stage: str, estimate: float | None) -> tuple[float, dict[str, Any] | None]:
@@ -324,7 +343,10 @@ class Forecaster:
                     return per, None, {"kind": "fixed", "work": work}
                 return per, None, {"kind": "batched", "per": per, "batch": shape[0]}
             if step.image is not None:
-                pixels = (step.image.batch, 3, step.image.height, step.image.width)
+                img = step.image
+                pixels: tuple[int, ...] = (img.batch, 3, img.height, img.width)
+                if kind in _VIDEO_VAES:  # comfy.sd.VAE.encode: a video VAE encodes the frames as one video
+                    pixels = (1, 3, img.batch, img.height, img.width)
                 est = vae_encode_bytes(kind, pixels, dtype_bytes=dtype, version=m.version)
                 return est, None, {"kind": "fixed", "work": est}
         if step.estimate == "upscale" and step.image is not None:
@@ -355,7 +377,7 @@ class Forecaster:
         transient = self._read_all(step.reads)
         required, minimum, plan = self._request(step)
         if step.loads:
-            if plan["kind"] != "none" or step.stage == "text-encode":
+            if plan["kind"] != "none" or step.unknown is None:  # (a text or image encoder: ComfyUI asks no more)
                 self._load_gpu(step.loads, required, minimum)
             for ref in step.loads:
                 h = self._ensure(ref)

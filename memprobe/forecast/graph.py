@@ -28,7 +28,8 @@ OUTPUT_IMAGE_BYTES = 4
 
 @dataclass(frozen=True, slots=True)
 class ModelRef:
-    """A model of a file: ``role`` is ``diffusion``, ``text_encoder``, ``vae``, ``upscale``, ``controlnet``, ``lora``."""
+    """A model of a file: ``role`` is ``diffusion``, ``text_encoder``, ``vae``, ``clip_vision``, ``upscale``,
+    ``controlnet``, ``lora``, ``style``."""
 
     folder: str
     file: str
@@ -194,7 +195,8 @@ class _Walk:
         step.unread = [name for name in _model_files(values) if name not in read]
         if step.unknown is not None or step.unread:
             step.uses_memory = (
-                bool(step.unread)
+                step.uses_memory
+                or bool(step.unread)
                 or step.stage in (_MEMORY_STAGES if spec is None else _ESTIMATED_STAGES)
                 or (spec is None and custom_node(class_type) is not None)
                 or class_type.startswith(_GROUP_NODE)
@@ -205,7 +207,7 @@ class _Walk:
         """A node the forecast cannot size: its memory is not counted; it passes on its inputs by type."""
         carried: dict[str, Value] = {}
         for raw in inputs.values():
-            for kind in ("MODEL", "CLIP", "VAE", "LATENT", "IMAGE", "CONDITIONING"):
+            for kind in ("MODEL", "CLIP", "VAE", "CLIP_VISION", "LATENT", "IMAGE", "CONDITIONING"):
                 if kind not in carried and (v := self.value(raw, kind)) is not None and _kind_of(v) == kind:
                     carried[kind] = v
         self.passthrough[step.node_id] = carried
@@ -240,7 +242,7 @@ def _kind_of(value: Value) -> str | None:
     if isinstance(value, Image):
         return "IMAGE"
     if isinstance(value, ModelRef):
-        return {"diffusion": "MODEL", "vae": "VAE"}.get(value.role)
+        return {"diffusion": "MODEL", "vae": "VAE", "clip_vision": "CLIP_VISION"}.get(value.role)
     if isinstance(value, tuple):
         return "CLIP"
     if isinstance(value, frozenset):
@@ -268,10 +270,13 @@ def _checkpoint(w: _Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] 
     if not isinstance(name, str):
         step.unknown = "the checkpoint's name is computed by another node"
         return None
-    model, clip, vae = (ModelRef("checkpoints", name, role) for role in ("diffusion", "text_encoder", "vae"))
-    refs: dict[str, Value] = {"MODEL": model, "CLIP": (clip,), "VAE": vae, "CLIP_VISION": None}
-    step.reads = [model, clip, vae]
-    return [refs[kind] for kind in _CHECKPOINT_LOADERS[step.class_type]]
+    model, clip, vae, vision = (
+        ModelRef("checkpoints", name, role) for role in ("diffusion", "text_encoder", "vae", "clip_vision")
+    )
+    refs: dict[str, ModelRef] = {"MODEL": model, "CLIP": clip, "VAE": vae, "CLIP_VISION": vision}
+    outputs = _CHECKPOINT_LOADERS[step.class_type]
+    step.reads = [refs[kind] for kind in outputs]  # ComfyUI builds the parts the loader outputs (output_clip ...)
+    return [(refs[kind],) if kind == "CLIP" else refs[kind] for kind in outputs]
 
 
 @_handles(*_UNET_LOADERS)
@@ -325,6 +330,8 @@ def _file_loader(folder: str, key: str, role: str) -> Handler:
 
 
 _HANDLERS["UpscaleModelLoader"] = _file_loader("upscale_models", "model_name", "upscale")
+_HANDLERS["CLIPVisionLoader"] = _file_loader("clip_vision", "clip_name", "clip_vision")
+_HANDLERS["StyleModelLoader"] = _file_loader("style_models", "style_model_name", "style")  # (it stays in RAM)
 _HANDLERS["ControlNetLoader"] = _HANDLERS["DiffControlNetLoader"] = _file_loader(
     "controlnet", "control_net_name", "controlnet"
 )
@@ -478,7 +485,16 @@ def _encode(w: _Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | No
     return [Latent((image.batch, channels, max(1, image.height // 8), max(1, image.width // 8)))]
 
 
-@_handles("LoadImage", "LoadImageMask")
+@_handles("VAEDecodeHunyuan3D", "TrainLoraNode", "DiffusersLoader")
+def _unestimated(w: _Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
+    """A built-in node that loads or runs a model the forecast has no model of (a 3D shape VAE's decode, training,
+    a diffusers folder)."""
+    step.unknown = f"{step.class_type}: the forecast has no model of this node's memory"
+    step.uses_memory = True
+    return None
+
+
+@_handles("LoadImage", "LoadImageMask", "LoadImageOutput")
 def _load_image(w: _Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
     name = w.lit(inputs, "image")
     size = w.image_size(name) if isinstance(name, str) and w.image_size is not None else None
@@ -523,6 +539,28 @@ def _image_scale(w: _Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value]
     return [out]
 
 
+_KONTEXT_SIZES = (
+    (672, 1568), (688, 1504), (720, 1456), (752, 1392), (800, 1328), (832, 1248), (880, 1184), (944, 1104),
+    (1024, 1024), (1104, 944), (1184, 880), (1248, 832), (1328, 800), (1392, 752), (1456, 720), (1504, 688),
+    (1568, 672),
+)  # fmt: skip
+"""Flux Kontext's preferred sizes (width, height): comfy_extras/nodes_flux.py ``PREFERED_KONTEXT_RESOLUTIONS``."""
+
+
+@_handles("FluxKontextImageScale")
+def _kontext_scale(w: _Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
+    """The preferred size whose aspect is nearest the image's (ComfyUI's own choice, ties to the first)."""
+    image = w.value(inputs.get("image"), "IMAGE")
+    if not isinstance(image, Image):
+        step.unknown = "the image's size is not known"
+        return [None]
+    aspect = image.width / max(1, image.height)
+    _, width, height = min((abs(aspect - wd / ht), wd, ht) for wd, ht in _KONTEXT_SIZES)
+    out = Image(image.batch, height, width)
+    step.keeps = out.bytes
+    return [out]
+
+
 def _generic(w: _Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
     """A built-in node without a handler: an empty latent by its inputs, a text encoder (it loads its
     CLIP), or one that passes a value of the type it outputs through (a latent, an image, a model patch)."""
@@ -535,17 +573,57 @@ def _generic(w: _Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | N
     if isinstance(clip, tuple) and "CONDITIONING" in spec.outputs:
         step.loads = list(clip)
         step.stage = "text-encode" if step.stage in ("other", "text-encode") else step.stage
+    vision = next((w.value(v, "CLIP_VISION") for k, v in linked.items() if spec.input_type(k) == "CLIP_VISION"), None)
+    if isinstance(vision, ModelRef):  # CLIPVisionEncode, SVD_img2vid_Conditioning ...: encode_image loads it
+        step.loads.append(vision)
+    encoded = _encodes_on_the_way(w, step, inputs, linked)
     outs: list[Value] = []
     for kind in spec.outputs:
         carried = next((w.value(v, kind) for k, v in linked.items() if spec.input_type(k) == kind), None)
         if kind == "LATENT" and empty is not None:
             carried = empty
+        if kind == "LATENT" and carried is None and encoded is not None:  # (InpaintModelConditioning: the image's)
+            carried = encoded
         if kind == "CONDITIONING" and carried is None:
             carried = frozenset()
         outs.append(carried)
     if isinstance(next((o for o in outs if isinstance(o, Image)), None), Image) and step.stage not in ("output",):
         step.keeps = max(o.bytes for o in outs if isinstance(o, Image))
     return outs
+
+
+def _encodes_on_the_way(w: _Walk, step: Step, inputs: Mapping[str, Any], linked: Mapping[str, Any]) -> Latent | None:
+    """A built-in node given a VAE and an image encodes the image with it on the way (an image-to-video or inpaint
+    conditioning: ``vae.encode`` inside ``WanImageToVideo``, ``InpaintModelConditioning`` ...): ComfyUI's encode
+    estimate, at the size the node scales the image to (its ``width`` x ``height``) or the image's own. Its frames are
+    the image's, or ``length`` for the Wan nodes, which pad the image to the video's length (comfy_extras/nodes_wan.py).
+    Returns the latent of the image it encodes, for a node whose latent is that (``InpaintModelConditioning``,
+    ``InstructPixToPixConditioning``: ``vae.encode(pixels)``)."""
+    spec = node_specs()[step.class_type]
+    vae = next((w.value(v, "VAE") for k, v in linked.items() if spec.input_type(k) == "VAE"), None)
+    images = [w.value(v, "IMAGE") for k, v in linked.items() if spec.input_type(k) == "IMAGE"]
+    if not isinstance(vae, ModelRef) or not images:
+        return None
+    sized = [i for i in images if isinstance(i, Image)]
+    width, height, length = (_int(w.lit(inputs, k)) for k in ("width", "height", "length"))
+    frames = max((i.batch for i in sized), default=1)
+    if length:
+        frames = length if step.class_type.startswith("Wan") else min(frames, length)
+    if width and height:
+        image = Image(frames, height, width)
+    elif sized:
+        largest = max(sized, key=lambda i: i.height * i.width)
+        image = Image(frames, largest.height, largest.width)
+    else:
+        step.unknown = "the image it encodes with its VAE is of a size not known"
+        step.uses_memory = True
+        return None
+    step.loads.insert(0, vae)
+    step.image, step.estimate = image, "encode"
+    if "length" in inputs:  # a video's latent is the node's own (its frames folded), not the image's
+        return None
+    channels = w.vae_channels(vae) or 4
+    return Latent((image.batch, channels, max(1, image.height // 8), max(1, image.width // 8)))
 
 
 # ---------------------------------------------------------------------------- order and entry

@@ -223,7 +223,7 @@ def machine_from(
         options = replace(options, dynamic_vram=bool(context.get("dynamic_vram")))
     used_vram, reserved = metrics.get("gpu0_used_bytes"), metrics.get("gpu0_reserved_bytes")
     name = str(gpu.get("name") or "")
-    roles = {"diffusion_model": "diffusion", "text_encoder": "text_encoder", "vae": "vae"}
+    roles = {"diffusion_model": "diffusion", "text_encoder": "text_encoder", "vae": "vae", "clip_vision": "clip_vision"}
     resident = tuple(
         Resident(
             str(m.get("file") or ""),

@@ -57,8 +57,15 @@ DTYPE_BYTES = {
     "BOOL": 1,
 }
 
-# prefix of a checkpoint's part -> its role; the first that matches wins
+# prefix of a checkpoint's part -> its role; the first that matches wins (a checkpoint's CLIP vision model at the
+# ``clip_vision_prefix`` ComfyUI 0.3.64's comfy/supported_models.py gives its family: SVD, unCLIP, Zero123, Cascade,
+# Hunyuan3D)
 _PREFIXES: tuple[tuple[str, str], ...] = (
+    ("conditioner.embedders.0.open_clip.model.visual.", "clip_vision"),
+    ("embedder.model.visual.", "clip_vision"),
+    ("cond_stage_model.model.visual.", "clip_vision"),
+    ("clip_l_vision.", "clip_vision"),
+    ("conditioner.main_image_encoder.model.", "clip_vision"),
     ("model.diffusion_model.", "diffusion"),
     ("first_stage_model.", "vae"),
     ("vae.", "vae"),
@@ -73,7 +80,8 @@ _PREFIXES: tuple[tuple[str, str], ...] = (
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """One model of a file: its role (``diffusion``, ``vae``, ``text_encoder``, ``other``), size and family."""
+    """One model of a file: its role (``diffusion``, ``vae``, ``text_encoder``, ``clip_vision``, ``other``), size and
+    family."""
 
     role: str
     params: int
@@ -126,10 +134,14 @@ def _strip(key: str) -> str:
 
 _TEXT_ENCODER_KEYS = ("text_model.", "encoder.block.", "shared.weight", "model.layers.", "transformer.resblocks.")
 _VAE_KEYS = ("decoder.", "encoder.down", "taesd_decoder.", "post_quant_conv.", "quant_conv.")
+_CLIP_VISION_KEYS = ("vision_model.", "visual.")
+"""A CLIP vision file's keys (``comfy/clip_vision.py`` ``load``: transformers' layout, or open_clip's ``visual.``)."""
 
 
 def _bare_role(keys: set[str]) -> str:
-    """What a single-model file is (a UNet, a VAE, a text encoder) from its keys."""
+    """What a single-model file is (a UNet, a VAE, a text encoder, a CLIP vision model) from its keys."""
+    if all(k.startswith(_CLIP_VISION_KEYS) or k.startswith("visual_projection") for k in keys):
+        return "clip_vision"
     if any(k.startswith(_TEXT_ENCODER_KEYS) for k in keys) and not any("diffusion" in k for k in keys):
         return "text_encoder"
     if any(k.startswith(_VAE_KEYS) for k in keys) and diffusion_family(keys, {}) is None:
@@ -270,7 +282,7 @@ def model_from_header(name: str, size_bytes: int, header: Mapping[str, Any]) -> 
             family, detail = vae_kind(g["keys"], g["shapes"])
         modules = tuple(sorted(g["modules"].values(), reverse=True))
         parts.append(Part(role, g["params"], g["bytes"], _dominant(g["dtypes"]), family, detail, modules))
-    order = {"diffusion": 0, "text_encoder": 1, "vae": 2, "other": 3}
+    order = {"diffusion": 0, "text_encoder": 1, "vae": 2, "clip_vision": 3, "other": 4}
     return ModelFile(name, size_bytes, "safetensors", tuple(sorted(parts, key=lambda p: order.get(p.role, 9))))
 
 

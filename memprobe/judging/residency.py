@@ -62,12 +62,10 @@ __all__ = [
     "MIN_CHANGE_BYTES",
 ]
 
-KINDS = ("diffusion_model", "text_encoder", "vae", "other")
+KINDS = ("diffusion_model", "text_encoder", "vae", "clip_vision", "other")
 MIN_CHANGE_BYTES = MIB
 """A resident model whose loaded bytes moved by less than this did not change (dynamic VRAM
 streams weights all the time)."""
-
-_KIND_LABELS = {"diffusion_model": "diffusion model", "text_encoder": "text encoder", "vae": "VAE"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -185,6 +185,23 @@ def test_node_outputs_name_the_file_and_the_loader_and_the_first_producer_wins(m
     assert states[0].to_dict()["name"] == "BaseModel (tiny_sd15.safetensors)"
 
 
+def test_a_clip_vision_loaders_model_is_a_clip_vision_model(models_module):
+    # CLIPVisionLoader outputs comfy.clip_vision.ClipVisionModel, holding its patcher as CLIP and VAE do (0.3.64 and 0.38)
+    weights = named("CLIPVisionModelProjection")
+    patcher = Patcher0364(weights, 1208 * MIB)
+    vision = type("ClipVisionModel", (), {"patcher": patcher})()
+    reader = reader_for(models_module, [LoadedModel(patcher)])
+    reader.note_outputs(
+        [[vision]], {"node_id": "7", "class_type": "CLIPVisionLoader"}, lambda: ["clip_vision_h.safetensors"]
+    )
+    [state] = reader.read()
+    assert (state.kind, state.file, state.loaded_by["class_type"]) == (
+        "clip_vision",
+        "clip_vision_h.safetensors",
+        "CLIPVisionLoader",
+    )
+
+
 def test_odd_outputs_are_ignored(models_module):
     reader = reader_for(models_module, [])
     for outputs in (None, "text", [None], [[1, 2, 3]], [["a"]] * 40, ([{"samples": 1}],)):

@@ -21,10 +21,11 @@ from memprobe.forecast.estimates import (
     weight_budget,
 )
 from memprobe.forecast.forecast import FITS, TIGHT, UNKNOWN, WONT_FIT, device_class, forecast
-from memprobe.forecast.graph import walk
+from memprobe.forecast.graph import Image, ModelRef, walk
 from memprobe.forecast.learn import compare, corrections_from, observations, working_memory
 from memprobe.forecast.machine import LaunchOptions, machine_from
-from memprobe.forecast.models import read_model
+from memprobe.forecast.models import model_from_header, read_model
+from memprobe.forecast.workflow import to_api
 from memprobe.judging.stages import StageCache
 
 MODELS = FIXTURES / "models"
@@ -189,6 +190,82 @@ def test_video_latents_fold_frames_and_decode_to_every_frame():
     assert steps["2"].latent.shape == (1, 16, 21, 60, 104) and steps["2"].image.batch == 81
 
 
+def test_an_image_to_video_workflow_counts_its_clip_vision_model_and_the_encode_inside_its_conditioning():
+    # ComfyUI's own Wan 2.1 image-to-video template: CLIPVisionLoader -> CLIPVisionEncode, and WanImageToVideo,
+    # which pads the start image to 33 frames at 512x512 and encodes them with the VAE (comfy_extras/nodes_wan.py)
+    api = to_api(json.loads((FIXTURES / "templates" / "image_to_video_wan.json").read_text(encoding="utf-8")))
+    steps = {s.node_id: s for s in walk(api)}
+    vision = ModelRef("clip_vision", "clip_vision_h.safetensors", "clip_vision")
+    assert steps["49"].reads == [vision] and steps["49"].unread == [] and not steps["49"].uses_memory
+    assert steps["51"].loads == [vision] and steps["51"].unknown is None  # encode_image loads it on the GPU
+    i2v = steps["50"]
+    assert (i2v.estimate, i2v.image, i2v.loads[0].role, i2v.stage) == ("encode", Image(33, 512, 512), "vae", "video")
+
+
+def test_a_conditioning_node_encodes_the_image_it_is_given_at_the_size_it_scales_it_to():
+    def graph(node: dict) -> dict:
+        return {
+            "1": {"class_type": "VAELoader", "inputs": {"vae_name": "ltxv_vae.safetensors"}},
+            "2": {"class_type": "LoadImage", "inputs": {"image": "start.png"}},
+            "3": node,
+            "4": {"class_type": "PreviewAny", "inputs": {"source": ["3", 0]}},
+        }
+
+    sized = {s.node_id: s for s in walk(graph(_ltxv_i2v()), image_size=lambda name: (1280, 720))}
+    # LTXVImgToVideo encodes the one start image (not the video's 97 frames) scaled to 768x512 (nodes_lt.py)
+    assert (sized["3"].estimate, sized["3"].image) == ("encode", Image(1, 512, 768))
+    inpaint = {"class_type": "InpaintModelConditioning", "inputs": {"vae": ["1", 0], "pixels": ["2", 0], "mask": None}}
+    inpaint["inputs"].update(positive=None, negative=None, noise_mask=True)
+    own = {s.node_id: s for s in walk(graph(inpaint), image_size=lambda name: (1024, 1536))}
+    assert own["3"].image == Image(1, 1536, 1024)  # no size of its own: the image's
+    unsized = {s.node_id: s for s in walk(graph(inpaint))}  # the image is not on this machine
+    assert unsized["3"].estimate is None and unsized["3"].uses_memory and "VAE" in (unsized["3"].unknown or "")
+
+
+def test_flux_kontexts_scale_picks_comfyuis_preferred_size_nearest_the_images_aspect():
+    prompt = {
+        "1": {"class_type": "LoadImageOutput", "inputs": {"image": "edit_00001_.png [output]"}},
+        "2": {"class_type": "FluxKontextImageScale", "inputs": {"image": ["1", 0]}},
+        "3": {"class_type": "PreviewImage", "inputs": {"images": ["2", 0]}},
+    }
+    steps = {s.node_id: s for s in walk(prompt, image_size=lambda name: (1920, 1080))}
+    assert steps["2"].keeps == Image(1, 752, 1392).bytes  # 16:9 -> 1392x752 (nodes_flux.py's list)
+    portrait = {s.node_id: s for s in walk(prompt, image_size=lambda name: (1000, 1000))}
+    assert portrait["2"].keeps == Image(1, 1024, 1024).bytes
+
+
+def _ltxv_i2v() -> dict:
+    inputs = {"vae": ["1", 0], "image": ["2", 0], "width": 768, "height": 512, "length": 97, "batch_size": 1}
+    return {"class_type": "LTXVImgToVideo", "inputs": {**inputs, "positive": None, "negative": None}}
+
+
+def test_a_checkpoints_clip_vision_model_is_its_own_part():
+    # SVD's checkpoint holds its image encoder at the clip_vision_prefix ComfyUI's SVD_img2vid config names
+    header = {
+        "model.diffusion_model.input_blocks.0.0.weight": {
+            "dtype": "F16",
+            "shape": [320, 8, 3, 3],
+            "data_offsets": [0, 46080],
+        },
+        "conditioner.embedders.0.open_clip.model.visual.conv1.weight": {
+            "dtype": "F16",
+            "shape": [1280, 3, 14, 14],
+            "data_offsets": [46080, 1551360],
+        },
+        "first_stage_model.decoder.conv_in.weight": {
+            "dtype": "F16",
+            "shape": [512, 4, 3, 3],
+            "data_offsets": [1551360, 1588224],
+        },
+    }
+    parts = {p.role: p for p in model_from_header("svd.safetensors", 1588232, header).parts}
+    assert set(parts) == {"diffusion", "clip_vision", "vae"} and parts["clip_vision"].params == 1280 * 3 * 14 * 14
+    loader = {"1": {"class_type": "ImageOnlyCheckpointLoader", "inputs": {"ckpt_name": "svd.safetensors"}}}
+    step = walk({**loader, "2": {"class_type": "PreviewAny", "inputs": {"source": ["1", 1]}}})[0]
+    assert [r.role for r in step.reads] == ["diffusion", "clip_vision", "vae"]  # what it outputs, no text encoder
+    assert read_model(MODELS / "clip_vision_h.safetensors").parts[0].role == "clip_vision"  # a bare file
+
+
 # ---------------------------------------------------------------------------- the machine
 def test_the_machine_comes_from_the_readings_or_a_what_if():
     opts = LaunchOptions.parse(["--lowvram", "--reserve-vram", "1.5", "--use-split-cross-attention"])
@@ -230,6 +307,18 @@ def test_flux_fp8_fits_a_12gb_card_by_offloading_part_of_its_weights():
     assert next(n for n in fc["nodes"] if n["class_type"] == "CLIPLoader")["uncounted"] == [
         "t5xxl_not_here.safetensors"
     ]
+
+
+def test_with_dynamic_vram_the_weights_cached_on_the_card_give_way_to_a_nodes_work():
+    # newer ComfyUI (0.38, dynamic VRAM on NVIDIA): the diffusion model's weights stay cached on the card after the
+    # sampler and are evicted under pressure when the decode allocates; they never make the decode fail
+    newer = machine_from({**CUDA, "comfyui_version": "0.38.1"}, CUDA_NOW, [])
+    assert newer.dynamic
+    fc = forecast(FLUX_GRAPH, newer, lookup)
+    sampler, decode = (next(n for n in fc["nodes"] if n["class_type"] == c) for c in ("KSampler", "VAEDecode"))
+    assert sampler["peak_bytes"] > 10 * GIB  # the sampler filled the card with Flux's weights
+    assert decode["verdict"] == FITS and decode["peak_bytes"] <= 12 * GIB  # (it said "won't fit": 13.9 GiB)
+    assert decode["needed_bytes"] < 5 * GIB  # the VAE and its work, which is what has to fit
 
 
 def test_a_decode_that_wont_fit_gets_the_tile_size_the_forecast_says_fits():

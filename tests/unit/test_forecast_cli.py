@@ -10,7 +10,9 @@ import pytest
 from helpers import FIXTURES
 
 from memprobe.cli import main
+from memprobe.forecast.forecast import TIGHT, WONT_FIT
 from memprobe.forecast.graph import walk
+from memprobe.forecast.models import read_model
 from memprobe.forecast.service import BadGraph
 from memprobe.forecast.workflow import to_api
 
@@ -26,6 +28,8 @@ def comfy(tmp_path):
         ("checkpoints", "v1-5-pruned-emaonly-fp16.safetensors", "tiny_sd15.safetensors"),
         ("diffusion_models", "flux1-dev.safetensors", "flux1-dev.safetensors"),
         ("vae", "ae.safetensors", "flux_ae_bf16.safetensors"),
+        ("vae", "wan_2.1_vae.safetensors", "wan_2.1_vae.safetensors"),
+        ("clip_vision", "clip_vision_h.safetensors", "clip_vision_h.safetensors"),
     ):
         (root / "models" / folder).mkdir(parents=True, exist_ok=True)
         shutil.copy(MODELS / source, root / "models" / folder / name)
@@ -162,6 +166,29 @@ def test_a_template_whose_models_are_not_here_is_not_said_to_fit(capsys, tmp_pat
     sizes += ["wan_2.1_vae.safetensors=254MB"]
     code, out, _ = run(capsys, *argv, "--json", *(a for size in sizes for a in ("--model", size)))
     assert code == 0 and json.loads(out)["verdict"] in ("fits", "tight", "won't fit")
+
+
+def test_wan_image_to_video_on_an_8gb_windows_card_counts_every_node_it_runs(comfy, capsys):
+    # GIVEN ComfyUI's Wan 2.1 image-to-video template, its VAE and CLIP vision files here, the other two sized
+    argv = [str(TEMPLATES / "image_to_video_wan.json"), "--comfyui", str(comfy), "--device", "cuda", "--vram", "8GiB"]
+    argv += ["--os", "windows", "--ram", "32GiB", "--model", "wan2.1_i2v_480p_14B_fp16.safetensors=32.8GB"]
+    argv += ["--model", "umt5_xxl_fp8_e4m3fn_scaled.safetensors=6.74GB"]
+    code, out, _ = run(capsys, *argv, "--json")
+    doc = json.loads(out)
+    nodes = {n["class_type"]: n for n in doc["nodes"]}
+    # THEN it is a verdict: the CLIP vision model and the encode inside WanImageToVideo are counted, not guessed
+    assert code == 0 and doc["verdict"] in (TIGHT, WONT_FIT) and not any(n["not_counted"] for n in doc["nodes"])
+    assert nodes["CLIPVisionLoader"]["file_bytes"] == read_model(MODELS / "clip_vision_h.safetensors").size_bytes
+    vision = nodes["CLIPVisionEncode"]
+    assert vision["loads"] == [{"file": "clip_vision_h.safetensors", "role": "clip_vision"}]
+    # ViT-H's weights as the file holds them (fp16, ComfyUI's text_encoder_dtype) wholly onto the card
+    part = read_model(MODELS / "clip_vision_h.safetensors").parts[0]
+    assert (part.role, part.dtype) == ("clip_vision", "F16")
+    assert vision["needed_bytes"] == part.file_bytes and vision["offloaded_bytes"] == 0
+    i2v = nodes["WanImageToVideo"]
+    assert (i2v["estimate"], i2v["estimate_bytes"]) == ("encode", 6000 * 512 * 512 * 2)  # comfy/sd.py, the bf16 VAE
+    code, text, _ = run(capsys, *argv)
+    assert "clip_vision" not in text.split("Not counted:")[-1] and "journalctl" not in text  # (no OOM killer there)
 
 
 @pytest.mark.parametrize(
