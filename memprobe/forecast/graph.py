@@ -349,7 +349,7 @@ def _lora(w: _Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None
     return [model] if step.class_type == "LoraLoaderModelOnly" else [model, clip]
 
 
-@_handles("ControlNetApply", "ControlNetApplyAdvanced", "ControlNetApplySD3")
+@_handles("ControlNetApply", "ControlNetApplyAdvanced", "ControlNetApplySD3", "ControlNetInpaintingAliMamaApply")
 def _controlnet_apply(w: _Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
     net = w.value(inputs.get("control_net"), "CONTROL_NET")
     extra = frozenset({net}) if isinstance(net, ModelRef) else frozenset()

@@ -234,6 +234,28 @@ def test_flux_kontexts_scale_picks_comfyuis_preferred_size_nearest_the_images_as
     assert portrait["2"].keeps == Image(1, 1024, 1024).bytes
 
 
+def test_an_inpainting_controlnet_is_loaded_by_the_sampler_like_any_controlnet():
+    # ControlNetInpaintingAliMamaApply (Qwen-Image, Flux inpainting ControlNets) encodes its hint at sampling time,
+    # with the ControlNet the sampler loads beside its model (comfy/controlnet.py get_control)
+    apply = {"positive": None, "negative": None, "control_net": ["1", 0], "vae": ["2", 0], "image": ["3", 0]}
+    prompt = {
+        "1": {"class_type": "ControlNetLoader", "inputs": {"control_net_name": "inpainting.safetensors"}},
+        "2": {"class_type": "VAELoader", "inputs": {"vae_name": "vae.safetensors"}},
+        "3": {"class_type": "LoadImage", "inputs": {"image": "masked.png"}},
+        "4": {"class_type": "ControlNetInpaintingAliMamaApply", "inputs": {**apply, "mask": ["3", 1], "strength": 1}},
+        "5": {"class_type": "EmptyLatentImage", "inputs": {"width": 1024, "height": 1024, "batch_size": 1}},
+        "6": {"class_type": "UNETLoader", "inputs": {"unet_name": "qwen_image.safetensors", "weight_dtype": "default"}},
+        "7": {
+            "class_type": "KSampler",
+            "inputs": {"model": ["6", 0], "positive": ["4", 0], "negative": ["4", 1], "latent_image": ["5", 0]},
+        },
+        "8": {"class_type": "PreviewAny", "inputs": {"source": ["7", 0]}},
+    }
+    steps = {s.node_id: s for s in walk(prompt, image_size=lambda name: (1024, 1024))}
+    assert [r.file for r in steps["7"].loads] == ["qwen_image.safetensors", "inpainting.safetensors"]
+    assert steps["4"].estimate is None and steps["4"].loads == []  # no encode of its own at the apply node
+
+
 def _ltxv_i2v() -> dict:
     inputs = {"vae": ["1", 0], "image": ["2", 0], "width": 768, "height": 512, "length": 97, "batch_size": 1}
     return {"class_type": "LTXVImgToVideo", "inputs": {**inputs, "positive": None, "negative": None}}
