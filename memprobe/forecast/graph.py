@@ -144,6 +144,8 @@ class _Walk:
         self.outputs: dict[str, list[Value]] = {}
         self.passthrough: dict[str, dict[str, Value]] = {}
         self.steps: list[Step] = []
+        self.unsized_loaders: set[str] = set()
+        """Nodes that load a model the forecast cannot size (a pack's loader, a loader newer than its table)."""
         self.vae_channels: Callable[[ModelRef], int | None] = lambda _ref: None
 
     # -- reading inputs ---------------------------------------------------------------
@@ -200,8 +202,35 @@ class _Walk:
                 or step.stage in (_MEMORY_STAGES if spec is None else _ESTIMATED_STAGES)
                 or (spec is None and custom_node(class_type) is not None)
                 or class_type.startswith(_GROUP_NODE)
+                or (spec is None and self.runs_a_model(class_type, inputs))
             )
+        if step.uses_memory and step.stage == "load":
+            self.unsized_loaders.add(node_id)
         self.steps.append(step)
+
+    def runs_a_model(self, class_type: str, inputs: Mapping[str, Any]) -> bool:
+        """A node the forecast does not know that is given a model — a VAE, a text encoder, a CLIP vision, upscale or
+        ControlNet model, or what a loader it cannot size loaded — runs it, whatever its name (a newer ComfyUI's
+        ``Kandinsky5ImageToVideo`` encodes with the VAE, its ``TextGenerate`` runs the text encoder's LLM). A diffusion
+        model says so only beside an image (``SAM3_Detect``, ``RTDETR_detect`` run a checkpoint on it): most nodes
+        given one alone patch it. The input's name says what it takes (``vae``, ``clip`` ...): a switch's ``on_true``
+        passes a model on, and what an unknown node outputs is only guessed from its inputs. An empty latent given a
+        VAE (``LTXVEmptyLatentAudio``) reads its shape only, as ComfyUI's ``Empty...`` nodes do."""
+        if "Empty" in class_type and "Latent" in class_type:
+            return False
+        model = image = False
+        for name, raw in inputs.items():
+            if not is_link(raw):
+                continue
+            if str(raw[0]) in self.unsized_loaders:
+                return True
+            for kind, word in _RUN_INPUTS:
+                value = self.value(raw, kind) if word in name.lower() else None
+                if isinstance(value, tuple) or (isinstance(value, ModelRef) and value.role in _RUN_ROLES):
+                    return True
+            model = model or (name == "model" and _kind_of(self.value(raw, "MODEL")) == "MODEL")
+            image = image or name in ("image", "images", "pixels")
+        return model and image
 
     def unknown(self, step: Step, inputs: Mapping[str, Any], custom: bool) -> list[Value] | None:
         """A node the forecast cannot size: its memory is not counted; it passes on its inputs by type."""
@@ -225,6 +254,16 @@ _MODEL_SUFFIXES = (".safetensors", ".sft", ".ckpt", ".pt", ".pth", ".bin", ".ggu
 """How the model files ComfyUI's and the packs' loaders list end."""
 _MEMORY_STAGES = frozenset({"load", "text-encode", "sampling", "vae-decode", "vae-encode", "upscale", "image"})
 """The stages whose nodes hold memory of their own (a custom node's by its name: see ``custom_stage_by_name``)."""
+_RUN_ROLES = frozenset({"vae", "clip_vision", "upscale", "controlnet"})
+"""The models a node given one runs (a text encoder travels as a tuple: the CLIP)."""
+_RUN_INPUTS = (
+    ("VAE", "vae"),
+    ("CLIP", "clip"),
+    ("CLIP_VISION", "clip_vision"),
+    ("UPSCALE_MODEL", "upscale"),
+    ("CONTROL_NET", "control"),
+)
+"""The input that takes each model, by the word its name holds (``vae``, ``clip``, ``upscale_model``, ``control_net``)."""
 _GROUP_NODE = ("workflow>", "workflow/")
 """A legacy group node's class in a saved workflow (``workflow>Name``; ``workflow/Name`` before frontend 1.x)."""
 _ESTIMATED_STAGES = frozenset({"load", "sampling", "vae-decode", "vae-encode"})
