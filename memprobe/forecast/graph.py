@@ -214,23 +214,27 @@ class _Walk:
         ``Kandinsky5ImageToVideo`` encodes with the VAE, its ``TextGenerate`` runs the text encoder's LLM). A diffusion
         model says so only beside an image (``SAM3_Detect``, ``RTDETR_detect`` run a checkpoint on it): most nodes
         given one alone patch it. The input's name says what it takes (``vae``, ``clip`` ...): a switch's ``on_true``
-        passes a model on, and what an unknown node outputs is only guessed from its inputs. An empty latent given a
-        VAE (``LTXVEmptyLatentAudio``) reads its shape only, as ComfyUI's ``Empty...`` nodes do."""
+        passes a model on, and what an unknown node outputs is only guessed from its inputs. Not so: an empty latent
+        given a VAE (``LTXVEmptyLatentAudio``) reads its shape; a node given the diffusion model, the text encoder and
+        the VAE at once bundles them (Impact Pack's ``ToBasicPipe``, rgthree's ``Context``)."""
         if "Empty" in class_type and "Latent" in class_type:
             return False
-        model = image = False
+        given: set[str] = set()
+        runs = image = False
         for name, raw in inputs.items():
             if not is_link(raw):
                 continue
-            if str(raw[0]) in self.unsized_loaders:
-                return True
+            runs = runs or str(raw[0]) in self.unsized_loaders
             for kind, word in _RUN_INPUTS:
                 value = self.value(raw, kind) if word in name.lower() else None
                 if isinstance(value, tuple) or (isinstance(value, ModelRef) and value.role in _RUN_ROLES):
-                    return True
-            model = model or (name == "model" and _kind_of(self.value(raw, "MODEL")) == "MODEL")
+                    given.add(kind)
+            if name == "model" and _kind_of(self.value(raw, "MODEL")) == "MODEL":
+                given.add("MODEL")
             image = image or name in ("image", "images", "pixels")
-        return model and image
+        if {"MODEL", "CLIP", "VAE"} <= given:
+            return False
+        return runs or bool(given - {"MODEL"}) or ("MODEL" in given and image)
 
     def unknown(self, step: Step, inputs: Mapping[str, Any], custom: bool) -> list[Value] | None:
         """A node the forecast cannot size: its memory is not counted; it passes on its inputs by type."""

@@ -151,6 +151,14 @@ def test_a_newer_comfyuis_nodes_that_are_given_a_model_are_said_not_to_be_counte
         ),
         ({"class_type": "EmptyNewerLatentAudio", "inputs": {"audio_vae": ["1", 0], "seconds": 10}}, False),
         ({"class_type": "ModelNoiseScale", "inputs": {"model": ["4", 0], "scale": 1.0}}, False),
+        ({"class_type": "ToBasicPipe", "inputs": {"model": ["4", 0], "clip": ["2", 0], "vae": ["1", 0]}}, False),
+        (
+            {
+                "class_type": "Context Big (rgthree)",
+                "inputs": {"model": ["4", 0], "clip": ["2", 0], "vae": ["1", 0], "images": ["3", 0]},
+            },
+            False,
+        ),
     ],
 )
 def test_a_node_it_does_not_know_is_not_counted_when_it_is_given_a_model_to_run(node, runs):
