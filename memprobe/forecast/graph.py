@@ -86,8 +86,10 @@ class Step:
     """Model files it names that the forecast does not read (a custom node's, a loader it has no model of)."""
     uses_memory: bool = False
     """A node the forecast cannot size that holds memory of its own: one that names a model file it does not read; a
-    custom node that loads, encodes, samples, decodes or upscales by its stage, or that the packs' table lists; a
-    built-in loader, sampler or VAE node whose file or latent another node computes; a legacy group node."""
+    custom node that loads, encodes, samples, decodes or upscales by its stage, or that the packs' table lists; one it
+    does not know that is given a model to run (``_Walk.runs_a_model``); a built-in loader, sampler or VAE node whose
+    file or latent another node computes, or that encodes an image of a size not known; a built-in node it has no model
+    of (a 3D VAE's decode, training, a diffusers folder); a legacy group node."""
 
 
 # ---------------------------------------------------------------------------- values along links
