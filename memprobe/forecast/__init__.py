@@ -3,6 +3,8 @@
 ``models``    what a model file holds, from its safetensors header alone
 ``estimates`` ComfyUI's own published estimates and its partial-load rule
 ``graph``     the workflow walked in ComfyUI's order, what each node does to memory
+``handlers``  what each of ComfyUI's own node classes does (the files it reads, the models it loads, the estimate)
+``steps``     the values along the links (a model, a latent, an image) and each node's step
 ``machine``   the machine it is for (this one, or a what-if) and ComfyUI's launch options
 ``forecast``  the simulation: levels, loads, working memory, verdicts per stage
 ``learn``     what this machine's runs teach (a correction per model family and stage)

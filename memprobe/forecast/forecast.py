@@ -501,8 +501,7 @@ def unknown_because(nodes: list[dict[str, Any]]) -> str:
     'the memory of WanVideoSampler (sampling) is not counted: the forecast does not know it (a traced run measures it)'
     """
     files = list(dict.fromkeys(f for n in nodes for f in n.get("uncounted") or ()))
-    heavy = [f"{n['class_type']} ({n['stage']})" for n in nodes if n.get("not_counted")]
-    heavy = list(dict.fromkeys(heavy))
+    heavy = list(dict.fromkeys(f"{n['class_type']} ({n['stage']})" for n in nodes if n.get("not_counted")))
     parts = []
     if files:
         many = len(files) > 1
