@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..judging.stages import node_specs
+from ..judging.stages import NodeSpec, node_specs
 from ..judging.workflow import is_link
 from .steps import Image, Latent, ModelRef, Step, Value
 
@@ -387,7 +387,7 @@ def generic(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | Non
     vision = next((w.value(v, "CLIP_VISION") for k, v in linked.items() if spec.input_type(k) == "CLIP_VISION"), None)
     if isinstance(vision, ModelRef):  # CLIPVisionEncode, SVD_img2vid_Conditioning ...: encode_image loads it
         step.loads.append(vision)
-    encoded = _encodes_on_the_way(w, step, inputs, linked)
+    encoded = _encodes_on_the_way(w, step, spec, inputs, linked)
     outs: list[Value] = []
     for kind in spec.outputs:
         carried = next((w.value(v, kind) for k, v in linked.items() if spec.input_type(k) == kind), None)
@@ -403,14 +403,15 @@ def generic(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | Non
     return outs
 
 
-def _encodes_on_the_way(w: Walk, step: Step, inputs: Mapping[str, Any], linked: Mapping[str, Any]) -> Latent | None:
+def _encodes_on_the_way(
+    w: Walk, step: Step, spec: NodeSpec, inputs: Mapping[str, Any], linked: Mapping[str, Any]
+) -> Latent | None:
     """A built-in node given a VAE and an image encodes the image with it on the way (an image-to-video or inpaint
     conditioning: ``vae.encode`` inside ``WanImageToVideo``, ``InpaintModelConditioning`` ...): ComfyUI's encode
     estimate, at the size the node scales the image to (its ``width`` x ``height``) or the image's own. Its frames are
     the image's, or ``length`` for the Wan nodes, which pad the image to the video's length (comfy_extras/nodes_wan.py).
     Returns the latent of the image it encodes, for a node whose latent is that (``InpaintModelConditioning``,
     ``InstructPixToPixConditioning``: ``vae.encode(pixels)``)."""
-    spec = node_specs()[step.class_type]
     vae = next((w.value(v, "VAE") for k, v in linked.items() if spec.input_type(k) == "VAE"), None)
     images = [w.value(v, "IMAGE") for k, v in linked.items() if spec.input_type(k) == "IMAGE"]
     if not isinstance(vae, ModelRef) or not images:
