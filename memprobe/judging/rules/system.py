@@ -191,13 +191,11 @@ def system_memory(f: RunFacts) -> list[Suggestion]:
         else ""
     )
     title, change, adds = _system_remedy(f, limit, used)
-    confirm = "container" if failure is not None and failure.container else "kernel"
-    if os_family(f.os) == "Windows" and confirm == "kernel":
-        confirm = ""  # Windows has no OOM killer: a process ends when an allocation fails (1455)
-    if (
-        failure is not None and failure.likely and f.source != "forecast" and confirm
-    ):  # (a forecast has none to confirm)
-        change = _CONFIRM[confirm] + change
+    if failure is not None and failure.likely and f.source != "forecast":  # (a forecast has no kill to confirm)
+        if failure.container:
+            change = _CONFIRM["container"] + change
+        elif os_family(f.os) != "Windows":  # Windows has no OOM killer: an allocation fails there (1455)
+            change = _CONFIRM["kernel"] + change
     return [
         Suggestion(
             "container-limit" if limit.name == CGROUP else "pagefile",
