@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..judging.custom_nodes import custom_node
-from ..judging.stages import NodeClass, node_specs, stage_of
+from ..judging.stages import NodeClass, node_specs, stage_of, unrecorded_builtin_nodes
 from ..judging.workflow import is_link, literal
 from .handlers import HANDLERS, generic
 from .steps import Image, Latent, ModelRef, Step, Value
@@ -65,6 +65,8 @@ class Walk:
         spec = node_specs().get(class_type)
         if spec is not None:
             stage = stage_of(NodeClass(class_type, spec.category, "nodes", spec.output_node))
+        elif class_type in unrecorded_builtin_nodes():  # one of ComfyUI's own not recorded: what its name says
+            stage = stage_of(NodeClass(class_type))
         else:  # as the tracer stages a custom node: its pack's table entry, else what its name says
             stage = stage_of(NodeClass(class_type, python_module="custom_nodes"))
         step = Step(node_id, class_type, stage)
@@ -135,9 +137,17 @@ class Walk:
                     carried[kind] = v
         self.passthrough[step.node_id] = carried
         if step.unknown is None:
+            builtin = unrecorded_builtin_nodes().get(step.class_type)
+            what = (
+                "a custom node"
+                if builtin is None
+                else "one of ComfyUI's own, newer than 0.3.64"
+                if builtin[1]
+                else "one of ComfyUI's own audio nodes"
+            )
             step.unknown = (
-                f"{step.class_type} is a node the forecast does not know (a custom node, or one newer than "
-                "ComfyUI 0.3.64): its own memory is not counted, what it passes on is taken as unchanged"
+                f"{step.class_type} is a node the forecast does not know ({what}): its own memory is not counted, "
+                "what it passes on is taken as unchanged"
                 if custom
                 else f"{step.class_type}: no estimate for this node's memory"
             )

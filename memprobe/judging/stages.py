@@ -27,6 +27,7 @@ from .custom_nodes import custom_node
 
 __all__ = [
     "builtin_nodes",
+    "unrecorded_builtin_nodes",
     "node_specs",
     "NodeSpec",
     "STAGES",
@@ -35,6 +36,7 @@ __all__ = [
     "custom_stage_by_name",
     "CUSTOM_STAGE_NOUNS",
     "builtin_class_titled",
+    "builtin_display_name",
     "node_class_from_object_info",
     "node_class_from_type",
     "StageCache",
@@ -57,10 +59,10 @@ class NodeClass:
 
 # By name: these hold whatever category a pack files them under.
 _NAME_RULES: tuple[tuple[str, str], ...] = (
+    ("Loader", "load"),  # a text encoder's loader loads (``LTXAVTextEncoderLoader``)
     ("VAEDecode", "vae-decode"),
     ("VAEEncode", "vae-encode"),
     ("TextEncode", "text-encode"),
-    ("Loader", "load"),
 )
 
 _IMAGE_FAMILIES = (
@@ -163,6 +165,8 @@ def stage_of(node: NodeClass) -> str:
         if category == prefix or category.startswith(prefix + "/"):
             return stage
     if not category and not node.python_module:
+        if name in unrecorded_builtin_nodes() and (said := custom_stage_by_name(name)) != "custom":
+            return said  # one of ComfyUI's own not recorded: what its name says plainly (``VaeDecodeShapeTrellis``)
         for needle, stage in _GUESS_RULES:
             if needle in name:
                 return stage
@@ -214,6 +218,7 @@ class StageCache:
 
 
 _BUILTIN_NODES = Path(__file__).resolve().parents[1] / "data" / "comfyui_nodes.json"
+_NEWER_NODES = _BUILTIN_NODES.with_name("comfyui_newer_nodes.json")
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +246,21 @@ def _builtin_table() -> dict[str, Any]:
 
 
 @cache
+def unrecorded_builtin_nodes() -> dict[str, tuple[str, bool]]:
+    """ComfyUI's own node classes that 0.3.64's recorded ``/object_info`` does not hold
+    (``memprobe/data/comfyui_newer_nodes.json``, from the frontend's and the embedded docs' lists of ComfyUI's own
+    nodes): class -> (display name, newer: only ComfyUI newer than 0.3.64 has it; else 0.3.64 registers it where
+    torchaudio imports). Their inputs and categories are not recorded, so the forecast does not count them; a log
+    naming one names a built-in node."""
+    try:
+        data = json.loads(_NEWER_NODES.read_text(encoding="utf-8"))
+        old = set(data["in_0_3_64"])
+        return {str(k): (str(v or k), k not in old) for k, v in data["nodes"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+@cache
 def node_specs() -> dict[str, NodeSpec]:
     """ComfyUI's built-in node classes (from 0.3.64's ``/object_info``)."""
     try:
@@ -262,7 +282,9 @@ def node_specs() -> dict[str, NodeSpec]:
 def _titles() -> dict[str, str]:
     names = _builtin_table().get("display_names")
     names = names if isinstance(names, dict) else {}
-    titles = {_squash(k): k for k in node_specs()}
+    titles = {_squash(k): k for k in unrecorded_builtin_nodes()}
+    titles.update({_squash(title): k for k, (title, _) in unrecorded_builtin_nodes().items()})
+    titles.update({_squash(k): k for k in node_specs()})
     titles.update({_squash(title): str(k) for title, k in names.items()})
     return titles
 
@@ -272,6 +294,15 @@ _NOT_ALNUM = re.compile(r"[\W_]+")
 
 def _squash(name: str) -> str:
     return _NOT_ALNUM.sub("", name.lower())
+
+
+@cache
+def builtin_display_name(class_type: str) -> str:
+    """A built-in class's display name (``VAEDecodeAudioTiled`` -> ``VAE Decode Audio (Tiled)``); the class itself
+    when it has none of its own or is not built in."""
+    names = _builtin_table().get("display_names")
+    own = {str(k): str(t) for t, k in names.items()} if isinstance(names, dict) else {}
+    return own.get(class_type) or unrecorded_builtin_nodes().get(class_type, (class_type, False))[0]
 
 
 @lru_cache(maxsize=4096)
@@ -286,6 +317,8 @@ def builtin_class_titled(title: str) -> str | None:
 
 
 @cache
-def builtin_nodes() -> dict[str, tuple[str, bool]]:
-    """ComfyUI's built-in node classes: class -> (category, output node)."""
-    return {k: (v.category, v.output_node) for k, v in node_specs().items()}
+def builtin_nodes() -> dict[str, tuple[str | None, bool]]:
+    """ComfyUI's built-in node classes: class -> (category, output node); the category is ``None`` for one
+    0.3.64's ``/object_info`` does not hold (not recorded)."""
+    unrecorded: dict[str, tuple[str | None, bool]] = dict.fromkeys(unrecorded_builtin_nodes(), (None, False))
+    return unrecorded | {k: (v.category, v.output_node) for k, v in node_specs().items()}

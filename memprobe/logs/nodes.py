@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..judging.custom_nodes import custom_node, custom_node_classes, node_of_frame
-from ..judging.stages import CUSTOM_STAGE_NOUNS, NodeClass, builtin_nodes, custom_stage_by_name, stage_of
+from ..judging.stages import (
+    CUSTOM_STAGE_NOUNS,
+    NodeClass,
+    builtin_nodes,
+    custom_stage_by_name,
+    stage_of,
+    unrecorded_builtin_nodes,
+)
 from .records import Frame, LogFailure, LogLine
 
 __all__ = ["Node", "identify", "class_in_message", "in_tiled_fallback", "BUILTIN_SOURCE"]
@@ -290,10 +297,16 @@ def identify(failure: LogFailure) -> Node:
     if node.class_type:
         entry = builtins.get(node.class_type)
         if entry is not None and node.pack is None:
-            node.stage = stage_of(
-                NodeClass(node.class_type, category=entry[0], python_module="nodes", output_node=entry[1])
+            category, output_node = entry
+            module = "nodes" if category is not None else None  # a newer class: what its name says
+            node.stage = stage_of(NodeClass(node.class_type, category, module, output_node))
+            node.stage_evidence = (
+                f"{node.class_type} is a built-in node ({category or 'no category'})"
+                if category is not None
+                else f"{node.class_type} is a built-in node of ComfyUI newer than {BUILTIN_SOURCE.split()[-1]}"
+                if unrecorded_builtin_nodes()[node.class_type][1]
+                else f"{node.class_type} is a built-in node (ComfyUI registers it where torchaudio imports)"
             )
-            node.stage_evidence = f"{node.class_type} is a built-in node ({entry[0] or 'no category'})"
         elif (known := custom_node(node.class_type)) is not None:
             node.stage, node.pack = known.stage, node.pack or known.pack
             node.stage_evidence = f"{node.class_type} is {known.pack}'s node for {known.stage} ({known.source})"

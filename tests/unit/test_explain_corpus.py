@@ -436,9 +436,13 @@ def test_the_built_in_node_table_is_comfyuis_own_object_info():
         for name, entry in info.items()
         if not str(entry.get("python_module", "")).startswith("custom_nodes")
     }
-    assert builtin_nodes() == expected and len(expected) > 300
-    # and each class's outputs and inputs, in the order the frontend lays out their widgets
     from memprobe.judging.stages import node_specs
+
+    recorded = {k: v for k, v in builtin_nodes().items() if k in node_specs()}
+    assert recorded == expected and len(expected) > 300
+    # the others are the classes it could not record (tests/unit/test_stages.py): their category is not known
+    assert {v for k, v in builtin_nodes().items() if k not in expected} == {(None, False)}
+    # and each class's outputs and inputs, in the order the frontend lays out their widgets
 
     ksampler = node_specs()["KSampler"]
     assert ksampler.outputs == tuple(info["KSampler"]["output"])

@@ -131,7 +131,10 @@ def test_a_newer_comfyuis_nodes_that_are_given_a_model_are_said_not_to_be_counte
     doc, _ = forecast(capsys, "../templates/newer/video_kandinsky5_i2v.json")
     flagged = {n["class_type"]: n["not_counted"] for n in doc["nodes"]}
     assert flagged["Kandinsky5ImageToVideo"] and not flagged["ReplaceVideoLatentFrames"]  # (given only a latent)
-    assert doc["verdict"] == UNKNOWN and "Kandinsky5ImageToVideo (custom)" in doc["unknown_because"]
+    assert doc["verdict"] == UNKNOWN and "Kandinsky5ImageToVideo (video)" in doc["unknown_because"]
+    # one of ComfyUI's own (the frontend's list of them), staged by what its name says, never called custom
+    (k5,) = [n for n in doc["nodes"] if n["class_type"] == "Kandinsky5ImageToVideo"]
+    assert k5["not_counted"] and "(one of ComfyUI's own, newer than 0.3.64)" in k5["unknown"]
     doc, _ = forecast(capsys, "../templates/newer/utility_sam3d_body.json")
     flagged = {n["class_type"]: n["not_counted"] for n in doc["nodes"]}
     runs = ("SAM3_VideoTrack", "RTDETR_detect", "MoGeInference", "SAM3DBody_Predict")  # given a checkpoint and frames

@@ -8,6 +8,7 @@ from ...vocabulary import Tier, kind_of
 from ..custom_nodes import custom_node, pack_decoder
 from ..facts import RunFacts, short
 from ..failures import planned_tiling
+from ..stages import builtin_display_name, builtin_nodes, unrecorded_builtin_nodes
 from .base import Suggestion, rule
 from .custom import knob_suggestion
 
@@ -221,6 +222,8 @@ def decode_change(
                 },
             )
         ]
+    if class_type in builtin_nodes() and not (f.failure and f.failure.pack):
+        return [_builtin_decoder_change(class_type, why, tier, saves)]
     known = custom_node(class_type) or (pack_decoder(f.failure.pack) if class_type is None and f.failure else None)
     knobs = known.knobs_for("vae-decode", f.failure.kind if f.failure else None) if known is not None else []
     if known is not None and knobs:  # a pack's decoder Memory Probe knows: its own tiling input
@@ -237,6 +240,50 @@ def decode_change(
             saves,
         )
     ]
+
+
+_CHUNKED_DECODERS = {"VAEDecodeHunyuan3D": ("num_chunks", 8000)}
+"""ComfyUI's own decoders that split their work by an input of their own: the input and its default
+(``comfy_extras/nodes_hunyuan3d.py``: the points decoded at once, ``comfy/ldm/hunyuan3d/vae.py``'s volume decoder)."""
+
+
+def _builtin_decoder_change(class_type: str, why: str, tier: Tier, saves: int | None) -> Suggestion:
+    """One of ComfyUI's own decoders other than VAE Decode (audio, 3D, a video model's): its tiled twin where
+    ComfyUI has one, its own chunking input, else less to decode at once."""
+    title = builtin_display_name(class_type)
+    tiled = f"{class_type}Tiled"
+    if tiled in builtin_nodes():
+        newer = " (in ComfyUI newer than 0.3.64)" if unrecorded_builtin_nodes().get(tiled, ("", False))[1] else ""
+        return Suggestion(
+            "tiled-decode",
+            tier,
+            f"Decode in tiles: replace {title} with {builtin_display_name(tiled)}",
+            why,
+            f"Replace this {title} with {builtin_display_name(tiled)}{newer} at tile_size "
+            f"{TILED_DEFAULTS['tile_size']}, overlap {TILED_DEFAULTS['overlap']}, same samples and vae inputs. Tiles "
+            "use less memory and more time.",
+            saves,
+        )
+    if class_type in _CHUNKED_DECODERS:
+        knob, default = _CHUNKED_DECODERS[class_type]
+        return Suggestion(
+            "tiled-decode-own",
+            tier,
+            f"Decode in smaller chunks: lower {title}'s {knob}",
+            why,
+            f"Lower {knob} from {default} to {default // 2} (it is how much the decoder works on at once; halve it "
+            "again if it still runs out). Smaller chunks use less memory and more time.",
+            saves,
+        )
+    return Suggestion(
+        "tiled-decode-own",
+        tier,
+        f"Give {title} less to decode at once",
+        why,
+        f"{title} has no tiled mode in ComfyUI: decode fewer frames, a shorter clip or a smaller size (or a "
+        "smaller batch), one change at a time; do not swap it for an image VAE Decode.",
+        saves,
+    )
 
 
 def _decode_headroom(f: RunFacts, node: NodeDoc, peak: int, added: int | None) -> list[Suggestion]:
