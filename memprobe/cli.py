@@ -98,7 +98,7 @@ def _forecast(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .forecast import predict
-    from .forecast.files import FolderLookup
+    from .forecast.files import FolderLookup, InputImages, parse_image_size
     from .forecast.learn import corrections_from
     from .forecast.machine import machine_from
     from .forecast.service import BadGraph, check_graph
@@ -133,6 +133,12 @@ def _forecast(args: argparse.Namespace) -> int:
             if not sep or not name:
                 return fail(f"--model takes NAME=SIZE, got {item!r}")
             sizes[name] = parse_size(size)
+        images = {}
+        for item in args.image or []:
+            name, sep, size = item.rpartition("=")
+            if not sep or not name:
+                return fail(f"--image takes NAME=WIDTHxHEIGHT, got {item!r}")
+            images[name] = parse_image_size(size)
     except OSError as exc:
         return fail(f"cannot read {args.workflow}: {exc.strerror or exc}")
     except json.JSONDecodeError as exc:
@@ -181,9 +187,17 @@ def _forecast(args: argparse.Namespace) -> int:
     taught = (
         ledger.observations("gpu" if machine.on_gpu else "cpu") if ledger is not None and ledger.path.exists() else []
     )
-    result = predict(prompt, machine, lookup, context=context, corrections=corrections_from(taught))
+    image_size = InputImages(comfy, images)
+    result = predict(
+        prompt, machine, lookup, context=context, corrections=corrections_from(taught), image_size=image_size
+    )
     if comfy is None:
         result["unknown"].append("no ComfyUI folder found (--comfyui DIR): model files were not read")
+    if image_size.unread:
+        result["unknown"].append(
+            f"{len(image_size.unread)} input image(s) found but not read (Pillow, which ComfyUI installs, is "
+            "needed here: run memprobe from ComfyUI's Python, or give a size with --image NAME=WIDTHxHEIGHT)"
+        )
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
     if args.json:
@@ -273,6 +287,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         metavar="NAME=SIZE",
         help="the size of a model file that is not on this machine (flux1-dev.safetensors=23.8GB)",
+    )
+    fc.add_argument(
+        "--image",
+        action="append",
+        metavar="NAME=WxH",
+        help="the size of an input image that is not on this machine (photo.png=1024x768)",
     )
     fc.set_defaults(func=_forecast)
     return parser

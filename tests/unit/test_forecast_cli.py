@@ -214,3 +214,65 @@ def test_a_file_that_is_not_a_workflow(capsys, tmp_path):
     assert code == 2 and "is not JSON" in err
     code, _, err = run(capsys, str(empty))
     assert code == 2 and "non-empty object" in err
+
+
+def _img2img(image: str) -> dict:
+    """ComfyUI's image-to-image: a loaded image encoded by the checkpoint's VAE, sampled, decoded."""
+    return {
+        "1": {"class_type": "CheckpointLoaderSimple", "inputs": {"ckpt_name": "v1-5-pruned-emaonly-fp16.safetensors"}},
+        "2": {"class_type": "LoadImage", "inputs": {"image": image}},
+        "3": {"class_type": "VAEEncode", "inputs": {"pixels": ["2", 0], "vae": ["1", 2]}},
+        "4": {"class_type": "CLIPTextEncode", "inputs": {"text": "a cat", "clip": ["1", 1]}},
+        "5": {
+            "class_type": "KSampler",
+            "inputs": {
+                **{"seed": 1, "steps": 20, "cfg": 7.0, "sampler_name": "euler", "scheduler": "normal", "denoise": 0.6},
+                **{"model": ["1", 0], "positive": ["4", 0], "negative": ["4", 0], "latent_image": ["3", 0]},
+            },
+        },
+        "6": {"class_type": "VAEDecode", "inputs": {"samples": ["5", 0], "vae": ["1", 2]}},
+        "7": {"class_type": "SaveImage", "inputs": {"images": ["6", 0], "filename_prefix": "x"}},
+    }
+
+
+def test_the_input_images_size_is_read_from_comfyuis_input_folder_or_given(comfy, capsys, tmp_path):
+    from PIL import Image
+
+    workflow = tmp_path / "img2img.json"
+    workflow.write_text(json.dumps(_img2img("photos/cat.png")), encoding="utf-8")
+    (comfy / "input" / "photos").mkdir(parents=True)
+    Image.new("RGB", (768, 512)).save(comfy / "input" / "photos" / "cat.png")
+
+    def encode(*argv: str) -> dict:
+        code, out, _ = run(capsys, str(workflow), "--comfyui", str(comfy), "--json", *argv)
+        assert code == 0
+        doc = json.loads(out)
+        return next(n for n in doc["nodes"] if n["class_type"] == "VAEEncode") | {"_doc": doc}
+
+    # read from its header under input/: the encode's estimate is ComfyUI's for 768x512 (comfy/sd.py's memory_used_encode)
+    read = encode()
+    assert not read["not_counted"] and read["estimate"] == "encode" and read["estimate_bytes"]
+    # the same size given for an image not on this machine: the same estimate
+    (comfy / "input" / "photos" / "cat.png").unlink()
+    given = encode("--image", "cat.png=768x512")
+    assert given["estimate_bytes"] == read["estimate_bytes"] and not given["not_counted"]
+    # neither: not counted, and said so
+    missing = encode()
+    (load,) = [n for n in missing["_doc"]["nodes"] if n["class_type"] == "LoadImage"]
+    assert missing["not_counted"] and "input image's size is not known" in load["unknown"]
+    # a file that is no image: not counted, and the reason is said once
+    (comfy / "input" / "photos" / "cat.png").write_bytes(b"not a png")
+    broken = encode()
+    assert broken["not_counted"]
+    assert sum("input image(s) found but not read" in u for u in broken["_doc"]["unknown"]) == 1
+    # ComfyUI's annotated name for an image in output/ (LoadImageOutput's): read there
+    (comfy / "output").mkdir()
+    Image.new("RGB", (512, 768)).save(comfy / "output" / "cat.png")
+    workflow.write_text(json.dumps(_img2img("cat.png [output]")), encoding="utf-8")
+    assert encode()["estimate_bytes"] == read["estimate_bytes"]  # the same pixels, turned
+
+
+@pytest.mark.parametrize("bad", ["cat.png", "cat.png=big", "cat.png=0x512", "=512x512"])
+def test_a_bad_image_size_is_a_clear_error(capsys, bad):
+    code, _, err = run(capsys, str(TEMPLATES / "default.json"), "--image", bad)
+    assert code == 2 and ("NAME=WIDTHxHEIGHT" in err or "WIDTHxHEIGHT, like 1024x768" in err)
