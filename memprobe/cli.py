@@ -8,8 +8,8 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Sequence
-from typing import cast
+from collections.abc import Callable, Sequence
+from typing import TypeVar, cast
 
 from . import __version__
 from .documents import RunDoc
@@ -127,18 +127,8 @@ def _forecast(args: argparse.Namespace) -> int:
             )
             if v
         }
-        sizes = {}
-        for item in args.model or []:
-            name, sep, size = item.partition("=")
-            if not sep or not name:
-                return fail(f"--model takes NAME=SIZE, got {item!r}")
-            sizes[name] = parse_size(size)
-        images = {}
-        for item in args.image or []:
-            name, sep, size = item.rpartition("=")
-            if not sep or not name:
-                return fail(f"--image takes NAME=WIDTHxHEIGHT, got {item!r}")
-            images[name] = parse_image_size(size)
+        sizes = _named(args.model, "--model", "SIZE", parse_size)
+        images = _named(args.image, "--image", "WIDTHxHEIGHT", parse_image_size)
     except OSError as exc:
         return fail(f"cannot read {args.workflow}: {exc.strerror or exc}")
     except json.JSONDecodeError as exc:
@@ -205,6 +195,20 @@ def _forecast(args: argparse.Namespace) -> int:
     else:
         print(forecast_text(result, Path(args.workflow).name if args.workflow != "-" else "the workflow"), end="")
     return 0
+
+
+T = TypeVar("T")
+
+
+def _named(items: list[str] | None, flag: str, form: str, parse: Callable[[str], T]) -> dict[str, T]:
+    """``NAME=VALUE`` options (``--model flux.safetensors=23.8GB``) as a dict; :class:`ValueError` saying the form."""
+    named: dict[str, T] = {}
+    for item in items or []:
+        name, sep, value = item.rpartition("=")
+        if not sep or not name:
+            raise ValueError(f"{flag} takes NAME={form}, got {item!r}")
+        named[name] = parse(value)
+    return named
 
 
 def _idle_comfyui(ledger: object) -> int | None:
