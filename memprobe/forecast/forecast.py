@@ -348,6 +348,14 @@ class Forecaster:
                 if kind in _VIDEO_VAES:  # comfy.sd.VAE.encode: a video VAE encodes the frames as one video
                     pixels = (1, 3, img.batch, img.height, img.width)
                 est = vae_encode_bytes(kind, pixels, dtype_bytes=dtype, version=m.version)
+                if step.tile is not None:  # comfy.sd.VAE.encode_tiled: loads for the whole image, encodes a tile
+                    th, tw, tt = step.tile
+                    tiled = (1, 3, tt, th, tw) if kind in _VIDEO_VAES else (1, 3, th, tw)
+                    return (
+                        est,
+                        None,
+                        {"kind": "fixed", "work": vae_encode_bytes(kind, tiled, dtype_bytes=dtype, version=m.version)},
+                    )
                 return est, None, {"kind": "fixed", "work": est}
         if step.estimate == "upscale" and step.image is not None:
             h = self.held.get(step.loads[0]) if step.loads else None

@@ -293,6 +293,10 @@ def _encode(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | Non
         return [None]
     channels = (w.vae_channels(vae) if isinstance(vae, ModelRef) else None) or 4
     step.image, step.estimate = image, "encode"
+    if step.class_type == "VAEEncodeTiled":  # nodes.py VAEEncodeTiled: tiles of tile_size pixels, temporal_size frames
+        tile = _int(w.lit(inputs, "tile_size"), 512) or 512
+        frames = _int(w.lit(inputs, "temporal_size"), 64) or 64
+        step.tile = (min(image.height, tile), min(image.width, tile), min(image.batch, frames))
     return [Latent((image.batch, channels, max(1, image.height // 8), max(1, image.width // 8)))]
 
 

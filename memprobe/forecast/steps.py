@@ -61,7 +61,7 @@ class Step:
     latent: Latent | None = None
     image: Image | None = None
     tile: tuple[int, int, int] | None = None
-    """A tiled decode's tile (latent height, width, frames)."""
+    """A tiled decode's tile (latent height, width, frames); a tiled encode's (pixels' height, width, frames)."""
     scale: float = 1.0
     cfg: float | None = None
     """A sampler's CFG scale (1.0: ComfyUI runs the positive prompt alone)."""

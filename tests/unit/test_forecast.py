@@ -372,6 +372,34 @@ def test_a_decode_that_wont_fit_gets_the_tile_size_the_forecast_says_fits():
     )
 
 
+def test_a_tiled_encode_works_a_tile_at_a_time():
+    # comfy/sd.py VAE.encode_tiled (0.3.64): it asks load_models_gpu to free room for the whole image's estimate ("TODO:
+    # calculate mem required for tile"), then encodes tile by tile; a 4096x4096 image (a 4x upscale's) in 512 tiles
+    # needs a tile's work, not the whole image's (held-out workflow lockewerks/comfyui-workflows photoreal-portrait-
+    # upscale: "won't fit, 30 GiB at VAEEncodeTiled" on an 8 GiB card)
+    graph = {
+        "2": {"class_type": "VAELoader", "inputs": {"vae_name": "flux_ae_bf16.safetensors"}},
+        "3": {"class_type": "LoadImage", "inputs": {"image": "upscaled.png"}},
+        "4": {
+            "class_type": "VAEEncodeTiled",
+            "inputs": {"pixels": ["3", 0], "vae": ["2", 0], "tile_size": 512, "overlap": 64},
+        },
+        "5": {"class_type": "VAEDecode", "inputs": {"samples": ["4", 0], "vae": ["2", 0]}},
+        "6": {"class_type": "SaveImage", "inputs": {"images": ["5", 0], "filename_prefix": "x"}},
+    }
+    eight = machine_from(CUDA, CUDA_NOW, [], what_if={"vram_total_bytes": 8 * GIB})
+
+    def encode(class_type: str) -> dict:
+        graph["4"]["class_type"] = class_type
+        fc = forecast(graph, eight, lookup, image_size=lambda name: (4096, 4096))
+        return next(n for n in fc["nodes"] if n["class_type"] == class_type)
+
+    whole, tiled = encode("VAEEncode"), encode("VAEEncodeTiled")
+    assert whole["verdict"] == WONT_FIT and whole["working_bytes"] > 8 * GIB
+    assert tiled["verdict"] != WONT_FIT and tiled["peak_bytes"] < 2 * GIB
+    assert tiled["working_bytes"] * 50 < whole["working_bytes"]  # a 512-pixel tile is 1/64 of the image
+
+
 def test_a_batch_that_wont_fit_gets_the_batch_that_does():
     graph = json.loads(json.dumps(FLUX_GRAPH))
     graph["3"]["inputs"]["batch_size"] = 8
