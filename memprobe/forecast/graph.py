@@ -11,6 +11,7 @@ patch passes its model on) — said, never silent. What each of ComfyUI's own no
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -131,10 +132,16 @@ class Walk:
     def unknown(self, step: Step, inputs: Mapping[str, Any], custom: bool) -> list[Value] | None:
         """A node the forecast cannot size: its memory is not counted; it passes on its inputs by type."""
         carried: dict[str, Value] = {}
+        resizes = next((k for k, v in inputs.items() if not is_link(v) and _SIZE_INPUT.search(k)), None) or (
+            "settings" if _RESIZER.search(step.class_type) else None  # (a saved workflow's values are unnamed)
+        )
         for raw in inputs.values():
             for kind in ("MODEL", "CLIP", "VAE", "CLIP_VISION", "LATENT", "IMAGE", "CONDITIONING"):
                 if kind not in carried and (v := self.value(raw, kind)) is not None and _kind_of(v) == kind:
                     carried[kind] = v
+        if resizes is not None and ({"IMAGE", "LATENT"} & set(carried)):  # (ImageResizeKJv2, InpaintCrop ...)
+            carried = {k: v for k, v in carried.items() if k not in ("IMAGE", "LATENT")}
+            step.resizes = resizes
         self.passthrough[step.node_id] = carried
         if step.unknown is None:
             builtin = unrecorded_builtin_nodes().get(step.class_type)
@@ -145,15 +152,25 @@ class Walk:
                 if builtin[1]
                 else "one of ComfyUI's own audio nodes"
             )
+            passes = (
+                f"what it passes on is taken as unchanged but the image's size (its {step.resizes} may change it)"
+                if step.resizes
+                else "what it passes on is taken as unchanged"
+            )
             step.unknown = (
                 f"{step.class_type} is a node the forecast does not know ({what}): its own memory is not counted, "
-                "what it passes on is taken as unchanged"
+                + passes
                 if custom
                 else f"{step.class_type}: no estimate for this node's memory"
             )
         return None
 
 
+_SIZE_INPUT = re.compile(r"(?i)width|height|size|scale|megapixel|resolution|side|dimension")
+"""A setting of a node the forecast does not know that may change the size of the image or latent it passes on
+(``ImageResizeKJv2``'s width and height in a queued prompt, ``Image scale to side``'s side_length)."""
+_RESIZER = re.compile(r"(?i)resiz|scale|crop|\bpad|pad(?:ding)?\b")
+"""A node the forecast does not know whose name says it may change an image's size (``ImageResizeKJv2``)."""
 _MODEL_SUFFIXES = (".safetensors", ".sft", ".ckpt", ".pt", ".pth", ".bin", ".gguf", ".onnx", ".engine")
 """How the model files ComfyUI's and the packs' loaders list end."""
 _MEMORY_STAGES = frozenset({"load", "text-encode", "sampling", "vae-decode", "vae-encode", "upscale", "image"})

@@ -60,6 +60,8 @@ class Step:
     """``sampling``, ``decode``, ``encode``, ``upscale``: which of ComfyUI's estimates applies."""
     latent: Latent | None = None
     image: Image | None = None
+    resizes: str | None = None
+    """A node the forecast does not know: its setting that may change the size of the image it passes on."""
     tile: tuple[int, int, int] | None = None
     """A tiled decode's tile (latent height, width, frames); a tiled encode's (pixels' height, width, frames)."""
     scale: float = 1.0

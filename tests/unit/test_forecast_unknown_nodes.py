@@ -175,3 +175,28 @@ def test_a_node_it_does_not_know_is_not_counted_when_it_is_given_a_model_to_run(
     }
     step = next(s for s in walk(prompt) if s.node_id == "5")
     assert step.uses_memory is runs
+
+
+def _through(class_type: str, **settings) -> dict:
+    """An image loaded at 1024x1024, passed through a node the forecast does not know, encoded by SD1.5's VAE."""
+    prompt = {
+        "1": {"class_type": "CheckpointLoaderSimple", "inputs": {"ckpt_name": "tiny_sd15.safetensors"}},
+        "2": {"class_type": "LoadImage", "inputs": {"image": "photo.png"}},
+        "3": {"class_type": class_type, "inputs": {"image": ["2", 0], **settings}},
+        "4": {"class_type": "VAEEncode", "inputs": {"pixels": ["3", 0], "vae": ["1", 2]}},
+        "5": {"class_type": "PreviewAny", "inputs": {"source": ["4", 0]}},
+    }
+    return {s.class_type: s for s in walk(prompt, image_size=lambda name: (1024, 1024))}
+
+
+def test_an_image_through_a_node_that_may_resize_it_is_not_sized():
+    # held-out workflows w3 (ashleykleynhans/runpod-worker-comfyui img2img, lukiqc qwen2511, an inpaint crop): a custom
+    # resize before the encode was taken as leaving the image as it was, and the encode, the sampler and the decode
+    # after it were counted at the original size ("fits")
+    for class_type, settings in (("Image scale to side", {"side_length": 2048}), ("ImageResizeKJv2", {})):
+        steps = _through(class_type, **settings)
+        assert steps["VAEEncode"].unknown == "the image's size is not known", class_type
+        assert "the image's size" in steps[class_type].unknown, class_type
+    # a setting that names no size, in a node whose name says none: the image passes on as it was
+    steps = _through("ImageSharpenPlus", strength=0.5)
+    assert steps["VAEEncode"].estimate == "encode" and steps["VAEEncode"].image.width == 1024
