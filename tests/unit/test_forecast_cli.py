@@ -316,3 +316,20 @@ def test_the_loras_a_power_lora_loader_switches_on_are_named():
     sampler["inputs"]["model"] = ["90", 0]
     step = next(s for s in walk(graph) if s.node_id == "90")
     assert step.unread == ["hunyuan/style/e60s6000.safetensors"] and step.uses_memory
+
+
+def test_a_real_upscale_workflows_tiled_encode_is_forecast_a_tile_at_a_time(capsys):
+    # held-out workflow w3 (tests/fixtures/workflows, lockewerks/comfyui-workflows, MIT): SDXL at 832x1216, latent
+    # upscaled, decoded, upscaled 4x by a model, encoded again by VAE Encode (Tiled) at 1024-pixel tiles; at first
+    # sight "won't fit, 30 GiB at VAEEncodeTiled" on an 8 GiB card (the whole image's estimate taken as its work)
+    workflow = FIXTURES / "workflows" / "lockewerks_comfyui-workflows_photoreal-portrait-upscale.json"
+    sizes = ["realvisxlV50_v50Bakedvae.safetensors=6.9GB", "4xNomos8kDAT.pth=121MB"]
+    sizes += ["controlnet-union-sdxl-promax.safetensors=2.5GB"]
+    argv = [str(workflow), "--json", "--device", "cuda", "--vram", "8GiB"]
+    code, out, _ = run(capsys, *argv, *(a for size in sizes for a in ("--model", size)))
+    nodes = json.loads(out)["nodes"]
+    (encode,) = [n for n in nodes if n["class_type"] == "VAEEncodeTiled"]
+    upscaled = next(n for n in nodes if n["class_type"] == "ImageUpscaleWithModel")
+    assert code == 0 and upscaled["verdict"] != WONT_FIT
+    # a 1024-pixel tile's estimate (comfy/sd.py: 1767 bytes per pixel at fp16 for an SD/SDXL VAE), not the image's
+    assert encode["verdict"] != WONT_FIT and encode["working_bytes"] < 4 * 1024**3
