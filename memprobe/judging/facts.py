@@ -60,6 +60,9 @@ class FailureFacts:
     sampled)."""
     between_prompts: bool = False
     """An end that a log shows after a prompt had finished and before another began: ComfyUI was idle."""
+    cut: bool = False
+    """A log that stops mid-run with no sign of an end (no error, no kill, no exit): ComfyUI stopped there, or the log
+    was cut when it was copied."""
     in_tiled_retry: bool = False
     """It failed in ComfyUI's own retry of the decode in tiles (its default tiles ran short too)."""
     unsaid: bool = False

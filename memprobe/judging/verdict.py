@@ -152,6 +152,12 @@ def _words(
                 f"{kind.headline}{where}",
                 f"{failure.who} was ended {failure.when}: {first_line(failure.evidence or failure.message)}",
             )
+        if failure.abrupt and failure.cut:  # nothing says it ended: the paste may only have been cut
+            return (
+                "ended",
+                f"The log stops {failure.when}{where}",
+                "No error and no sign of an end: ComfyUI stopped there, or the log was cut when it was copied.",
+            )
         if failure.abrupt:
             return (
                 "ended",

@@ -255,7 +255,11 @@ def judge_ending(
     who = (
         "ComfyUI's window closed" if window else "A process its prompt started stopped" if child else "ComfyUI stopped"
     )
-    message = f"{who} without reporting an error ({how}){doing}"
+    message = (
+        f"The log stops mid-run without an error (ComfyUI stopped there, or the log was cut){doing}"
+        if cut_short and ending is None
+        else f"{who} without reporting an error ({how}){doing}"
+    )
     if child:
         message += "; the prompt went on and finished"
     j = Judgement(abrupt=True, evidence=[e for e in (ending.line if ending else None, last) if e is not None])
@@ -301,6 +305,7 @@ def judge_ending(
         crashed_in=crashed_in,
         before_prompts=started and (prompt is None or (prompt.started is None and last is None and not prompt.models)),
         between_prompts=idle,
+        cut=cut_short,
     )
     j.unknown.append(
         "whether ComfyUI's server lived on: only its window's end is in the log"

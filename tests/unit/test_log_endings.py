@@ -480,3 +480,18 @@ def test_cmds_pause_says_windows_and_the_advice_looks_there():
     doc = explain_log("Loading weights [8421598e93] from E:\\m\\AnythingXL_xl.safetensors\n请按任意键继续. . .\n")
     assert doc["machine"]["os"] == "Windows"
     assert explain_log("got prompt\nRequested to load Flux\nPress Enter to continue...\n")["machine"]["os"] != "Windows"
+
+
+def test_a_paste_that_stops_mid_run_is_not_said_to_be_an_end():
+    # round az (nunchaku-ai/ComfyUI-nunchaku#776): five lines from "got prompt" to a text encoder's load, no error, no
+    # kill, no exit; the thread is about a wrong image, not a crash. The reader cannot tell a stop from a cut paste,
+    # so it says both, and the step to check for a kill is conditional
+    doc = explain_log(text("nunchaku776_zimage_corrupt_noerror.log"))
+    assert doc["failure"]["kind"] == "abrupt" and doc["verdict"]["title"] == "The log stops mid-run"
+    assert doc["failure"]["message"].startswith("The log stops mid-run without an error (ComfyUI stopped there, or")
+    first = doc["suggestions"][0]
+    assert (first["id"], first["title"]) == ("find-who-ended-it", "If ComfyUI stopped there: find out what ended it")
+    # a log that shows its end is still an end: a segfault's line, a shell's "Killed"
+    assert explain_log("Segmentation fault (core dumped)\n")["verdict"]["title"].startswith("ComfyUI ended mid-run")
+    killed = explain_log("got prompt\nRequested to load SDXL\nKilled\n")
+    assert killed["failure"]["kind"] == "system-ram" and not killed["failure"]["message"].startswith("The log stops")

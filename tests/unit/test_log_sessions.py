@@ -166,7 +166,7 @@ def test_a_tunnel_that_found_nothing_listening_before_comfyui_served_is_not_how_
     # ran after it, and the saved output stops in a sampler's progress bar (ComfyUI had retried a VAE encode in tiles)
     failure = explained("akshayanandraut_colab_comfyui_vae_encode_oom_tiled_retry.log")["failure"]
     assert failure["kind"] == "abrupt"
-    assert "the log stops mid-run" in failure["message"]
+    assert failure["message"].startswith("The log stops mid-run")  # (ComfyUI stopped there, or the log was cut)
     assert "nothing answered" not in failure["message"]
 
 

@@ -349,12 +349,21 @@ def abrupt_end(f: RunFacts) -> list[Suggestion]:
     checked = failure.evidence or (
         "its last readings were not near a memory limit (sampled up to one second before)" if f.peaks else ""
     )
+    stopped = (
+        f"The log stops {where} without an error: ComfyUI stopped there, or the log was cut when it was copied"
+        if failure.cut
+        else f"{failure.who} stopped {where} without reporting an error"
+    )
     return [
         Suggestion(
             "find-who-ended-it",
             "failure",
-            "Find out what ended the process" if child else "Find out what ended ComfyUI",
-            f"{failure.who} stopped {where} without reporting an error" + (f"; {checked}." if checked else "."),
+            "Find out what ended the process"
+            if child
+            else "If ComfyUI stopped there: find out what ended it"
+            if failure.cut
+            else "Find out what ended ComfyUI",
+            stopped + (f"; {checked}." if checked else "."),
             check + ". An out-of-memory kill there means RAM + pagefile/swap ran out (then add pagefile/swap); no "
             "such entry points to a crash or a manual stop instead."
             + (
