@@ -81,7 +81,7 @@ _MODULE_STAGES = (
     ("nodes_video", "video"),
     ("nodes_wan", "video"),
     ("nodes_hunyuan", "video"),
-    ("nodes_ltxv", "video"),
+    ("nodes_lt", "video"),  # LTX-Video's nodes (nodes_lt.py; newer ComfyUI's nodes_lt_audio.py, LTX-2's audio)
     ("nodes_mochi", "video"),
     ("nodes_cosmos", "video"),
 )
@@ -336,6 +336,12 @@ def identify(failure: LogFailure) -> Node:
             node.stage = "vae-decode"  # the paste ends at the call: the latent diffusion code's VAE decode
             node.stage_evidence += f", calling {m.group(1)}() in {last.function}()"
         return node
+    deeper = frames[frames.index(own) + 1 :] if own is not None else []
+    for frame in deeper:  # what the node was doing (loading a file in a video node's module: a load)
+        if (found := _code_stage(frame)) is not None:
+            node.stage, where = found
+            node.stage_evidence = f"the traceback runs through {where}"
+            return node
     if own is not None and "/comfy_extras/" in _path(own):
         module = _path(own).rsplit("/", 1)[-1]
         for needle, stage in _MODULE_STAGES:

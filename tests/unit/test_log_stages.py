@@ -98,3 +98,29 @@ def test_a_traceback_cut_in_comfyuis_retry_in_tiles_is_vram_and_asks_for_smaller
     )
     doc = explain_log(paste)
     assert "the decode ComfyUI had just retried" not in " ".join(doc["unknown"])
+
+
+def _v3_traceback(module: str, line: str, *deeper: str) -> str:
+    """A newer ComfyUI's traceback through a V3 node's execute (comfy_api's EXECUTE_NORMALIZED), cut at ``deeper``."""
+    frames = [
+        ("execution.py", "execute", "output_data, output_ui, has_subgraph, has_pending_tasks = await get_output_data("),
+        ("execution.py", "process_inputs", "result = f(**inputs)"),
+        ("comfy_api/latest/_io.py", "EXECUTE_NORMALIZED", "to_return = cls.execute(*args, **kwargs)"),
+        (f"comfy_extras/{module}", "execute", line),
+        *((path, fn, code) for path, fn, code in (d.split("|") for d in deeper)),
+    ]
+    body = "".join(f'  File "/ComfyUI/{path}", line 1, in {fn}\n    {code}\n' for path, fn, code in frames)
+    return f"!!! Exception during processing !!! boom\nTraceback (most recent call last):\n{body}RuntimeError: boom\n"
+
+
+def test_a_newer_nodes_module_stages_it_unless_the_code_below_says_what_it_was_doing():
+    # LTX-Video's nodes are in comfy_extras/nodes_lt.py (and newer ComfyUI's nodes_lt_audio.py): a video node
+    assert (
+        explain_log(_v3_traceback("nodes_lt.py", "positive = conditioning_set_values("))["failure"]["stage"] == "video"
+    )
+    # Comfy-Org/ComfyUI#13220: LTX-2's audio VAE loader reading its file through comfy/utils.py's load_torch_file in
+    # nodes_lt_audio.py's execute: a load, as its thread says, not the module's video stage
+    loading = _v3_traceback("nodes_lt_audio.py", "sd = load_torch_file(path)", "comfy/utils.py|load_torch_file|x = 1")
+    assert explain_log(loading)["failure"]["stage"] == "load"
+    doc = explain_log((FIXTURES / "logs" / "ComfyUI13220_mmap_load_ltx_audio_fatal_stack_console.log").read_bytes())
+    assert doc["failure"]["stage"] == "load"
