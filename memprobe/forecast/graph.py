@@ -169,8 +169,9 @@ class Walk:
 _SIZE_INPUT = re.compile(r"(?i)width|height|size|scale|megapixel|resolution|side|dimension")
 """A setting of a node the forecast does not know that may change the size of the image or latent it passes on
 (``ImageResizeKJv2``'s width and height in a queued prompt, ``Image scale to side``'s side_length)."""
-_RESIZER = re.compile(r"(?i)resiz|scale|crop|\bpad|pad(?:ding)?\b")
-"""A node the forecast does not know whose name says it may change an image's size (``ImageResizeKJv2``)."""
+_RESIZER = re.compile(r"(?i:resiz|scale|crop)|Pad(?![a-z])|(?:^|[\s_])pad")
+"""A node the forecast does not know whose name says it may change an image's size (``ImageResizeKJv2``, ``ImagePadKJ``;
+not ``Keypad``)."""
 _MODEL_SUFFIXES = (".safetensors", ".sft", ".ckpt", ".pt", ".pth", ".bin", ".gguf", ".onnx", ".engine")
 """How the model files ComfyUI's and the packs' loaders list end."""
 _MEMORY_STAGES = frozenset({"load", "text-encode", "sampling", "vae-decode", "vae-encode", "upscale", "image"})

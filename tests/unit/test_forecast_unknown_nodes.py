@@ -193,7 +193,11 @@ def test_an_image_through_a_node_that_may_resize_it_is_not_sized():
     # held-out workflows w3 (ashleykleynhans/runpod-worker-comfyui img2img, lukiqc qwen2511, an inpaint crop): a custom
     # resize before the encode was taken as leaving the image as it was, and the encode, the sampler and the decode
     # after it were counted at the original size ("fits")
-    for class_type, settings in (("Image scale to side", {"side_length": 2048}), ("ImageResizeKJv2", {})):
+    for class_type, settings in (
+        ("Image scale to side", {"side_length": 2048}),
+        ("ImageResizeKJv2", {}),
+        ("ImagePadKJ", {}),
+    ):
         steps = _through(class_type, **settings)
         assert steps["VAEEncode"].unknown == "the image's size is not known", class_type
         assert "the image's size" in steps[class_type].unknown, class_type
