@@ -279,13 +279,18 @@ def node_specs() -> dict[str, NodeSpec]:
 
 
 @cache
-def _titles() -> dict[str, str]:
+def _display_names() -> dict[str, str]:
+    """Each built-in class's display name where it has one of its own (0.3.64's, then the newer nodes')."""
     names = _builtin_table().get("display_names")
-    names = names if isinstance(names, dict) else {}
-    titles = {_squash(k): k for k in unrecorded_builtin_nodes()}
-    titles.update({_squash(title): k for k, (title, _) in unrecorded_builtin_nodes().items()})
-    titles.update({_squash(k): k for k in node_specs()})
-    titles.update({_squash(title): str(k) for title, k in names.items()})
+    recorded = {str(k): str(title) for title, k in names.items()} if isinstance(names, dict) else {}
+    newer = {k: title for k, (title, _) in unrecorded_builtin_nodes().items() if title != k}
+    return newer | recorded
+
+
+@cache
+def _titles() -> dict[str, str]:
+    titles = {_squash(k): k for k in [*unrecorded_builtin_nodes(), *node_specs()]}
+    titles.update({_squash(title): k for k, title in _display_names().items()})
     return titles
 
 
@@ -296,13 +301,10 @@ def _squash(name: str) -> str:
     return _NOT_ALNUM.sub("", name.lower())
 
 
-@cache
 def builtin_display_name(class_type: str) -> str:
     """A built-in class's display name (``VAEDecodeAudioTiled`` -> ``VAE Decode Audio (Tiled)``); the class itself
     when it has none of its own or is not built in."""
-    names = _builtin_table().get("display_names")
-    own = {str(k): str(t) for t, k in names.items()} if isinstance(names, dict) else {}
-    return own.get(class_type) or unrecorded_builtin_nodes().get(class_type, (class_type, False))[0]
+    return _display_names().get(class_type, class_type)
 
 
 @lru_cache(maxsize=4096)
