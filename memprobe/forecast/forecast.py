@@ -196,9 +196,11 @@ class Forecaster:
         info, part = self._part(ref)
         if info is None:
             return None
-        if part is None:  # a file of unknown layout (GGUF, .pth): its size as it is
+        if part is None:  # a file of unknown layout (GGUF, .pth, .ckpt, a size given): its size as it is
             if info.format in ("safetensors",) and ref.role in ("diffusion", "text_encoder", "vae", "clip_vision"):
                 return None
+            if ref.folder == "checkpoints" and ref.role != "diffusion":
+                return None  # a checkpoint's text encoder or VAE: its share is not known (the file counts once)
             return info.size_bytes, (info.size_bytes,)
         file_each = DTYPE_BYTES.get(part.dtype or "", 2)
         scale = self._target_bytes(ref, part) / file_each
@@ -241,7 +243,8 @@ class Forecaster:
             return 0
         sized = self._model(ref)
         if sized is None:
-            self.unknown.append(f"{ref.file} ({ref.role}): not found, its size is not counted")
+            why = "not found" if self.lookup(ref) is None else "its part of the file is not known"
+            self.unknown.append(f"{ref.file} ({ref.role}): {why}, its size is not counted")
             return 0
         self.held[ref] = _Held(ref, sized[0], sized[1], 0)
         info = self.lookup(ref)
@@ -257,7 +260,14 @@ class Forecaster:
         VRAM as its budget allows, largest modules first."""
         total = self.m.vram_total or 0
         models = [h for r in refs if (h := self._ensure(r)) is not None]
-        if not self.m.on_gpu or not models or not total:
+        if not self.m.on_gpu or not total:
+            return
+        inference = minimum_inference(self.reserved)
+        if not models:  # models of unknown size: ComfyUI still frees the room its estimate asks for
+            if required > 0:
+                self._make_room(
+                    [], required + self.reserved if self.m.dynamic else max(inference, required + self.reserved)
+                )
             return
         state = self.opts.vram_state
         if self.m.dynamic:  # weights stream on demand: what fits stays as a cache, evicted under pressure
@@ -267,7 +277,6 @@ class Forecaster:
                 h.device = max(0, min(h.total, h.device + int(room)))
                 self._touch(h.ref)
             return
-        inference = minimum_inference(self.reserved)
         self._make_room(
             models, sum(h.total - h.device for h in models) * 1.1 + max(inference, required + self.reserved)
         )
