@@ -21,9 +21,9 @@ from aiohttp import web
 
 from ..memprobe._log import warn_once
 from ..memprobe._worker import Worker
-from ..memprobe.forecast.forecast import WONT_FIT
 from ..memprobe.forecast.machine import DEVICES
 from ..memprobe.forecast.service import BadGraph
+from ..memprobe.forecast.verdicts import WONT_FIT
 from .threads import off_loop
 
 __all__ = ["ForecastRoute", "QueueCheck", "parse_what_if", "FORECAST_MAX_BYTES"]

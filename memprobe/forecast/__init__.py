@@ -6,7 +6,8 @@
 ``handlers``  what each of ComfyUI's own node classes does (the files it reads, the models it loads, the estimate)
 ``steps``     the values along the links (a model, a latent, an image) and each node's step
 ``machine``   the machine it is for (this one, or a what-if) and ComfyUI's launch options
-``forecast``  the simulation: levels, loads, working memory, verdicts per stage
+``forecast``  the simulation: levels, loads, working memory, per node
+``verdicts``  how its numbers are judged: each node's verdict, the stages rolled up, why ``unknown``
 ``learn``     what this machine's runs teach (a correction per model family and stage)
 ``advice``    the suggestions, through the rules a traced run gets, and what would fit
 ``workflow``  a UI-format workflow (the frontend's saved file) as the API graph the forecast reads

@@ -20,7 +20,7 @@ from ..judging.facts import FailureFacts, ForecastHints, RunFacts
 from ..judging.limits import MemoryLimit, system_limits, vram_limit
 from ..judging.sizes import MessageSizes
 from ..judging.workflow import workflow_parameters
-from .forecast import TIGHT, WONT_FIT
+from .verdicts import TIGHT, WONT_FIT
 
 __all__ = ["forecast_facts", "with_suggestions", "TILE_SIZES"]
 

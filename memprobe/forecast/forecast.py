@@ -20,7 +20,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..vocabulary import FORECAST_VERDICTS, NEAR_LIMIT
 from .estimates import (
     extra_reserved,
     minimum_inference,
@@ -34,23 +33,15 @@ from .estimates import (
 from .graph import ModelRef, Step, walk
 from .machine import Machine
 from .models import DTYPE_BYTES, ModelFile, Part
+from .verdicts import FITS, UNKNOWN, gpu_verdict, stage_rows, unknown_because, verdict, worst
 
 __all__ = [
     "device_class",
     "Correction",
     "Forecaster",
     "forecast",
-    "FITS",
-    "UNKNOWN",
-    "TIGHT",
-    "WONT_FIT",
-    "VERDICTS",
     "stage_family",
-    "unknown_because",
 ]
-
-VERDICTS = tuple(FORECAST_VERDICTS)
-FITS, UNKNOWN, TIGHT, WONT_FIT = VERDICTS
 
 ModelLookup = Callable[[ModelRef], ModelFile | None]
 
@@ -83,14 +74,6 @@ class _Held:
 def device_class(machine: Machine) -> str:
     """``gpu`` or ``cpu``: corrections learned on one do not apply to the other."""
     return "gpu" if machine.on_gpu else "cpu"
-
-
-def _verdict(used: float | None, limit: float | None) -> str:
-    if used is None or not limit:
-        return FITS
-    if used > limit:
-        return WONT_FIT
-    return TIGHT if used >= limit * NEAR_LIMIT else FITS
 
 
 def stage_family(steps: list[Step], lookup: ModelLookup) -> str | None:
@@ -471,15 +454,15 @@ def forecast(
         system = f._system(n["system_bytes"])
         n["system_used_bytes"] = None if system is None else int(system)
         if machine.on_gpu:
-            compute = _gpu_verdict(n, compute_limit)
+            compute = gpu_verdict(n, compute_limit)
         else:
-            compute = _verdict(system if system is not None else n["peak_bytes"], compute_limit)
-        n["verdict"] = _worst(compute, _verdict(system, machine.system_limit))
+            compute = verdict(system if system is not None else n["peak_bytes"], compute_limit)
+        n["verdict"] = worst(compute, verdict(system, machine.system_limit))
         if (n["uncounted"] or n["not_counted"]) and n["verdict"] == FITS:  # what was counted fits, not all was
             n["verdict"] = UNKNOWN
-    stages = _stages(nodes, machine, compute_limit)
+    stages = stage_rows(nodes, machine.compute_metric, compute_limit)
     peak_node = max(nodes, key=lambda n: (n["peak_bytes"], -nodes.index(n)), default=None)
-    worst = _worst(*(s["verdict"] for s in stages)) if stages else FITS
+    overall = worst(*(s["verdict"] for s in stages)) if stages else FITS
     peak = None
     if peak_node is not None:
         peak = {
@@ -497,90 +480,22 @@ def forecast(
         unknown.append("ComfyUI's own memory before the prompt (no ComfyUI running and no run recorded): not counted")
     learned = sorted({(k[0], k[1]) for k in (corrections or {}) if k[0] == (f.family or "unknown")})
     return {
-        "verdict": worst,
+        "verdict": overall,
         "metric": machine.compute_metric,
         "family": f.family,
         "stages": stages,
         "peak": peak,
         "nodes": nodes,
         "unknown": unknown,
-        "unknown_because": unknown_because(nodes) if worst == UNKNOWN else None,
+        "unknown_because": unknown_because(nodes) if overall == UNKNOWN else None,
         "learned": [{"family": fam, "stage": st} for fam, st in learned],
         "machine": _machine_doc(machine, compute_limit),
     }
 
 
-def unknown_because(nodes: list[dict[str, Any]]) -> str:
-    """Why what was counted fitting is no verdict, in one sentence (the command line's and the panel's): the model
-    files not on this machine, the nodes whose own memory the forecast does not know.
-
-    >>> unknown_because([{"class_type": "WanVideoSampler", "stage": "sampling", "uncounted": [], "not_counted": True}])
-    'the memory of WanVideoSampler (sampling) is not counted: the forecast does not know it (a traced run measures it)'
-    """
-    files = list(dict.fromkeys(f for n in nodes for f in n.get("uncounted") or ()))
-    heavy = list(dict.fromkeys(f"{n['class_type']} ({n['stage']})" for n in nodes if n.get("not_counted")))
-    parts = []
-    if files:
-        many = len(files) > 1
-        what = f"{len(files)} model files it loads are" if many else f"a model file it loads ({files[0]}) is"
-        parts.append(f"{what} not on this machine, so not counted")
-    if heavy:
-        named = ", ".join(heavy[:3]) + (f" and {len(heavy) - 3} more" if len(heavy) > 3 else "")
-        many = len(heavy) > 1
-        parts.append(
-            f"the memory of {named} is not counted: the forecast does not know {'them' if many else 'it'} "
-            f"(a traced run measures {'them' if many else 'it'})"
-        )
-    return "; ".join(parts)
-
-
-def _gpu_verdict(n: Mapping[str, Any], total: int | None) -> str:
-    """On a GPU: ``won't fit`` when even after ComfyUI made its room the work does not fit; ``tight``
-    when what the node itself needs (its models' loaded part, its work, other programs) comes within
-    10 % of the card, or part of its model had to stay in RAM. Models ComfyUI merely keeps cached
-    give way, so they make nothing tight."""
-    if not total:
-        return FITS
-    if n["peak_bytes"] > total:
-        return WONT_FIT
-    if n["offloaded_bytes"] > 0 or n["needed_bytes"] >= total * NEAR_LIMIT:
-        return TIGHT
-    return FITS
-
-
 def _cpu_limit(machine: Machine) -> int | None:
     """On the CPU the compute memory is system memory: its enforced limit (what is left of it for ComfyUI)."""
     return machine.system_limit or machine.ram_total
-
-
-def _worst(*verdicts: str) -> str:
-    return max(verdicts, key=VERDICTS.index) if verdicts else FITS
-
-
-def _stages(nodes: list[dict[str, Any]], machine: Machine, limit: int | None) -> list[dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
-    for n in nodes:
-        s = out.setdefault(
-            n["stage"],
-            {
-                "stage": n["stage"],
-                "node_ids": [],
-                "metric": machine.compute_metric,
-                "peak_bytes": 0,
-                "system_bytes": 0,
-                "offloaded_bytes": 0,
-                "limit_bytes": limit,
-                "verdict": FITS,
-                "peak_node_id": None,
-            },
-        )
-        s["node_ids"].append(n["node_id"])
-        if n["peak_bytes"] >= s["peak_bytes"]:
-            s["peak_bytes"], s["peak_node_id"] = n["peak_bytes"], n["node_id"]
-        s["system_bytes"] = max(s["system_bytes"], n["system_used_bytes"] or n["system_bytes"])
-        s["offloaded_bytes"] = max(s["offloaded_bytes"], n["offloaded_bytes"])
-        s["verdict"] = _worst(s["verdict"], n["verdict"])
-    return list(out.values())
 
 
 def _machine_doc(machine: Machine, compute_limit: int | None) -> dict[str, Any]:

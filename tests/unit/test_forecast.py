@@ -20,11 +20,12 @@ from memprobe.forecast.estimates import (
     vae_decode_bytes,
     weight_budget,
 )
-from memprobe.forecast.forecast import FITS, TIGHT, UNKNOWN, WONT_FIT, device_class, forecast
+from memprobe.forecast.forecast import device_class, forecast
 from memprobe.forecast.graph import Image, ModelRef, walk
 from memprobe.forecast.learn import compare, corrections_from, observations, working_memory
 from memprobe.forecast.machine import LaunchOptions, machine_from
 from memprobe.forecast.models import model_from_header, read_model
+from memprobe.forecast.verdicts import FITS, TIGHT, UNKNOWN, WONT_FIT
 from memprobe.forecast.workflow import to_api
 from memprobe.judging.stages import StageCache
 

@@ -10,10 +10,10 @@ import pytest
 from helpers import FIXTURES
 
 from memprobe.cli import main
-from memprobe.forecast.forecast import TIGHT, WONT_FIT
 from memprobe.forecast.graph import walk
 from memprobe.forecast.models import read_model
 from memprobe.forecast.service import BadGraph
+from memprobe.forecast.verdicts import TIGHT, WONT_FIT
 from memprobe.forecast.workflow import to_api
 
 TEMPLATES = FIXTURES / "templates"

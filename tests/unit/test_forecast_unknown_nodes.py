@@ -10,8 +10,8 @@ import pytest
 from helpers import FIXTURES
 
 from memprobe.cli import main
-from memprobe.forecast.forecast import FITS, UNKNOWN
 from memprobe.forecast.graph import walk
+from memprobe.forecast.verdicts import FITS, UNKNOWN
 from memprobe.judging.stages import node_specs
 
 WORKFLOWS = FIXTURES / "workflows"
