@@ -260,12 +260,22 @@ def _frames(latent: Latent) -> int:
     return (latent.shape[2] - 1) * latent.temporal + 1
 
 
-@_handles(*_DECODERS)
-def _decode(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
-    latent = w.value(inputs.get("samples"), "LATENT")
+def _coding(w: Walk, step: Step, inputs: Mapping[str, Any], name: str, kind: str) -> tuple[Value, Value]:
+    """A VAE node's input to decode or encode, and its VAE, which the node loads."""
     vae = w.value(inputs.get("vae"), "VAE")
     if isinstance(vae, ModelRef):
         step.loads = [vae]
+    return w.value(inputs.get(name), kind), vae
+
+
+def _tiles(w: Walk, inputs: Mapping[str, Any]) -> tuple[int, int]:
+    """A tiled VAE node's tile: ``tile_size`` pixels, ``temporal_size`` frames (nodes.py's defaults 512 and 64)."""
+    return _int(w.lit(inputs, "tile_size"), 512) or 512, _int(w.lit(inputs, "temporal_size"), 64) or 64
+
+
+@_handles(*_DECODERS)
+def _decode(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
+    latent, _ = _coding(w, step, inputs, "samples", "LATENT")
     if not isinstance(latent, Latent):
         step.unknown = "the latent's size is not known (it comes from a node the forecast cannot size)"
         return [None]
@@ -273,9 +283,9 @@ def _decode(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | Non
     h, wd = latent.shape[-2], latent.shape[-1]
     image = Image(latent.shape[0] * _frames(latent), h * latent.ratio, wd * latent.ratio)
     if step.class_type == "VAEDecodeTiled":
-        tile = (_int(w.lit(inputs, "tile_size"), 512) or 512) // latent.ratio
+        pixels, t_size = _tiles(w, inputs)
+        tile = pixels // latent.ratio
         frames = latent.shape[2] if len(latent.shape) == 5 else 1
-        t_size = _int(w.lit(inputs, "temporal_size"), 64) or 64
         tile_t = min(frames, max(1, t_size // (latent.temporal or 1))) if latent.temporal else 1
         step.tile = (min(h, tile), min(wd, tile), tile_t)
     step.image, step.keeps = image, image.bytes
@@ -284,18 +294,14 @@ def _decode(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | Non
 
 @_handles(*_ENCODERS)
 def _encode(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
-    image = w.value(inputs.get("pixels"), "IMAGE")
-    vae = w.value(inputs.get("vae"), "VAE")
-    if isinstance(vae, ModelRef):
-        step.loads = [vae]
+    image, vae = _coding(w, step, inputs, "pixels", "IMAGE")
     if not isinstance(image, Image):
         step.unknown = "the image's size is not known"
         return [None]
     channels = (w.vae_channels(vae) if isinstance(vae, ModelRef) else None) or 4
     step.image, step.estimate = image, "encode"
-    if step.class_type == "VAEEncodeTiled":  # nodes.py VAEEncodeTiled: tiles of tile_size pixels, temporal_size frames
-        tile = _int(w.lit(inputs, "tile_size"), 512) or 512
-        frames = _int(w.lit(inputs, "temporal_size"), 64) or 64
+    if step.class_type == "VAEEncodeTiled":  # tiles of tile_size pixels, temporal_size frames
+        tile, frames = _tiles(w, inputs)
         step.tile = (min(image.height, tile), min(image.width, tile), min(image.batch, frames))
     return [Latent((image.batch, channels, max(1, image.height // 8), max(1, image.width // 8)))]
 
