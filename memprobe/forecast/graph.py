@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..judging.custom_nodes import custom_node
-from ..judging.stages import NodeClass, node_specs, stage_of, unrecorded_builtin_nodes
+from ..judging.stages import RECORDED_COMFYUI, NodeClass, newer_builtin, node_specs, stage_of, unrecorded_builtin_nodes
 from ..judging.workflow import is_link, literal
 from .handlers import HANDLERS, generic
 from .steps import Image, Latent, ModelRef, Step, Value
@@ -144,13 +144,12 @@ class Walk:
             step.resizes = resizes
         self.passthrough[step.node_id] = carried
         if step.unknown is None:
-            builtin = unrecorded_builtin_nodes().get(step.class_type)
             what = (
-                "a custom node"
-                if builtin is None
-                else "one of ComfyUI's own, newer than 0.3.64"
-                if builtin[1]
+                f"one of ComfyUI's own, newer than {RECORDED_COMFYUI}"
+                if newer_builtin(step.class_type)
                 else "one of ComfyUI's own audio nodes"
+                if step.class_type in unrecorded_builtin_nodes()
+                else "a custom node"
             )
             passes = (
                 f"what it passes on is taken as unchanged but the image's size (its {step.resizes} may change it)"

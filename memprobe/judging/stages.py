@@ -28,6 +28,8 @@ from .custom_nodes import custom_node
 __all__ = [
     "builtin_nodes",
     "unrecorded_builtin_nodes",
+    "newer_builtin",
+    "RECORDED_COMFYUI",
     "node_specs",
     "NodeSpec",
     "STAGES",
@@ -217,6 +219,8 @@ class StageCache:
         return stage
 
 
+RECORDED_COMFYUI = "0.3.64"
+"""The ComfyUI whose ``/object_info`` the built-in table records (``memprobe/data/comfyui_nodes.json``)."""
 _BUILTIN_NODES = Path(__file__).resolve().parents[1] / "data" / "comfyui_nodes.json"
 _NEWER_NODES = _BUILTIN_NODES.with_name("comfyui_newer_nodes.json")
 
@@ -258,6 +262,11 @@ def unrecorded_builtin_nodes() -> dict[str, tuple[str, bool]]:
         return {str(k): (str(v or k), k not in old) for k, v in data["nodes"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
+
+
+def newer_builtin(class_type: str) -> bool:
+    """One of ComfyUI's own nodes that only ComfyUI newer than :data:`RECORDED_COMFYUI` has."""
+    return unrecorded_builtin_nodes().get(class_type, ("", False))[1]
 
 
 @cache

@@ -16,11 +16,12 @@ from functools import cache
 from ..judging.custom_nodes import custom_node, custom_node_classes, node_of_frame
 from ..judging.stages import (
     CUSTOM_STAGE_NOUNS,
+    RECORDED_COMFYUI,
     NodeClass,
     builtin_nodes,
     custom_stage_by_name,
+    newer_builtin,
     stage_of,
-    unrecorded_builtin_nodes,
 )
 from .records import Frame, LogFailure, LogLine
 
@@ -123,7 +124,7 @@ _UPSAMPLING = re.compile(r"\b(?:interpolate|upsample)\b|\.up\[", re.IGNORECASE)
 only downsamples) or its ``up`` blocks."""
 
 
-BUILTIN_SOURCE = "ComfyUI 0.3.64"
+BUILTIN_SOURCE = f"ComfyUI {RECORDED_COMFYUI}"
 
 
 # ---------------------------------------------------------------------------- identifying the node
@@ -303,8 +304,8 @@ def identify(failure: LogFailure) -> Node:
             node.stage_evidence = (
                 f"{node.class_type} is a built-in node ({category or 'no category'})"
                 if category is not None
-                else f"{node.class_type} is a built-in node of ComfyUI newer than {BUILTIN_SOURCE.split()[-1]}"
-                if unrecorded_builtin_nodes()[node.class_type][1]
+                else f"{node.class_type} is a built-in node of ComfyUI newer than {RECORDED_COMFYUI}"
+                if newer_builtin(node.class_type)
                 else f"{node.class_type} is a built-in node (ComfyUI registers it where torchaudio imports)"
             )
         elif (known := custom_node(node.class_type)) is not None:

@@ -8,7 +8,7 @@ from ...vocabulary import Tier, kind_of
 from ..custom_nodes import custom_node, pack_decoder
 from ..facts import RunFacts, short
 from ..failures import planned_tiling
-from ..stages import builtin_display_name, builtin_nodes, unrecorded_builtin_nodes
+from ..stages import RECORDED_COMFYUI, builtin_display_name, builtin_nodes, newer_builtin
 from .base import Suggestion, rule
 from .custom import knob_suggestion
 
@@ -253,7 +253,7 @@ def _builtin_decoder_change(class_type: str, why: str, tier: Tier, saves: int | 
     title = builtin_display_name(class_type)
     tiled = f"{class_type}Tiled"
     if tiled in builtin_nodes():
-        newer = " (in ComfyUI newer than 0.3.64)" if unrecorded_builtin_nodes().get(tiled, ("", False))[1] else ""
+        newer = f" (in ComfyUI newer than {RECORDED_COMFYUI})" if newer_builtin(tiled) else ""
         return Suggestion(
             "tiled-decode",
             tier,
