@@ -112,8 +112,12 @@ SERVER_ID = "test-host:8188"
 
 
 class FrontendServer:
-    def __init__(self, static_dir: Path, data_dir: Path, *, with_extension: bool = True) -> None:
+    def __init__(
+        self, static_dir: Path, data_dir: Path, *, with_extension: bool = True, nodes: dict[str, Any] | None = None
+    ) -> None:
+        """``nodes``: node classes ``/object_info`` lists beside ComfyUI 0.3.64's own (a custom node's definition)."""
         load_pack()
+        self.nodes = nodes or {}
         mp = {
             name: importlib.import_module(f"memory_probe_pack.{name}")
             for name in (
@@ -186,6 +190,8 @@ class FrontendServer:
         app.add_routes(table)
         fixtures = FIXTURES / "comfyui-0.3.64"
         object_info = (fixtures / "object_info.json").read_bytes()
+        if self.nodes:
+            object_info = json.dumps({**json.loads(object_info), **self.nodes}).encode()
         system_stats = (fixtures / "system_stats.json").read_bytes()
 
         def raw(body: bytes):

@@ -14,6 +14,13 @@ the instance's own, and the values the instance shows as its widgets (one per in
 subgraph's order) feed the nodes inside unless a link feeds that input (checked against frontends 1.27.10 and 1.58.1,
 the instances' values edited too).
 
+A legacy group node (``workflow>Name``, defined in ``extra.groupNodes``; frontends before subgraphs) is expanded as
+frontend 1.27.10's ``groupNode.ts`` expands it when it queues: node *i* of the group becomes ``"<instance id>:<i>"``,
+the instance's inputs feed the inputs the nodes inside leave unlinked (in the group's node order), its outputs are the
+outputs those nodes do not use inside (or that the group gives out), and its widget values replace the nodes' own in
+order. A group whose slots or values do not line up so (widgets converted to inputs, a newer frontend's widget inputs)
+is left as it is, and the forecast says it does not count the nodes in it.
+
 >>> ui = {"nodes": [{"id": 5, "type": "EmptyLatentImage", "mode": 0, "inputs": [], "widgets_values": [768, 512, 2]}],
 ...       "links": []}
 >>> to_api(ui)["5"]["inputs"]
@@ -151,6 +158,123 @@ def _expand_one(
                 del links[lid]
 
 
+_GROUP_PREFIXES = ("workflow>", "workflow/")  # frontend 1.2.63 on, and before
+_NOTES = {"Note", "MarkdownNote"}
+
+
+def _group_name(kind: Any) -> str | None:
+    kind = str(kind or "")
+    return next((kind[len(p) :] for p in _GROUP_PREFIXES if kind.startswith(p)), None)
+
+
+def _expand_groups(nodes: dict[str, dict[str, Any]], links: dict[str, Link], groups: Mapping[str, Any]) -> None:
+    """Each legacy group node instance in ``nodes`` whose definition lines up replaced by its nodes, in place."""
+    left: set[str] = set()  # instances that do not line up: kept (the forecast says it cannot count them)
+    for _ in range(16):  # (a group node inside a group: a level per pass)
+        instances = [
+            (nid, n, groups[name])
+            for nid, n in nodes.items()
+            if nid not in left
+            and (name := _group_name(n.get("type"))) is not None
+            and isinstance(groups.get(name), dict)
+        ]
+        if not instances:
+            return
+        for iid, inst, group in instances:
+            try:
+                expanded = _expand_group(iid, inst, group, nodes, links)
+            except (
+                TypeError,
+                ValueError,
+                AttributeError,
+            ):  # a definition not as frontends write them (before any change)
+                expanded = False
+            if not expanded:
+                left.add(iid)
+    raise BadGraph("the workflow's group nodes nest too deep (or contain themselves)")
+
+
+def _expand_group(
+    iid: str, inst: dict[str, Any], group: Mapping[str, Any], nodes: dict[str, dict[str, Any]], links: dict[str, Link]
+) -> bool:
+    inner = [n for n in group.get("nodes") or [] if isinstance(n, dict)]
+    to: dict[tuple[int, int], tuple[int, int, str]] = {}  # (node, input slot) -> (node, output slot, type) inside
+    used: set[tuple[int, int]] = set()  # (node, output slot) linked inside
+    for link in group.get("links") or []:
+        if isinstance(link, list) and len(link) >= 4 and link[0] is not None and link[2] is not None:
+            to[(int(link[2]), int(link[3]))] = (int(link[0]), int(link[1]), str(link[5] if len(link) > 5 else "*"))
+            used.add((int(link[0]), int(link[1])))
+    given = {(int(e[0]), int(e[1])) for e in group.get("external") or [] if isinstance(e, list) and len(e) >= 2}
+    config = group.get("config")
+    config = config if isinstance(config, dict) else {}
+
+    def shown(i: int, way: str, key: Any, default: bool) -> bool:  # a slot the group's config hides or shows
+        custom = ((config.get(str(i)) or {}).get(way) or {}).get(str(key)) or {}
+        return bool(custom.get("visible", default)) if isinstance(custom, dict) else default
+
+    def real(i: int, node: Mapping[str, Any]) -> bool:  # what groupNode.ts keeps: no note, no unlinked primitive
+        kind = node.get("type")
+        return kind not in _NOTES and (kind != "PrimitiveNode" or any(o == i for o, _ in used))
+
+    counted = [(i, n) for i, n in enumerate(inner) if real(i, n)]
+    if any(isinstance(slot, dict) and "widget" in slot for _, n in counted for slot in n.get("inputs") or []) or any(
+        isinstance(slot, dict) and "widget" in slot for slot in inst.get("inputs") or []
+    ):
+        return False  # widgets converted to inputs (or a newer frontend's widget inputs): their order is the frontend's
+    if any(n.get("widgets_values") is not None and not isinstance(n.get("widgets_values"), list) for _, n in counted):
+        return False
+    ins = [
+        (i, s)
+        for i, n in counted
+        for s, slot in enumerate(n.get("inputs") or [])
+        if (i, s) not in to and shown(i, "input", (slot or {}).get("name"), True)
+    ]
+    outs = [
+        (i, o)
+        for i, n in counted
+        for o in range(len(n.get("outputs") or []))
+        if shown(i, "output", o, (i, o) not in used or (i, o) in given)
+    ]
+    values = inst.get("widgets_values") or []
+    if (
+        len(ins) != len(inst.get("inputs") or [])
+        or len(outs) != len(inst.get("outputs") or [])
+        or not isinstance(values, list)
+        or len(values) != sum(len(n.get("widgets_values") or []) for _, n in counted)
+    ):
+        return False
+    del nodes[iid]
+    feed = {pos: slot.get("link") for pos, slot in enumerate(inst.get("inputs") or []) if isinstance(slot, dict)}
+    outer = {pos: feed.get(k) for k, pos in enumerate(ins)}  # (node, slot) -> the instance's link into it
+    own, kept = iter(values), {i for i, _ in counted}
+    for i, node in enumerate(inner):
+        copy = {**node, "id": f"{iid}:{i}"}
+        if i in kept:
+            copy["widgets_values"] = [next(own) for _ in node.get("widgets_values") or []]
+        if inst.get("mode") in (_MUTED, _BYPASSED):
+            copy["mode"] = inst["mode"]
+        slots = []
+        for s, slot in enumerate(node.get("inputs") or []):
+            link = None
+            if (i, s) in to:
+                src, src_slot, kind = to[(i, s)]
+                link = f"{iid}:{i}.{s}"
+                links[link] = (f"{iid}:{src}", src_slot, kind, copy["id"], s)
+            elif (i, s) in outer and str(outer[(i, s)]) in links:
+                link = str(outer[(i, s)])
+                links[link] = (*links[link][:3], copy["id"], s)
+            slots.append({**slot, "link": link})
+        copy["inputs"] = slots
+        nodes[copy["id"]] = copy
+    for lid, (origin, oslot, kind, target, tslot) in list(links.items()):  # what the instance gave out
+        if origin == iid:
+            if oslot < len(outs):
+                links[lid] = (f"{iid}:{outs[oslot][0]}", outs[oslot][1], kind, target, tslot)
+            else:
+                del links[lid]
+    return True
+
+
 def to_api(doc: Mapping[str, Any]) -> dict[str, Any]:
     """The API graph of a UI-format workflow; :class:`BadGraph` for what it cannot convert."""
     nodes = {str(n["id"]): n for n in doc.get("nodes") or [] if isinstance(n, dict) and "id" in n}
@@ -158,6 +282,9 @@ def to_api(doc: Mapping[str, Any]) -> dict[str, Any]:
     subgraphs = {
         str(sg.get("id")): sg for sg in (doc.get("definitions") or {}).get("subgraphs") or [] if isinstance(sg, dict)
     }
+    groups = (doc.get("extra") or {}).get("groupNodes")
+    if isinstance(groups, dict) and groups:
+        _expand_groups(nodes, links, groups)
     if subgraphs:
         _expand(nodes, links, subgraphs)
     specs = node_specs()

@@ -309,6 +309,73 @@ def test_the_command_lines_subgraph_expansion_is_the_frontends(comfy, template):
     assert ours(errors) == []
 
 
+AV_PREPROCESSOR = {  # comfyui-art-venture's AV_ControlNetPreprocessor (modules/controlnet/__init__.py): its inputs
+    "input": {
+        "required": {"image": ["IMAGE"], "preprocessor": [["None", "canny", "mlsd"]], "sd_version": [["sd15", "sdxl"]]},
+        "optional": {
+            "resolution": ["INT", {"default": 512, "min": 64, "max": 2048, "step": 64}],
+            "preprocessor_override": ["STRING", {"default": "None"}],
+        },
+    },
+    "input_order": {"required": ["image", "preprocessor", "sd_version"], "optional": ["resolution", "preprocessor_override"]},
+    "output": ["IMAGE", "STRING"],
+    "output_is_list": [False, False],
+    "output_name": ["IMAGE", "CNET_NAME"],
+    "name": "AV_ControlNetPreprocessor",
+    "display_name": "ControlNet Preprocessor",
+    "description": "",
+    "python_module": "custom_nodes.comfyui-art-venture",
+    "category": "Art Venture/Loaders",
+    "output_node": False,
+}  # fmt: skip
+
+
+def test_the_command_lines_group_node_expansion_is_the_frontends(frontend, browser, tmp_path):
+    """`memprobe forecast` expands a legacy group node (``workflow>ControlNet_Group`` of a real workflow, nine nodes
+    and a custom one) as the real frontend queues it: the same classes, values and links (1.27.10 queues the group
+    node itself, ids "23:5"; 1.58.1 turns it into a subgraph as it loads, with ids of its own)."""
+    from frontend_server import FrontendServer, boot
+    from helpers import FIXTURES
+
+    from memprobe.forecast.workflow import to_api
+    from memprobe.judging.stages import node_specs
+
+    version, static = frontend
+    workflow = json.loads(
+        (FIXTURES / "workflows" / "skarlekar_comfyui-workflows_basic-sdxl-controlnet.json").read_text()
+    )
+    server = FrontendServer(static, tmp_path, nodes={"AV_ControlNetPreprocessor": AV_PREPROCESSOR})
+    with boot(browser, server, ready="window.app && window.app.extensionManager && window.__memprobe") as (
+        page,
+        errors,
+    ):
+        page.evaluate("w => window.app.loadGraphData(w)", copy.deepcopy(workflow))
+        prompt = page.evaluate("async () => (await window.app.graphToPrompt()).output")
+    expanded = to_api(workflow)
+
+    def canonical(graph: dict, values_of) -> dict:
+        """Each node by its class and values (unique here), its links by the same names: ids left out."""
+        name = {nid: (n["class_type"], json.dumps(values_of(n), sort_keys=True)) for nid, n in graph.items()}
+        assert len(set(name.values())) == len(graph)
+        return {
+            name[nid]: {k: (name[v[0]], v[1]) for k, v in n["inputs"].items() if isinstance(v, list)}
+            for nid, n in graph.items()
+        }
+
+    def values(n: dict) -> list:  # the widget values, in order; a custom node's are unnamed in ours
+        if n["class_type"] in node_specs():
+            return [v for v in n["inputs"].values() if not isinstance(v, list)]
+        return n.get("_meta", {}).get("widgets_values") or [v for v in n["inputs"].values() if not isinstance(v, list)]
+
+    assert canonical(expanded, values) == canonical(prompt, values)
+    assert any(
+        n["class_type"] == "AV_ControlNetPreprocessor" and "mlsd" in n["inputs"].values() for n in prompt.values()
+    )
+    if version == "1.27.10":
+        assert set(expanded) == set(prompt)  # the group node's own ids: "23:0" ... "23:8"
+    assert ours(errors) == []
+
+
 # ---------------------------------------------------------------------------------- the rest
 def test_no_deprecated_graph_api_is_used(comfy):
     """Frontend 1.5x warns when `input.link` / `output.links` are read; the panel reads links

@@ -3,6 +3,7 @@ read against a ComfyUI folder of header-only model files; the what-if options; c
 
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 
@@ -316,6 +317,64 @@ def test_the_loras_a_power_lora_loader_switches_on_are_named():
     sampler["inputs"]["model"] = ["90", 0]
     step = next(s for s in walk(graph) if s.node_id == "90")
     assert step.unread == ["hunyuan/style/e60s6000.safetensors"] and step.uses_memory
+
+
+GROUPED = FIXTURES / "workflows" / "skarlekar_comfyui-workflows_basic-sdxl-controlnet.json"
+
+
+def test_a_legacy_group_node_is_expanded_as_the_frontend_queues_it(capsys):
+    # held-out workflow w3 (skarlekar/comfyui-workflows, MIT): an SDXL ControlNet graph made one group node
+    # (workflow>ControlNet_Group, 9 nodes) before subgraphs; at first sight only "a group node ... not counted"
+    ui = json.loads(GROUPED.read_text(encoding="utf-8"))
+    api = to_api(ui)
+    assert "23" not in api
+    assert [api[f"23:{i}"]["class_type"] for i in range(9)] == [
+        n["type"] for n in ui["extra"]["groupNodes"]["ControlNet_Group"]["nodes"]
+    ]
+    # the instance's inputs reach the nodes inside that leave them unlinked, its outputs come from inside
+    assert api["23:5"]["inputs"] == {"image": ["20", 0]}  # (its "vae" input is linked to nothing)
+    assert api["21"]["inputs"]["images"] == ["23:5", 0] and api["9"]["inputs"]["images"] == ["23:8", 0]
+    assert api["23:7"]["inputs"]["latent_image"] == ["23:2", 0] and api["23:8"]["inputs"]["vae"] == ["23:0", 2]
+    # the instance's own values win over the copies its definition keeps (the preprocessor: mlsd, not canny)
+    assert api["23:3"]["inputs"]["text"].startswith("Create a realistic digital rendering")
+    assert api["23:5"]["_meta"]["widgets_values"] == ["mlsd", "sdxl", 512, "None"]
+    assert api["23:7"]["inputs"] | {"model": 0} == {
+        "seed": 2024, "steps": 30, "cfg": 7, "sampler_name": "dpmpp_2m", "scheduler": "karras", "denoise": 1,
+        "model": 0, "positive": ["23:6", 0], "negative": ["23:6", 1], "latent_image": ["23:2", 0],
+    }  # fmt: skip
+    # and forecast: the checkpoint and the ControlNet inside are read, the sampler inside samples
+    sizes = ["juggernautXL_juggXIByRundiffusion.safetensors=6.9GB", "diffusion_pytorch_model_promax.safetensors=2.5GB"]
+    argv = [str(GROUPED), "--json", "--device", "cuda", "--vram", "8GiB", "--image", "building.jpg=1024x1024"]
+    code, out, _ = run(capsys, *argv, *(a for size in sizes for a in ("--model", size)))
+    nodes = {n["node_id"]: n for n in json.loads(out)["nodes"]}
+    assert code == 0 and nodes["23:7"]["stage"] == "sampling" and nodes["23:7"]["peak_bytes"] > 6 * 1024**3
+    assert [load["role"] for load in nodes["23:7"]["loads"]] == ["diffusion", "controlnet"]
+    assert not any("group node" in (n["unknown"] or "") for n in nodes.values())
+
+
+def test_a_group_node_that_does_not_line_up_is_left_and_said_so():
+    ui = json.loads(GROUPED.read_text(encoding="utf-8"))
+    group = ui["extra"]["groupNodes"]["ControlNet_Group"]
+    muted = copy.deepcopy(ui)
+    next(n for n in muted["nodes"] if n["id"] == 23)["mode"] = 2  # a muted instance mutes what is inside it
+    assert not any(k.startswith("23") for k in to_api(muted))
+    # a widget converted to an input: the frontend's order of its values is not the nodes' own, so not guessed
+    group["nodes"][7]["inputs"].append({"name": "seed", "type": "INT", "link": None, "widget": {"name": "seed"}})
+    api = to_api(ui)
+    assert api["23"]["class_type"] == "workflow>ControlNet_Group" and not any(k.startswith("23:") for k in api)
+    (step,) = [s for s in walk(api) if s.node_id == "23"]
+    assert "is a group node" in (step.unknown or "")
+    # values that do not line up with the nodes' (one fewer), or a group node inside itself
+    group["nodes"][7]["inputs"].pop()
+    next(n for n in ui["nodes"] if n["id"] == 23)["widgets_values"].pop()
+    assert "23" in to_api(ui)
+    bad = json.loads(GROUPED.read_text(encoding="utf-8"))
+    bad["extra"]["groupNodes"]["ControlNet_Group"]["links"][0][2] = "not a node"  # not as frontends write it
+    assert "23" in to_api(bad)  # left as it is, not a crash
+    selfish = {"nodes": [{"id": 1, "type": "workflow>G", "mode": 0, "inputs": [], "outputs": []}], "links": []}
+    selfish["extra"] = {"groupNodes": {"G": {"nodes": [{"type": "workflow>G", "index": 0}], "links": []}}}
+    with pytest.raises(BadGraph, match="nest too deep"):
+        to_api(selfish)
 
 
 def test_a_real_upscale_workflows_tiled_encode_is_forecast_a_tile_at_a_time(capsys):
