@@ -100,10 +100,17 @@ def focus_of(facts: LogFacts) -> Focus:
         and not (at_startup and (ran or _ran_after(failing, failing.failures[-1].line)))
     ):
         return Focus(failing, failing.failures)
-    if last is not None and last.ended is None and (last.started is not None or _ran_unannounced(last)):
+    answered = last is not None and last.answered > (last.last[0] if last.last else 0)  # after its last work
+    if (
+        last is not None
+        and last.ended is None
+        and not answered
+        and (last.started is not None or _ran_unannounced(last))
+    ):
         tail = facts.last_loose
         began = last.started.number if last.started is not None else 0
-        if tail is not None and tail.line > began and tail.line >= facts.last_text - 2:
+        idle = tail is not None and (last.last is None or last.last[0] < tail.line)  # no work logged after it
+        if tail is not None and tail.line > began and (tail.line >= facts.last_text - 2 or idle):
             return Focus(last, [tail])  # the paste stops at an error line of a library's, in mid-prompt
         first_start = ran[0].started.number if ran and ran[0].started is not None else 0
         above = next(

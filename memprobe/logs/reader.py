@@ -44,6 +44,7 @@ from .lifecycle import EndingReading
 from .machine import MachineReading
 from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader
 from .patterns import (  # what the reader's lines are tested against
+    _ANSWERED,
     _API_CLASS_LINE,
     _BANNER_HINT,
     _BANNER_STARTS,
@@ -519,6 +520,9 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             return
         if s.startswith(_LOADER_LINES) or (s.startswith("Using ") and s.endswith("attention in VAE")):
             self._activity(s, "load")
+            return
+        if "HTTP/" in s and _ANSWERED.search(s):  # a server around ComfyUI answered the request its work was for
+            self.prompt.answered = self.n
             return
         if ending_hint(low := s.lower()):
             self._ending(low, s)

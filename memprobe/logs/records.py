@@ -117,6 +117,8 @@ class PromptLog:
     ``Executing node 8, title: VAE Decode, class type: VAEDecode``."""
     sampled: bool = False
     """A sampler's progress bar ran to its end in this prompt (a VAE loaded after it decodes)."""
+    answered: int = 0
+    """The line where a server around ComfyUI's code last answered a request with success (0: none)."""
 
     @property
     def last_activity(self) -> LogLine | None:

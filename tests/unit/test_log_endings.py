@@ -495,3 +495,30 @@ def test_a_paste_that_stops_mid_run_is_not_said_to_be_an_end():
     assert explain_log("Segmentation fault (core dumped)\n")["verdict"]["title"].startswith("ComfyUI ended mid-run")
     killed = explain_log("got prompt\nRequested to load SDXL\nKilled\n")
     assert killed["failure"]["kind"] == "system-ram" and not killed["failure"]["message"].startswith("The log stops")
+
+
+def test_a_paste_that_stops_after_a_nodes_printed_error_is_that_error():
+    # round ba (TTPlanetPig/Comfyui_JC2#22): a captioning node prints "Error loading model: cannot import name
+    # 'shard_checkpoint' ..." (a transformers too new), tries again with the same words, and the paste stops after
+    # its next lines ("Free VRAM: 22.38 GB"): the error it printed is the log's failure, not a stop of unknown cause
+    doc = explain_log(text("jc2_shard_checkpoint_import_console.log"))
+    assert doc["failure"]["kind"] == "other" and "cannot import name 'shard_checkpoint'" in doc["failure"]["message"]
+    # ... but an error line that work followed (a model loaded, a sampler ran) is not where the paste stops
+    worked = "got prompt\nError loading model: cannot import name 'x' from 'y'\nRequested to load SDXL\n"
+    worked += "loaded completely 9.5 4897.05 True\n" + " 45%|####5     | 9/20 [00:02<00:02,  4.1it/s]\n"
+    assert explain_log(worked)["failure"]["kind"] == "abrupt"
+
+
+def test_a_request_a_server_answered_is_not_a_run_cut_short():
+    # round ba (yr-zh/text2image, a committed comfyui.log): a Flask service runs ComfyUI's code per request — the
+    # sampler's bar, the VAE's load, then werkzeug's '"POST /api/v1/images/text2img HTTP/1.1" 200 -': the log ends
+    # after the answer, so nothing was cut mid-run
+    doc = explain_log(text("zh_api_server_flux_runs_ok.log"))
+    assert doc["failure"] is None
+    # the same tail without its last answer is a run the log stops in (the answers above it came before its work)
+    whole = text("zh_api_server_flux_runs_ok.log")
+    assert explain_log(whole.rstrip("\n").rsplit("\n", 1)[0])["failure"]["kind"] == "abrupt"
+    # uvicorn's words for the answer
+    last = whole.rstrip("\n").rsplit("\n", 1)[1]
+    uvicorn = whole.replace(last, 'INFO:     127.0.0.1:38924 - "POST /generate HTTP/1.1" 200 OK')
+    assert explain_log(uvicorn)["failure"] is None
