@@ -32,6 +32,7 @@ FOLDERS: dict[str, tuple[str, ...]] = {
     "loras": ("loras",),
     "upscale_models": ("upscale_models",),
     "controlnet": ("controlnet", "t2i_adapter"),
+    "model_patches": ("model_patches",),
 }
 """A graph's folder -> ComfyUI's folders for it (the newer name first, then the older one)."""
 

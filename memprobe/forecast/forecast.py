@@ -132,9 +132,9 @@ class Forecaster:
         info = self.lookup(ref)
         if info is None:
             return None, None
-        role = {"upscale": None, "controlnet": None, "lora": None}.get(ref.role, ref.role)
-        part = info.part(role) if role else None
-        if part is None and info.parts and ref.role not in ("upscale", "controlnet", "lora"):
+        whole = ref.role in ("upscale", "controlnet", "lora", "model_patch")  # a file that is one model
+        part = info.part(ref.role) if not whole else None
+        if part is None and info.parts and not whole:
             part = info.parts[0] if len(info.parts) == 1 else None
         return info, part
 

@@ -175,7 +175,7 @@ _MODEL_SUFFIXES = (".safetensors", ".sft", ".ckpt", ".pt", ".pth", ".bin", ".ggu
 """How the model files ComfyUI's and the packs' loaders list end."""
 _MEMORY_STAGES = frozenset({"load", "text-encode", "sampling", "vae-decode", "vae-encode", "upscale", "image"})
 """The stages whose nodes hold memory of their own (a custom node's by its name: see ``custom_stage_by_name``)."""
-_RUN_ROLES = frozenset({"vae", "clip_vision", "upscale", "controlnet"})
+_RUN_ROLES = frozenset({"vae", "clip_vision", "upscale", "controlnet", "model_patch"})
 """The models a node given one runs (a text encoder travels as a tuple: the CLIP)."""
 _RUN_INPUTS = (
     ("VAE", "vae"),
@@ -183,8 +183,10 @@ _RUN_INPUTS = (
     ("CLIP_VISION", "clip_vision"),
     ("UPSCALE_MODEL", "upscale"),
     ("CONTROL_NET", "control"),
+    ("MODEL_PATCH", "model_patch"),
 )
-"""The input that takes each model, by the word its name holds (``vae``, ``clip``, ``upscale_model``, ``control_net``)."""
+"""The input that takes each model, by the word its name holds (``vae``, ``clip``, ``upscale_model``, ``control_net``,
+``model_patch``)."""
 _GROUP_NODE = ("workflow>", "workflow/")
 """A legacy group node's class in a saved workflow (``workflow>Name``; ``workflow/Name`` before frontend 1.x)."""
 _ESTIMATED_STAGES = frozenset({"load", "sampling", "vae-decode", "vae-encode"})

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..judging.stages import NodeSpec, node_specs
@@ -146,6 +147,18 @@ HANDLERS["StyleModelLoader"] = _file_loader("style_models", "style_model_name", 
 HANDLERS["ControlNetLoader"] = HANDLERS["DiffControlNetLoader"] = _file_loader(
     "controlnet", "control_net_name", "controlnet"
 )
+HANDLERS["ModelPatchLoader"] = _file_loader("model_patches", "name", "model_patch")  # (at the file's own dtype)
+
+
+@_handles("QwenImageDiffsynthControlnet", "USOStyleReference")
+def _model_patch_apply(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
+    """A model patch set on the diffusion model (``comfy_extras/nodes_model_patch.py``): the sampler loads it with the
+    model; the DiffSynth ControlNet's image is encoded with the VAE on the way, as :func:`generic` reads it."""
+    outs = generic(w, step, inputs) or [None]
+    model, patch = outs[0], w.value(inputs.get("model_patch"), "MODEL_PATCH")
+    if isinstance(model, ModelRef) and isinstance(patch, ModelRef):
+        outs[0] = replace(model, patches=(*model.patches, patch))
+    return outs
 
 
 @_handles("LoraLoader", "LoraLoaderModelOnly")
@@ -156,7 +169,7 @@ def _lora(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
     if isinstance(name, str):
         step.reads = [ModelRef("loras", name, "lora")]
     if isinstance(model, ModelRef) and isinstance(name, str):
-        model = ModelRef(model.folder, model.file, model.role, model.weight_dtype, (*model.loras, name))
+        model = replace(model, loras=(*model.loras, name))
     return [model] if step.class_type == "LoraLoaderModelOnly" else [model, clip]
 
 
@@ -244,7 +257,7 @@ def _sampler(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | No
     latent = w.value(inputs.get("latent_image"), "LATENT")
     model = _model_of(w, step, inputs)
     if model is not None:
-        step.loads.insert(0, model)
+        step.loads[0:0] = [model, *model.patches]
     step.loads.extend(_controlnets(w, inputs))
     if isinstance(latent, Latent):
         step.latent, step.estimate = latent, "sampling"

@@ -16,7 +16,7 @@ OUTPUT_IMAGE_BYTES = 4
 @dataclass(frozen=True, slots=True)
 class ModelRef:
     """A model of a file: ``role`` is ``diffusion``, ``text_encoder``, ``vae``, ``clip_vision``, ``upscale``,
-    ``controlnet``, ``lora``, ``style``."""
+    ``controlnet``, ``lora``, ``style``, ``model_patch``."""
 
     folder: str
     file: str
@@ -24,6 +24,9 @@ class ModelRef:
     weight_dtype: str | None = None
     """UNETLoader's ``weight_dtype`` (``fp8_e4m3fn`` ...): ComfyUI stores the weights so."""
     loras: tuple[str, ...] = ()
+    patches: tuple[ModelRef, ...] = ()
+    """The model patches applied to a diffusion model (``ModelPatchLoader``'s, through ``QwenImageDiffsynthControlnet``
+    or ``USOStyleReference``): the sampler loads them with it (``DiffSynthCnetPatch.models()``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from helpers import FIXTURES
 
 from memprobe.cli import main
 from memprobe.forecast.graph import walk
+from memprobe.forecast.steps import ModelRef
 from memprobe.forecast.verdicts import FITS, UNKNOWN
 from memprobe.judging.stages import node_specs
 
@@ -56,14 +57,14 @@ def test_a_workflow_whose_every_working_node_is_unknown_is_not_said_to_fit(capsy
 
 def test_a_built_in_loader_it_has_no_model_of_names_its_file():
     prompt = {
-        "1": {"class_type": "ModelPatchLoader", "inputs": {"name": "uso-flux1-projector-v1.safetensors"}},
-        "2": {"class_type": "SomePackLatentMagic", "inputs": {"patch": ["1", 0], "strength": 0.5}},
+        "1": {"class_type": "PhotoMakerLoader", "inputs": {"photomaker_model_name": "photomaker-v1.bin"}},
+        "2": {"class_type": "SomePackLatentMagic", "inputs": {"photomaker": ["1", 0], "strength": 0.5}},
         "3": {"class_type": "PreviewAny", "inputs": {"source": ["2", 0]}},
         "4": {"class_type": "SomePackTextMagic", "inputs": {"text": "a lighthouse"}},
         "5": {"class_type": "PreviewAny", "inputs": {"source": ["4", 0]}},
     }
     steps = {s.node_id: s for s in walk(prompt)}
-    assert steps["1"].unread == ["uso-flux1-projector-v1.safetensors"] and steps["1"].uses_memory
+    assert steps["1"].unread == ["photomaker-v1.bin"] and steps["1"].uses_memory
     assert steps["2"].uses_memory  # what the loader it cannot size loaded, run by a node it does not know
     assert not steps["4"].uses_memory  # a custom node that names nothing and is given no model
 
@@ -204,3 +205,33 @@ def test_an_image_through_a_node_that_may_resize_it_is_not_sized():
     # a setting that names no size, in a node whose name says none: the image passes on as it was
     steps = _through("ImageSharpenPlus", strength=0.5)
     assert steps["VAEEncode"].estimate == "encode" and steps["VAEEncode"].image.width == 1024
+
+
+def test_a_model_patch_is_read_and_loaded_with_the_sampler():
+    # ComfyUI's Z-Image Turbo Fun ControlNet Union template (comfy_extras/nodes_model_patch.py): ModelPatchLoader reads
+    # the patch; QwenImageDiffsynthControlnet sets it on the model, whose sampler loads it with the model
+    # (DiffSynthCnetPatch.models()); a node it does not know given a MODEL_PATCH runs it
+    prompt = {
+        "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "z_image_turbo_bf16.safetensors", "weight_dtype": "default"}},
+        "2": {"class_type": "ModelPatchLoader", "inputs": {"name": "Z-Image-Turbo-Fun-Controlnet-Union.safetensors"}},
+        "3": {"class_type": "VAELoader", "inputs": {"vae_name": "ae.safetensors"}},
+        "4": {"class_type": "EmptySD3LatentImage", "inputs": {"width": 1024, "height": 1024, "batch_size": 1}},
+        "5": {"class_type": "QwenImageDiffsynthControlnet",
+              "inputs": {"model": ["1", 0], "model_patch": ["2", 0], "vae": ["3", 0], "image": ["9", 0], "strength": 1.0}},
+        "6": {"class_type": "KSampler", "inputs": {"model": ["5", 0], "latent_image": ["4", 0], "seed": 1, "steps": 9,
+              "cfg": 1.0, "sampler_name": "res_multistep", "scheduler": "simple", "denoise": 1.0}},
+        "7": {"class_type": "VAEDecode", "inputs": {"samples": ["6", 0], "vae": ["3", 0]}},
+        "8": {"class_type": "PreviewImage", "inputs": {"images": ["7", 0]}},
+        "9": {"class_type": "LoadImage", "inputs": {"image": "pose.png"}},
+        "10": {"class_type": "SomePackPatchMagic", "inputs": {"model_patch": ["2", 0]}},
+        "11": {"class_type": "PreviewAny", "inputs": {"source": ["10", 0]}},
+    }  # fmt: skip
+    steps = {s.node_id: s for s in walk(prompt, image_size=lambda n: (1024, 1024))}
+    patch = ModelRef("model_patches", "Z-Image-Turbo-Fun-Controlnet-Union.safetensors", "model_patch")
+    assert steps["2"].reads == [patch] and not steps["2"].unread
+    assert [(r.file, r.role) for r in steps["6"].loads] == [
+        ("z_image_turbo_bf16.safetensors", "diffusion"),
+        ("Z-Image-Turbo-Fun-Controlnet-Union.safetensors", "model_patch"),
+    ]
+    assert steps["5"].estimate == "encode" and steps["5"].image is not None  # the control image, VAE-encoded
+    assert steps["10"].uses_memory
