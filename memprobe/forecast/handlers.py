@@ -150,11 +150,21 @@ HANDLERS["ControlNetLoader"] = HANDLERS["DiffControlNetLoader"] = _file_loader(
 HANDLERS["ModelPatchLoader"] = _file_loader("model_patches", "name", "model_patch")  # (at the file's own dtype)
 
 
-@_handles("QwenImageDiffsynthControlnet", "USOStyleReference")
+@_handles("QwenImageDiffsynthControlnet", "USOStyleReference", "ZImageFunControlnet", "AnimaLLLiteApply")
 def _model_patch_apply(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
     """A model patch set on the diffusion model (``comfy_extras/nodes_model_patch.py``): the sampler loads it with the
-    model; the DiffSynth ControlNet's image is encoded with the VAE on the way, as :func:`generic` reads it."""
-    outs = generic(w, step, inputs) or [None]
+    model; a DiffSynth or Z-Image ControlNet's image is encoded with the VAE on the way, as :func:`generic` reads it
+    (``ZImageFunControlnet`` and ``AnimaLLLiteApply``, newer than the recorded ComfyUI, by their inputs' names)."""
+    if step.class_type in node_specs():
+        outs = generic(w, step, inputs) or [None]
+    else:
+        outs = [w.value(inputs.get("model"), "MODEL")]
+        vae, image = w.value(inputs.get("vae"), "VAE"), w.value(inputs.get("image"), "IMAGE")
+        if isinstance(vae, ModelRef) and isinstance(image, Image):
+            step.loads.insert(0, vae)
+            step.image, step.estimate = image, "encode"
+        elif isinstance(vae, ModelRef) and is_link(inputs.get("image")):
+            step.unknown, step.uses_memory = "the image it encodes with its VAE is of a size not known", True
     model, patch = outs[0], w.value(inputs.get("model_patch"), "MODEL_PATCH")
     if isinstance(model, ModelRef) and isinstance(patch, ModelRef):
         outs[0] = replace(model, patches=(*model.patches, patch))

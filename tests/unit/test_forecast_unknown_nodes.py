@@ -235,3 +235,8 @@ def test_a_model_patch_is_read_and_loaded_with_the_sampler():
     ]
     assert steps["5"].estimate == "encode" and steps["5"].image is not None  # the control image, VAE-encoded
     assert steps["10"].uses_memory
+    # the same patch through ZImageFunControlnet, newer than the recorded ComfyUI (0.38's nodes_model_patch.py)
+    prompt["5"]["class_type"] = "ZImageFunControlnet"
+    steps = {s.node_id: s for s in walk(prompt, image_size=lambda n: (1024, 1024))}
+    assert [r.role for r in steps["6"].loads] == ["diffusion", "model_patch"] and steps["5"].estimate == "encode"
+    assert steps["5"].unknown is None  # (not said not counted: what it does is known)
