@@ -183,12 +183,8 @@ def _expand_groups(nodes: dict[str, dict[str, Any]], links: dict[str, Link], gro
         for iid, inst, group in instances:
             try:
                 expanded = _expand_group(iid, inst, group, nodes, links)
-            except (
-                TypeError,
-                ValueError,
-                AttributeError,
-            ):  # a definition not as frontends write them (before any change)
-                expanded = False
+            except (TypeError, ValueError, AttributeError):
+                expanded = False  # a definition not as frontends write them (found before anything is changed)
             if not expanded:
                 left.add(iid)
     raise BadGraph("the workflow's group nodes nest too deep (or contain themselves)")
@@ -217,6 +213,8 @@ def _expand_group(
         return kind not in _NOTES and (kind != "PrimitiveNode" or any(o == i for o, _ in used))
 
     counted = [(i, n) for i, n in enumerate(inner) if real(i, n)]
+    if any(not isinstance(slot, dict) for n in inner for slot in [*(n.get("inputs") or []), *(n.get("outputs") or [])]):
+        return False
     if any(isinstance(slot, dict) and "widget" in slot for _, n in counted for slot in n.get("inputs") or []) or any(
         isinstance(slot, dict) and "widget" in slot for slot in inst.get("inputs") or []
     ):
@@ -227,7 +225,7 @@ def _expand_group(
         (i, s)
         for i, n in counted
         for s, slot in enumerate(n.get("inputs") or [])
-        if (i, s) not in to and shown(i, "input", (slot or {}).get("name"), True)
+        if (i, s) not in to and shown(i, "input", slot.get("name"), True)
     ]
     outs = [
         (i, o)

@@ -368,9 +368,16 @@ def test_a_group_node_that_does_not_line_up_is_left_and_said_so():
     group["nodes"][7]["inputs"].pop()
     next(n for n in ui["nodes"] if n["id"] == 23)["widgets_values"].pop()
     assert "23" in to_api(ui)
-    bad = json.loads(GROUPED.read_text(encoding="utf-8"))
-    bad["extra"]["groupNodes"]["ControlNet_Group"]["links"][0][2] = "not a node"  # not as frontends write it
-    assert "23" in to_api(bad)  # left as it is, not a crash
+    # a definition not as frontends write it (a link to "not a node", a slot that is no slot): left, not a crash
+    for spoil in ("link", "slot"):
+        bad = json.loads(GROUPED.read_text(encoding="utf-8"))
+        definition = bad["extra"]["groupNodes"]["ControlNet_Group"]
+        if spoil == "link":
+            definition["links"][0][2] = "not a node"
+        else:
+            definition["nodes"][8]["inputs"].append("vae")
+        api = to_api(bad)
+        assert "23" in api and not any(k.startswith("23:") for k in api)
     selfish = {"nodes": [{"id": 1, "type": "workflow>G", "mode": 0, "inputs": [], "outputs": []}], "links": []}
     selfish["extra"] = {"groupNodes": {"G": {"nodes": [{"type": "workflow>G", "index": 0}], "links": []}}}
     with pytest.raises(BadGraph, match="nest too deep"):
