@@ -13,10 +13,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import fields
 from typing import Any
 
 from ..judging.custom_nodes import custom_node
-from ..judging.stages import RECORDED_COMFYUI, NodeClass, newer_builtin, node_specs, stage_of, unrecorded_builtin_nodes
+from ..judging.stages import (
+    RECORDED_COMFYUI,
+    NodeClass,
+    NodeSpec,
+    newer_builtin,
+    newer_node_specs,
+    node_specs,
+    stage_of,
+    unrecorded_builtin_nodes,
+)
 from ..judging.workflow import is_link, literal
 from .handlers import HANDLERS, generic
 from .steps import Image, Latent, ModelRef, Step, Value
@@ -81,6 +91,8 @@ class Walk:
         if handler is None:
             handler = generic
         outs = handler(self, step, inputs) if spec is not None or class_type in HANDLERS else None
+        if outs is None and spec is None and class_type in newer_node_specs():
+            outs = self.newer(step, inputs, newer_node_specs()[class_type])
         if outs is None:
             outs = self.unknown(step, inputs, spec is None)
         if outs is not None:
@@ -100,6 +112,32 @@ class Walk:
         if step.uses_memory and step.stage == "load":
             self.unsized_loaders.add(node_id)
         self.steps.append(step)
+
+    def newer(self, step: Step, inputs: Mapping[str, Any], spec: NodeSpec) -> list[Value] | None:
+        """A node of a ComfyUI newer than the recorded one, read as :func:`generic` reads a built-in by its documented
+        inputs (:func:`newer_node_specs`), where that finds the models it runs and they are all it is given: the text
+        encoder of a conditioning (``TextEncodeAceStepAudio1.5``), the VAE it encodes an image with
+        (``Kandinsky5ImageToVideo``), a CLIP vision — a diffusion model only passed on. Else ``None``: it is read as
+        a node the forecast does not know (never taken to be light for what its documentation says)."""
+        for name, raw in inputs.items():
+            if not is_link(raw):
+                continue
+            kind = spec.input_type(name)
+            if str(raw[0]) in self.unsized_loaders or kind is None:
+                return None  # what a loader it cannot size loaded; an input its documentation does not type
+            if kind == "MODEL" and "MODEL" not in spec.outputs:
+                return None  # a diffusion model it runs (a detector's), not one it patches and passes on
+            if kind not in _DATA_TYPES | {"CLIP", "VAE", "CLIP_VISION", "MODEL"} and not kind.endswith("_OUTPUT"):
+                return None  # a model of another kind (a patch, an audio encoder, an upscaler ...)
+        trial = Step(step.node_id, step.class_type, step.stage)
+        outs = generic(self, trial, inputs, spec) or []
+        if not trial.loads or trial.unknown is not None:
+            return None
+        for f in fields(Step):
+            setattr(step, f.name, getattr(trial, f.name))
+        # the models and conditionings it passes on; the size of a latent or image it makes, never (an empty video
+        # latent's channels and frames are the model family's: Kandinsky 5's, not the image's it encoded)
+        return [None if kind in ("LATENT", "IMAGE") else out for kind, out in zip(spec.outputs, outs, strict=False)]
 
     def runs_a_model(self, class_type: str, inputs: Mapping[str, Any]) -> bool:
         """A node the forecast does not know that is given a model — a VAE, a text encoder, a CLIP vision, upscale or
@@ -175,6 +213,23 @@ _MODEL_SUFFIXES = (".safetensors", ".sft", ".ckpt", ".pt", ".pth", ".bin", ".ggu
 """How the model files ComfyUI's and the packs' loaders list end."""
 _MEMORY_STAGES = frozenset({"load", "text-encode", "sampling", "vae-decode", "vae-encode", "upscale", "image"})
 """The stages whose nodes hold memory of their own (a custom node's by its name: see ``custom_stage_by_name``)."""
+_DATA_TYPES = frozenset(
+    {
+        "IMAGE",
+        "LATENT",
+        "CONDITIONING",
+        "MASK",
+        "AUDIO",
+        "VIDEO",
+        "INT",
+        "FLOAT",
+        "STRING",
+        "BOOLEAN",
+        "COMBO",
+        "SIGMAS",
+    }
+)
+"""What a link may carry to a newer node read by its documentation that is no model of its own."""
 _RUN_ROLES = frozenset({"vae", "clip_vision", "upscale", "controlnet", "model_patch"})
 """The models a node given one runs (a text encoder travels as a tuple: the CLIP)."""
 _RUN_INPUTS = (

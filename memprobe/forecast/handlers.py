@@ -405,10 +405,11 @@ def _kontext_scale(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value
     return [out]
 
 
-def generic(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
+def generic(w: Walk, step: Step, inputs: Mapping[str, Any], spec: NodeSpec | None = None) -> list[Value] | None:
     """A built-in node without a handler: an empty latent by its inputs, a text encoder (it loads its
-    CLIP), or one that passes a value of the type it outputs through (a latent, an image, a model patch)."""
-    spec = node_specs()[step.class_type]
+    CLIP), or one that passes a value of the type it outputs through (a latent, an image, a model patch). ``spec``: a
+    newer ComfyUI's node, by its documented inputs (else the recorded ComfyUI's)."""
+    spec = spec or node_specs()[step.class_type]
     linked = {k: v for k, v in inputs.items() if is_link(v)}
     empty = None
     if "LATENT" in spec.outputs and "width" in inputs and "height" in inputs and spec.input_type("samples") is None:

@@ -84,10 +84,11 @@ def stage_rows(nodes: list[dict[str, Any]], metric: str, limit: int | None) -> l
 
 def unknown_because(nodes: list[dict[str, Any]]) -> str:
     """Why what was counted fitting is no verdict, in one sentence (the command line's and the panel's): the model
-    files not on this machine, the nodes whose own memory the forecast does not know.
+    files not on this machine, the nodes whose own memory the forecast cannot size (a node it does not know, a latent
+    or image of a size it cannot see).
 
     >>> unknown_because([{"class_type": "WanVideoSampler", "stage": "sampling", "uncounted": [], "not_counted": True}])
-    'the memory of WanVideoSampler (sampling) is not counted: the forecast does not know it (a traced run measures it)'
+    'the memory of WanVideoSampler (sampling) is not counted: the forecast cannot size it (a traced run measures it)'
     """
     files = list(dict.fromkeys(f for n in nodes for f in n.get("uncounted") or ()))
     heavy = list(dict.fromkeys(f"{n['class_type']} ({n['stage']})" for n in nodes if n.get("not_counted")))
@@ -100,7 +101,7 @@ def unknown_because(nodes: list[dict[str, Any]]) -> str:
         named = ", ".join(heavy[:3]) + (f" and {len(heavy) - 3} more" if len(heavy) > 3 else "")
         many = len(heavy) > 1
         parts.append(
-            f"the memory of {named} is not counted: the forecast does not know {'them' if many else 'it'} "
+            f"the memory of {named} is not counted: the forecast cannot size {'them' if many else 'it'} "
             f"(a traced run measures {'them' if many else 'it'})"
         )
     return "; ".join(parts)

@@ -29,6 +29,7 @@ __all__ = [
     "builtin_nodes",
     "unrecorded_builtin_nodes",
     "newer_builtin",
+    "newer_node_specs",
     "RECORDED_COMFYUI",
     "node_specs",
     "NodeSpec",
@@ -254,7 +255,7 @@ def unrecorded_builtin_nodes() -> dict[str, tuple[str, bool]]:
     """ComfyUI's own node classes that 0.3.64's recorded ``/object_info`` does not hold
     (``memprobe/data/comfyui_newer_nodes.json``, from the frontend's and the embedded docs' lists of ComfyUI's own
     nodes): class -> (display name, newer: only ComfyUI newer than 0.3.64 has it; else 0.3.64 registers it where
-    torchaudio imports). Their inputs and categories are not recorded, so the forecast does not count them; a log
+    torchaudio imports). Their categories are not recorded (their inputs, in part: :func:`newer_node_specs`); a log
     naming one names a built-in node."""
     try:
         data = json.loads(_NEWER_NODES.read_text(encoding="utf-8"))
@@ -267,6 +268,23 @@ def unrecorded_builtin_nodes() -> dict[str, tuple[str, bool]]:
 def newer_builtin(class_type: str) -> bool:
     """One of ComfyUI's own nodes that only ComfyUI newer than :data:`RECORDED_COMFYUI` has."""
     return unrecorded_builtin_nodes().get(class_type, ("", False))[1]
+
+
+@cache
+def newer_node_specs() -> dict[str, NodeSpec]:
+    """The inputs and outputs of ComfyUI's own nodes newer than the recorded ComfyUI, where their embedded docs type
+    every input the frontend names and every output (``specs`` in ``memprobe/data/comfyui_newer_nodes.json``; 307 of
+    585). Written by a model from each node's source, they are read only for what a link carries: the forecast trusts
+    what they say a node loads (a text encoder it is given, a VAE it encodes an image with), never that a node is
+    light. No category, no output-node flag: neither is in them."""
+    try:
+        data = json.loads(_NEWER_NODES.read_text(encoding="utf-8"))["specs"]
+        return {
+            str(k): NodeSpec("", False, tuple(str(o) for o in v[0]), tuple((str(i[0]), str(i[1]), False) for i in v[1]))
+            for k, v in data.items()
+        }
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return {}
 
 
 @cache

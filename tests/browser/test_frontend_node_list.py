@@ -11,7 +11,7 @@ import pytest
 from frontend_server import Unavailable, frontend_static, unavailable
 from helpers import FIXTURES
 
-from memprobe.judging.stages import builtin_display_name, unrecorded_builtin_nodes
+from memprobe.judging.stages import builtin_display_name, newer_node_specs, unrecorded_builtin_nodes
 
 FRONTEND_ONLY = {"Note", "MarkdownNote", "Reroute", "PrimitiveNode"}
 
@@ -38,3 +38,16 @@ def test_every_newer_class_the_frontend_names_is_in_the_table_with_its_title():
         assert builtin_display_name(name) == (defs[name].get("display_name") or name), name
     # what the table holds beyond them comes from the embedded docs (a class documented, not yet translated)
     assert len(set(table) - newer) < 20
+
+
+def test_the_newer_classes_inputs_are_the_frontends_in_its_order():
+    # the inputs the forecast reads a newer class by (newer_node_specs: typed by its embedded doc) are the ones this
+    # frontend names for it, in its order — /object_info's — where it names the class
+    defs = _english_node_defs("1.58.1")
+    specs = newer_node_specs()
+    assert len(specs) > 300 and set(specs) <= set(unrecorded_builtin_nodes())
+    named = [k for k in specs if k in defs]
+    assert len(named) > 280
+    for name in named:
+        assert [n for n, _, _ in specs[name].inputs] == list(defs[name].get("inputs") or {}), name
+    assert specs["TextEncodeAceStepAudio1.5"].input_type("clip") == "CLIP"  # (not in this frontend's English list)

@@ -131,11 +131,17 @@ def test_a_newer_comfyuis_nodes_that_are_given_a_model_are_said_not_to_be_counte
     # an image (an encode, a detector) was not counted nor said to be
     doc, _ = forecast(capsys, "../templates/newer/video_kandinsky5_i2v.json")
     flagged = {n["class_type"]: n["not_counted"] for n in doc["nodes"]}
-    assert flagged["Kandinsky5ImageToVideo"] and not flagged["ReplaceVideoLatentFrames"]  # (given only a latent)
-    assert doc["verdict"] == UNKNOWN and "Kandinsky5ImageToVideo (video)" in doc["unknown_because"]
-    # one of ComfyUI's own (the frontend's list of them), staged by what its name says, never called custom
+    assert not flagged["ReplaceVideoLatentFrames"]  # (given only a latent)
+    # since its documented inputs are read (newer_node_specs), Kandinsky 5's image-to-video is counted as what they
+    # explain — the VAE it encodes the start image with — but the video latent it makes is not sized, so the sampler
+    # and the decode after it are said not counted, and the verdict stays unknown
     (k5,) = [n for n in doc["nodes"] if n["class_type"] == "Kandinsky5ImageToVideo"]
-    assert k5["not_counted"] and "(one of ComfyUI's own, newer than 0.3.64)" in k5["unknown"]
+    assert not k5["not_counted"] and k5["estimate"] == "encode" and [m["role"] for m in k5["loads"]] == ["vae"]
+    assert flagged["KSampler"] and flagged["VAEDecode"] and doc["verdict"] == UNKNOWN
+    # a newer node its documentation does not explain: one of ComfyUI's own, staged by its name, never called custom
+    doc, _ = forecast(capsys, "../templates/newer/utility_sam3d_body.json")
+    (track,) = [n for n in doc["nodes"] if n["class_type"] == "SAM3_VideoTrack"]
+    assert track["not_counted"] and "(one of ComfyUI's own, newer than 0.3.64)" in track["unknown"]
     doc, _ = forecast(capsys, "../templates/newer/utility_sam3d_body.json")
     flagged = {n["class_type"]: n["not_counted"] for n in doc["nodes"]}
     runs = ("SAM3_VideoTrack", "RTDETR_detect", "MoGeInference", "SAM3DBody_Predict")  # given a checkpoint and frames
@@ -240,3 +246,33 @@ def test_a_model_patch_is_read_and_loaded_with_the_sampler():
     steps = {s.node_id: s for s in walk(prompt, image_size=lambda n: (1024, 1024))}
     assert [r.role for r in steps["6"].loads] == ["diffusion", "model_patch"] and steps["5"].estimate == "encode"
     assert steps["5"].unknown is None  # (not said not counted: what it does is known)
+
+
+def test_a_newer_node_is_counted_by_its_documented_inputs_only_when_they_explain_it():
+    # ACE-Step 1.5's text encode and Kandinsky 5's image-to-video, nodes of ComfyUI newer than the recorded 0.3.64:
+    # their embedded docs type their inputs (newer_node_specs), so the text encoder each is given, and the VAE the
+    # start image is encoded with, are loaded and counted — where those are all the models they are given
+    prompt = {
+        "1": {"class_type": "CLIPLoader", "inputs": {"clip_name": "qwen_0.6b_ace15.safetensors", "type": "ace"}},
+        "2": {"class_type": "TextEncodeAceStepAudio1.5", "inputs": {"clip": ["1", 0], "tags": "lofi", "lyrics": ""}},
+        "3": {"class_type": "ConditioningZeroOut", "inputs": {"conditioning": ["2", 0]}},
+        "4": {"class_type": "VAELoader", "inputs": {"vae_name": "hunyuan_video_vae_bf16.safetensors"}},
+        "5": {"class_type": "LoadImage", "inputs": {"image": "start.png"}},
+        "6": {"class_type": "Kandinsky5ImageToVideo",
+              "inputs": {"positive": ["2", 0], "negative": ["3", 0], "vae": ["4", 0], "start_image": ["5", 0],
+                         "width": 768, "height": 512, "length": 121, "batch_size": 1}},
+        "7": {"class_type": "PreviewAny", "inputs": {"source": ["6", 2]}},
+    }  # fmt: skip
+    steps = {s.node_id: s for s in walk(prompt, image_size=lambda n: (512, 768))}
+    assert steps["2"].stage == "text-encode" and [r.role for r in steps["2"].loads] == ["text_encoder"]
+    assert steps["2"].unknown is None and not steps["2"].uses_memory
+    assert [r.role for r in steps["6"].loads] == ["vae"] and steps["6"].estimate == "encode"
+    assert (steps["6"].image.height, steps["6"].image.width) == (512, 768) and steps["6"].unknown is None
+    # an input its documentation does not type (Trellis 2's newer "mask"), or a model of another kind beside the
+    # ones it explains (a model patch): read as a node the forecast does not know, and said not counted
+    prompt["2"]["inputs"]["mask"] = ["5", 1]
+    prompt["6"]["inputs"]["model_patch"] = ["8", 0]
+    prompt["8"] = {"class_type": "ModelPatchLoader", "inputs": {"name": "patch.safetensors"}}
+    steps = {s.node_id: s for s in walk(prompt, image_size=lambda n: (512, 768))}
+    for node_id in ("2", "6"):
+        assert "does not know" in (steps[node_id].unknown or "") and steps[node_id].uses_memory, node_id
