@@ -213,22 +213,7 @@ _MODEL_SUFFIXES = (".safetensors", ".sft", ".ckpt", ".pt", ".pth", ".bin", ".ggu
 """How the model files ComfyUI's and the packs' loaders list end."""
 _MEMORY_STAGES = frozenset({"load", "text-encode", "sampling", "vae-decode", "vae-encode", "upscale", "image"})
 """The stages whose nodes hold memory of their own (a custom node's by its name: see ``custom_stage_by_name``)."""
-_DATA_TYPES = frozenset(
-    {
-        "IMAGE",
-        "LATENT",
-        "CONDITIONING",
-        "MASK",
-        "AUDIO",
-        "VIDEO",
-        "INT",
-        "FLOAT",
-        "STRING",
-        "BOOLEAN",
-        "COMBO",
-        "SIGMAS",
-    }
-)
+_DATA_TYPES = frozenset("IMAGE LATENT CONDITIONING MASK AUDIO VIDEO INT FLOAT STRING BOOLEAN COMBO SIGMAS".split())
 """What a link may carry to a newer node read by its documentation that is no model of its own."""
 _RUN_ROLES = frozenset({"vae", "clip_vision", "upscale", "controlnet", "model_patch"})
 """The models a node given one runs (a text encoder travels as a tuple: the CLIP)."""
