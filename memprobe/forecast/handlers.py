@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..judging.stages import NodeSpec, node_specs
+from ..judging.stages import NodeSpec, newer_node_specs, node_specs
 from ..judging.workflow import is_link
 from .steps import Image, Latent, ModelRef, Step, Value
 
@@ -154,17 +154,11 @@ HANDLERS["ModelPatchLoader"] = _file_loader("model_patches", "name", "model_patc
 def _model_patch_apply(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
     """A model patch set on the diffusion model (``comfy_extras/nodes_model_patch.py``): the sampler loads it with the
     model; a DiffSynth or Z-Image ControlNet's image is encoded with the VAE on the way, as :func:`generic` reads it
-    (``ZImageFunControlnet`` and ``AnimaLLLiteApply``, newer than the recorded ComfyUI, by their inputs' names)."""
-    if step.class_type in node_specs():
-        outs = generic(w, step, inputs) or [None]
-    else:
-        outs = [w.value(inputs.get("model"), "MODEL")]
-        vae, image = w.value(inputs.get("vae"), "VAE"), w.value(inputs.get("image"), "IMAGE")
-        if isinstance(vae, ModelRef) and isinstance(image, Image):
-            step.loads.insert(0, vae)
-            step.image, step.estimate = image, "encode"
-        elif isinstance(vae, ModelRef) and is_link(inputs.get("image")):
-            step.unknown, step.uses_memory = "the image it encodes with its VAE is of a size not known", True
+    (``ZImageFunControlnet`` and ``AnimaLLLiteApply``, newer than the recorded ComfyUI, by their documented inputs)."""
+    spec = node_specs().get(step.class_type) or newer_node_specs().get(step.class_type)
+    outs = (generic(w, step, inputs, spec) if spec is not None else None) or [w.value(inputs.get("model"), "MODEL")]
+    if spec is None and is_link(inputs.get("vae")):
+        step.unknown, step.uses_memory = "the image it encodes with its VAE is not counted", True
     model, patch = outs[0], w.value(inputs.get("model_patch"), "MODEL_PATCH")
     if isinstance(model, ModelRef) and isinstance(patch, ModelRef):
         outs[0] = replace(model, patches=(*model.patches, patch))
