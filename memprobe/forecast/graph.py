@@ -129,6 +129,8 @@ class Walk:
                 return None  # a diffusion model it runs (a detector's), not one it patches and passes on
             if kind not in _DATA_TYPES | {"CLIP", "VAE", "CLIP_VISION", "MODEL"} and not kind.endswith("_OUTPUT"):
                 return None  # a model of another kind (a patch, an audio encoder, an upscaler ...)
+        if any(n in ("width", "height", "length") and n not in inputs for n, _, _ in spec.inputs):
+            return None  # its size settings unnamed (a saved workflow's values): what it encodes is not sized
         trial = Step(step.node_id, step.class_type, step.stage)
         outs = generic(self, trial, inputs, spec) or []
         if not trial.loads or trial.unknown is not None:

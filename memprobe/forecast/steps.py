@@ -24,9 +24,10 @@ class ModelRef:
     weight_dtype: str | None = None
     """UNETLoader's ``weight_dtype`` (``fp8_e4m3fn`` ...): ComfyUI stores the weights so."""
     loras: tuple[str, ...] = ()
-    patches: tuple[ModelRef, ...] = ()
+    patches: tuple[ModelRef, ...] = field(default=(), compare=False)
     """The model patches applied to a diffusion model (``ModelPatchLoader``'s, through ``QwenImageDiffsynthControlnet``
-    or ``USOStyleReference``): the sampler loads them with it (``DiffSynthCnetPatch.models()``)."""
+    or ``USOStyleReference``): the sampler loads them with it (``DiffSynthCnetPatch.models()``). Not part of the
+    model's identity: a patch hooks the model ComfyUI holds once, where a LoRA's weights are a copy of their own."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,13 +32,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..judging.stages import node_specs
+from ..judging.stages import NodeSpec, newer_node_specs, node_specs
 from .service import BadGraph
 
 __all__ = ["to_api", "is_ui_format", "graph_in", "WIDGET_TYPES"]
 
 WIDGET_TYPES = frozenset({"INT", "FLOAT", "STRING", "BOOLEAN", "COMBO"})
 _SKIP = {"Note", "MarkdownNote", "Reroute", "PrimitiveNode"}
+MAX_NODES = 20_000
+"""More nodes than a workflow expands to (the largest of ComfyUI's templates has a few hundred): subgraphs or group
+nodes that hold several copies of themselves grow past it before they nest too deep."""
 _MUTED, _BYPASSED = 2, 4
 
 
@@ -84,6 +87,8 @@ def _expand(nodes: dict[str, dict[str, Any]], links: dict[str, Link], subgraphs:
         instances = [(nid, n) for nid, n in nodes.items() if str(n.get("type")) in subgraphs]
         if not instances:
             return
+        if len(nodes) > MAX_NODES:
+            break
         for iid, inst in instances:
             _expand_one(iid, inst, subgraphs[str(inst["type"])], nodes, links)
     raise BadGraph("the workflow's subgraphs nest too deep (or contain themselves)")
@@ -180,6 +185,8 @@ def _expand_groups(nodes: dict[str, dict[str, Any]], links: dict[str, Link], gro
         ]
         if not instances:
             return
+        if len(nodes) > MAX_NODES:
+            break
         for iid, inst, group in instances:
             try:
                 expanded = _expand_group(iid, inst, group, nodes, links)
@@ -193,7 +200,9 @@ def _expand_groups(nodes: dict[str, dict[str, Any]], links: dict[str, Link], gro
 def _expand_group(
     iid: str, inst: dict[str, Any], group: Mapping[str, Any], nodes: dict[str, dict[str, Any]], links: dict[str, Link]
 ) -> bool:
-    inner = [n for n in group.get("nodes") or [] if isinstance(n, dict)]
+    inner = list(group.get("nodes") or [])
+    if not all(isinstance(n, dict) for n in inner):
+        return False  # (its links name nodes by their place in this list)
     to: dict[tuple[int, int], tuple[int, int, str]] = {}  # (node, input slot) -> (node, output slot, type) inside
     used: set[tuple[int, int]] = set()  # (node, output slot) linked inside
     for link in group.get("links") or []:
@@ -273,14 +282,27 @@ def _expand_group(
     return True
 
 
+def _newer_widgets(kind: str, values: Any) -> NodeSpec | None:
+    """A newer ComfyUI's node whose widget values its documented inputs name (:func:`newer_node_specs`: in the
+    frontend's order), where they are as many as its widgets and none is a seed (whose "control after generate" value
+    the documentation does not show); else ``None`` (its values stay unnamed)."""
+    spec = newer_node_specs().get(kind)
+    if spec is None or not isinstance(values, list):
+        return None
+    names = [name for name, typ, _ in spec.inputs if typ in WIDGET_TYPES]
+    if len(names) != len(values) or any("seed" in name for name in names):
+        return None
+    return spec
+
+
 def to_api(doc: Mapping[str, Any]) -> dict[str, Any]:
     """The API graph of a UI-format workflow; :class:`BadGraph` for what it cannot convert."""
     nodes = {str(n["id"]): n for n in doc.get("nodes") or [] if isinstance(n, dict) and "id" in n}
     links = _links(doc.get("links"))
-    subgraphs = {
-        str(sg.get("id")): sg for sg in (doc.get("definitions") or {}).get("subgraphs") or [] if isinstance(sg, dict)
-    }
-    groups = (doc.get("extra") or {}).get("groupNodes")
+    definitions, extra = doc.get("definitions"), doc.get("extra")
+    found = definitions.get("subgraphs") if isinstance(definitions, dict) else None
+    subgraphs = {str(sg.get("id")): sg for sg in found if isinstance(sg, dict)} if isinstance(found, list) else {}
+    groups = extra.get("groupNodes") if isinstance(extra, dict) else None
     if isinstance(groups, dict) and groups:
         _expand_groups(nodes, links, groups)
     if subgraphs:
@@ -313,8 +335,8 @@ def to_api(doc: Mapping[str, Any]) -> dict[str, Any]:
         if kind in _SKIP or node.get("mode") in (_MUTED, _BYPASSED):
             continue
         inputs: dict[str, Any] = {}
-        spec = specs.get(kind)
         values = node.get("widgets_values")
+        spec = specs.get(kind) or _newer_widgets(kind, values)
         if spec is not None and isinstance(values, list):
             it = iter(values)
             for name, typ, seed in spec.inputs:

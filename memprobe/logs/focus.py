@@ -100,7 +100,11 @@ def focus_of(facts: LogFacts) -> Focus:
         and not (at_startup and (ran or _ran_after(failing, failing.failures[-1].line)))
     ):
         return Focus(failing, failing.failures)
-    answered = last is not None and last.answered > (last.last[0] if last.last else 0)  # after its last work
+    answered = (  # a server answered after the last work and the last error line, no progress bar left running
+        last is not None
+        and last.answered > max(last.last[0] if last.last else 0, facts.last_loose.line if facts.last_loose else 0)
+        and last.last_hint not in ("sampling", "load")
+    )
     if (
         last is not None
         and last.ended is None

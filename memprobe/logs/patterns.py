@@ -355,6 +355,6 @@ _STARTUP = ("[START] Security scan", "** ComfyUI startup time:", "Prestartup tim
 _BARE_MEMORY_ERRORS = ("MemoryError", "OutOfMemoryError")
 """Exception types that name memory running out without a message (Python's ``MemoryError``, torch's
 ``OutOfMemoryError`` of a cut paste)."""
-_ANSWERED = re.compile(r'"POST \S+ HTTP/[\d.]+" 2\d\d\b')
+_ANSWERED = re.compile(r'"POST (?!\S*/upload/)\S+ HTTP/[\d.]+" 2\d\d\b')
 """An access log's line for a request answered with success (werkzeug's ``"POST /api/v1/images/text2img HTTP/1.1" 200
--``, uvicorn's ``"POST /generate HTTP/1.1" 200 OK``): a server that wraps ComfyUI's code sent the result."""
+-``, uvicorn's ``"POST /generate HTTP/1.1" 200 OK``): a server that wraps ComfyUI's code sent the result (not an upload's answer)."""

@@ -15,7 +15,7 @@ from memprobe.forecast.graph import walk
 from memprobe.forecast.models import read_model
 from memprobe.forecast.service import BadGraph
 from memprobe.forecast.verdicts import TIGHT, WONT_FIT
-from memprobe.forecast.workflow import to_api
+from memprobe.forecast.workflow import _expand_groups, _links, to_api
 
 TEMPLATES = FIXTURES / "templates"
 MODELS = FIXTURES / "models"
@@ -355,9 +355,11 @@ def test_a_legacy_group_node_is_expanded_as_the_frontend_queues_it(capsys):
 def test_a_group_node_that_does_not_line_up_is_left_and_said_so():
     ui = json.loads(GROUPED.read_text(encoding="utf-8"))
     group = ui["extra"]["groupNodes"]["ControlNet_Group"]
-    muted = copy.deepcopy(ui)
-    next(n for n in muted["nodes"] if n["id"] == 23)["mode"] = 2  # a muted instance mutes what is inside it
-    assert not any(k.startswith("23") for k in to_api(muted))
+    # a muted instance mutes what is inside it
+    nodes, links = {str(n["id"]): copy.deepcopy(n) for n in ui["nodes"]}, _links(ui["links"])
+    nodes["23"]["mode"] = 2
+    _expand_groups(nodes, links, ui["extra"]["groupNodes"])
+    assert {n["mode"] for k, n in nodes.items() if k.startswith("23:")} == {2} and "23" not in nodes
     # a widget converted to an input: the frontend's order of its values is not the nodes' own, so not guessed
     group["nodes"][7]["inputs"].append({"name": "seed", "type": "INT", "link": None, "widget": {"name": "seed"}})
     api = to_api(ui)
@@ -378,6 +380,19 @@ def test_a_group_node_that_does_not_line_up_is_left_and_said_so():
             definition["nodes"][8]["inputs"].append("vae")
         api = to_api(bad)
         assert "23" in api and not any(k.startswith("23:") for k in api)
+    # a node that is no node in the definition (its links name nodes by their place): left, not wired askew
+    bad = json.loads(GROUPED.read_text(encoding="utf-8"))
+    bad["extra"]["groupNodes"]["ControlNet_Group"]["nodes"].insert(2, "a note")
+    assert "23" in to_api(bad)
+    # "extra" or "definitions" that are not objects: no group node and no subgraph, not a crash
+    odd = {**json.loads(GROUPED.read_text(encoding="utf-8")), "extra": ["x"], "definitions": "y"}
+    assert "23" in to_api(odd)
+    # a group node holding copies of itself: a clear error, not a graph grown without end
+    clones = {"nodes": [{"id": 1, "type": "workflow>G", "mode": 0, "inputs": [], "outputs": []}], "links": []}
+    inner = [{"type": "workflow>G", "inputs": [], "outputs": [], "widgets_values": []} for _ in range(3)]
+    clones["extra"] = {"groupNodes": {"G": {"nodes": inner, "links": []}}}
+    with pytest.raises(BadGraph, match="nest too deep"):
+        to_api(clones)
     selfish = {"nodes": [{"id": 1, "type": "workflow>G", "mode": 0, "inputs": [], "outputs": []}], "links": []}
     selfish["extra"] = {"groupNodes": {"G": {"nodes": [{"type": "workflow>G", "index": 0}], "links": []}}}
     with pytest.raises(BadGraph, match="nest too deep"):

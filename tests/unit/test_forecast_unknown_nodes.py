@@ -142,7 +142,6 @@ def test_a_newer_comfyuis_nodes_that_are_given_a_model_are_said_not_to_be_counte
     doc, _ = forecast(capsys, "../templates/newer/utility_sam3d_body.json")
     (track,) = [n for n in doc["nodes"] if n["class_type"] == "SAM3_VideoTrack"]
     assert track["not_counted"] and "(one of ComfyUI's own, newer than 0.3.64)" in track["unknown"]
-    doc, _ = forecast(capsys, "../templates/newer/utility_sam3d_body.json")
     flagged = {n["class_type"]: n["not_counted"] for n in doc["nodes"]}
     runs = ("SAM3_VideoTrack", "RTDETR_detect", "MoGeInference", "SAM3DBody_Predict")  # given a checkpoint and frames
     assert all(flagged[c] for c in runs) and flagged["SAM3DBody_Loader"] and flagged["LoadMoGeModel"]
@@ -268,6 +267,12 @@ def test_a_newer_node_is_counted_by_its_documented_inputs_only_when_they_explain
     assert steps["2"].unknown is None and not steps["2"].uses_memory
     assert [r.role for r in steps["6"].loads] == ["vae"] and steps["6"].estimate == "encode"
     assert (steps["6"].image.height, steps["6"].image.width) == (512, 768) and steps["6"].unknown is None
+    # its size settings unnamed (a saved workflow's values, which the recorded ComfyUI's table cannot name): the image
+    # it encodes is not sized, so it is read as a node the forecast does not know
+    sized = {k: prompt["6"]["inputs"].pop(k) for k in ("width", "height", "length")}
+    steps = {s.node_id: s for s in walk(prompt, image_size=lambda n: (512, 768))}
+    assert "does not know" in (steps["6"].unknown or "") and steps["6"].uses_memory
+    prompt["6"]["inputs"].update(sized)
     # an input its documentation does not type (Trellis 2's newer "mask"), or a model of another kind beside the
     # ones it explains (a model patch): read as a node the forecast does not know, and said not counted
     prompt["2"]["inputs"]["mask"] = ["5", 1]
@@ -276,3 +281,40 @@ def test_a_newer_node_is_counted_by_its_documented_inputs_only_when_they_explain
     steps = {s.node_id: s for s in walk(prompt, image_size=lambda n: (512, 768))}
     for node_id in ("2", "6"):
         assert "does not know" in (steps[node_id].unknown or "") and steps[node_id].uses_memory, node_id
+
+
+def test_a_patched_model_is_held_once(tmp_path, capsys):
+    # a patch hooks the model ComfyUI holds (USOStyleReference): the UNET the loader read is the one the sampler moves
+    # to the GPU, not a second copy in RAM beside it (a LoRA's patched weights are; a model patch's are not)
+    prompt = {
+        "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "flux1-dev.safetensors", "weight_dtype": "default"}},
+        "2": {"class_type": "ModelPatchLoader", "inputs": {"name": "uso-flux1-projector-v1.safetensors"}},
+        "3": {"class_type": "USOStyleReference",
+              "inputs": {"model": ["1", 0], "model_patch": ["2", 0], "clip_vision_output": ["9", 0]}},
+        "4": {"class_type": "EmptySD3LatentImage", "inputs": {"width": 1024, "height": 1024, "batch_size": 1}},
+        "5": {"class_type": "KSampler", "inputs": {"model": ["3", 0], "latent_image": ["4", 0], "seed": 1, "steps": 20,
+              "cfg": 1.0, "sampler_name": "euler", "scheduler": "simple", "denoise": 1.0}},
+        "6": {"class_type": "PreviewAny", "inputs": {"source": ["5", 0]}},
+        "9": {"class_type": "CLIPVisionLoader", "inputs": {"clip_name": "sigclip.safetensors"}},
+    }  # fmt: skip
+    sizes = ["flux1-dev.safetensors=12GB", "uso-flux1-projector-v1.safetensors=400MB", "sigclip.safetensors=800MB"]
+    argv = [
+        "--json",
+        "--device",
+        "cuda",
+        "--vram",
+        "24GiB",
+        "--ram",
+        "64GiB",
+        *(a for z in sizes for a in ("--model", z)),
+    ]
+    ram = {}
+    for patched in (True, False):
+        if not patched:
+            prompt["5"]["inputs"]["model"] = ["1", 0]
+        (tmp_path / "w.json").write_text(json.dumps(prompt), encoding="utf-8")
+        assert main(["forecast", str(tmp_path / "w.json"), *argv]) == 0
+        (sampler,) = [n for n in json.loads(capsys.readouterr().out)["nodes"] if n["class_type"] == "KSampler"]
+        ram[patched] = sampler["system_bytes"]
+    # the patched run holds the CLIP vision (0.8 GB) and the patch (0.4 GB) beside the UNET, not a second 12 GB UNET
+    assert 0 <= ram[True] - ram[False] <= 1.2e9

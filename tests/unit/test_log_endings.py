@@ -522,3 +522,18 @@ def test_a_request_a_server_answered_is_not_a_run_cut_short():
     last = whole.rstrip("\n").rsplit("\n", 1)[1]
     uvicorn = whole.replace(last, 'INFO:     127.0.0.1:38924 - "POST /generate HTTP/1.1" 200 OK')
     assert explain_log(uvicorn)["failure"] is None
+    # not an answer: one before an error line the log then shows, one while a sampler's bar still runs, an upload's
+    error = whole + "Error loading model: cannot import name 'x' from 'y'\n"
+    assert explain_log(error)["failure"]["kind"] == "other"
+    mid = (
+        "got prompt\nRequested to load Flux\nloaded completely 9.5 4897.05 True\n 45%|####5     | 9/20 [00:09<00:11]\n"
+    )
+    for answer in ('"POST /api/v1/images/text2img HTTP/1.1" 200 -', '"POST /upload/image HTTP/1.1" 200 -'):
+        assert explain_log(mid + f"127.0.0.1 - - [02/Nov/2024 09:43:43] {answer}\n")["failure"]["kind"] == "abrupt"
+    done = "got prompt\nRequested to load Flux\nloaded completely 9.5 4897.05 True\n100%|##########| 20/20\n"
+    assert (
+        explain_log(done + '127.0.0.1 - - [02/Nov/2024 09:43:43] "POST /upload/image HTTP/1.1" 200 -\n')["failure"][
+            "kind"
+        ]
+        == "abrupt"
+    )
