@@ -357,4 +357,5 @@ _BARE_MEMORY_ERRORS = ("MemoryError", "OutOfMemoryError")
 ``OutOfMemoryError`` of a cut paste)."""
 _ANSWERED = re.compile(r'"POST (?!\S*/upload/)\S+ HTTP/[\d.]+" 2\d\d\b')
 """An access log's line for a request answered with success (werkzeug's ``"POST /api/v1/images/text2img HTTP/1.1" 200
--``, uvicorn's ``"POST /generate HTTP/1.1" 200 OK``): a server that wraps ComfyUI's code sent the result (not an upload's answer)."""
+-``, uvicorn's ``"POST /generate HTTP/1.1" 200 OK``): a server that wraps ComfyUI's code sent the result (an upload's
+answer is none)."""
