@@ -29,7 +29,7 @@ is left as it is, and the forecast says it does not count the nodes in it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..judging.stages import NodeSpec, newer_node_specs, node_specs
@@ -81,17 +81,27 @@ def _links(items: Any) -> dict[str, Link]:
     return out
 
 
-def _expand(nodes: dict[str, dict[str, Any]], links: dict[str, Link], subgraphs: Mapping[str, Any]) -> None:
-    """Each subgraph instance in ``nodes`` replaced by the nodes inside it (nested ones too), in place."""
-    for _ in range(16):  # (nested subgraphs: a level per pass)
-        instances = [(nid, n) for nid, n in nodes.items() if str(n.get("type")) in subgraphs]
-        if not instances:
-            return
+def _by_levels(nodes: dict[str, dict[str, Any]], expand_level: Callable[[], bool], what: str) -> None:
+    """Expands a level of nested instances per pass (``expand_level``: whether there was one to expand) until none is
+    left; :class:`BadGraph` for nesting past 16 levels or past :data:`MAX_NODES` (an instance inside itself)."""
+    for _ in range(16):
         if len(nodes) > MAX_NODES:
             break
+        if not expand_level():
+            return
+    raise BadGraph(f"the workflow's {what} nest too deep (or contain themselves)")
+
+
+def _expand(nodes: dict[str, dict[str, Any]], links: dict[str, Link], subgraphs: Mapping[str, Any]) -> None:
+    """Each subgraph instance in ``nodes`` replaced by the nodes inside it (nested ones too), in place."""
+
+    def level() -> bool:
+        instances = [(nid, n) for nid, n in nodes.items() if str(n.get("type")) in subgraphs]
         for iid, inst in instances:
             _expand_one(iid, inst, subgraphs[str(inst["type"])], nodes, links)
-    raise BadGraph("the workflow's subgraphs nest too deep (or contain themselves)")
+        return bool(instances)
+
+    _by_levels(nodes, level, "subgraphs")
 
 
 def _expand_one(
@@ -175,7 +185,8 @@ def _group_name(kind: Any) -> str | None:
 def _expand_groups(nodes: dict[str, dict[str, Any]], links: dict[str, Link], groups: Mapping[str, Any]) -> None:
     """Each legacy group node instance in ``nodes`` whose definition lines up replaced by its nodes, in place."""
     left: set[str] = set()  # instances that do not line up: kept (the forecast says it cannot count them)
-    for _ in range(16):  # (a group node inside a group: a level per pass)
+
+    def level() -> bool:
         instances = [
             (nid, n, groups[name])
             for nid, n in nodes.items()
@@ -183,10 +194,6 @@ def _expand_groups(nodes: dict[str, dict[str, Any]], links: dict[str, Link], gro
             and (name := _group_name(n.get("type"))) is not None
             and isinstance(groups.get(name), dict)
         ]
-        if not instances:
-            return
-        if len(nodes) > MAX_NODES:
-            break
         for iid, inst, group in instances:
             try:
                 expanded = _expand_group(iid, inst, group, nodes, links)
@@ -194,7 +201,9 @@ def _expand_groups(nodes: dict[str, dict[str, Any]], links: dict[str, Link], gro
                 expanded = False  # a definition not as frontends write them (found before anything is changed)
             if not expanded:
                 left.add(iid)
-    raise BadGraph("the workflow's group nodes nest too deep (or contain themselves)")
+        return bool(instances)
+
+    _by_levels(nodes, level, "group nodes")
 
 
 def _expand_group(

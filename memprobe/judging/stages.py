@@ -240,14 +240,25 @@ class NodeSpec:
         return next((t for n, t, _ in self.inputs if n == name), None)
 
 
-@cache
-def _builtin_table() -> dict[str, Any]:
-    """``memprobe/data/comfyui_nodes.json``, read once (``{}`` when it cannot be read)."""
+def _table(path: Path) -> dict[str, Any]:
+    """A table of ``memprobe/data`` (``{}`` when it cannot be read)."""
     try:
-        data = json.loads(_BUILTIN_NODES.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+@cache
+def _builtin_table() -> dict[str, Any]:
+    """``memprobe/data/comfyui_nodes.json``, read once."""
+    return _table(_BUILTIN_NODES)
+
+
+@cache
+def _newer_table() -> dict[str, Any]:
+    """``memprobe/data/comfyui_newer_nodes.json``, read once (its classes and their specs)."""
+    return _table(_NEWER_NODES)
 
 
 @cache
@@ -258,10 +269,10 @@ def unrecorded_builtin_nodes() -> dict[str, tuple[str, bool]]:
     torchaudio imports). Their categories are not recorded (their inputs, in part: :func:`newer_node_specs`); a log
     naming one names a built-in node."""
     try:
-        data = json.loads(_NEWER_NODES.read_text(encoding="utf-8"))
+        data = _newer_table()
         old = set(data["in_0_3_64"])
         return {str(k): (str(v or k), k not in old) for k, v in data["nodes"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (KeyError, TypeError, AttributeError):
         return {}
 
 
@@ -278,12 +289,12 @@ def newer_node_specs() -> dict[str, NodeSpec]:
     what they say a node loads (a text encoder it is given, a VAE it encodes an image with), never that a node is
     light. No category, no output-node flag: neither is in them."""
     try:
-        data = json.loads(_NEWER_NODES.read_text(encoding="utf-8"))["specs"]
+        data = _newer_table()["specs"]
         return {
             str(k): NodeSpec("", False, tuple(str(o) for o in v[0]), tuple((str(i[0]), str(i[1]), False) for i in v[1]))
             for k, v in data.items()
         }
-    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+    except (KeyError, TypeError, IndexError, AttributeError):
         return {}
 
 
