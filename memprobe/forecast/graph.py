@@ -27,7 +27,7 @@ from ..judging.stages import (
     stage_of,
     unrecorded_builtin_nodes,
 )
-from ..judging.workflow import is_link, literal
+from ..judging.workflow import follow, is_link, literal, switch_choice
 from .handlers import HANDLERS, generic
 from .steps import Image, Latent, ModelRef, Step, Value
 
@@ -51,7 +51,8 @@ class Walk:
 
     # -- reading inputs ---------------------------------------------------------------
     def value(self, raw: Any, kind: str) -> Value:
-        """What a link carries, of the type ``kind``."""
+        """What a link carries, of the type ``kind`` (through the switches that pass it on)."""
+        raw = self.source(raw)
         if not is_link(raw):
             return None
         source, index = str(raw[0]), int(raw[1])
@@ -62,6 +63,10 @@ class Walk:
 
     def lit(self, inputs: Mapping[str, Any], key: str) -> Any:
         return literal(self.prompt, inputs.get(key))
+
+    def source(self, raw: Any) -> Any:
+        """The output a link takes its value from: past the switches that pass it on, the chosen branch's."""
+        return follow(self.prompt, raw)
 
     # -- the walk ---------------------------------------------------------------------
     def run(self, order: list[str]) -> list[Step]:
@@ -120,7 +125,7 @@ class Walk:
         (``Kandinsky5ImageToVideo``), a CLIP vision — a diffusion model only passed on. Else ``None``: it is read as
         a node the forecast does not know (never taken to be light for what its documentation says)."""
         for name, raw in inputs.items():
-            if not is_link(raw):
+            if not is_link(raw := self.source(raw)):
                 continue
             kind = spec.input_type(name)
             if str(raw[0]) in self.unsized_loaders or kind is None:
@@ -155,7 +160,7 @@ class Walk:
         given: set[str] = set()
         runs = image = False
         for name, raw in inputs.items():
-            if not is_link(raw):
+            if not is_link(raw := self.source(raw)):
                 continue
             runs = runs or str(raw[0]) in self.unsized_loaders
             for kind, word in _RUN_INPUTS:
@@ -235,6 +240,10 @@ _ESTIMATED_STAGES = frozenset({"load", "sampling", "vae-decode", "vae-encode"})
 """A built-in node's stages whose memory is a model's or ComfyUI's estimate (an unknown image size is only an image's)."""
 
 
+_BRANCHES = ("on_true", "on_false")
+"""A switch's two lazy inputs (``ComfySwitchNode``)."""
+
+
 def _model_files(values: list[Any]) -> list[str]:
     """The model files a node's own values name (``"wan2.1_i2v_480p_14B_fp8.safetensors"``), also inside a widget of
     several values unless it is switched off (rgthree's Power Lora Loader: ``{"on": true, "lora": ..., "strength": ...}``
@@ -265,7 +274,8 @@ def _kind_of(value: Value) -> str | None:
 # ---------------------------------------------------------------------------- order and entry
 def execution_order(prompt: Mapping[str, Any]) -> list[str]:
     """The nodes ComfyUI runs, inputs before the node (depth first from each output node in id
-    order); nodes no output depends on do not run."""
+    order); nodes no output depends on do not run, nor the branch a switch whose condition is set does not pass on
+    (its inputs are lazy: ComfyUI asks only for the chosen one)."""
     nodes = {str(k): v for k, v in prompt.items() if isinstance(v, dict) and isinstance(v.get("class_type"), str)}
     consumers: dict[str, int] = {k: 0 for k in nodes}
     for node in nodes.values():
@@ -287,8 +297,9 @@ def execution_order(prompt: Mapping[str, Any]) -> list[str]:
         if nid in seen or nid not in nodes or depth > 2000:
             return
         seen.add(nid)
-        for raw in (nodes[nid].get("inputs") or {}).values():
-            if is_link(raw):
+        chosen = switch_choice(nodes, nodes[nid])  # (a switch's lazy branches: ComfyUI runs the chosen one)
+        for name, raw in (nodes[nid].get("inputs") or {}).items():
+            if is_link(raw) and (chosen is None or name not in _BRANCHES or name == chosen):
                 visit(str(raw[0]), depth + 1)
         order.append(nid)
 

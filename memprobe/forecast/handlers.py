@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..judging.stages import NodeSpec, newer_node_specs, node_specs
-from ..judging.workflow import is_link
+from ..judging.workflow import SWITCHES, is_link, switch_choice
 from .steps import Image, Latent, ModelRef, Step, Value
 
 if TYPE_CHECKING:
@@ -165,6 +165,20 @@ def _model_patch_apply(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[V
     return outs
 
 
+@_handles(*SWITCHES)
+def _switch(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
+    """An If/Else switch whose condition is set passes its chosen branch on: the walk follows links past it
+    (``Walk.source``) and never runs the other branch. One whose condition another node computes is read as a node the
+    forecast does not know: both branches run, and what it passes on is the first of each type."""
+    if switch_choice(w.prompt, {"class_type": step.class_type, "inputs": inputs}) is not None:
+        return []
+    step.unknown = (
+        f"{step.class_type}: its condition is computed by another node, so both of its branches are counted and what "
+        "it passes on is taken from either"
+    )
+    return None
+
+
 @_handles("LoraLoader", "LoraLoaderModelOnly")
 def _lora(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
     name = w.lit(inputs, "lora_name")
@@ -238,7 +252,8 @@ def _model_of(w: Walk, step: Step, inputs: Mapping[str, Any]) -> ModelRef | None
     model = w.value(inputs.get("model"), "MODEL")
     step.cfg = _float(w.lit(inputs, "cfg"))
     if model is None and "guider" in inputs:  # SamplerCustomAdvanced: the guider holds the model
-        guider = w.prompt.get(str(inputs["guider"][0])) if is_link(inputs["guider"]) else None
+        link = w.source(inputs["guider"])
+        guider = w.prompt.get(str(link[0])) if is_link(link) else None
         if guider is not None:
             guided = guider.get("inputs") or {}
             model = w.value(guided.get("model"), "MODEL")

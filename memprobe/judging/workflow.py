@@ -14,6 +14,9 @@ __all__ = [
     "upstream",
     "is_link",
     "literal",
+    "switch_choice",
+    "follow",
+    "SWITCHES",
     "graph_signature",
     "workflow_identity",
 ]
@@ -34,13 +37,50 @@ def is_link(value: Any) -> bool:
 
 
 def literal(prompt: dict[str, Any], value: Any, depth: int = 0) -> Any:
-    """The value itself, or the value of a primitive node it is wired to; ``None`` if computed."""
+    """The value itself, or the value of a primitive node it is wired to (also through a switch whose condition is
+    set); ``None`` if computed."""
     if not is_link(value):
         return value
     node = prompt.get(str(value[0]))
-    if depth > 4 or not isinstance(node, dict) or not str(node.get("class_type", "")).startswith("Primitive"):
+    if depth > _MAX_HOPS or not isinstance(node, dict):
+        return None
+    chosen = switch_choice(prompt, node, depth + 1)
+    if chosen is not None:
+        return literal(prompt, (node.get("inputs") or {}).get(chosen), depth + 1)
+    if not str(node.get("class_type", "")).startswith("Primitive"):
         return None
     return literal(prompt, (node.get("inputs") or {}).get("value"), depth + 1)
+
+
+SWITCHES = frozenset({"ComfySwitchNode"})
+"""ComfyUI's If/Else switch (``comfy_extras/nodes_logic.py``, newer than 0.3.64): it passes on ``on_true`` or
+``on_false`` as its ``switch`` says, and both inputs are lazy: ComfyUI runs only the branch it passes on (a template's
+"use the 4-step LoRA" toggle picks the LoRA-patched model and 4 steps, or the plain model and 20)."""
+_MAX_HOPS = 8
+"""How many primitives and switches a value is followed through."""
+
+
+def switch_choice(prompt: dict[str, Any], node: Any, depth: int = 0) -> str | None:
+    """The input a switch passes on (``"on_true"``, ``"on_false"``) where its condition is set in the prompt, itself
+    or through a primitive; ``None`` for any other node, or a condition another node computes."""
+    if not isinstance(node, dict) or node.get("class_type") not in SWITCHES:
+        return None
+    condition = literal(prompt, (node.get("inputs") or {}).get("switch"), depth)
+    return ("on_true" if condition else "on_false") if isinstance(condition, bool) else None
+
+
+def follow(prompt: dict[str, Any], value: Any) -> Any:
+    """A link followed through the switches that pass it on, to the output that makes the value (the chosen
+    branch's); an unchosen input, or one left unwired, gives ``None``."""
+    for _ in range(_MAX_HOPS):
+        if not is_link(value):
+            return value
+        node = prompt.get(str(value[0]))
+        chosen = switch_choice(prompt, node)
+        if chosen is None or not isinstance(node, dict):
+            return value
+        value = (node.get("inputs") or {}).get(chosen)
+    return None
 
 
 def _nodes(prompt: dict[str, Any] | None) -> list[tuple[str, dict[str, Any]]]:

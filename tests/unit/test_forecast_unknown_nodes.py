@@ -14,6 +14,7 @@ from memprobe.forecast.graph import walk
 from memprobe.forecast.steps import ModelRef
 from memprobe.forecast.verdicts import FITS, UNKNOWN
 from memprobe.judging.stages import node_specs
+from memprobe.judging.workflow import workflow_parameters
 
 WORKFLOWS = FIXTURES / "workflows"
 EIGHT_GB = ["--device", "cuda", "--vram", "8GiB", "--os", "windows"]
@@ -318,3 +319,46 @@ def test_a_patched_model_is_held_once(tmp_path, capsys):
         ram[patched] = sampler["system_bytes"]
     # the patched run holds the CLIP vision (0.8 GB) and the patch (0.4 GB) beside the UNET, not a second 12 GB UNET
     assert 0 <= ram[True] - ram[False] <= 1.2e9
+
+
+def test_a_switch_runs_only_the_branch_it_passes_on():
+    # the newest templates' "4-step LoRA" toggle (image_qwen_Image_2512, video_wanmove_480p and 11 more of the 40 newest
+    # hold ComfyUI's If/Else switch, comfy_extras/nodes_logic.py): a PrimitiveBoolean picks the LoRA-patched model and
+    # 4 steps, or the plain model and 20; utility_void_video_inpainting picks one of two decodes. Both of a switch's
+    # inputs are lazy, so ComfyUI runs only the chosen branch: the other's LoRA is never read, its decode never runs
+    prompt = {
+        "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "qwen_image_2512_fp8_e4m3fn.safetensors", "weight_dtype": "default"}},
+        "2": {"class_type": "LoraLoaderModelOnly",
+              "inputs": {"model": ["1", 0], "lora_name": "Qwen-Image-2512-Lightning-4steps-V1.0-fp32.safetensors", "strength_model": 1.0}},
+        "3": {"class_type": "PrimitiveBoolean", "inputs": {"value": False}},
+        "4": {"class_type": "ComfySwitchNode", "inputs": {"switch": ["3", 0], "on_false": ["1", 0], "on_true": ["2", 0]}},
+        "5": {"class_type": "PrimitiveInt", "inputs": {"value": 4}},
+        "6": {"class_type": "PrimitiveInt", "inputs": {"value": 50}},
+        "7": {"class_type": "ComfySwitchNode", "inputs": {"switch": ["3", 0], "on_false": ["6", 0], "on_true": ["5", 0]}},
+        "8": {"class_type": "EmptySD3LatentImage", "inputs": {"width": 1328, "height": 1328, "batch_size": 1}},
+        "9": {"class_type": "KSampler", "inputs": {"model": ["4", 0], "latent_image": ["8", 0], "seed": 1, "steps": ["7", 0],
+              "cfg": 4.0, "sampler_name": "euler", "scheduler": "simple", "denoise": 1.0}},
+        "10": {"class_type": "VAELoader", "inputs": {"vae_name": "qwen_image_vae.safetensors"}},
+        "11": {"class_type": "VAEDecode", "inputs": {"samples": ["9", 0], "vae": ["10", 0]}},
+        "12": {"class_type": "VAEDecodeTiled", "inputs": {"samples": ["9", 0], "vae": ["10", 0], "tile_size": 512,
+               "overlap": 64, "temporal_size": 64, "temporal_overlap": 8}},
+        "13": {"class_type": "ComfySwitchNode", "inputs": {"switch": True, "on_false": ["11", 0], "on_true": ["12", 0]}},
+        "14": {"class_type": "SaveImage", "inputs": {"images": ["13", 0], "filename_prefix": "qwen"}},
+    }  # fmt: skip
+    steps = {s.node_id: s for s in walk(prompt, image_size=lambda n: (1328, 1328))}
+    assert "2" not in steps and "11" not in steps  # the LoRA and the decode of the branches not chosen never run
+    assert [r.loras for r in steps["9"].loads] == [()] and steps["9"].estimate == "sampling"
+    assert steps["12"].estimate == "decode" and steps["12"].latent == steps["9"].latent
+    assert all(steps[n].unknown is None and not steps[n].uses_memory for n in ("4", "7", "13"))
+    assert workflow_parameters(prompt)["steps"] == 50  # the value a switch passes on, read through it
+    # the toggle on: the LoRA is read and patched in, 4 steps
+    prompt["3"]["inputs"]["value"] = True
+    steps = {s.node_id: s for s in walk(prompt, image_size=lambda n: (1328, 1328))}
+    assert [r.file for r in steps["2"].reads] == ["Qwen-Image-2512-Lightning-4steps-V1.0-fp32.safetensors"]
+    assert [len(r.loras) for r in steps["9"].loads] == [1] and workflow_parameters(prompt)["steps"] == 4
+    # a condition another node computes: both branches run as far as the forecast can tell, and it says so
+    prompt["3"] = {"class_type": "ComfyNotNode", "inputs": {"value": ["5", 0]}}
+    steps = {s.node_id: s for s in walk(prompt, image_size=lambda n: (1328, 1328))}
+    assert {"1", "2"} <= set(steps) and "11" not in steps  # (the decode's switch is set in the prompt itself)
+    assert "both of its branches are counted" in (steps["4"].unknown or "") and steps["4"].uses_memory is False
+    assert "steps" not in workflow_parameters(prompt)
