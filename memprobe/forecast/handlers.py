@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..judging.stages import NodeSpec, newer_node_specs, node_specs
-from ..judging.workflow import SWITCHES, is_link, switch_choice
+from ..judging.workflow import MATH_EXPRESSION, SWITCHES, is_link, switch_choice
 from .steps import Image, Latent, ModelRef, Step, Value
 
 if TYPE_CHECKING:
@@ -177,6 +177,13 @@ def _switch(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | Non
         "it passes on is taken from either"
     )
     return None
+
+
+@_handles(MATH_EXPRESSION)
+def _math_expression(w: Walk, step: Step, inputs: Mapping[str, Any]) -> list[Value] | None:
+    """A Math Expression holds no memory: the number it makes is read where it is used (``literal``), or is said to be
+    computed by another node there."""
+    return []
 
 
 @_handles("LoraLoader", "LoraLoaderModelOnly")

@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..judging.stages import NodeSpec, newer_node_specs, node_specs
+from ..judging.workflow import MATH_EXPRESSION
 from .service import BadGraph
 
 __all__ = ["to_api", "is_ui_format", "graph_in", "WIDGET_TYPES"]
@@ -355,6 +356,8 @@ def to_api(doc: Mapping[str, Any]) -> dict[str, Any]:
                 inputs[name] = value
                 if seed:
                     next(it, None)  # the "control after generate" widget's value
+        elif kind == MATH_EXPRESSION and isinstance(values, list) and len(values) == 1:
+            inputs["expression"] = values[0]  # its one widget (its values.a, values.b … are sockets)
         elif isinstance(values, dict):
             inputs.update(values)
         for slot in node.get("inputs") or []:

@@ -8,6 +8,8 @@ import hashlib
 import re
 from typing import Any
 
+from .expression import evaluate
+
 __all__ = [
     "workflow_parameters",
     "model_files",
@@ -44,20 +46,34 @@ def literal(prompt: dict[str, Any], value: Any, depth: int = 0) -> Any:
     node = prompt.get(str(value[0]))
     if depth > _MAX_HOPS or not isinstance(node, dict):
         return None
+    inputs = node.get("inputs") or {}
     chosen = switch_choice(prompt, node, depth + 1)
     if chosen is not None:
-        return literal(prompt, (node.get("inputs") or {}).get(chosen), depth + 1)
+        return literal(prompt, inputs.get(chosen), depth + 1)
+    if node.get("class_type") == MATH_EXPRESSION:
+        names = {
+            k.removeprefix("values."): literal(prompt, v, depth + 1)
+            for k, v in inputs.items()
+            if k.startswith("values.")
+        }
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in names.values()):
+            return None
+        result = evaluate(literal(prompt, inputs.get("expression"), depth + 1), names)
+        return None if result is None else (float(result) if value[1] == 0 else int(result))  # (its FLOAT, its INT)
     if not str(node.get("class_type", "")).startswith("Primitive"):
         return None
-    return literal(prompt, (node.get("inputs") or {}).get("value"), depth + 1)
+    return literal(prompt, inputs.get("value"), depth + 1)
 
 
 SWITCHES = frozenset({"ComfySwitchNode"})
 """ComfyUI's If/Else switch (``comfy_extras/nodes_logic.py``, newer than 0.3.64): it passes on ``on_true`` or
 ``on_false`` as its ``switch`` says, and both inputs are lazy: ComfyUI runs only the branch it passes on (a template's
 "use the 4-step LoRA" toggle picks the LoRA-patched model and 4 steps, or the plain model and 20)."""
+MATH_EXPRESSION = "ComfyMathExpression"
+"""ComfyUI's Math Expression node (newer than 0.3.64): its formula over its ``values.a``, ``values.b`` … inputs, out as
+a FLOAT and an INT (:mod:`.expression`)."""
 _MAX_HOPS = 8
-"""How many primitives and switches a value is followed through."""
+"""How many primitives, switches and formulas a value is followed through."""
 
 
 def switch_choice(prompt: dict[str, Any], node: Any, depth: int = 0) -> str | None:

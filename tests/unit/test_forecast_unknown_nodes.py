@@ -13,8 +13,9 @@ from memprobe.cli import main
 from memprobe.forecast.graph import walk
 from memprobe.forecast.steps import ModelRef
 from memprobe.forecast.verdicts import FITS, UNKNOWN
+from memprobe.forecast.workflow import to_api
 from memprobe.judging.stages import node_specs
-from memprobe.judging.workflow import workflow_parameters
+from memprobe.judging.workflow import literal, workflow_parameters
 
 WORKFLOWS = FIXTURES / "workflows"
 EIGHT_GB = ["--device", "cuda", "--vram", "8GiB", "--os", "windows"]
@@ -362,3 +363,42 @@ def test_a_switch_runs_only_the_branch_it_passes_on():
     assert {"1", "2"} <= set(steps) and "11" not in steps  # (the decode's switch is set in the prompt itself)
     assert "both of its branches are counted" in (steps["4"].unknown or "") and steps["4"].uses_memory is False
     assert "steps" not in workflow_parameters(prompt)
+
+
+def test_a_videos_length_computed_by_a_math_expression_is_counted():
+    # a Wan 2.2 text-to-video graph a user exported as API (held-out w3; ComfyUI's newer template does the same): the
+    # video's length is "floor(a * b) + 1" of 5 seconds and 16 fps in ComfyMathExpression, newer than 0.3.64; the
+    # sampler and the decode were counted without their video ("fits" on an 8 GB card), now at 81 frames
+    prompt = {
+        "1": {"class_type": "UNETLoader", "inputs": {"unet_name": "wan2.2_t2v_high_noise_14B_fp8_scaled.safetensors", "weight_dtype": "default"}},
+        "2": {"class_type": "PrimitiveFloat", "inputs": {"value": 5}},
+        "3": {"class_type": "PrimitiveFloat", "inputs": {"value": 16}},
+        "4": {"class_type": "ComfyMathExpression",
+              "inputs": {"expression": "floor(a * b) + 1", "values.a": ["2", 0], "values.b": ["3", 0]}},
+        "5": {"class_type": "EmptyHunyuanLatentVideo", "inputs": {"width": 640, "height": 640, "length": ["4", 1], "batch_size": 1}},
+        "6": {"class_type": "KSampler", "inputs": {"model": ["1", 0], "latent_image": ["5", 0], "seed": 1, "steps": 4,
+              "cfg": 1.0, "sampler_name": "euler", "scheduler": "simple", "denoise": 1.0}},
+        "7": {"class_type": "VAELoader", "inputs": {"vae_name": "wan_2.1_vae.safetensors"}},
+        "8": {"class_type": "VAEDecode", "inputs": {"samples": ["6", 0], "vae": ["7", 0]}},
+        "9": {"class_type": "SaveWEBM", "inputs": {"images": ["8", 0], "filename_prefix": "wan", "codec": "vp9", "fps": ["3", 0], "crf": 32}},
+    }  # fmt: skip
+    steps = {s.node_id: s for s in walk(prompt)}
+    assert steps["6"].latent is not None and steps["6"].latent.shape == (1, 16, 21, 80, 80)  # (81 - 1) / 4 + 1
+    assert steps["6"].estimate == "sampling" and steps["8"].estimate == "decode"
+    assert steps["4"].unknown is None and not steps["4"].uses_memory  # (a number, no memory)
+    # a saved workflow holds the formula as the node's one widget value: named so when converted
+    ui = {
+        "nodes": [
+            {"id": 2, "type": "PrimitiveFloat", "widgets_values": [5], "outputs": [{"type": "FLOAT", "links": [1]}]},
+            {"id": 3, "type": "PrimitiveFloat", "widgets_values": [16], "outputs": [{"type": "FLOAT", "links": [2]}]},
+            {"id": 4, "type": "ComfyMathExpression", "widgets_values": ["floor(a * b) + 1"],
+             "inputs": [{"name": "values.a", "type": "FLOAT,INT", "link": 1}, {"name": "values.b", "type": "FLOAT,INT", "link": 2}],
+             "outputs": [{"type": "FLOAT", "links": []}, {"type": "INT", "links": [3]}]},
+            {"id": 5, "type": "EmptyHunyuanLatentVideo", "widgets_values": [640, 640, 81, 1],
+             "inputs": [{"name": "length", "type": "INT", "link": 3, "widget": {"name": "length"}}]},
+        ],
+        "links": [[1, 2, 0, 4, 0, "FLOAT"], [2, 3, 0, 4, 1, "FLOAT"], [3, 4, 1, 5, 0, "INT"]],
+    }  # fmt: skip
+    api = to_api(ui)
+    assert api["4"]["inputs"] == {"expression": "floor(a * b) + 1", "values.a": ["2", 0], "values.b": ["3", 0]}
+    assert literal(api, api["5"]["inputs"]["length"]) == 81
