@@ -97,16 +97,16 @@ def _value(node: ast.AST, names: dict[str, Any]) -> Any:
     if isinstance(node, ast.Name) and node.id in names:
         return names[node.id]
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-        return _bounded(_BINARY[type(node.op)](_value(node.left, names), _value(node.right, names)))
+        return _bounded(_BINARY[type(node.op)](_number(node.left, names), _number(node.right, names)))
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-        operand = _value(node.operand, names)
+        operand = _number(node.operand, names)
         return -operand if isinstance(node.op, ast.USub) else +operand
     if isinstance(node, ast.IfExp):
         return _value(node.body if _value(node.test, names) else node.orelse, names)
     if isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
-        left = _value(node.left, names)
+        left = _number(node.left, names)
         for op, right_node in zip(node.ops, node.comparators, strict=True):
-            right = _value(right_node, names)
+            right = _number(right_node, names)
             if not _COMPARE[type(op)](left, right):
                 return False
             left = right
@@ -119,6 +119,14 @@ def _value(node: ast.AST, names: dict[str, Any]) -> Any:
     ):
         return _bounded(_FUNCTIONS[node.func.id](*(_value(arg, names) for arg in node.args)))
     raise _NoValue(type(node).__name__)
+
+
+def _number(node: ast.AST, names: dict[str, Any]) -> int | float:
+    """An operand: a number (``values``, the list of them, only as a function's argument: ``sum(values)``)."""
+    value = _value(node, names)
+    if not isinstance(value, int | float):
+        raise _NoValue("operand")
+    return value
 
 
 def _power(base: Any, exp: Any) -> Any:

@@ -46,6 +46,8 @@ def test_a_formula_is_computed_as_the_node_computes_it(expression, names, value)
         "[a][0]",
         "lambda: 1",
         "min(a, key=abs)",
+        "values * 1000000000",  # the list of values is no operand (its copies would fill the memory)
+        "sum(values * 99)",
     ],
 )
 def test_what_the_grammar_does_not_offer_is_no_value(expression):
