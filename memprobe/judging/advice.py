@@ -86,12 +86,12 @@ def _ranked(facts: RunFacts) -> list[Suggestion]:
     missing = shortfall(facts)
     ranked = []
     for order, s in found:
-        covers = None if missing is None or s.saves_bytes is None else s.saves_bytes >= missing
+        covers = None if not missing or s.saves_bytes is None else s.saves_bytes >= missing
         ranked.append((order, replace(s, covers=covers)))
     ranked.sort(
         key=lambda item: (
             TIER_RANK[item[1].tier],
-            item[1].saves_bytes is None,
+            item[1].saves_bytes is None and missing != 0,  # (nothing short: no saving is worth more than another)
             -_effect(item[1].saves_bytes, missing),
             item[0],
         )
@@ -119,9 +119,11 @@ def suggest(doc: RunDoc, machine: MachineDoc | None = None) -> list[Suggestion]:
 
 
 def shortfall(facts: RunFacts) -> int | None:
-    """What was missing: a failed allocation's size beyond what was free, or how far a peak went
-    past 90 % of the limit that bounds it (``None``: the figures do not tell)."""
+    """What was missing: a failed allocation's size beyond what was free (none, 0, where far more was free than it
+    asked), or how far a peak went past 90 % of the limit that bounds it (``None``: the figures do not tell)."""
     failure = facts.failure
+    if failure is not None and failure.sizes.free_to_spare:
+        return 0  # a refusal with far more free than it asked: nothing was short (rules.refused)
     if failure is not None and failure.sizes.requested_bytes is not None:
         free = failure.sizes.free_bytes or 0
         return max(failure.sizes.requested_bytes - free, 1)

@@ -33,6 +33,21 @@ class MessageSizes:
     def to_dict(self) -> dict[str, int]:
         return {f.name: v for f in fields(self) if (v := getattr(self, f.name)) is not None}
 
+    @property
+    def free_to_spare(self) -> bool:
+        """The message says far more was free than the failed allocation asked for — at least 1 GiB, a tenth of the
+        device and four times the request (PyTorch frees its cache and retries before it raises, and a fragmented
+        cache shows as reserved, not free): what refused it was no shortage of that memory."""
+        free, asked, total = self.free_bytes, self.requested_bytes, self.total_bytes
+        if free is None or asked is None or (total and free > total):
+            return False
+        return free >= max(_PLENTY_FREE, _FREE_TIMES * asked, (total or 0) // _FREE_SHARE)
+
+
+_PLENTY_FREE = 1024**3
+_FREE_TIMES = 4
+_FREE_SHARE = 10
+
 
 _UNITS = {
     "": 1,

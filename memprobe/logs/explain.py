@@ -204,8 +204,11 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
     ]
     if j.failure is None:
         unknown.append(
-            "whether anything failed: this part of the log shows no error and no end of ComfyUI (a failure after it "
-            "was not pasted)"
+            f"whether anything failed after line {facts.copy_cut}: the paste stops inside that line's time stamp (it "
+            "was cut when copied)"
+            if facts.copy_cut is not None
+            else "whether anything failed: this part of the log shows no error and no end of ComfyUI (a failure "
+            "after it was not pasted)"
         )
     if "vram_total_bytes" not in machine and "ram_total_bytes" not in machine:
         unknown.append("the machine's VRAM and RAM (the start-up banner is not in the log)")

@@ -127,6 +127,8 @@ def focus_of(facts: LogFacts) -> Focus:
         )
         if above is not None:  # the Desktop app's "ComfyUI process exited (exit code ...)" above the log's tail
             return Focus(last, [], above)
+        if facts.copy_cut is not None:  # the paste stops inside a line's stamp: cut when copied, ComfyUI ran on
+            return Focus(last, [])
         return Focus(last, [], cut_short=True)
     if imported is not None:  # a pack that failed to import: the log's failure, though prompts ran after it
         return Focus(last, [imported])

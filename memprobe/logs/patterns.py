@@ -219,12 +219,14 @@ _NOTICES = (
     "Found comfy_kitchen backend ",
     "comfy-aimdo failed to load: ",
     "ERROR: pip's dependency resolver does not currently take into account",
+    "Error caught was: ",
 )
 """Lines that quote an error what printed them went on without: comfy-kitchen's probe of its backends (newer
 ComfyUI) names why one is unavailable (``'unavailable_reason': 'DLL load failed while importing _C: ...'``);
 comfy-aimdo's loader, on a machine without its GPU library (``libcuda.so.1: cannot open shared object file``),
 logs it and ComfyUI runs without dynamic VRAM; pip lists the conflicts among the packages it installed beside
-others, and installed them (a notebook's set-up cell)."""
+others, and installed them (a notebook's set-up cell); xformers says why Triton's kernels are off ("A matching Triton
+is not available ...", then ``Error caught was: No module named 'triton'``) and runs without them."""
 _CONTAINER_EXIT = re.compile(r"(?i)exited with (?:code|status) 137|exit code: 137|\bexited \(137\)|exitcode=137")
 """How docker, compose and Kubernetes report a container's end by SIGKILL (``comfyui-1 exited with code 137``,
 ``Exit Code: 137``, ``Exited (137)``); an IDE's "Process finished with exit code 137" is a host's process."""

@@ -92,6 +92,7 @@ from .patterns import (  # what the reader's lines are tested against
     _VALIDATION_MESSAGES,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog
+from .stamps import Stamps
 from .text import TAKEN, clean, paste_lines
 
 __all__ = [
@@ -190,6 +191,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         """The indent of the traceback's last frame line."""
         self.flat_code = False
         """Its code line was not indented under it (a paste that lost its indents): more code may follow so."""
+        self.stamps = Stamps()
+        """Each line's time stamp: whether the paste stops inside one (:attr:`LogFacts.copy_cut`)."""
         self.cleaned: dict[str, str] = {}
         """Short lines already cleaned, and what :func:`clean` made of them: a long log repeats most of its lines
         (each prompt's model loads, bars, "got prompt"), and cleaning is a third of reading one."""
@@ -201,6 +204,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         self.n += 1
         if raw is TAKEN:  # (a line the paste's shape added: counted, not read)
             return
+        self.stamps.line(self.n, raw)
         if cut:
             self.facts.cut_lines += 1
         if "\0" in raw:
@@ -578,6 +582,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
                 ending.in_dynamic_vram = any(at - 2 <= n <= at + 12 for n in self.aimdo_lines)
         facts.prompts = [*self.failed_earlier, *self.prompts]
         facts.lines = self.n
+        facts.copy_cut = self.stamps.cut_at()
         return facts
 
 

@@ -174,6 +174,10 @@ class LogFacts:
     last_text: int = 0
     """The number of the log's last line with text (blank lines, or a quote's bare "> ", may follow it)."""
     cut_lines: int = 0
+    copy_cut: int | None = None
+    """The log's last line, where it stops inside the time stamp (and level) that begins each of its lines — "[20",
+    "2025" under "2025-05-08T15:38:48.529837 - ...": no program writes part of its stamp, so the paste was cut there
+    when it was copied (:class:`memprobe.logs.stamps.Stamps`)."""
     evidence: dict[str, LogLine] = field(default_factory=dict)
     """Where a machine fact or version came from (key -> line)."""
 

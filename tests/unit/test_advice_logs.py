@@ -122,3 +122,40 @@ def test_a_failure_in_a_packs_code_that_names_none_of_its_nodes_gets_the_packs_o
     gguf = explain_log(_log("ComfyUI13110_gguf_dequantize_allocation_memory_summary_traceback.log"))["suggestions"]
     # THEN a smaller quantisation of its loader's file
     assert gguf[0]["id"] == "custom-node-precision" and "(UnetLoaderGGUF), set unet_name to Q4_K_M" in gguf[0]["try"]
+
+
+def test_a_refusal_with_memory_free_is_looked_for_under_pytorch_first():
+    # GIVEN CUDA's out-of-memory for 202 MiB while its own message says 14.98 GiB of 23.99 GiB was free (a one-line
+    # paste from lllyasviel/FramePack#233, whose thread ended it with a larger Windows pagefile)
+    doc = explain_log(_log("framepack_4090_oom_202mib_with_15gib_free.log"))
+    # THEN the GPU's memory is what failed, but the first step says it was not full and where to look instead
+    assert doc["failure"]["kind"] == "vram"
+    first = doc["suggestions"][0]
+    assert (first["id"], first["tier"]) == ("refused-while-free", "failure") and doc["verdict"]["change"]["id"] == (
+        "refused-while-free"
+    )
+    assert "15.0 GiB of 24.0 GiB was free when 202.0 MiB was asked" in first["why"]
+    assert first["try"].startswith("On Windows: let Windows manage the pagefile")  # (the paste names no system)
+    assert "--disable-cuda-malloc" not in first["try"]  # (torch's own allocator's message, not cudaMallocAsync's)
+    # AND cudaMallocAsync's refusal with 5 GiB free (cubiq/ComfyUI_IPAdapter_plus#761): its allocator is named, and
+    # the loader's own step follows it
+    doc = explain_log(_log("ipadapter761_checkpointloadersimple_exceed_allowed.log"))
+    ids = [s["id"] for s in doc["suggestions"]]
+    assert (
+        ids[:2] == ["refused-while-free", "smaller-model"] and "--disable-cuda-malloc" in doc["suggestions"][0]["try"]
+    )
+    # AND on AMD (HIP, Comfy-Org/ComfyUI#13112: 13.60 GiB of 15.92 GiB free for 26 MiB) ROCm comes first
+    first = explain_log(_log("rocm_windows_portable_message_only.log"))["suggestions"][0]
+    assert first["id"] == "refused-while-free" and first["try"].startswith("On AMD's ROCm, update it")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ComfyUI13730_ltx23_rocm_7900xtx_oom_console.log",  # 1.40 GiB free of 24 GiB for 226 MiB: nearly full
+        "comfyui12360_rtx5080_popup_exceed_allowed.log",  # cudaMallocAsync's, with little free
+    ],
+)
+def test_a_refusal_with_little_free_is_a_shortage(name):
+    ids = [s["id"] for s in explain_log(_log(name))["suggestions"]]
+    assert ids and "refused-while-free" not in ids

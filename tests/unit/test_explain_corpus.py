@@ -79,6 +79,8 @@ UNTOUCHED = {
     "ba": ((30, 35), (6, 6), (1, 1), (0, 0)),  # two collections: ComfyUI log files committed to repositories (15),
     # threads in Chinese (20); 1 memory failure among them (the threads the tools reach are taken); the original
     # reader 26/35, 5/6, 0/1
+    "bd": ((21, 30), (2, 2), (5, 5), (0, 0)),  # the issue threads' long tail: 5 memory failures, all FramePack's (the
+    # ComfyUI memory threads are taken); which memory ran out, or none, 26/30; the original reader 18/30, 1/2, 1/5
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

@@ -371,9 +371,10 @@ def test_a_paste_that_stops_at_a_librarys_error_line_in_mid_prompt_stopped_at_th
     # yuvraj108c/ComfyUI-Facerestore-Tensorrt#8: "got prompt", the engine's load, TensorRT's "[E] ... Error Code 1"
     doc = explain_log((LOGS / "ComfyUI-Facerestore-Tensorrt8_deserialize_version_tag_console.log").read_bytes())
     assert doc["failure"]["kind"] == "other" and "Error Code 1" in doc["failure"]["message"]
-    # a logger's warning that quotes an error is not where the run stopped (nunchaku-tech/ComfyUI-nunchaku#57)
+    # a logger's warning that quotes an error is not where the run stopped (nunchaku-tech/ComfyUI-nunchaku#57; its
+    # paste stops inside the next line's stamp, "[20": cut when copied, so no failure at all, as its thread says)
     doc = explain_log((LOGS / "nunchaku57_flux_reload_loading_warnings_console.log").read_bytes())
-    assert doc["failure"]["abrupt"]
+    assert doc["failure"] is None and "Failed to load safetensors" not in str(doc["verdict"])
 
 
 def test_a_worker_sigkill_ended_is_system_ram_to_confirm():
