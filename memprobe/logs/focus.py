@@ -179,6 +179,10 @@ def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
     if (failure.exception_type or "").endswith("CalledProcessError") and (m := _CHILD_SIGNAL.search(failure.message)):
         at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
         return Ending("killed" if m.group(1) == "KILL" else "crash", at, None)  # the launcher's child, ComfyUI
+    if (failure.exception_type or "").endswith("CalledProcessError") and _CHILD_STATUS.search(failure.message):
+        if ending_kind(failure.message.lower(), failure.message) == "crash":  # its status a Windows crash code
+            at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
+            return Ending("crash", at, None)  # ("... returned non-zero exit status 3221225477": an access violation)
     if (failure.exception_type or "").endswith("OSError") and failure.message.startswith(_CTYPES_FAULT):
         at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
         aimdo = any("aimdo" in f.path for f in failure.frames)  # a native fault ctypes turned into an exception
@@ -195,6 +199,8 @@ def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
 _CHILD_SIGNAL = re.compile(r"died with <Signals\.SIG(KILL|SEGV|ABRT|BUS|ILL|FPE): \d+>")
 """Python's ``subprocess.CalledProcessError`` for a child a signal ended (``Command '[..., 'launch.py']' died with
 <Signals.SIGKILL: 9>.``): a launcher's words for how the process running ComfyUI died."""
+_CHILD_STATUS = re.compile(r"returned non-zero exit status -?\d{9,10}\b")
+"""``subprocess.CalledProcessError`` for a child that ended with a Windows status code (an NTSTATUS, in decimal)."""
 _CTYPES_FAULT = ("exception: access violation", "exception: stack overflow", "exception: integer divide by zero")
 """How ctypes words a Windows structured exception in the DLL it called (``OSError: exception: access violation
 reading 0x...``): a native crash, which Python survived only to report it."""

@@ -227,6 +227,9 @@ comfy-aimdo's loader, on a machine without its GPU library (``libcuda.so.1: cann
 logs it and ComfyUI runs without dynamic VRAM; pip lists the conflicts among the packages it installed beside
 others, and installed them (a notebook's set-up cell); xformers says why Triton's kernels are off ("A matching Triton
 is not available ...", then ``Error caught was: No module named 'triton'``) and runs without them."""
+_WARNS = re.compile(r"(?i)warn(?:ing)?\b\W")
+"""A line whose own first word says it warns ("Warning: caught exception 'Found no NVIDIA driver ...', memory monitor
+disabled": AUTOMATIC1111's web UI going on without its monitor): what it quotes did not stop anything."""
 _CONTAINER_EXIT = re.compile(r"(?i)exited with (?:code|status) 137|exit code: 137|\bexited \(137\)|exitcode=137")
 """How docker, compose and Kubernetes report a container's end by SIGKILL (``comfyui-1 exited with code 137``,
 ``Exit Code: 137``, ``Exited (137)``); an IDE's "Process finished with exit code 137" is a host's process."""

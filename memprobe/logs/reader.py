@@ -90,6 +90,7 @@ from .patterns import (  # what the reader's lines are tested against
     _VAE_WORK,
     _VALIDATE,
     _VALIDATION_MESSAGES,
+    _WARNS,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog
 from .stamps import Stamps
@@ -488,7 +489,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             self._open("message", s, message=s)
             self._close()
             return True
-        if self.n <= LOOSE_LINES and _LOOSE_ERROR.search(s) and not s.startswith(_NOTICES):
+        if self.n <= LOOSE_LINES and _LOOSE_ERROR.search(s) and not s.startswith(_NOTICES) and not _WARNS.match(s):
             self.facts.last_loose = LogFailure("message", self.n, message=s, evidence=[self._ev(s)])
             self.facts.loose_error = self.facts.loose_error or self.facts.last_loose
         return False

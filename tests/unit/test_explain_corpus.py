@@ -81,6 +81,8 @@ UNTOUCHED = {
     # reader 26/35, 5/6, 0/1
     "bd": ((21, 30), (2, 2), (5, 5), (0, 0)),  # the issue threads' long tail: 5 memory failures, all FramePack's (the
     # ComfyUI memory threads are taken); which memory ran out, or none, 26/30; the original reader 18/30, 1/2, 1/5
+    "be": ((32, 37), (0, 0), (25, 27), (0, 2)),  # memory failures from programs on the same PyTorch stack (Wan2GP,
+    # SD.Next, InvokeAI, kohya ...): which memory ran out, or none, 33/37; the original reader 22/37, 6/27, 0/2
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

@@ -564,3 +564,25 @@ def test_a_warning_that_the_run_went_on_another_way_is_no_failure():
     # a warning that only says an error is still the log's error (SwarmUI logs ComfyUI's stderr at [Warning])
     failure = explain_log(text("StableSwarmUI311_comfy_backend_no_torch.log"))["failure"]
     assert failure["kind"] == "other" and failure["message"].endswith("No module named 'torch'")
+
+
+def test_a_launchers_child_ended_by_a_windows_crash_code_crashed():
+    # bmaltais/kohya_ss#2977: accelerate's CalledProcessError for flux_train.py, "returned non-zero exit status
+    # 3221225477" (0xC0000005, an access violation): the child crashed, no exception of its own
+    doc = explain_log((LOGS / "kohya_flux_16gb_ram_access_violation_3221225477.log").read_bytes())
+    assert doc["failure"]["kind"] == "abrupt" and doc["failure"]["ending"] == "crash"
+    assert doc["suggestions"][0]["id"] == "find-who-ended-it" and "Event Viewer" in doc["suggestions"][0]["try"]
+    # a status that is no crash code stays the launcher's error (a script's own exit 1)
+    doc = explain_log(
+        "subprocess.CalledProcessError: Command '['python.exe', 'train.py']' returned non-zero exit status 1."
+    )
+    assert doc["failure"]["kind"] == "other"
+
+
+def test_a_line_that_says_it_warns_is_not_the_failure():
+    # AbdBarho/stable-diffusion-webui-docker#296: "Warning: caught exception 'Found no NVIDIA driver ...', memory
+    # monitor disabled", and the web UI went on loading its model (the stored copy ends mid-line there)
+    doc = explain_log((LOGS / "abdbarho_docker_autocpu_exits_loading_weights.log").read_bytes())
+    assert doc["failure"] is None
+    # the same words without the warning's own first word are the failure of a paste
+    assert explain_log("Found no NVIDIA driver on your system.")["failure"]["kind"] == "other"
