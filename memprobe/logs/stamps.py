@@ -8,6 +8,7 @@ So such a log shows no end of ComfyUI, only the end of what was pasted.
 from __future__ import annotations
 
 import re
+from collections import deque
 
 __all__ = ["Stamps"]
 
@@ -18,57 +19,36 @@ _STAMP = re.compile(
 """A line's stamp: ComfyUI's ``2025-05-08T15:38:48.529837 - ``, spdlog's ``[2025-04-07 20:32:10.146] [warning] ``,
 SwarmUI's ``2024-08-09 13:42:02.290 [Debug] [ComfyUI-0/STDERR] ``, Python logging's ``2023-11-26 19:56:23,630 INFO ``."""
 _MIN_STAMPED = 3
-"""Stamped lines the log must hold before its last for its stamp to be known."""
-
-
-def _shape(text: str) -> str:
-    return text.translate(_DIGITS)
-
-
+"""Stamped lines the log must hold just before its last for its stamp to be known."""
+_WINDOW = 32
+"""The lines before the last that are read for the stamp (the reader keeps only these: a long log costs nothing)."""
 _DIGITS = str.maketrans("0123456789", "0000000000")
 
 
 class Stamps:
-    """Reads each raw line's stamp as the log goes; :meth:`cut_at` says whether the last line is part of one."""
+    """The log's last lines, kept as it is read; :meth:`cut_at` says whether its last line is part of a stamp."""
 
-    __slots__ = ("stamped", "bare", "shape", "time", "last", "last_bare", "last_stamped")
+    __slots__ = ("recent",)
 
     def __init__(self) -> None:
-        self.stamped = 0
-        self.bare = 0
-        """Stamped lines with nothing after their stamp (ComfyUI's own, above a progress bar)."""
-        self.shape = ""
-        self.time = 0
-        self.last: tuple[int, str] | None = None
-        self.last_bare = self.last_stamped = False
+        self.recent: deque[tuple[int, str]] = deque(maxlen=_WINDOW + 1)
 
     def line(self, number: int, raw: str) -> None:
-        text = raw.rstrip()
-        if not text:
-            return
-        self.last, self.last_stamped, self.last_bare = (number, text), False, False
-        if not ("0" <= text[:1] <= "9" or text[:1] == "["):
-            return
-        m = _STAMP.match(text)
-        if m is None:
-            return
-        self.stamped += 1
-        self.last_stamped = True
-        self.last_bare = m.end() >= len(text)
-        self.bare += self.last_bare
-        if not self.last_bare:
-            self.shape, self.time = _shape(m.group(0)), len(m.group(1))
+        if raw and not raw.isspace():
+            self.recent.append((number, raw))
 
     def cut_at(self) -> int | None:
         """The last line's number where it holds only the start of the stamp the lines before it begin with."""
-        if self.last is None or not self.shape:
+        if not self.recent:
             return None
-        number, text = self.last
-        stamped = self.stamped - self.last_stamped
-        bare = self.bare - self.last_bare
-        if stamped < _MIN_STAMPED:
+        number, last = self.recent[-1][0], self.recent[-1][1].rstrip()
+        stamps = [m for _, raw in list(self.recent)[:-1] if (m := _STAMP.match(raw.rstrip())) is not None]
+        whole = [m for m in stamps if m.end() < len(m.string)]  # a stamp, then what the line says
+        if len(stamps) < _MIN_STAMPED or not whole:
             return None
-        # a stamp alone ends a line of ComfyUI's own log (its stamp, " - ", then what it prints) or of one that had
+        shape = whole[-1].group(0).translate(_DIGITS)
+        # a stamp alone ends lines of ComfyUI's own log (its stamp, " - ", then what it prints) or of one that has
         # such lines: only a cut inside its time says the paste was cut
-        whole = self.time if bare or self.shape.rstrip().endswith("-") else len(self.shape)
-        return number if len(text) < whole and self.shape.startswith(_shape(text)) else None
+        bare = len(whole) < len(stamps) or shape.rstrip().endswith("-")
+        limit = len(whole[-1].group(1)) if bare else len(shape)
+        return number if len(last) < limit and shape.startswith(last.translate(_DIGITS)) else None
