@@ -122,6 +122,7 @@ _LOADER_LINES = (
     "left over keys",
     "clip missing:",
     "Attempting to release mmap",  # ComfyUI-GGUF copies offloaded weights out of the file's mapping
+    "Loading weights [",  # AUTOMATIC1111's, Forge's and Fooocus' checkpoint load ("Loading weights [06c50424] from ...")
 )
 _DIGITS = re.compile(r"\d+")
 _SUMMARY = ("popup", "report", "message")
@@ -227,6 +228,10 @@ comfy-aimdo's loader, on a machine without its GPU library (``libcuda.so.1: cann
 logs it and ComfyUI runs without dynamic VRAM; pip lists the conflicts among the packages it installed beside
 others, and installed them (a notebook's set-up cell); xformers says why Triton's kernels are off ("A matching Triton
 is not available ...", then ``Error caught was: No module named 'triton'``) and runs without them."""
+_DISPLAYED = re.compile(r"^[a-z][\w ,.'()/-]{2,80}: ([A-Z]\w{0,60}(?:Error|Exception|Interrupt))$")
+"""AUTOMATIC1111's ``errors.display`` (Forge's, reForge's): what it was doing and the exception's type alone, above the
+traceback it prints ("loading stable diffusion model: OutOfMemoryError", "generating image for xyz plot:
+AcceleratorError"): where a paste cuts that traceback before its last line, its type is still said."""
 _WARNS = re.compile(r"(?i)warn(?:ing)?\b\W")
 """A line whose own first word says it warns ("Warning: caught exception 'Found no NVIDIA driver ...', memory monitor
 disabled": AUTOMATIC1111's web UI going on without its monitor): what it quotes did not stop anything."""
@@ -296,6 +301,7 @@ _LOOSE_ERROR = re.compile(
     r"|index out of range|values to unpack|Permission denied|No such file or directory|LoadLibrary failed"
     r"|DLL load failed|cannot import name|Failed to execute startup-script|\(non OOM\)"
     r"|shapes cannot be multiplied|must match the size of tensor|Expected all tensors to be on the same device"
+    r"|Output size is too small"  # torch's convolution or pooling given an input smaller than its kernel
     r"|should be the same|expected scalar type|Sizes of tensors must match|not implemented for '"
     r"|Torch not compiled with CUDA enabled|No CUDA GPUs are available|Found no NVIDIA driver"
     r"|Error while deserializing header|invalid load key|PytorchStreamReader failed|(?:Unexpected|Missing) key\(s\) in"

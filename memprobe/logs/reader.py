@@ -55,6 +55,7 @@ from .patterns import (  # what the reader's lines are tested against
     _COMPOSE,
     _CONTAINER_EXIT,
     _CONTAINER_PROMPT,
+    _DISPLAYED,
     _EXC_LINE,
     _EXC_START,
     _FAILED,
@@ -192,6 +193,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         """The indent of the traceback's last frame line."""
         self.flat_code = False
         """Its code line was not indented under it (a paste that lost its indents): more code may follow so."""
+        self.displayed: tuple[LogLine, str] | None = None
+        """The last line that named an exception's type alone after what was being done (:data:`_DISPLAYED`)."""
         self.stamps = Stamps()
         """Each line's time stamp: whether the paste stops inside one (:attr:`LogFacts.copy_cut`)."""
         self.cleaned: dict[str, str] = {}
@@ -360,10 +363,15 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             self.exc = None
             return True
         if s.endswith(_TRACEBACK):
-            self._open("traceback", s)
-            self.exc = LoggedException(None, "")
+            block = self._open("traceback", s)
+            headed = self.displayed if self.displayed is not None and self.displayed[0].number == self.n - 1 else None
+            if headed is not None:  # its type, said above it: the line is evidence too
+                block.evidence.insert(0, headed[0])
+            self.exc = LoggedException(headed[1] if headed is not None else None, "")
             self.mode = Mode.FRAMES
             return True
+        if s[-1:] in "nrt" and (m := _DISPLAYED.match(s)):  # (…Error, …Exception, …Interrupt)
+            self.displayed = (self._ev(s), m.group(1))  # the traceback it heads follows
         if 'File "' in text and (m := _FAULT_FRAME.match(text)):
             crash = self.facts.endings[-1] if self.facts.endings else None
             if crash is None or crash.kind != "crash" or crash.line.number < self.n - 64:

@@ -175,7 +175,8 @@ def explain_text(doc: dict[str, Any]) -> str:
         lines.append(doc["no_failure"])
     else:
         lines.append(f"First failure: {failure_words(failure)} [{failure['kind']}] — {node_words(failure)}")
-        head = f"{failure['exception_type']}: " if failure["exception_type"] else ""
+        head = failure["exception_type"] or ""
+        head += ": " if head and failure["message"] else ""
         lines += ["  " + line for line in (head + (failure["message"] or "")).splitlines()[:6]]
         if failure.get("stage_evidence"):
             lines.append(f"  stage: {failure['stage_evidence']}")

@@ -83,6 +83,8 @@ UNTOUCHED = {
     # ComfyUI memory threads are taken); which memory ran out, or none, 26/30; the original reader 18/30, 1/2, 1/5
     "be": ((32, 37), (0, 0), (25, 27), (0, 2)),  # memory failures from programs on the same PyTorch stack (Wan2GP,
     # SD.Next, InvokeAI, kohya ...): which memory ran out, or none, 33/37; the original reader 22/37, 6/27, 0/2
+    "bf": ((30, 46), (0, 0), (29, 34), (0, 0)),  # more of them (AUTOMATIC1111 and its extensions, face, lip sync,
+    # upscaling, audio and 3D tools): which memory ran out, or none, 33/46; the original reader 20/46, 1/34
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

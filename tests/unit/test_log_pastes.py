@@ -586,3 +586,36 @@ def test_a_line_that_says_it_warns_is_not_the_failure():
     assert doc["failure"] is None
     # the same words without the warning's own first word are the failure of a paste
     assert explain_log("Found no NVIDIA driver on your system.")["failure"]["kind"] == "other"
+
+
+def test_the_web_uis_line_above_a_cut_traceback_names_its_type():
+    # AUTOMATIC1111's errors.display prints what it was doing and the exception's type above the traceback; where a
+    # paste cuts the traceback before its last line, that type still says what was raised
+    # (serpotapov/stable-diffusion-portable#5; lllyasviel/stable-diffusion-webui-forge#202)
+    for name, stage in (
+        ("sd_portable_load_model_outofmemoryerror.log", None),
+        ("lllyasviel-stable-diffusion-webui-forge202_xyz_plot_third_xl_checkpoint_oom.log", "load"),
+    ):
+        doc = explain_log((LOGS / name).read_bytes())
+        failure = doc["failure"]
+        assert (failure["kind"], failure["exception_type"], failure["stage"]) == ("vram", "OutOfMemoryError", stage)
+        assert failure["evidence"][0]["text"].endswith(": OutOfMemoryError")
+        assert "find-the-error" not in [s["id"] for s in doc["suggestions"]]
+    # Forge's AcceleratorError, said so, is not memory by its name alone (Haoming02/sd-webui-forge-classic#659)
+    doc = explain_log(
+        (LOGS / "Haoming02-sd-webui-forge-classic659_neo_xyz_plot_acceleratorerror_setup_conds.log").read_bytes()
+    )
+    assert (doc["failure"]["kind"], doc["failure"]["exception_type"]) == ("other", "AcceleratorError")
+
+
+def test_a_web_uis_checkpoint_load_is_a_run_a_ctrl_c_ends():
+    # TheLastBen/fast-stable-diffusion#1404 on Colab: "Loading weights [2a208a7ded] from ...", then "^C"
+    doc = explain_log((LOGS / "fast_sd_colab_inpainting_ckpt_ctrl_c.log").read_bytes())
+    assert (doc["failure"]["kind"], doc["failure"]["ending"], doc["failure"]["stage"]) == ("abrupt", "stopped", "load")
+
+
+def test_torchs_output_size_error_is_the_failure_behind_a_retry_it_calls_oom():
+    # Rudrabha/Wav2Lip#705: "Recovering from OOM error; New batch size: 4" for any error in its face detection; the
+    # error was torch's "Calculated output size: (64x0x0). Output size is too small" (an image too small), not memory
+    doc = explain_log((LOGS / "wav2lip_recovering_from_oom_face_detection_too_small.log").read_bytes())
+    assert doc["failure"]["kind"] == "other" and "Output size is too small" in doc["failure"]["message"]
