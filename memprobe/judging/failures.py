@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from .._log import logger
 from ..sensing.snapshot import SystemMemory
 from ..vocabulary import AT_LIMIT, FAILURE_KINDS, KINDS
+from .sizes import message_sizes
 
 __all__ = [
     "FAILURE_KINDS",
@@ -376,7 +377,7 @@ def classify_failure(
         text == OOM_SUMMARY_LINE.lower()
     ):  # the line ComfyUI's handler of a device OOM logs first (torch's table follows)
         return "vram"
-    if any(t in text for t in _NOT_EXHAUSTION):
+    if any(t in text for t in _NOT_EXHAUSTION) or allocation_size_limit(message):
         return "other"
     if any(t in text for t in _COMMIT_TEXTS):
         return "commit-limit"
@@ -423,6 +424,8 @@ such API, or many loads used the range up), or a CUDA call other than an allocat
 allocate memory in unused regions", comfy-aimdo#74: ComfyUI falls back to its legacy loader):
 ``--disable-dynamic-vram`` avoids it."""
 _SIZE_LIMIT = "allocate memory block with size larger than"  # Intel Arc (Alchemist) with IPEX: one over 4 GB
+_XPU_BLOCK_LIMIT = 4 * 1024**3
+"""The largest block an Alchemist card's Level Zero driver allocates is just under 4 GiB (its maxMemAllocSize)."""
 _NOT_EXHAUSTION = (
     *_AIMDO_RESERVE,
     "javascript heap out of memory",  # Node.js (an Electron app, a frontend build): V8's heap limit, not the machine's
@@ -466,8 +469,16 @@ def pinned_host(kind: str | None, message: str | None) -> bool:
 
 
 def allocation_size_limit(message: str | None) -> bool:
-    """The platform refused one allocation for its size alone (IPEX on Intel's Alchemist cards: 4 GB)."""
-    return _SIZE_LIMIT in (message or "").lower()
+    """The platform refused one allocation for its size alone (Intel's Alchemist cards: 4 GB): IPEX says so; torch's
+    own XPU backend says "XPU out of memory" for a block of 4 GiB or more with more than that free."""
+    text = (message or "").lower()
+    if _SIZE_LIMIT in text:
+        return True
+    if "xpu out of memory" not in text:
+        return False
+    sizes = message_sizes(message)
+    asked, free = sizes.requested_bytes, sizes.free_bytes
+    return asked is not None and free is not None and asked >= _XPU_BLOCK_LIMIT and free > asked
 
 
 def malloc_async_assert(message: str | None) -> bool:

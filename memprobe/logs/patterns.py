@@ -123,6 +123,9 @@ _LOADER_LINES = (
     "clip missing:",
     "Attempting to release mmap",  # ComfyUI-GGUF copies offloaded weights out of the file's mapping
     "Loading weights [",  # AUTOMATIC1111's, Forge's and Fooocus' checkpoint load ("Loading weights [06c50424] from ...")
+    "Loading weights from ",  # other programs' ("Loading weights from /content/.../model.safetensors")
+    "Loading model from ",
+    "Loading preprocessor: ",  # sd-webui-controlnet's ("Loading preprocessor: canny, model: control_sd15_canny")
 )
 _DIGITS = re.compile(r"\d+")
 _SUMMARY = ("popup", "report", "message")
@@ -235,9 +238,9 @@ AcceleratorError"): where a paste cuts that traceback before its last line, its 
 _WARNS = re.compile(r"(?i)warn(?:ing)?\b\W")
 """A line whose own first word says it warns ("Warning: caught exception 'Found no NVIDIA driver ...', memory monitor
 disabled": AUTOMATIC1111's web UI going on without its monitor): what it quotes did not stop anything."""
-_CONTAINER_EXIT = re.compile(r"(?i)exited with (?:code|status) 137|exit code: 137|\bexited \(137\)|exitcode=137")
+_CONTAINER_EXIT = re.compile(r"(?i)exited with (?:code|status) 137|exit ?code: 137|\bexited \(137\)|exitcode=137")
 """How docker, compose and Kubernetes report a container's end by SIGKILL (``comfyui-1 exited with code 137``,
-``Exit Code: 137``, ``Exited (137)``); an IDE's "Process finished with exit code 137" is a host's process."""
+``Exit Code: 137``, a pod status' ``exitCode: 137``, ``Exited (137)``); an IDE's "Process finished with exit code 137" is a host's process."""
 _CONTAINER_PROMPT = re.compile(r"(?:^|[\s)])[\w.-]+@[0-9a-f]{12}:[~/]")
 """A shell's prompt on a host named by 12 hex digits (``root@e56d3dd32e2a:/workspace/ComfyUI#``): Docker names a
 container's host by its short ID — a rented GPU pod, a container's shell."""
@@ -302,6 +305,7 @@ _LOOSE_ERROR = re.compile(
     r"|DLL load failed|cannot import name|Failed to execute startup-script|\(non OOM\)"
     r"|shapes cannot be multiplied|must match the size of tensor|Expected all tensors to be on the same device"
     r"|Output size is too small"  # torch's convolution or pooling given an input smaller than its kernel
+    r"|^\[ONNXRuntimeError\] : \d+ : "  # ONNX Runtime's own status, its exception's name cut off
     r"|should be the same|expected scalar type|Sizes of tensors must match|not implemented for '"
     r"|Torch not compiled with CUDA enabled|No CUDA GPUs are available|Found no NVIDIA driver"
     r"|Error while deserializing header|invalid load key|PytorchStreamReader failed|(?:Unexpected|Missing) key\(s\) in"
@@ -342,7 +346,7 @@ _SAYS_FAILED = re.compile(
 (a pack's or a tool's own lines, an installer's, a launcher's, a popup's text) is pasted for its error, whatever
 the wording ("[AnimateDiffEvo] - ERROR - No motion models found", "Required input is missing: force_uniform_tiles")."""
 _NOT_A_FAILURE = re.compile(
-    r"(?i)warn|\binstead\b|trying again|\bretry(?:ing)?\b|fall(?:ing)? ?back|\bskipp(?:ing|ed)\b|\bignored?\b"
+    r"(?i)warn|\binstead\b|trying again|\bretry(?:ing)?\b|fall(?:ing)? ?back|\bdefaulting to\b|\bskipp(?:ing|ed)\b|\bignored?\b"
     r"|\bno errors?\b|^\W*(?:clip|unet|vae|model) (?:missing|unexpected) ?:|\bEP Error\b|\(Triggered internally at "
     r"|^Found comfy_kitchen backend |^comfy-aimdo failed to load: |\bencountered in (?!cast)\w"
 )

@@ -85,6 +85,8 @@ UNTOUCHED = {
     # SD.Next, InvokeAI, kohya ...): which memory ran out, or none, 33/37; the original reader 22/37, 6/27, 0/2
     "bf": ((30, 46), (0, 0), (29, 34), (0, 0)),  # more of them (AUTOMATIC1111 and its extensions, face, lip sync,
     # upscaling, audio and 3D tools): which memory ran out, or none, 33/46; the original reader 20/46, 1/34
+    "bg": ((31, 41), (1, 1), (26, 31), (0, 0)),  # and from Stable Diffusion's first repositories, fine-tuning, video,
+    # 3D, vision and speech tools: which memory ran out, or none, 33/41; the original reader 15/41, 2/31
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

@@ -619,3 +619,39 @@ def test_torchs_output_size_error_is_the_failure_behind_a_retry_it_calls_oom():
     # error was torch's "Calculated output size: (64x0x0). Output size is too small" (an image too small), not memory
     doc = explain_log((LOGS / "wav2lip_recovering_from_oom_face_detection_too_small.log").read_bytes())
     assert doc["failure"]["kind"] == "other" and "Output size is too small" in doc["failure"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "ending"),
+    [
+        # s9roll7/animatediff-cli-prompt-travel#43, Mikubill/sd-webui-controlnet#116: Colab's "^C" after a model's load
+        ("animatediff_cli_colab_ram_ctrl_c.log", "abrupt", "stopped"),
+        ("sdwebui_controlnet_colab_canny_ctrl_c.log", "abrupt", "stopped"),
+        # googlecolab/colabtools#1718: Jupyter's "KernelRestarter: restarting kernel" in Colab's runtime log
+        ("colab_stylegan_tcmalloc_large_alloc_kernel_restart.log", "abrupt", "backend-exit"),
+        # kserve/kserve#2290: a pod status' "exitCode: 137" under its container's last log lines
+        ("kserve_triton_bert_500mi_limit_exitcode137.log", "cgroup-limit", "killed"),
+    ],
+)
+def test_ends_other_programs_report(name, kind, ending):
+    failure = explain_log((LOGS / name).read_bytes())["failure"]
+    assert (failure["kind"], failure["ending"]) == (kind, ending)
+
+
+def test_other_programs_wordings_of_a_failure_and_of_none():
+    # AiuniAI/Unique3D#55: ONNX Runtime's status with its exception's name cut off is a failure (its arena's own cap:
+    # another error, as the phrasings read it)
+    assert explain_log((LOGS / "unique3d_onnx_bfcarena_available_smaller.log").read_bytes())["failure"]["kind"] == "other"
+    # pythoninoffice/amd_webui#4: diffusers "Cannot initialize model with low cpu memory usage ... Defaulting to
+    # `low_cpu_mem_usage=False`": a fallback it went on with, no failure
+    assert explain_log((LOGS / "amd_webui_low_cpu_mem_usage_accelerate_warning.log").read_bytes())["failure"] is None
+
+
+def test_an_xpu_block_of_4_gib_refused_with_memory_free_is_the_cards_block_limit():
+    # torch's own XPU backend on an Arc A770 (16 GB): "XPU out of memory. Tried to allocate 4.00 GiB ... of which
+    # 15.11 GiB is free": the Alchemist cards' largest block, not VRAM running out (a triton-lang test run)
+    doc = explain_log((LOGS / "xpu_triton_a770_4gb_alloc_limit_oom.log").read_bytes())
+    assert doc["failure"]["kind"] == "other" and doc["suggestions"][0]["id"] == "smaller-allocation"
+    # the same message for a block under 4 GiB is VRAM
+    one = "torch.OutOfMemoryError: XPU out of memory. Tried to allocate 3.00 GiB. GPU 0 has a total capacity of 15.11 GiB of which 1.20 GiB is free."
+    assert explain_log(one)["failure"]["kind"] == "vram"

@@ -133,8 +133,10 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
     # Comfy-Org/ComfyUI#15271's paste is hard-wrapped ("... Force pre-loaded 210 weights: 1175 K" / "B."), and three
     # of Forge's: a console 80 columns wide (forge#2524: "... at some other API call, so t" / "he stacktrace"), and
     # Forge Neo's rich log, its lines padded to the console's width before their "base.py :: INFO" (#702, #1337);
-    # and a short paste cut inside a word at 80 columns, the same CUDA message as forge#2524's (ComfyUI-Zluda#176)
+    # and a short paste cut inside a word at 80 columns, the same CUDA message as forge#2524's (ComfyUI-Zluda#176);
+    # and an AUTOMATIC1111 install's console, 80 columns wide ("...\Scripts\Python.e" / "xe"), whose pip ran out of disk
     assert corpus_shaped(unwrapped) == {
+        "a1111_install_torch_errno28_pip_temp.log",
         "ComfyUIZluda176_gfx803_newer_rocmlibs_cuda_oom_traceback.log",
         "ComfyUI15271_illegal_memory_access_abort_console.log",
         "lllyasviel-stable-diffusion-webui-forge2524_cuda_error_out_of_memory_gradio.log",
@@ -194,6 +196,11 @@ def test_a_logs_own_indentation_is_kept():
         "lllyasviel-sd-forge-layerdiffuse39_vae_object_no_attribute_clone.log",
         "lllyasviel-stable-diffusion-webui-forge130_tiled_vae_autoencoderkl_no_device.log",
         "Haoming02-sd-forge-couple101_flux_dict_no_attribute_to.log",
+        "adetailer_illegal_memory_access.log",  # Bing-su/adetailer: its message indented under the report's line
+        "animatediff_api_call_more_memory_oom_traceback.log",  # a slice of a traceback indented under an "Error"
+        "a1111_arc_a770_sysinfo_cl_out_of_host_memory.log",  # a slice of the web UI's sysinfo JSON
+        "caffe_ssd_webcam_quadro600_oom.log",  # glog's "*** Check failure stack trace", each frame at "    @ 0x..."
+        "kserve_triton_bert_500mi_limit_exitcode137.log",  # a pod status' YAML, the server's log under "message: |"
     }
 
 

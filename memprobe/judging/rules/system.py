@@ -83,7 +83,8 @@ def one_allocation_too_large(f: RunFacts) -> list[Suggestion]:
             "Make the largest single allocation smaller",
             f"It failed at {f.label(f.failing_node())}: the GPU's runtime refused one allocation{asked}{held} "
             "because of its size alone — Intel's Arc A-series "
-            "(Alchemist) with IPEX cannot allocate a block over 4 GB. That is not VRAM running out.",
+            "(Alchemist) cannot allocate a block over 4 GB (with IPEX and with torch's own XPU backend). That is not VRAM "
+            "running out.",
             "Shrink what one step holds at once: a tiled node (VAE Decode (Tiled), a tiled upscaler), a lower "
             "resolution or fewer frames, a batch of 1; PyTorch's max_split_size_mb does not lift the limit "
             "(newer Arc cards, Battlemage, do not have it).",
