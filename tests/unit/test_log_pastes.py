@@ -641,7 +641,9 @@ def test_ends_other_programs_report(name, kind, ending):
 def test_other_programs_wordings_of_a_failure_and_of_none():
     # AiuniAI/Unique3D#55: ONNX Runtime's status with its exception's name cut off is a failure (its arena's own cap:
     # another error, as the phrasings read it)
-    assert explain_log((LOGS / "unique3d_onnx_bfcarena_available_smaller.log").read_bytes())["failure"]["kind"] == "other"
+    assert (
+        explain_log((LOGS / "unique3d_onnx_bfcarena_available_smaller.log").read_bytes())["failure"]["kind"] == "other"
+    )
     # pythoninoffice/amd_webui#4: diffusers "Cannot initialize model with low cpu memory usage ... Defaulting to
     # `low_cpu_mem_usage=False`": a fallback it went on with, no failure
     assert explain_log((LOGS / "amd_webui_low_cpu_mem_usage_accelerate_warning.log").read_bytes())["failure"] is None
