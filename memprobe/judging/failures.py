@@ -379,6 +379,8 @@ def classify_failure(
         return "vram"
     if any(t in text for t in _NOT_EXHAUSTION) or allocation_size_limit(message):
         return "other"
+    if any(t in text for t in _DML) and any(t in text for t in _DML_OOM):
+        return "vram"  # DirectML's E_OUTOFMEMORY: the GPU's (ONNX Runtime's DML provider, torch-directml)
     if any(t in text for t in _COMMIT_TEXTS):
         return "commit-limit"
     if any(t in text for t in _DISK_TEXTS):
@@ -424,6 +426,10 @@ such API, or many loads used the range up), or a CUDA call other than an allocat
 allocate memory in unused regions", comfy-aimdo#74: ComfyUI falls back to its legacy loader):
 ``--disable-dynamic-vram`` avoids it."""
 _SIZE_LIMIT = "allocate memory block with size larger than"  # Intel Arc (Alchemist) with IPEX: one over 4 GB
+_DML = ("dmlexecutionprovider", "bucketizedbufferallocator", "directml")
+_DML_OOM = ("8007000e", "e_outofmemory", "enough memory resources")
+"""DirectML's out-of-memory HRESULT (0x8007000E, "Not enough memory resources are available to complete this
+operation"): said by DirectML, the GPU's memory, not Windows' error 8 of system memory it words the same."""
 _XPU_BLOCK_LIMIT = 4 * 1024**3
 """The largest block an Alchemist card's Level Zero driver allocates is just under 4 GiB (its maxMemAllocSize)."""
 _NOT_EXHAUSTION = (
@@ -470,15 +476,20 @@ def pinned_host(kind: str | None, message: str | None) -> bool:
 
 def allocation_size_limit(message: str | None) -> bool:
     """The platform refused one allocation for its size alone (Intel's Alchemist cards: 4 GB): IPEX says so; torch's
-    own XPU backend says "XPU out of memory" for a block of 4 GiB or more with more than that free."""
+    own XPU backend says "XPU out of memory" for a block of 4 GiB or more with more than that free (or, where it names
+    no free memory, with what PyTorch held and the block together under the card's capacity)."""
     text = (message or "").lower()
     if _SIZE_LIMIT in text:
         return True
     if "xpu out of memory" not in text:
         return False
     sizes = message_sizes(message)
-    asked, free = sizes.requested_bytes, sizes.free_bytes
-    return asked is not None and free is not None and asked >= _XPU_BLOCK_LIMIT and free > asked
+    asked, free, held, total = sizes.requested_bytes, sizes.free_bytes, sizes.allocated_bytes, sizes.total_bytes
+    if asked is None or asked < _XPU_BLOCK_LIMIT:
+        return False
+    if free is not None:
+        return free > asked
+    return held is not None and total is not None and held + asked < total  # (newer torch says no free figure)
 
 
 def malloc_async_assert(message: str | None) -> bool:

@@ -15,6 +15,7 @@ from .patterns import (
     _CAPACITY,
     _CHAIN,
     _CLASS_VALUE,
+    _DISPLAYED,
     _EXC_LINE,
     _EXCEPTION_VALUE,
     _FRAME,
@@ -309,6 +310,10 @@ class BlockReading:
             if mode == Mode.EXC_MESSAGE and (s.startswith(("```", "~~~")) or _MARKUP.match(s)):
                 self.mode = Mode.AFTER_EXC  # the paste's fence or </details>: the message ended before it
                 return True
+            if mode == Mode.EXC_MESSAGE and s[-1:] in "nrt" and _DISPLAYED.match(s):
+                return (
+                    False  # the web UI's line heading the next traceback ("loading ...: MemoryError"), not this one's
+                )
             if mode == Mode.EXC_MESSAGE and not _known(s):
                 holder: LoggedException | LogFailure = self.exc if self.exc is not None else block
                 if len(holder.message.splitlines()) < MAX_MESSAGE_LINES and len(holder.message) < MAX_MESSAGE_CHARS:

@@ -113,6 +113,7 @@ it aborts the process."""
 """A native library's fatal check (glog/c10's ``[F path:line] message``): it aborts the process."""
 _MEMORY_KILL = (
     "just before the backend process failed",  # SwarmUI: its ComfyUI backend died with system memory near full
+    "terminated due to memory issue",  # macOS' (Xcode's debugger): the system ended the app for its memory footprint
     "out of memory: killed process",
     "out of memory: kill process",  # older kernels ("... score 900 or sacrifice child")
     "killed by the oom killer",  # systemd: "A process of this unit has been killed by the OOM killer."

@@ -140,8 +140,15 @@ def focus_of(facts: LogFacts) -> Focus:
 
 
 def _memory(prompt: PromptLog) -> bool:
-    """Whether a prompt's failure names memory running out."""
-    return any(f.oom_unload or memory_sign(f.message) for f in prompt.failures)
+    """Whether a prompt's failure names memory running out (its message, or its exception's type alone: a traceback
+    cut below a line that named it, "loading stable diffusion model: MemoryError")."""
+    return any(
+        f.oom_unload or memory_sign(f.message) or (f.exception_type or "").rsplit(".", 1)[-1] in _MEMORY_TYPES
+        for f in prompt.failures
+    )
+
+
+_MEMORY_TYPES = frozenset({"OutOfMemoryError", "MemoryError", "ArrayMemoryError"})
 
 
 def _ran_unannounced(prompt: PromptLog) -> bool:

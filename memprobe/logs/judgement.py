@@ -63,8 +63,12 @@ class Judgement:
     abrupt: bool = False
 
 
-_BROKEN_OBJECT = re.compile(r"has no attribute|'NoneType' object|referenced before assignment|is not defined")
-"""What a node says when an earlier step left it without its model: the consequence of a failure."""
+_BROKEN_OBJECT = re.compile(
+    r"has no attribute|'NoneType' object|referenced before assignment|is not defined"
+    r"|deallocated bytearray object has exported buffers"
+)
+"""What a node says when an earlier step left it without its model: the consequence of a failure (and Python's own
+complaint about a buffer a load abandoned mid-way, printed beside the MemoryError that abandoned it)."""
 _WRAPPER = re.compile(r"operation failed in the TorchScript interpreter")
 """TorchScript's wrapper of an error inside a scripted model: the error itself follows, in TorchScript's own
 traceback (``RuntimeError: Allocation on device`` under FILM VFI's ``torch.cat``)."""
@@ -175,7 +179,7 @@ def judge_failures(failures: list[LogFailure], compute_device: str, decode_retri
         node_id=node.node_id or "",
         class_type=node.class_type,
         stage=node.stage,
-        message=message,
+        message=message or (exc_type or "").rsplit(".", 1)[-1],  # (its type alone, where a cut traceback says no more)
         exception_type=exc_type,
         sizes=message_sizes(message),
         pack=node.pack,

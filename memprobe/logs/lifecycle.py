@@ -167,6 +167,13 @@ class EndingReading:
             and self.facts.endings[-1].line.number >= self.n - 3
         ):
             return  # "...>pause" and "Press any key" are one ending
+        if (
+            kind == "crash"
+            and "leaked semaphore" in low
+            and self.facts.endings
+            and self.facts.endings[-1].line.number >= self.n - 3
+        ):
+            return  # Python's resource tracker, after the death just reported ("zsh: killed", then its warning)
         during = self.prompt.index if self._running(or_active=True) else None
         self.facts.endings.append(Ending(kind, self._ev(s), during))
         del self.facts.endings[:-8]

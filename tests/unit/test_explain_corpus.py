@@ -87,6 +87,8 @@ UNTOUCHED = {
     # upscaling, audio and 3D tools): which memory ran out, or none, 33/46; the original reader 20/46, 1/34
     "bg": ((31, 41), (1, 1), (26, 31), (0, 0)),  # and from Stable Diffusion's first repositories, fine-tuning, video,
     # 3D, vision and speech tools: which memory ran out, or none, 33/41; the original reader 15/41, 2/31
+    "bh": ((22, 32), (0, 0), (16, 19), (1, 2)),  # away from NVIDIA and English: Apple, Intel, AMD, Ascend, the CPU;
+    # Chinese, Russian, Spanish, French: which memory ran out, or none, 26/32; the original reader 14/32, 5/19
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

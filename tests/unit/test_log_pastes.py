@@ -657,3 +657,47 @@ def test_an_xpu_block_of_4_gib_refused_with_memory_free_is_the_cards_block_limit
     # the same message for a block under 4 GiB is VRAM
     one = "torch.OutOfMemoryError: XPU out of memory. Tried to allocate 3.00 GiB. GPU 0 has a total capacity of 15.11 GiB of which 1.20 GiB is free."
     assert explain_log(one)["failure"]["kind"] == "vram"
+
+
+def test_directmls_out_of_memory_is_the_gpus():
+    # huggingface/diffusers#791: ONNX Runtime's DirectML provider at its session's start, "...\DmlExecutionProvider\
+    # src\BucketizedBufferAllocator.cpp(122)...: Exception(1) 800 7000E to enough memory resources ..." (as the thread
+    # stores it: E_OUTOFMEMORY, "Not enough memory resources are available"): DirectML's words for the GPU's memory,
+    # not Windows' error 8 of system memory, which it shares
+    from memprobe.judging.failures import classify_failure
+
+    raw = (LOGS / "diffusers_dml_onnx_8007000E_not_enough_memory.log").read_text(encoding="utf-8").splitlines()
+    line = next(x for x in raw if "BucketizedBufferAllocator" in x)
+    assert classify_failure(None, line) == "vram"
+    assert (
+        classify_failure(
+            None, "Error: 0x8007000e Not enough memory resources are available to complete this operation."
+        )
+        != "vram"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "ending"),
+    [
+        # C0untFloyd/roop-unleashed#162: "zsh: killed python run.py", then the resource tracker's leaked semaphores
+        ("roop_unleashed_m2max_zsh_killed_swap.log", "system-ram", "killed"),
+        # ynagatomo/ImgGenSD2#6: Xcode's "Message from debugger: Terminated due to memory issue" (macOS ended the app)
+        ("imggensd2_macos_terminated_due_to_memory_issue.log", "system-ram", "memory-kill"),
+    ],
+)
+def test_a_kill_stays_the_end_a_later_warning_does_not_replace(name, kind, ending):
+    failure = explain_log((LOGS / name).read_bytes())["failure"]
+    assert (failure["kind"], failure["ending"]) == (kind, ending)
+
+
+def test_a_memory_error_named_above_a_cut_traceback_is_the_cause_of_pythons_buffer_complaint():
+    # TheLastBen/fast-stable-diffusion#1565 on Colab: "SystemError: deallocated bytearray object has exported
+    # buffers", then "loading stable diffusion model: MemoryError" above a traceback cut in torch.load
+    doc = explain_log((LOGS / "colab_fastsd_model_load_memoryerror.log").read_bytes())
+    failure = doc["failure"]
+    assert (failure["kind"], failure["exception_type"], failure["stage"]) == ("system-ram", "MemoryError", "load")
+    assert "with 'MemoryError'" in doc["suggestions"][0]["why"]
+    # and the IPEX card's block limit where the message names no free memory (intel/intel-extension-for-pytorch#846)
+    doc = explain_log((LOGS / "ipex_a770_xpu_oom_4gib_single_alloc.log").read_bytes())
+    assert doc["failure"]["kind"] == "other" and doc["suggestions"][0]["id"] == "smaller-allocation"
