@@ -68,6 +68,27 @@ def _os_name(facts: LogFacts) -> str | None:
     return "Linux/macOS" if machine.get("os") == "Linux/macOS" else None
 
 
+def _host(facts: LogFacts) -> str | None:
+    """A hosted notebook the log's paths show it ran in: ``colab`` (its ``/content/`` folder), ``kaggle``
+    (``/kaggle/``). Neither lets a user add swap or RAM but by choosing another runtime."""
+    machine = facts.machine
+    paths = [str(v) for v in (machine.get("python_executable"), machine.get("comfyui_path")) if v]
+    paths += [fr.path for f in facts.failures for fr in f.frames[:6]]
+    paths += [e.text for f in facts.failures for e in f.evidence[:2]]
+    paths += [
+        p.last[1] for p in facts.prompts[-2:] if p.last
+    ]  # (a load's path: "Loading weights [...] from /content/...")
+    text = " ".join(paths)
+    if "/content/" in text and _COLAB.search(text):
+        return "colab"
+    return "kaggle" if "/kaggle/" in text else None
+
+
+_COLAB = re.compile(r"(?:^|[\s'\"(])/content/(?:drive|gdrive|ComfyUI|stable-diffusion|[\w.-]+/)|dist-packages")
+"""Colab's working folder (``/content/``, its Drive mounted at ``/content/drive``) beside a Debian Python's
+``dist-packages``."""
+
+
 def _install(facts: LogFacts, os_name: str | None) -> str:
     machine = facts.machine
     executable = str(machine.get("python_executable") or "")
@@ -307,6 +328,7 @@ def _context(facts: LogFacts, os_name: str | None, compute_device: str) -> dict[
         "gpus": gpus,
         "ram_total_bytes": machine.get("ram_total_bytes"),
         "install": {"type": _install(facts, os_name)},
+        "host": _host(facts),
         "comfyui_version": facts.versions.get("comfyui"),
         "torch_version": facts.versions.get("torch"),
         "python_version": facts.versions.get("python"),

@@ -697,7 +697,20 @@ def test_a_memory_error_named_above_a_cut_traceback_is_the_cause_of_pythons_buff
     doc = explain_log((LOGS / "colab_fastsd_model_load_memoryerror.log").read_bytes())
     failure = doc["failure"]
     assert (failure["kind"], failure["exception_type"], failure["stage"]) == ("system-ram", "MemoryError", "load")
-    assert "with 'MemoryError'" in doc["suggestions"][0]["why"]
+    ram = next(s for s in doc["suggestions"] if s["id"] == "pagefile")
+    assert "with 'MemoryError'" in ram["why"]  # (its type alone quoted, where the traceback says no more)
+    # on Colab (its /content/ folder), where no swap can be added: a runtime with more RAM, or less loaded at once
+    assert ram["title"] == "Use a runtime with more RAM" and "High-RAM" in ram["try"] and "swap file" not in ram["try"]
     # and the IPEX card's block limit where the message names no free memory (intel/intel-extension-for-pytorch#846)
     doc = explain_log((LOGS / "ipex_a770_xpu_oom_4gib_single_alloc.log").read_bytes())
     assert doc["failure"]["kind"] == "other" and doc["suggestions"][0]["id"] == "smaller-allocation"
+
+
+def test_a_notebooks_bare_end_is_checked_on_its_ram_gauge():
+    # AUTOMATIC1111/stable-diffusion-webui#2366 on Colab: "Loading weights [06c50424] from /content/...", then "^C":
+    # there is no journal to read on a hosted notebook; its RAM gauge says whether RAM ran out
+    step = explain_log((LOGS / "a1111_colab_7gb_ckpt_ctrl_c_ram.log").read_bytes())["suggestions"][0]
+    assert step["id"] == "find-who-ended-it" and "RAM gauge" in step["try"] and "journalctl" not in step["try"]
+    # the same end on a machine of one's own: its kernel's log
+    step = explain_log((LOGS / "Lemmy_mod_tools_tjthejuggler_stopped_midprompt_console.log").read_bytes())["suggestions"]
+    assert not step or "RAM gauge" not in step[0]["try"]

@@ -295,6 +295,15 @@ def _system_remedy(f: RunFacts, limit: MemoryLimit, used: int | None) -> tuple[s
             f"RAM free.{check}",
             adds,
         )
+    host = f.context.get("host")
+    if host in _HOSTED and limit.name != COMMIT:
+        return (
+            "Use a runtime with more RAM",
+            f"A hosted notebook ({_HOSTED[host]}) cannot add swap: pick a runtime with more RAM"
+            f"{' (Runtime > Change runtime type: High-RAM, or a larger GPU)' if host == 'colab' else ''}, or load "
+            f"less at once: the same model in lower precision (fp8, a GGUF quantisation), one large model at a time.{check}",
+            None,
+        )
     if family == "Darwin":
         return (
             "Free RAM for ComfyUI",
@@ -308,6 +317,10 @@ def _system_remedy(f: RunFacts, limit: MemoryLimit, used: int | None) -> tuple[s
         f"full.{check}",
         adds,
     )
+
+
+_HOSTED = {"colab": "Colab", "kaggle": "Kaggle, whose RAM is fixed"}
+"""Hosted notebooks a log can show it ran in (``memprobe.logs.explain``'s ``host``)."""
 
 
 @rule("window-memory", needs=("abrupt-end",), tiers=("failure",))
@@ -340,7 +353,13 @@ def abrupt_end(f: RunFacts) -> list[Suggestion]:
     node = f.failing_node()
     where = f"during {f.label(node)}" if node else failure.when
     child = failure.crashed_in == "child"
-    if "Windows" in f.os:
+    host = f.context.get("host")
+    if host in _HOSTED:  # no system log to read there: the notebook's own RAM gauge says it
+        check = (
+            f"{_HOSTED[host].split(',')[0]} shows no system log: watch the RAM gauge (Resources) as it runs again — "
+            "a notebook's process ended with no error (a bare '^C') is most often its RAM running out"
+        )
+    elif "Windows" in f.os:
         check = (
             "Open Event Viewer > Windows Logs > Application and look for errors 1000/1023 (python.exe) or "
             "'Resource-Exhaustion-Detector' at that time"
@@ -365,8 +384,14 @@ def abrupt_end(f: RunFacts) -> list[Suggestion]:
             if failure.cut
             else "Find out what ended ComfyUI",
             stopped + (f"; {checked}." if checked else "."),
-            check + ". An out-of-memory kill there means RAM + pagefile/swap ran out (then add pagefile/swap); no "
-            "such entry points to a crash or a manual stop instead."
+            check
+            + (
+                ". If it was, pick a runtime with more RAM, or load less at once (lower-precision weights, one large "
+                "model at a time)."
+                if host in _HOSTED
+                else ". An out-of-memory kill there means RAM + pagefile/swap ran out (then add pagefile/swap); no "
+                "such entry points to a crash or a manual stop instead."
+            )
             + (
                 " ComfyUI itself lived on: the node that started the process may have returned an empty result."
                 if child
