@@ -712,5 +712,7 @@ def test_a_notebooks_bare_end_is_checked_on_its_ram_gauge():
     step = explain_log((LOGS / "a1111_colab_7gb_ckpt_ctrl_c_ram.log").read_bytes())["suggestions"][0]
     assert step["id"] == "find-who-ended-it" and "RAM gauge" in step["try"] and "journalctl" not in step["try"]
     # the same end on a machine of one's own: its kernel's log
-    step = explain_log((LOGS / "Lemmy_mod_tools_tjthejuggler_stopped_midprompt_console.log").read_bytes())["suggestions"]
+    step = explain_log((LOGS / "Lemmy_mod_tools_tjthejuggler_stopped_midprompt_console.log").read_bytes())[
+        "suggestions"
+    ]
     assert not step or "RAM gauge" not in step[0]["try"]
