@@ -379,6 +379,8 @@ def classify_failure(
         return "vram"
     if any(t in text for t in _NOT_EXHAUSTION) or allocation_size_limit(message):
         return "other"
+    if _COG_GUESS in text:  # Replicate's cog only guesses at memory: a SIGKILL (-9) on its platform is its limit's
+        return "cgroup-limit" if "(exitcode -9)" in text else "other"
     if any(t in text for t in _DML) and any(t in text for t in _DML_OOM):
         return "vram"  # DirectML's E_OUTOFMEMORY: the GPU's (ONNX Runtime's DML provider, torch-directml)
     if any(t in text for t in _COMMIT_TEXTS):
@@ -426,6 +428,8 @@ such API, or many loads used the range up), or a CUDA call other than an allocat
 allocate memory in unused regions", comfy-aimdo#74: ComfyUI falls back to its legacy loader):
 ``--disable-dynamic-vram`` avoids it."""
 _SIZE_LIMIT = "allocate memory block with size larger than"  # Intel Arc (Alchemist) with IPEX: one over 4 GB
+_COG_GUESS = "prediction failed for an unknown reason. it might have run out of memory?"
+"""cog's ``FatalWorkerException`` (Replicate): its worker ended, the exit code in brackets; a guess, not a finding."""
 _DML = ("dmlexecutionprovider", "bucketizedbufferallocator", "directml")
 _DML_OOM = ("8007000e", "e_outofmemory", "enough memory resources")
 """DirectML's out-of-memory HRESULT (0x8007000E, "Not enough memory resources are available to complete this
@@ -437,6 +441,7 @@ _NOT_EXHAUSTION = (
     "javascript heap out of memory",  # Node.js (an Electron app, a frontend build): V8's heap limit, not the machine's
     _SIZE_LIMIT,
     "inotify",  # ENOSPC (errno 28) also means the inotify watch limit: "[Errno 28] inotify watch limit reached"
+    "in static tls block",  # the dynamic loader's "cannot allocate memory in static TLS block": a library's load
 )
 """Worded as memory errors, not memory running out: :data:`_AIMDO_RESERVE`, and limits other than the
 machine's memory — V8's heap flag, a platform's limit on one allocation's size (IPEX on Intel's Alchemist

@@ -177,6 +177,9 @@ _CGROUP_KILL = (
     "memory quota vastly exceeded",
     "killed as a result of limit of",  # the kernel's memory cgroup (v1): "Task in /docker/... killed as a result of ..."
     "container oom ",  # docker's event: "... container oom 3f9c2a1b7d4e (image=comfyui:latest, name=comfyui)"
+    "oom-kill event(s) in stepid",  # Slurm: "Detected 1 oom-kill event(s) in StepId=191.batch cgroup"
+    "mem_cgroup_out_of_memory",  # the kernel's stack of an OOM kill inside a memory cgroup (dmesg)
+    "exceeded the memory limit of",  # a platform's ("The container was killed as it exceeded the memory limit of 4g")
 )
 """The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
 _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\bexceeded")

@@ -241,9 +241,10 @@ disabled": AUTOMATIC1111's web UI going on without its monitor): what it quotes 
 _CONTAINER_EXIT = re.compile(r"(?i)exited with (?:code|status) 137|exit ?code: 137|\bexited \(137\)|exitcode=137")
 """How docker, compose and Kubernetes report a container's end by SIGKILL (``comfyui-1 exited with code 137``,
 ``Exit Code: 137``, a pod status' ``exitCode: 137``, ``Exited (137)``); an IDE's "Process finished with exit code 137" is a host's process."""
-_CONTAINER_PROMPT = re.compile(r"(?:^|[\s)])[\w.-]+@[0-9a-f]{12}:[~/]")
+_CONTAINER_PROMPT = re.compile(r"(?:^|[\s)])[\w.-]+@[0-9a-f]{12}:[~/]|^ ?---> Running in [0-9a-f]{12}$")
 """A shell's prompt on a host named by 12 hex digits (``root@e56d3dd32e2a:/workspace/ComfyUI#``): Docker names a
-container's host by its short ID — a rented GPU pod, a container's shell."""
+container's host by its short ID — a rented GPU pod, a container's shell; and ``docker build``'s step running in one
+(`` ---> Running in a2fc04a918b0``)."""
 _NATIVE_STACK_LINE = re.compile(r"^(?:#\d+ +)?(?:0x)?[0-9A-Fa-f]{12,32}\b[ ,]|\+ 0x[0-9A-Fa-f]+ byte\(s\)")
 """A frame of a native stack as crash handlers print it (``0x00007FFAD0F10CB9, ...c10.dll(0x...) + 0x10CB9 byte(s),
 ?allocate@DefaultCPUAllocator@c10@@...``, gdb's ``#3 0x00007f...``): a function's name, never an error's words — an

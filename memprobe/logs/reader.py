@@ -340,7 +340,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         self._title(s)
         if "137" in s and ("exit" in s or "Exited (" in s) and _CONTAINER_EXIT.search(s):
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
-        elif "@" in s and _CONTAINER_PROMPT.search(s):
+        elif ("@" in s or s.startswith("---> Running in ")) and _CONTAINER_PROMPT.search(s):
             self.facts.machine.setdefault("container", "docker")
         self._facts_line(text, s)
 

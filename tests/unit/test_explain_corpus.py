@@ -89,6 +89,8 @@ UNTOUCHED = {
     # 3D, vision and speech tools: which memory ran out, or none, 33/41; the original reader 15/41, 2/31
     "bh": ((22, 32), (0, 0), (16, 19), (1, 2)),  # away from NVIDIA and English: Apple, Intel, AMD, Ascend, the CPU;
     # Chinese, Russian, Spanish, French: which memory ran out, or none, 26/32; the original reader 14/32, 5/19
+    "bi": ((16, 32), (0, 0), (25, 26), (0, 0)),  # the Windows commit limit and container and platform kills, and
+    # their near misses: which memory ran out, or none, 18/32; the original reader 6/32, 11/26
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

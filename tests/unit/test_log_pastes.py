@@ -716,3 +716,26 @@ def test_a_notebooks_bare_end_is_checked_on_its_ram_gauge():
         "suggestions"
     ]
     assert not step or "RAM gauge" not in step[0]["try"]
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        # Slurm's "Detected 1 oom-kill event(s) in StepId=191.batch cgroup" (a job's memory limit)
+        ("arjuna_slurm_cgcnn_cgroup_oom_kill.log", "cgroup-limit"),
+        # the kernel's stack of an OOM kill inside a memory cgroup, "mem_cgroup_out_of_memory" (NVIDIA/DALI, dmesg)
+        ("dali_multigpu_train_dmesg_mem_cgroup_oom.log", "cgroup-limit"),
+        # a challenge's evaluation container: "The container was killed as it exceeded the memory limit of 4g."
+        ("flare_grand_challenge_container_memory_limit_4g.log", "cgroup-limit"),
+        # "Killed" in a step of "docker build" (" ---> Running in a2fc04a918b0"): the build container's memory
+        ("deeptradingagent_docker_build_preprocess_killed_137.log", "cgroup-limit"),
+        # Replicate's cog guesses "It might have run out of memory?": exit -9 (its SIGKILL) is the platform's limit,
+        # exit 2 an ordinary error
+        ("gfpgan_replicate_prediction_failed_exitcode_minus9.log", "cgroup-limit"),
+        ("cog_replicate_fatalworker_exitcode2.log", "other"),
+        # the dynamic loader's "cannot allocate memory in static TLS block" is a library's load, not memory
+        ("instill_triton_torch_libgomp_static_tls.log", "other"),
+    ],
+)
+def test_container_and_platform_limits_and_what_only_sounds_like_them(name, kind):
+    assert explain_log((LOGS / name).read_bytes())["failure"]["kind"] == kind

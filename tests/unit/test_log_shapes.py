@@ -89,6 +89,7 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "KJNodes610_ltx23_audio_vae_no_vae_weights_detected.log",  # a one-line paste's "WARNING: "
             "lllyasviel-stable-diffusion-webui-forge2089_linux_rtx4090_api_full_log_before_crash.log",  # a stamp before each line
             "lllyasviel-stable-diffusion-webui-forge650_crash_on_model_change_git_could_not_read.log",  # git's "error: "
+            "dali_multigpu_train_dmesg_mem_cgroup_oom.log",  # the kernel's "[2612362.231458] " (dmesg, NVIDIA/DALI)
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -134,8 +135,10 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
     # of Forge's: a console 80 columns wide (forge#2524: "... at some other API call, so t" / "he stacktrace"), and
     # Forge Neo's rich log, its lines padded to the console's width before their "base.py :: INFO" (#702, #1337);
     # and a short paste cut inside a word at 80 columns, the same CUDA message as forge#2524's (ComfyUI-Zluda#176);
-    # and an AUTOMATIC1111 install's console, 80 columns wide ("...\Scripts\Python.e" / "xe"), whose pip ran out of disk
+    # and an AUTOMATIC1111 install's console, 80 columns wide ("...\Scripts\Python.e" / "xe"), whose pip ran out of disk;
+    # and Ray's raylet lines, 116 columns wide in a CI's log (vLLM: "... To see more information about th" / "e Workers")
     assert corpus_shaped(unwrapped) == {
+        "vllm_ray_raylet_workers_killed_memory_pressure.log",
         "a1111_install_torch_errno28_pip_temp.log",
         "ComfyUIZluda176_gfx803_newer_rocmlibs_cuda_oom_traceback.log",
         "ComfyUI15271_illegal_memory_access_abort_console.log",
