@@ -91,6 +91,8 @@ UNTOUCHED = {
     # Chinese, Russian, Spanish, French: which memory ran out, or none, 26/32; the original reader 14/32, 5/19
     "bi": ((16, 32), (0, 0), (25, 26), (0, 0)),  # the Windows commit limit and container and platform kills, and
     # their near misses: which memory ran out, or none, 18/32; the original reader 6/32, 11/26
+    "bj": ((26, 31), (0, 0), (13, 14), (0, 0)),  # full disks and the memory killers' ends: which memory ran out, or
+    # none, 26/31; the original reader 9/31, 8/14
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""
@@ -202,7 +204,7 @@ def test_the_disputed_logs_are_still_judged_as_memory():
         assert kind in MEMORY | {"abrupt", entry["kind"]} | text_says, entry[
             "file"
         ]  # the text's judgement, or the thread's
-        assert entry["kind"] in MEMORY | {"abrupt", "other", None}, entry["file"]
+        assert entry["kind"] in MEMORY | {"disk", "abrupt", "other", None}, entry["file"]  # (a disk the thread found full)
 
 
 def test_the_corpus_covers_what_the_issue_asks_for():

@@ -90,6 +90,7 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "lllyasviel-stable-diffusion-webui-forge2089_linux_rtx4090_api_full_log_before_crash.log",  # a stamp before each line
             "lllyasviel-stable-diffusion-webui-forge650_crash_on_model_change_git_could_not_read.log",  # git's "error: "
             "dali_multigpu_train_dmesg_mem_cgroup_oom.log",  # the kernel's "[2612362.231458] " (dmesg, NVIDIA/DALI)
+            "tranx_dmesg_oom_killed_python3.log",  # and again (pcyin/tranX's dmesg)
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
