@@ -204,7 +204,9 @@ def test_the_disputed_logs_are_still_judged_as_memory():
         assert kind in MEMORY | {"abrupt", entry["kind"]} | text_says, entry[
             "file"
         ]  # the text's judgement, or the thread's
-        assert entry["kind"] in MEMORY | {"disk", "abrupt", "other", None}, entry["file"]  # (a disk the thread found full)
+        assert entry["kind"] in MEMORY | {"disk", "abrupt", "other", None}, entry[
+            "file"
+        ]  # (a disk the thread found full)
 
 
 def test_the_corpus_covers_what_the_issue_asks_for():
