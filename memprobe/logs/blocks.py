@@ -310,10 +310,9 @@ class BlockReading:
             if mode == Mode.EXC_MESSAGE and (s.startswith(("```", "~~~")) or _MARKUP.match(s)):
                 self.mode = Mode.AFTER_EXC  # the paste's fence or </details>: the message ended before it
                 return True
+            # the web UI's line heading the next traceback ("loading ...: MemoryError"), not this message's
             if mode == Mode.EXC_MESSAGE and s[-1:] in "nrt" and _DISPLAYED.match(s):
-                return (
-                    False  # the web UI's line heading the next traceback ("loading ...: MemoryError"), not this one's
-                )
+                return False
             if mode == Mode.EXC_MESSAGE and not _known(s):
                 holder: LoggedException | LogFailure = self.exc if self.exc is not None else block
                 if len(holder.message.splitlines()) < MAX_MESSAGE_LINES and len(holder.message) < MAX_MESSAGE_CHARS:

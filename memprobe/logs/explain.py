@@ -75,9 +75,8 @@ def _host(facts: LogFacts) -> str | None:
     paths = [str(v) for v in (machine.get("python_executable"), machine.get("comfyui_path")) if v]
     paths += [fr.path for f in facts.failures for fr in f.frames[:6]]
     paths += [e.text for f in facts.failures for e in f.evidence[:2]]
-    paths += [
-        p.last[1] for p in facts.prompts[-2:] if p.last
-    ]  # (a load's path: "Loading weights [...] from /content/...")
+    # the last thing each of the last prompts logged: a load's path ("Loading weights [...] from /content/...")
+    paths += [p.last[1] for p in facts.prompts[-2:] if p.last]
     text = " ".join(paths)
     if "/content/" in text and _COLAB.search(text):
         return "colab"

@@ -36,8 +36,8 @@ _ENDINGS = {
     "stopped": "someone stopped ComfyUI (Ctrl+C: the console's ^C, Python's KeyboardInterrupt, ComfyUI's \"Stopped "
     'server") while it was still working; the run never finished',
     "unreachable": "nothing answered on ComfyUI's port any more: its process had ended",
-    "backend-exit": "the program running ComfyUI as its backend (SwarmUI, Krita, AI Playground, a pipeline, a notebook's Jupyter) saw its process end, without "
-    "saying why",
+    "backend-exit": "the program running ComfyUI as its backend (SwarmUI, Krita, AI Playground, a pipeline, a "
+    "notebook's Jupyter) saw its process end, without saying why",
     "window-oom": "its renderer, the Desktop app's or a browser page's, ran out of memory; the server is another "
     "process, which may have lived on",
     "restarted": "ComfyUI started again in the middle of a prompt: its process had ended with no error",
