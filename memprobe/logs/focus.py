@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..judging.failures import memory_sign
 from .endings import ending_kind
+from .patterns import _BARE_MEMORY_ERRORS
 from .reader import Ending, LogFacts, LogFailure, LogLine, PromptLog
 
 __all__ = ["Focus", "focus_of", "MEMORY_ENDINGS"]
@@ -143,12 +144,9 @@ def _memory(prompt: PromptLog) -> bool:
     """Whether a prompt's failure names memory running out (its message, or its exception's type alone: a traceback
     cut below a line that named it, "loading stable diffusion model: MemoryError")."""
     return any(
-        f.oom_unload or memory_sign(f.message) or (f.exception_type or "").rsplit(".", 1)[-1] in _MEMORY_TYPES
+        f.oom_unload or memory_sign(f.message) or (f.exception_type or "").endswith(_BARE_MEMORY_ERRORS)
         for f in prompt.failures
     )
-
-
-_MEMORY_TYPES = frozenset({"OutOfMemoryError", "MemoryError", "ArrayMemoryError"})
 
 
 def _ran_unannounced(prompt: PromptLog) -> bool:
