@@ -93,13 +93,22 @@ def _quoted_file_name(match: re.Match[str]) -> str:
     return match.group(1) + (name if _QUOTED_FILE.match(name) else PATH_MARK) + match.group(3)
 
 
+def _posix_path(match: re.Match[str]) -> str:
+    if _SYSTEM_PATH.match(match.group(0)):
+        return match.group(0)  # the kernel's, the same on every machine: /dev/shm, /proc/meminfo
+    return _keep_file_name(match) if match.lastindex else PATH_MARK
+
+
+_SYSTEM_PATH = re.compile(r"/dev/shm\b|/proc/(?:meminfo|sys/vm/|pressure/|self/)|/sys/fs/cgroup/")
+
+
 def scrub_text(text: str) -> str:
     """Remove paths (a file keeps its name) and the user's name from free text."""
     text = _FILE_URL.sub(PATH_MARK, text)
     text = _QUOTED_PATH.sub(_quoted_file_name, text)
     text = _QUOTED_RELATIVE.sub(_quoted_file_name, text)
     text = _WINDOWS_PATH.sub(_keep_file_name, text)
-    text = _POSIX_PATH.sub(lambda m: _keep_file_name(m) if m.lastindex else PATH_MARK, text)
+    text = _POSIX_PATH.sub(_posix_path, text)
     for name in _who():
         text = re.sub(rf"\b{re.escape(name)}\b", "[user]", text)
     return text

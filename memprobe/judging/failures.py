@@ -18,6 +18,7 @@ from ..vocabulary import AT_LIMIT, FAILURE_KINDS, KINDS
 from .sizes import message_sizes
 
 __all__ = [
+    "shared_memory_full",
     "FAILURE_KINDS",
     "OOM_UNLOAD_LINE",
     "OOM_SUMMARY_LINE",
@@ -96,6 +97,7 @@ _SYSTEM_RAM_TEXTS = (
     "메모리를 할당할 수 없습니다",
     "failed to allocate",  # "... memory", ONNX Runtime's "... memory for requested buffer", ggml's buffers
     "out of host memory",
+    "node running low on memory",  # Ray: "Task was killed due to the node running low on memory." (its OOM killer)
     "not enough memory: you tried to allocate",  # torch's CPU allocator, its prefix cut
     "you tried to allocate",  # the same, cut further ("... you tried to allocate 26214400 bytes.")
     "requires more system memory",  # Ollama: "model requires more system memory (12.3 GiB) than is available"
@@ -113,6 +115,10 @@ _TENSORFLOW_OOM = "oom when allocating tensor"
 """TensorFlow's out-of-memory (``ResourceExhaustedError``), on whichever device its message ends with
 (``... on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc``); older versions leave the
 device out: then it is read as torch's bare "out of memory" is."""
+_ORT_ARENA = "bfcarena::allocaterawinternal"
+"""ONNX Runtime's arena refusing a buffer, its provider unnamed: the CPU provider has one too, but a host allocation
+fails so only where the commit limit is reached (Linux kills instead); in the logs people post (face swappers,
+background removal, TensorRT-less ONNX nodes) it was the GPU's every time (five threads of five)."""
 _SPECIFIC_RAM_TEXTS = tuple(t for t in _SYSTEM_RAM_TEXTS if t not in _GENERIC_ALLOCATION)
 _NAMES_GPU = re.compile(
     r"\b(?:cuda\d*|gpu\d*|vram|hip|rocm\d*|vulkan\d*|metal|xpu|sycl\d*|cudaexecutionprovider)\b(?! ?host)"
@@ -149,11 +155,19 @@ _COMMIT_TEXTS = (
     "-1073741801",
     "status_no_memory",
 )
+_SHM_FULL = (
+    "insufficient shared memory (shm)",  # torch's DataLoader: "Unexpected bus error encountered in worker. ..."
+    "workers are out of shared memory",  # ... "is killed by signal: Bus error. It is possible that dataloader's ..."
+    "memory available in /dev/shm",  # Ray's object store: "System memory request exceeds memory available in ..."
+)
+"""/dev/shm full: a filesystem in memory of its own size (a container's is 64 MB unless it is given more), read as
+a full disk (its remedy is its size, not RAM's)."""
 _DISK_TEXTS = (
     "no space left on device",
     "errno 28]",
     "os error 28)",
     "not enough space on the disk",
+    *_SHM_FULL,
     "winerror 112",
     "os error 112",
     "disk quota exceeded",
@@ -279,6 +293,10 @@ _VRAM_TEXTS = (
     "including non-pytorch memory",  # "Including non-PyTorch memory, this process has 7.2 GiB memory in use."
     "is allocated by pytorch, and",  # "Of the allocated memory 6.9 GiB is allocated by PyTorch, and ..."
     "free (according to cuda)",  # the block under "Allocation on device 0 would exceed allowed memory"
+    # vLLM: the GPU memory left for its KV cache after the weights, within gpu_memory_utilization of the card
+    "no available memory for the cache blocks",  # v0: "ValueError: No available memory for the cache blocks. ..."
+    "larger than the available kv cache memory",  # v1: "... 4.50 GiB KV cache is needed, which is larger than ..."
+    "can be stored in kv cache",  # "The model's max seq len (4096) is larger than the maximum number of tokens ..."
 )
 _CUT_DEVICE_OOM = re.compile(r"\b(?:cuda|hip|xpu|npu|mps backend) out of m(?:e(?:m(?:o(?:r)?)?)?)?$")
 """A device's out-of-memory message cut mid-word where the paste (or the page it was copied from)
@@ -309,6 +327,15 @@ def _translated_device_oom(low: str) -> bool:
 
 MEMORY_TEXTS: tuple[str, ...] = _COMMIT_TEXTS + _DISK_TEXTS + _SYSTEM_RAM_TEXTS + _VRAM_TEXTS + (_TENSORFLOW_OOM,)
 """Every text that names memory (or disk) running out, lower-cased."""
+
+
+def shared_memory_full(message: str | None) -> bool:
+    """Whether ``message`` says /dev/shm filled (:data:`_SHM_FULL`), or a write to it found no space left (torch
+    shares a tensor between processes through a file there: ``unable to write to file </torch_739_144252761_4>``)."""
+    low = (message or "").lower()
+    return any(t in low for t in _SHM_FULL) or (
+        ("/dev/shm" in low or "file </torch_" in low) and "no space left" in low
+    )
 
 
 def killed_child(message: str | None) -> bool:
@@ -392,7 +419,11 @@ def classify_failure(
         or _CUT_DEVICE_OOM.search(text.rstrip()) is not None
         or _translated_device_oom(text)
     )
-    if not vram_text and any(t in text for t in _GENERIC_ALLOCATION) and _NAMES_GPU.search(text):
+    if (
+        not vram_text
+        and any(t in text for t in _GENERIC_ALLOCATION)
+        and (_NAMES_GPU.search(text) or (_ORT_ARENA in text and "cpu" not in text))
+    ):
         vram_text = True  # "unable to allocate CUDA0 buffer", ONNX Runtime's arena on the CUDA provider
     elif vram_text and _pinning(text, during):
         return "system-ram"

@@ -25,6 +25,7 @@ from .patterns import (
     _known,
 )
 from .records import LogFailure, LogLine
+from .text import LOG_LEVEL
 
 __all__ = ["DialogReading", "is_node_class", "exception_name", "one_line_dialog", "payload_fields", "translated_title"]
 
@@ -162,8 +163,10 @@ class DialogReading(BlockReading):
             return False
         class_type = None
         message = s
-        if (m := _CLASS_PREFIX.match(s)) is not None and (
-            is_node_class(m.group(1)) or not s.lower().startswith(MEMORY_TEXTS)  # "DefaultCPUAllocator: ..."
+        if (
+            (m := _CLASS_PREFIX.match(s)) is not None
+            and not LOG_LEVEL.fullmatch(m.group(1).upper())  # "ERROR: Unexpected bus error ...": a level, no node
+            and (is_node_class(m.group(1)) or not s.lower().startswith(MEMORY_TEXTS))  # "DefaultCPUAllocator: ..."
         ):
             class_type, message = m.group(1), m.group(2)
         elif (m := _CLASS_WORD.match(s)) is not None and (

@@ -32,6 +32,7 @@ __all__ = [
     "indented",
     "MAX_LINE_CHARS",
     "FLAT_MAX_CHARS",
+    "LOG_LEVEL",
 ]
 
 MAX_LINE_CHARS = 8192
@@ -240,11 +241,12 @@ def _prefixes_end(text: str) -> int:
     return end
 
 
-_LEVEL = re.compile(r"INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL|FATAL|TRACE|NOTICE|info|warn(?:ing)?|error|debug")
+LOG_LEVEL = re.compile(r"INFO|WARN(?:ING)?|ERROR|DEBUG|CRITICAL|FATAL|TRACE|NOTICE|info|warn(?:ing)?|error|debug")
+"""A logger's level, as loggers write it."""
 _SOME_TOKEN = re.compile(
     r"(?:[\[(]?\d[\d/.:,T-]*\d(?: ?[AP]M)?[\])]?"  # a date, a time, a process id
-    rf"|[\[(]?(?:{_LEVEL.pattern})[\])]?|\[[\w.-]*\d+\]"  # a level; a "[worker-3]"
-    rf"|ComfyUI(?= (?:{_LEVEL.pattern}):)|ComfyUI std(?:out|err)(?=:))(?: [-|] | ?: | )"  # StableSwarmUI's "ComfyUI
+    rf"|[\[(]?(?:{LOG_LEVEL.pattern})[\])]?|\[[\w.-]*\d+\]"  # a level; a "[worker-3]"
+    rf"|ComfyUI(?= (?:{LOG_LEVEL.pattern}):)|ComfyUI std(?:out|err)(?=:))(?: [-|] | ?: | )"  # StableSwarmUI's "ComfyUI
     # error: ", "ComfyUI stdout: "
 )
 """One part of a prefix of the kind loggers write (stamps, levels, ids), with what separates it from the next."""
@@ -261,7 +263,7 @@ def _unknown_prefix(line: str) -> int:
 
 def _shape(prefix: str) -> str:
     """The prefix with each run of digits as ``\\0`` and each level word as ``\\1`` (characters no log prints)."""
-    return _LEVEL.sub("\1", re.sub(r"\d+", "\0", prefix))
+    return LOG_LEVEL.sub("\1", re.sub(r"\d+", "\0", prefix))
 
 
 _SHORT_LOGS_PREFIX = re.compile("\0[/:-]\0|\0[.,]\0[.,:]\0|^(?:[\\[(](?:\0|\1)[\\])]|\1:) $")
@@ -309,7 +311,7 @@ def learned_prefix(head: Iterable[str]) -> Callable[[str], str] | None:
     ):
         return None
     pattern = re.compile(  # (matched where a line begins, or where its quote marks end)
-        "".join(r"\d+" if c == "\0" else f"(?:{_LEVEL.pattern})" if c == "\1" else re.escape(c) for c in shape)
+        "".join(r"\d+" if c == "\0" else f"(?:{LOG_LEVEL.pattern})" if c == "\1" else re.escape(c) for c in shape)
     )
 
     def strip(line: str) -> str:

@@ -93,6 +93,11 @@ UNTOUCHED = {
     # their near misses: which memory ran out, or none, 18/32; the original reader 6/32, 11/26
     "bj": ((26, 31), (0, 0), (13, 14), (0, 0)),  # full disks and the memory killers' ends: which memory ran out, or
     # none, 26/31; the original reader 9/31, 8/14
+    "bl": ((25, 31), (0, 0), (15, 16), (0, 0)),  # creative and media tools on PyTorch (trainers, voice, TTS, audio,
+    # face swap, detection, video): which memory ran out, or none, 26/31; the original reader 19/31, 3/16
+    "bm": ((26, 32), (0, 0), (15, 17), (0, 0)),  # programs that fine-tune and serve large language models
+    # (text-generation-webui, LLaMA-Factory, DeepSpeed, vLLM): which memory ran out, or none, 27/32; the original
+    # reader 16/32, 6/17
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""
@@ -287,10 +292,10 @@ def test_accuracy_holds_on_each_round_of_unseen_logs(collection):
     assert s["advised"] >= advised[0] / advised[1] and s["tiled"][0] >= tiled[0]
 
 
-# an absolute path (a drive, a share, a home or system folder); relative ones like torch's own
+# an absolute path (a drive, a share, a home or system folder; not /dev/shm, the kernel's); relative ones like torch's own
 # "..\\c10\\core\\impl\\alloc_cpu.cpp" in its error texts name no user's folders
 PATHLIKE = re.compile(
-    r"(?<![A-Za-z])[A-Za-z]:[\\/]|\\\\[A-Za-z]|(?<![\w.])/(?:home|Users|root|mnt|media|opt|srv|tmp|var|dev|"
+    r"(?<![A-Za-z])[A-Za-z]:[\\/]|\\\\[A-Za-z]|(?<![\w.])/(?:home|Users|root|mnt|media|opt|srv|tmp|var|dev(?!/shm\b)|"
     r"workspace|teamspace|Applications|usr)/"
 )
 

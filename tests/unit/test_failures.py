@@ -189,6 +189,11 @@ def test_glibcs_own_words_in_other_languages_name_their_memory(line: str, kind: 
         (
             "Non-zero status code returned while running Conv node. Status Message: bfc_arena.cc:376 "
             "onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer of size 4718592000",
+            "vram",  # its provider unnamed: the GPU's in every thread that said (DeepFaceLive, facefusion, TRELLIS ...)
+        ),
+        (
+            "bfc_arena.cc:376 onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer "
+            "of size 4718592000 (CPUExecutionProvider)",
             "system-ram",
         ),
         ("[2] Call to cuMemAlloc results in CUDA_ERROR_OUT_OF_MEMORY", "vram"),

@@ -9,6 +9,7 @@ from helpers import FIXTURES
 
 from memprobe.judging.failures import classify_failure
 from memprobe.logs.explain import explain_log
+from memprobe.output.markdown import explain_md as render_report_md
 
 LOGS = FIXTURES / "logs"
 
@@ -175,3 +176,55 @@ def test_a_notebooks_bare_end_is_checked_on_its_ram_gauge():
 )
 def test_container_and_platform_limits_and_what_only_sounds_like_them(name, kind):
     assert explain_log((LOGS / name).read_bytes())["failure"]["kind"] == kind
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        # torch's DataLoader in a container: "ERROR: Unexpected bus error encountered in worker. This might be caused
+        # by insufficient shared memory (shm)." (ultralytics#7010's AutoBatch; a logger's level, no node, before it)
+        "ultralytics_docker_autobatch_bus_error_shm.log",
+        # "... is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory."
+        # above "unable to write to file </torch_739_...>: No space left on device (28)" (logicalclocks/hopsworks#1557)
+        "hopsworks_dataloader_dev_shm_no_space_28.log",
+        # Ray's object store: "System memory request exceeds memory available in /dev/shm" (gpustack#5014)
+        "gpustack_vllm_ascend_raylet_dev_shm_too_small.log",
+    ],
+)
+def test_a_full_dev_shm_is_told_to_grow_not_to_free_the_disk(name):
+    doc = explain_log((LOGS / name).read_bytes())
+    assert doc["failure"]["kind"] == "disk" and doc["failure"]["node"]["class_type"] is None
+    first = doc["suggestions"][0]
+    assert first["id"] == "grow-shared-memory" and "--shm-size" in first["try"] and "num_workers" in first["try"]
+    assert "/dev/shm" in render_report_md(doc)  # the kernel's path, no one's: the shareable report keeps it
+
+
+def test_a_disk_failure_with_no_drive_measured_names_the_output_drive_once():
+    doc = explain_log("OSError: [Errno 28] No space left on device")
+    assert doc["suggestions"][0]["try"].startswith("Free space on the output drive (keep")
+
+
+@pytest.mark.parametrize(
+    ("exception_type", "message", "kind"),
+    [
+        # vLLM: no GPU memory left for its KV cache within gpu_memory_utilization (vllm-project/vllm#10439; v1's words)
+        ("ValueError", "No available memory for the cache blocks. Try increasing `gpu_memory_utilization`", "vram"),
+        (
+            "ValueError",
+            "To serve at least one request with the models's max seq len (32768), (4.50 GiB KV cache is needed, which "
+            "is larger than the available KV cache memory (4.47 GiB).",
+            "vram",
+        ),
+        # Ray's memory monitor killing a task: its OutOfMemoryError is the node's RAM, not a GPU's
+        ("ray.exceptions.OutOfMemoryError", "Task was killed due to the node running low on memory.", "system-ram"),
+    ],
+)
+def test_serving_frameworks_say_which_memory(exception_type, message, kind):
+    assert classify_failure(exception_type, message) == kind
+
+
+def test_onnx_runtimes_arena_with_no_provider_named_is_the_gpus():
+    # iperov/DeepFaceLive: "BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer of size
+    # 150994944" alone; the maintainer: "not enough vram"
+    doc = explain_log((LOGS / "deepfacelive_onnx_bfcarena_alloc_fail.log").read_bytes())
+    assert doc["failure"]["kind"] == "vram" and doc["suggestions"]

@@ -91,6 +91,8 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "lllyasviel-stable-diffusion-webui-forge650_crash_on_model_change_git_could_not_read.log",  # git's "error: "
             "dali_multigpu_train_dmesg_mem_cgroup_oom.log",  # the kernel's "[2612362.231458] " (dmesg, NVIDIA/DALI)
             "tranx_dmesg_oom_killed_python3.log",  # and again (pcyin/tranX's dmesg)
+            "ms_swift_dataset_map_errno28_rank4.log",  # torchrun's "[rank4]: " before each line of a rank (ms-swift)
+            "lm_eval_gpustat_8xh100_skewed_memory_no_error.log",  # gpustat's "[0] " GPU index (lm-evaluation-harness)
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -264,7 +266,7 @@ def test_a_wrappers_prefix_is_learned_behind_a_quote_or_a_containers_prefix():
 
 
 def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
-    # of the corpus, seven logs came with a blank line after each line (a page's or a terminal's copy made each line a
+    # of the corpus, nine logs came with a blank line after each line (a page's or a terminal's copy made each line a
     # paragraph); the one whose error spans lines, Comfy-Org/ComfyUI#13954's StabilityMatrix popup, reads its
     # "Allocation on device 0 would exceed allowed memory." with the sizes torch put under it
     assert corpus_shaped(spaced) == {
@@ -276,6 +278,7 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "rocmbuild5990_amdgpu_gfxhub_page_fault_dmesg.log",
         "stabilitymatrix-449_pip_errno28_install.log",
         "Acly-krita-ai-diffusion895_bind_10048_traceback.log",  # Acly/krita-ai-diffusion#895, a traceback so pasted
+        "localai_gptj_docker_unexpected_eof_model_load.log",  # mudler/LocalAI#195, a container's log so pasted
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")

@@ -7,7 +7,13 @@ from ...format import GIB, fmt_bytes
 from ...vocabulary import SYSTEM_KINDS
 from ..doctor import suggest_pagefile
 from ..facts import USAGE_WORDS, RunFacts, of_limit, short
-from ..failures import allocation_size_limit, dynamic_vram_reserve, malloc_async_assert, pinned_host
+from ..failures import (
+    allocation_size_limit,
+    dynamic_vram_reserve,
+    malloc_async_assert,
+    pinned_host,
+    shared_memory_full,
+)
 from ..limits import CGROUP, COMMIT, MemoryLimit, disk_is_low, os_family
 from .base import Suggestion, rule
 from .firststep import impossible_request
@@ -420,8 +426,10 @@ def disk_space(f: RunFacts) -> list[Suggestion]:
         return []
     evidence = [f"{d['role']}: {fmt_bytes(d['free_bytes'])} free of {fmt_bytes(d['total_bytes'])}" for d in low]
     if failed_disk and f.failure is not None:
+        if shared_memory_full(f.failure.message):
+            return [_grow_shared_memory(f"{f.label(f.failing_node())} failed with '{short(f.failure.message)}'.")]
         evidence.insert(0, f"{f.label(f.failing_node())} failed writing: {short(f.failure.message)}")
-    where = ", ".join(sorted({d["role"] for d in low})) or "the output drive"
+    where = ", ".join(sorted({d["role"] for d in low})) or "output"
     return [
         Suggestion(
             "free-disk",
@@ -432,3 +440,17 @@ def disk_space(f: RunFacts) -> list[Suggestion]:
             "disk, not VRAM.",
         )
     ]
+
+
+def _grow_shared_memory(why: str) -> Suggestion:
+    """/dev/shm full: a filesystem in memory with a size of its own, which freeing the disk does not grow."""
+    return Suggestion(
+        "grow-shared-memory",
+        "failure",
+        "Give /dev/shm more room",
+        why + " /dev/shm is a filesystem in memory with a size of its own (a Docker container's is 64 MB unless "
+        "it is given more), where data loader workers and Ray pass their data: it filled, not the disk.",
+        "Start the container with a larger /dev/shm (docker run --shm-size=8g, or --ipc=host; on Kubernetes an "
+        "emptyDir volume with medium: Memory mounted at /dev/shm), or have the loader use fewer worker processes "
+        "(num_workers=0 loads in the main process and needs none).",
+    )
