@@ -51,6 +51,7 @@ often the kernel's OOM killer — system RAM, inferred (:func:`killed_child`).""
 _SYSTEM_RAM_TEXTS = (
     "defaultcpuallocator",  # torch's CPU allocator names itself only when it fails (in any translation)
     "alloc_cpu.cpp",
+    "[enforce fail at cpuallocator.cpp",  # torch < 1.5: "... posix_memalign(&data, gAlignment, nbytes) == 0. 12 vs 0"
     "[enforce fail at alloc_cpu",
     "cannot allocate memory",  # ENOMEM (an mmap, a fork)
     "std::bad_alloc",
@@ -125,6 +126,7 @@ _NAMES_GPU = re.compile(
 )
 _COMMIT_TEXTS = (
     "paging file is too small",
+    "paging file is to small",  # as users retype it
     "os error 1455",
     "winerror 1455",
     "error 1455",
@@ -162,6 +164,9 @@ _SHM_FULL = (
 )
 """/dev/shm full: a filesystem in memory of its own size (a container's is 64 MB unless it is given more), read as
 a full disk (its remedy is its size, not RAM's)."""
+_SHM_WRITE = re.compile(r"unable to write to file </torch_[\d_]+>(?::? no space left|\s*$)")
+"""torch sharing a tensor between processes through a file in /dev/shm that it could not write: for want of space
+(``... </torch_739_144252761_4>: No space left on device (28)``; older versions left the reason unsaid)."""
 _DISK_TEXTS = (
     "no space left on device",
     "errno 28]",
@@ -293,6 +298,7 @@ _VRAM_TEXTS = (
     "including non-pytorch memory",  # "Including non-PyTorch memory, this process has 7.2 GiB memory in use."
     "is allocated by pytorch, and",  # "Of the allocated memory 6.9 GiB is allocated by PyTorch, and ..."
     "free (according to cuda)",  # the block under "Allocation on device 0 would exceed allowed memory"
+    "ran out of memory, skipping batch",  # fairseq's and Lightning-based tools' catch of torch's CUDA OOM: work lost
     # vLLM: the GPU memory left for its KV cache after the weights, within gpu_memory_utilization of the card
     "no available memory for the cache blocks",  # v0: "ValueError: No available memory for the cache blocks. ..."
     "larger than the available kv cache memory",  # v1: "... 4.50 GiB KV cache is needed, which is larger than ..."
@@ -333,8 +339,10 @@ def shared_memory_full(message: str | None) -> bool:
     """Whether ``message`` says /dev/shm filled (:data:`_SHM_FULL`), or a write to it found no space left (torch
     shares a tensor between processes through a file there: ``unable to write to file </torch_739_144252761_4>``)."""
     low = (message or "").lower()
-    return any(t in low for t in _SHM_FULL) or (
-        ("/dev/shm" in low or "file </torch_" in low) and "no space left" in low
+    return (
+        any(t in low for t in _SHM_FULL)
+        or _SHM_WRITE.search(low) is not None
+        or ("/dev/shm" in low and "no space left" in low)
     )
 
 
@@ -370,6 +378,8 @@ def memory_sign(text: str) -> bool:
     """
     low = text.lower()
     if detect_fallback(text) is not None or "(non oom)" in low:  # aimdo's "VRAM Allocation failed (non OOM)"
+        return False
+    if "was sent sigkill" in low:  # gunicorn's kill, which only guesses "Perhaps out of memory?": an ending
         return False
     return (
         any(t in low for t in MEMORY_TEXTS)
@@ -412,7 +422,7 @@ def classify_failure(
         return "vram"  # DirectML's E_OUTOFMEMORY: the GPU's (ONNX Runtime's DML provider, torch-directml)
     if any(t in text for t in _COMMIT_TEXTS):
         return "commit-limit"
-    if any(t in text for t in _DISK_TEXTS):
+    if any(t in text for t in _DISK_TEXTS) or _SHM_WRITE.search(text):
         return "disk"
     vram_text = (
         any(t in text for t in _VRAM_TEXTS)

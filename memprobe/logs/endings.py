@@ -177,7 +177,9 @@ _CGROUP_KILL = (
     "memory quota vastly exceeded",
     "killed as a result of limit of",  # the kernel's memory cgroup (v1): "Task in /docker/... killed as a result of ..."
     "container oom ",  # docker's event: "... container oom 3f9c2a1b7d4e (image=comfyui:latest, name=comfyui)"
-    "oom-kill event(s) in stepid",  # Slurm: "Detected 1 oom-kill event(s) in StepId=191.batch cgroup"
+    "oom-kill event(s) in step",  # Slurm: "Detected 1 oom-kill event(s) in StepId=191.batch cgroup" ("in step 42.batch")
+    "oom_kill event in stepid",  # ... as newer releases word it: "Detected 1 oom_kill event in StepId=42.batch. ..."
+    "oom_kill events in stepid",
     "mem_cgroup_out_of_memory",  # the kernel's stack of an OOM kill inside a memory cgroup (dmesg)
     "exceeded the memory limit of",  # a platform's ("The container was killed as it exceeded the memory limit of 4g")
 )
@@ -185,15 +187,19 @@ _CGROUP_KILL = (
 _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\bexceeded")
 """A hosting platform's own kill (Cloud Run: "Memory limit of 2048 MiB exceeded with 2101 MiB used")."""
 _SIGKILL_EXIT = re.compile(
-    r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*(?:137|-9)\b"
+    r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*\(?(?:137|-9)\b"
     r"|\b(?:killed|terminated)(?: by| with)? signal:? (?:9|sigkill|killed)\b"
     r"|\bexited \((?:137|-9)\)"  # docker ps's status column: "Exited (137) 3 minutes ago"
     r"|\bexitcode: (?:137|-9)\b"  # a Kubernetes status' "exitCode: 137" (its YAML, lower-cased)
+    r"|\bwas sent sigkill\b"  # gunicorn's arbiter: "Worker (pid:7) was sent SIGKILL! Perhaps out of memory?"
 )
 """An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
 ``exit status 137``, ``exited with code -9``, fish's ``terminated by signal SIGKILL``, ``terminated by signal 9``)."""
 _CRASH_SIGNAL_CODE = re.compile(r"\bcode -(?:4|6|7|8|11)\b")
 """A child's exit code as Python's ``subprocess`` gives a signal's (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV)."""
+_SUPERVISED_SIGNAL = re.compile(r"exited with code \d+ \(by signal (\d+)\)")
+"""s6-overlay's supervisor in a container on a service's end by a signal (``Service exited with code 256 (by signal
+4)``): SIGKILL's 9 is a kill, SIGILL's 4, SIGABRT's 6, SIGBUS' 7, SIGFPE's 8 and SIGSEGV's 11 a crash."""
 _NATIVE_FRAME = re.compile(
     r"python3\d*\.dll(?:\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ byte\(s\)|\+0x[0-9a-f]+\))"
     r"|^[\w.-]+\.dll \+ 0x[0-9a-f]+\b|^[0-9a-f]{16}(?:[0-9a-f]{16})? [\w.-]+\.dll!"
@@ -202,8 +208,9 @@ _NATIVE_FRAME = re.compile(
 c10's ``00007FFA79B2A9BC00007FFA79B19EB0 torch_python.dll!initModule [...]``): the process crashed."""
 _KERNEL_SEGFAULT = re.compile(r"\berror \d+ in [\w.+-]+\.so\b")
 """The end of the kernel's line for a process's SIGSEGV (``... segfault at 0 ip ... error 4 in libhsa-runtime64.so.1``)."""
-_SHELL_JOB = re.compile(r"line \d+:\s+\d+\s+killed")
-"""A shell script's report of its child's SIGKILL (``entrypoint.sh: line 63:  6544 Killed``)."""
+_SHELL_JOB = re.compile(r"line \d+:\s+\d+\s+killed|^(?:zsh|bash|sh): killed\s|^\[\d+\]\s*[+-]?\s+killed\s")
+"""A shell's report of its child's SIGKILL: a script's (``entrypoint.sh: line 63:  6544 Killed``), zsh's
+(``zsh: killed     mflux-generate ...``), a job's (``[1]+  Killed    python train.py``)."""
 _COMMIT_EXHAUSTED = (
     "resource-exhaustion-detector",
     "low virtual memory condition",
@@ -332,6 +339,8 @@ def ending_kind(low: str, s: str) -> str | None:
         return "killed"
     if low.startswith("make: ***") and low.endswith("error 137"):  # make ran it (a container's `docker run`)
         return "killed"
+    if (m := _SUPERVISED_SIGNAL.search(low)) and m.group(1) in ("9", "4", "6", "7", "8", "11"):
+        return "killed" if m.group(1) == "9" else "crash"
     if (any(k in low for k in _KILLED_WORDS) and len(s) < 80) or low.strip() in _KILLED_LINES:
         return "killed"
     if "thread: [" in low and "assertion `" in low:  # a CUDA kernel's device-side assert: an error, not an abort

@@ -238,9 +238,11 @@ AcceleratorError"): where a paste cuts that traceback before its last line, its 
 _WARNS = re.compile(r"(?i)warn(?:ing)?\b\W")
 """A line whose own first word says it warns ("Warning: caught exception 'Found no NVIDIA driver ...', memory monitor
 disabled": AUTOMATIC1111's web UI going on without its monitor): what it quotes did not stop anything."""
-_CONTAINER_EXIT = re.compile(r"(?i)exited with (?:code|status) 137|exit ?code: 137|\bexited \(137\)|exitcode=137")
+_CONTAINER_EXIT = re.compile(
+    r"(?i)exited with (?:code|status) 137|exit ?code: 137|\bexited \(137\)|exitcode=137|terminated with exit code \(137\)"
+)
 """How docker, compose and Kubernetes report a container's end by SIGKILL (``comfyui-1 exited with code 137``,
-``Exit Code: 137``, a pod status' ``exitCode: 137``, ``Exited (137)``); an IDE's "Process finished with exit code 137" is a host's process."""
+``Exit Code: 137``, a pod status' ``exitCode: 137``, ``Exited (137)``, Flyte's pod ``terminated with exit code (137)``); an IDE's "Process finished with exit code 137" is a host's process."""
 _CONTAINER_PROMPT = re.compile(r"(?:^|[\s)])[\w.-]+@[0-9a-f]{12}:[~/]|^ ?---> Running in [0-9a-f]{12}$")
 """A shell's prompt on a host named by 12 hex digits (``root@e56d3dd32e2a:/workspace/ComfyUI#``): Docker names a
 container's host by its short ID — a rented GPU pod, a container's shell; and ``docker build``'s step running in one

@@ -98,6 +98,15 @@ UNTOUCHED = {
     "bm": ((26, 32), (0, 0), (15, 17), (0, 0)),  # programs that fine-tune and serve large language models
     # (text-generation-webui, LLaMA-Factory, DeepSpeed, vLLM): which memory ran out, or none, 27/32; the original
     # reader 16/32, 6/17
+    "bo": ((26, 31), (0, 0), (17, 18), (0, 0)),  # science, medicine and speech (Boltz, AlphaFold, nnU-Net, WhisperX):
+    # which memory ran out, or none, 28/31; the original reader 18/31, 3/18
+    "bp": ((27, 30), (0, 0), (15, 16), (0, 0)),  # 3D reconstruction and generation (nerfstudio, gaussian-splatting,
+    # TRELLIS): which memory ran out, or none, 27/30; the original reader 21/30, 1/16
+    "bq": ((26, 30), (0, 0), (14, 14), (0, 3)),  # the official repositories of the models ComfyUI runs (Wan, SVD,
+    # HunyuanVideo, OmniGen): which memory ran out, or none, 27/30; the original reader 21/30, 0/14 (its three decodes
+    # say so only in their threads)
+    "br": ((26, 35), (0, 0), (16, 20), (0, 0)),  # training frameworks (OpenMMLab, Lightning, PyG, fairseq, Slurm):
+    # which memory ran out, or none, 27/35; the original reader 18/35, 2/20
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

@@ -228,3 +228,45 @@ def test_onnx_runtimes_arena_with_no_provider_named_is_the_gpus():
     # 150994944" alone; the maintainer: "not enough vram"
     doc = explain_log((LOGS / "deepfacelive_onnx_bfcarena_alloc_fail.log").read_bytes())
     assert doc["failure"]["kind"] == "vram" and doc["suggestions"]
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "ending"),
+    [
+        # Slurm's older words, "slurmstepd: error: Detected 2 oom-kill event(s) in step 3756240.batch cgroup."
+        # (PyBNF), and its newer, "Detected 1 oom_kill event in StepId=xxx.batch" (SSDNeRF)
+        ("pybnf_slurm_oom_kill_event_oneliner.log", "cgroup-limit", "cgroup-kill"),
+        ("slurm_ssdnerf_oom_kill_event_stepid.log", "cgroup-limit", "cgroup-kill"),
+        # Flyte's pod "terminated with exit code (137)": the pod's memory limit (flyteorg/flyte, 200Mi by default)
+        ("flyte_demo_pod_exit_137_no_message.log", "cgroup-limit", "killed"),
+        # zsh's job report "zsh: killed     mflux-generate-flux2 ..." (filipstrand/mflux#322), the resource tracker's
+        # warning below it no crash of its own
+        ("mflux_flux2_klein_zsh_killed.log", "system-ram", "killed"),
+        # gunicorn's "Worker (pid:7) was sent SIGKILL! Perhaps out of memory?": a kill, not a GPU's memory
+        ("whisper_asr_webservice_gunicorn_worker_sigkill.log", "system-ram", "killed"),
+        # s6-overlay's "Service exited with code 256 (by signal 4)": SIGILL, a crash (a CPU without AVX)
+        ("home_assistant_whisper_addon_signal4_no_avx.log", "abrupt", "crash"),
+    ],
+)
+def test_how_schedulers_supervisors_and_shells_report_a_kill(name, kind, ending):
+    failure = explain_log((LOGS / name).read_bytes())["failure"]
+    assert (failure["kind"], failure["ending"]) == (kind, ending)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "first"),
+    [
+        # torch < 1.5's CPU allocator: "[enforce fail at CPUAllocator.cpp:56] posix_memalign(...) == 0. 12 vs 0"
+        ("pyg_tudataset_dblp_onehot_posix_memalign.log", "system-ram", None),
+        # "The paging file is to small for this operation to complete", as its poster retyped it (raster-vision)
+        ("rastervision_paging_file_dll_oneliner.log", "commit-limit", "pagefile"),
+        # older torch's "unable to write to file </torch_74396_2983595444>" with no reason: /dev/shm full
+        ("effdet_unable_to_write_torch_shm_file.log", "disk", "grow-shared-memory"),
+        # Boltz's "WARNING: ran out of memory, skipping batch" (its catch of torch's CUDA OOM): an input lost to VRAM
+        ("boltz_3000_residues_ran_out_of_memory_skipping_batch.log", "vram", None),
+    ],
+)
+def test_older_and_other_programs_words_for_memory_running_out(name, kind, first):
+    doc = explain_log((LOGS / name).read_bytes())
+    assert doc["failure"]["kind"] == kind and doc["suggestions"]
+    assert first is None or doc["suggestions"][0]["id"] == first

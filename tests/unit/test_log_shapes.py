@@ -93,6 +93,9 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "tranx_dmesg_oom_killed_python3.log",  # and again (pcyin/tranX's dmesg)
             "ms_swift_dataset_map_errno28_rank4.log",  # torchrun's "[rank4]: " before each line of a rank (ms-swift)
             "lm_eval_gpustat_8xh100_skewed_memory_no_error.log",  # gpustat's "[0] " GPU index (lm-evaluation-harness)
+            "esmfold_predicted_structure_no_chunk_size_ok.log",  # a logger's "23/12/11 22:57:36 | INFO | root | "
+            "instant_ngp_testbed_cudamalloc_failed_out_of_memory.log",  # instant-ngp's "21:39:07 INFO     "
+            "stardist_napari_3d_tf_oom_conv3d.log",  # TensorFlow's "2024-01-31 09:59:52.515119: W "
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -142,6 +145,7 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
     # and Ray's raylet lines, 116 columns wide in a CI's log (vLLM: "... To see more information about th" / "e Workers")
     assert corpus_shaped(unwrapped) == {
         "vllm_ray_raylet_workers_killed_memory_pressure.log",
+        "nerfstudio_instant_ngp_caching_images_processus_arrete.log",  # rich's log, padded to its console's width
         "a1111_install_torch_errno28_pip_temp.log",
         "ComfyUIZluda176_gfx803_newer_rocmlibs_cuda_oom_traceback.log",
         "ComfyUI15271_illegal_memory_access_abort_console.log",
@@ -207,6 +211,10 @@ def test_a_logs_own_indentation_is_kept():
         "a1111_arc_a770_sysinfo_cl_out_of_host_memory.log",  # a slice of the web UI's sysinfo JSON
         "caffe_ssd_webcam_quadro600_oom.log",  # glog's "*** Check failure stack trace", each frame at "    @ 0x..."
         "kserve_triton_bert_500mi_limit_exitcode137.log",  # a pod status' YAML, the server's log under "message: |"
+        "databricks_operator_oomkilled_137.log",  # and kubectl describe's, indented under its pod
+        "stereoanyvideo_depthanything_vitl_state_dict_mismatch.log",  # a state dict's keys indented under its error
+        "hunyuanvideo_i2v_image_tokens_mismatch.log",  # its error above a command whose options are indented
+        "home_assistant_whisper_addon_signal4_no_avx.log",  # an add-on's log quoted as a code block
     }
 
 
