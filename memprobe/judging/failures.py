@@ -98,6 +98,7 @@ _SYSTEM_RAM_TEXTS = (
     "메모리를 할당할 수 없습니다",
     "failed to allocate",  # "... memory", ONNX Runtime's "... memory for requested buffer", ggml's buffers
     "out of host memory",
+    "bad allocation",  # std::bad_alloc's words in Microsoft's C++ library ("Exception during initialization: bad allocation")
     "node running low on memory",  # Ray: "Task was killed due to the node running low on memory." (its OOM killer)
     "not enough memory: you tried to allocate",  # torch's CPU allocator, its prefix cut
     "you tried to allocate",  # the same, cut further ("... you tried to allocate 26214400 bytes.")
@@ -109,7 +110,7 @@ _SYSTEM_RAM_TEXTS = (
     "out of ram",  # what a user types in place of a log ("System RAM is full", "ran out of RAM")
     "ram is full",
 )
-_GENERIC_ALLOCATION = ("failed to allocate", "unable to allocate", "cannot allocate memory")
+_GENERIC_ALLOCATION = ("failed to allocate", "unable to allocate", "cannot allocate memory", "bad allocation")
 """Host-memory texts other libraries also print for a GPU's memory (ONNX Runtime's arena, llama.cpp's
 buffers): a GPU named beside them makes them VRAM."""
 _TENSORFLOW_OOM = "oom when allocating tensor"
@@ -284,6 +285,8 @@ _VRAM_TEXTS = (
     "cuda_error_out_of_memory",  # the CUDA driver API's name (numba, pycuda, cupy)
     "hiperroroutofmemory",
     "out_of_device_memory",  # Intel's Level Zero / unified runtime (XPU)
+    "to avoid cl_out_of_resources",  # OpenVINO's GPU plugin: "... reduce memory consumption (...) to avoid CL_OUT_OF_..."
+    "cl_mem_object_allocation_failure",  # OpenCL's own code for a device buffer it could not allocate
     "outofdevicememory",  # Vulkan (vk::Device::allocateMemory: ErrorOutOfDeviceMemory)
     "pi_error_out_of_resources",  # Intel's SYCL runtime when a device allocation fails (IPEX on Arc)
     "ur_result_error_out_of_resources",  # the same in its newer unified runtime

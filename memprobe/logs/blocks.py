@@ -332,6 +332,8 @@ class BlockReading:
             if mode in (Mode.FRAMES, Mode.REPORT_TRACE) and self.exc is not None and self.exc.frames:
                 if s.startswith("[Previous line repeated") or s[:1] in ("^", "~") or s.startswith("...<"):
                     return True  # (a caret line: alone, or with the code line a flattened paste put after it)
+                if not s.strip("\"'"):  # the quote an app's report closes its quoted frames with, its error below
+                    return True  # (Ultimate Vocal Remover's 'Traceback Error: "  File ...' ... '"', 'MemoryError: ...')
                 last = self.exc.frames[-1]
                 if last.code is None and not _known(s):  # the source line (its indent may be lost to a prefix)
                     last.code = s[:300]

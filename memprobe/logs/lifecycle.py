@@ -13,7 +13,7 @@ from ..judging.failures import memory_gate
 from .blocks import Mode
 from .endings import ENDING_HINT, backend_exit_kind, ending_kind
 from .modellog import ModelLogReader
-from .patterns import _EXECUTING, _INTERRUPT_REQUESTS, _POPUP, _THREAD
+from .patterns import _EXECUTING, _INTERRUPT_REQUESTS, _POPUP, _THREAD, _VAE_BAR
 from .records import Ending, Frame, LogFacts, LogFailure, LogLine, PromptLog, bar_finished
 from .text import clean
 
@@ -180,7 +180,10 @@ class EndingReading:
 
     def _progress_bar(self, s: str) -> str | None:
         """A sampler's progress bar (its last state): the exception printed right after it on its line, if one was."""
-        self.prompt.last = (self.n, s, "progress")
+        label = s[: s.find("%|")]
+        work = _VAE_BAR.search(label) if ("VAE" in label or "vae" in label) and not bar_finished(s) else None
+        hint = ("vae-decode" if work.group(1).lower() == "de" else "vae-encode") if work else "progress"
+        self.prompt.last = (self.n, s, hint)  # (a VAE's own bar running: "[Tiled VAE]: Executing Decoder Task Queue")
         if not self.prompt.sampled and "100%" in s and bar_finished(s):
             self.prompt.sampled = True
         if (load := s.find("Requested to load ")) > 0:

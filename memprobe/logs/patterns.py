@@ -266,6 +266,9 @@ _CLASS_WORD = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63}) +(.+)$")
 """A node's class, a space, the message: a one-line paste that lost its colon."""
 _VAE_WORK = re.compile(r"(?i)\bvae\b.{0,20}\b(de|en)cod(?:e|ing)\b")
 """A line that says a VAE decode (or encode) is under way: a pack's own progress line."""
+_VAE_BAR = re.compile(r"(?i)\bvae\b.{0,20}\b(de|en)cod(?:e|ing|er)\b")
+"""A progress bar's label that says a VAE decodes (encodes): ``VAE encoding:``, the tiled VAE's ``[Tiled VAE]:
+Executing Decoder Task Queue:``."""
 _MANAGER_LINES = ("Requested to load ", "loaded completely ", "loaded partially ", *_LOADER_LINES)
 """Lines ComfyUI's model manager prints (a line of them that is short and names no error has nothing else)."""
 _INTERRUPT_REQUESTS = (
@@ -352,12 +355,14 @@ _NOT_A_FAILURE = re.compile(
     r"(?i)warn|\binstead\b|trying again|\bretry(?:ing)?\b|fall(?:ing)? ?back|\bdefaulting to\b|\bskipp(?:ing|ed)\b|\bignored?\b"
     r"|\bno errors?\b|^\W*(?:clip|unet|vae|model) (?:missing|unexpected) ?:|\bEP Error\b|\(Triggered internally at "
     r"|^Found comfy_kitchen backend |^comfy-aimdo failed to load: |\bencountered in (?!cast)\w"
+    r"|\b(?:(?:will|may|might|could) )+be slower\b"  # Wan2GP's "Unable to pin data ... Transfer ... will may be slower."
 )
 """What such words say in a line that is not a failure: a warning (torch's own end "(Triggered internally at
 ...)"), a fallback ComfyUI or a library went on with (onnxruntime's "EP Error" before it falls back to the CPU),
 an exception Python ignored, ComfyUI's list of a checkpoint's missing or unexpected keys, "no errors", the
 start-up lines that quote an error ComfyUI went on without (:data:`_NOTICES`), numpy's floating-point warning
-("overflow encountered in multiply") where a paste kept its text but not its name (:data:`_NAN_CAST` aside)."""
+("overflow encountered in multiply") where a paste kept its text but not its name (:data:`_NAN_CAST` aside), a line
+that says the work goes on, only slower."""
 _QUIET_LEVEL = re.compile(r"(?i)warn|info|debug|trace|notice")
 """A logger's level below an error's, in the prefix before a line."""
 _FAILED = re.compile(r"\b(?:[Ee]rror|[Ff]ailed|[Ee]xception)\b")

@@ -107,6 +107,12 @@ UNTOUCHED = {
     # say so only in their threads)
     "br": ((26, 35), (0, 0), (16, 20), (0, 0)),  # training frameworks (OpenMMLab, Lightning, PyG, fairseq, Slurm):
     # which memory ran out, or none, 27/35; the original reader 18/35, 2/20
+    "bt": ((18, 22), (0, 0), (14, 14), (0, 0)),  # voice, singing, talking heads and music (Applio, demucs, Wav2Lip,
+    # UVR, GPT-SoVITS): which memory ran out, or none, 19/22; the original reader 14/22, 2/14
+    "bu": ((21, 31), (0, 0), (13, 18), (0, 0)),  # the runtimes beside torch (ONNX Runtime, TensorRT, OpenVINO,
+    # CTranslate2): which memory ran out, or none, 23/31; the original reader 8/31, 5/18
+    "bv": ((21, 24), (1, 1), (10, 10), (0, 1)),  # the Chinese-speaking ecosystem (Kolors, CogVideoX, DiffSynth):
+    # which memory ran out, or none, 22/24; the original reader 18/24, 0/1, 1/10
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

@@ -270,3 +270,43 @@ def test_older_and_other_programs_words_for_memory_running_out(name, kind, first
     doc = explain_log((LOGS / name).read_bytes())
     assert doc["failure"]["kind"] == kind and doc["suggestions"]
     assert first is None or doc["suggestions"][0]["id"] == first
+
+
+def test_a_report_that_quotes_its_frames_keeps_the_error_below_the_closing_quote():
+    # Anjok07/ultimatevocalremovergui: 'Traceback Error: "  File ...' ... '"', then 'MemoryError: "Unable to allocate
+    # 95.9 MiB ..."': the error of that traceback, not a second failure after a cut one
+    doc = explain_log((LOGS / "uvr_vr_istft_memoryerror_report.log").read_bytes())
+    assert doc["failure"]["kind"] == "system-ram" and not doc["consequences"]
+    assert "Unable to allocate 95.9 MiB" in doc["failure"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        # Microsoft's C++ library words std::bad_alloc "bad allocation" (onnxruntime's perf test in a 32-bit process)
+        ("onnxruntime_x86_perf_test_vgg16_bad_allocation.log", "system-ram"),
+        # ... and beside CUDA's own code it stays the GPU's (graphdeco-inria/gaussian-splatting)
+        ("gaussian_splatting_distcuda2_bad_allocation_cudaerrormemoryallocation.log", "vram"),
+        # OpenVINO's GPU plugin: "... reduce memory consumption (...) to avoid CL_OUT_OF_RESOURCES exception" (an iGPU)
+        ("openvino_igpu_llama2_cl_out_of_resources.log", "vram"),
+    ],
+)
+def test_runtimes_beside_torch_say_which_memory(name, kind):
+    doc = explain_log((LOGS / name).read_bytes())
+    assert doc["failure"]["kind"] == kind and doc["suggestions"]
+
+
+def test_a_vaes_own_progress_bar_places_the_failure_in_its_decode():
+    # PiSA-SR's tiled VAE: "[Tiled VAE]: Executing Decoder Task Queue:   9%|..." then torch's CUDA out of memory
+    doc = explain_log((LOGS / "pisa_sr_tiled_vae_decoder_oom_4090.log").read_bytes())
+    assert (doc["failure"]["kind"], doc["failure"]["stage"]) == ("vram", "vae-decode")
+    assert doc["suggestions"][0]["id"] in {"tiled-decode", "tiled-decode-own"}
+    # a bar at its end is a finished decode: what failed after it is not placed there
+    done = "[Tiled VAE]: Executing Decoder Task Queue: 100%|██████████| 1476/1476 [00:10<00:00, 128.52it/s]\n"
+    assert explain_log(done + "RuntimeError: CUDA error: out of memory")["failure"]["stage"] != "vae-decode"
+
+
+def test_a_notice_that_the_work_goes_on_slower_is_no_failure():
+    # deepbeepmeep/Wan2GP: "Unable to pin data of '...' to reserved RAM as there is no reserved RAM left. Transfer speed
+    # from RAM to VRAM will may be slower." (the maintainer: only a warning, the LoRAs still apply)
+    assert explain_log((LOGS / "wan2gp_ltx2_lora_pin_reserved_ram_warning.log").read_bytes())["failure"] is None

@@ -96,6 +96,9 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "esmfold_predicted_structure_no_chunk_size_ok.log",  # a logger's "23/12/11 22:57:36 | INFO | root | "
             "instant_ngp_testbed_cudamalloc_failed_out_of_memory.log",  # instant-ngp's "21:39:07 INFO     "
             "stardist_napari_3d_tf_oom_conv3d.log",  # TensorFlow's "2024-01-31 09:59:52.515119: W "
+            "voltaml_trt_build_outofmemory_warnings_only.log",  # TensorRT's "[12/09/2022-20:25:24] [TRT] [E] "
+            "tensorrt7_windows_build_outofmemory_computecosts.log",  # trtexec's "[03/07/2020-16:57:34] [E] [TRT] "
+            "trtexec_yolov4_saving_engine_file_failed.log",  # and its "[12/29/2020-20:56:49] [I] [TRT] "
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
