@@ -195,8 +195,9 @@ _SIGKILL_EXIT = re.compile(
 )
 """An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
 ``exit status 137``, ``exited with code -9``, fish's ``terminated by signal SIGKILL``, ``terminated by signal 9``)."""
-_CRASH_SIGNAL_CODE = re.compile(r"\bcode -(?:4|6|7|8|11)\b")
-"""A child's exit code as Python's ``subprocess`` gives a signal's (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV)."""
+_CRASH_SIGNAL_CODE = re.compile(r"\bcode\s*=?\s*-(?:4|6|7|8|11)\b")
+"""A child's exit code as Python's ``subprocess`` gives a signal's (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV), also as a
+launcher words it (DeepSpeed's "exits with return code = -11")."""
 _SUPERVISED_SIGNAL = re.compile(r"exited with code \d+ \(by signal (\d+)\)")
 """s6-overlay's supervisor in a container on a service's end by a signal (``Service exited with code 256 (by signal
 4)``): SIGKILL's 9 is a kill, SIGILL's 4, SIGABRT's 6, SIGBUS' 7, SIGFPE's 8 and SIGSEGV's 11 a crash."""
@@ -329,7 +330,7 @@ def ending_kind(low: str, s: str) -> str | None:
         return "commit-exhausted"
     if any(p in low for p in _WINDOW_OOM):
         return "window-oom"
-    if re.search(r"(?:^|\s)killed(?::? 9)?(?:[\s.!]|$)", low) and (
+    if re.search(r"(?:^|\s)killed(?::? 9)?(?:[\s.!;]|$)", low) and (
         len(s) < 24 or "python" in low or "main.py" in low or _SHELL_JOB.search(low)
     ):
         return "killed"
@@ -341,6 +342,8 @@ def ending_kind(low: str, s: str) -> str | None:
         return "killed"
     if (m := _SUPERVISED_SIGNAL.search(low)) and m.group(1) in ("9", "4", "6", "7", "8", "11"):
         return "killed" if m.group(1) == "9" else "crash"
+    if "exits with return code" in low and _CRASH_SIGNAL_CODE.search(low):  # DeepSpeed's launcher on its child
+        return "crash"
     if (any(k in low for k in _KILLED_WORDS) and len(s) < 80) or low.strip() in _KILLED_LINES:
         return "killed"
     if "thread: [" in low and "assertion `" in low:  # a CUDA kernel's device-side assert: an error, not an abort

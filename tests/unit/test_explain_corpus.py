@@ -113,6 +113,10 @@ UNTOUCHED = {
     # CTranslate2): which memory ran out, or none, 23/31; the original reader 8/31, 5/18
     "bv": ((21, 24), (1, 1), (10, 10), (0, 1)),  # the Chinese-speaking ecosystem (Kolors, CogVideoX, DiffSynth):
     # which memory ran out, or none, 22/24; the original reader 18/24, 0/1, 1/10
+    "bw": ((28, 32), (0, 0), (16, 19), (0, 0)),  # upscaling, restoration and interpolation (Real-ESRGAN, CodeFormer,
+    # RIFE, Video2X): which memory ran out, or none, 28/32; the original reader 19/32, 0/19
+    "bx": ((24, 31), (0, 0), (11, 13), (0, 0)),  # one-click installers and what they install (Pinokio, FluxGym,
+    # ai-toolkit, SimpleTuner): which memory ran out, or none, 25/31; the original reader 13/31, 1/13
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

@@ -310,3 +310,20 @@ def test_a_notice_that_the_work_goes_on_slower_is_no_failure():
     # deepbeepmeep/Wan2GP: "Unable to pin data of '...' to reserved RAM as there is no reserved RAM left. Transfer speed
     # from RAM to VRAM will may be slower." (the maintainer: only a warning, the LoRAs still apply)
     assert explain_log((LOGS / "wan2gp_ltx2_lora_pin_reserved_ram_warning.log").read_bytes())["failure"] is None
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "ending"),
+    [
+        # ncnn's Vulkan: "vkAllocateMemory failed -2" (VK_ERROR_OUT_OF_DEVICE_MEMORY; REAL-Video-Enhancer's RIFE)
+        ("real_video_enhancer_ncnn_vkallocatememory_failed.log", "vram", None),
+        # DeepSpeed's launcher: "... exits with return code = -11" (SIGSEGV: a crash; its -9 is SIGKILL's)
+        ("diffusion_pipe_qwen_image_sigkill_minus11.log", "abrupt", "crash"),
+        ("deepspeed_chat_opt125m_colab_return_code_minus9.log", "system-ram", "killed"),
+        # a user's own "killed;" under the epoch's bar (PNI's training)
+        ("pni_anomaly_training_epoch_end_killed.log", "system-ram", "killed"),
+    ],
+)
+def test_a_gpu_buffer_a_launchers_crash_code_and_a_typed_kill(name, kind, ending):
+    doc = explain_log((LOGS / name).read_bytes())
+    assert (doc["failure"]["kind"], doc["failure"].get("ending")) == (kind, ending) and doc["suggestions"]
