@@ -288,6 +288,7 @@ _VRAM_TEXTS = (
     "to avoid cl_out_of_resources",  # OpenVINO's GPU plugin: "... reduce memory consumption (...) to avoid CL_OUT_OF_..."
     "cl_mem_object_allocation_failure",  # OpenCL's own code for a device buffer it could not allocate
     "outofdevicememory",  # Vulkan (vk::Device::allocateMemory: ErrorOutOfDeviceMemory)
+    "not enough memory, use lower resolution",  # AUTOMATIC1111's split attention, from the GPU's free memory
     "vkallocatememory failed -2",  # ncnn's Vulkan (Real-ESRGAN-, RIFE-, waifu2x-ncnn-vulkan): VK_ERROR_OUT_OF_DEVICE_MEMORY
     "pi_error_out_of_resources",  # Intel's SYCL runtime when a device allocation fails (IPEX on Arc)
     "ur_result_error_out_of_resources",  # the same in its newer unified runtime

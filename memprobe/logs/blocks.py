@@ -334,6 +334,8 @@ class BlockReading:
                     return True  # (a caret line: alone, or with the code line a flattened paste put after it)
                 if not s.strip("\"'"):  # the quote an app's report closes its quoted frames with, its error below
                     return True  # (Ultimate Vocal Remover's 'Traceback Error: "  File ...' ... '"', 'MemoryError: ...')
+                if not s.strip(".…[] "):  # frames a poster left out ("...", "[...]"): the traceback goes on below
+                    return True
                 last = self.exc.frames[-1]
                 if last.code is None and not _known(s):  # the source line (its indent may be lost to a prefix)
                     last.code = s[:300]

@@ -117,6 +117,8 @@ UNTOUCHED = {
     # RIFE, Video2X): which memory ran out, or none, 28/32; the original reader 19/32, 0/19
     "bx": ((24, 31), (0, 0), (11, 13), (0, 0)),  # one-click installers and what they install (Pinokio, FluxGym,
     # ai-toolkit, SimpleTuner): which memory ran out, or none, 25/31; the original reader 13/31, 1/13
+    "bz": ((27, 30), (0, 0), (19, 20), (0, 0)),  # character animation and image-to-video (MagicAnimate, Hallo,
+    # MimicMotion, DynamiCrafter): which memory ran out, or none, 27/30; the original reader 20/30, 6/20
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

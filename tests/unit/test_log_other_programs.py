@@ -327,3 +327,16 @@ def test_a_notice_that_the_work_goes_on_slower_is_no_failure():
 def test_a_gpu_buffer_a_launchers_crash_code_and_a_typed_kill(name, kind, ending):
     doc = explain_log((LOGS / name).read_bytes())
     assert (doc["failure"]["kind"], doc["failure"].get("ending")) == (kind, ending) and doc["suggestions"]
+
+
+def test_frames_a_poster_left_out_do_not_cut_the_traceback():
+    # huggingface/diffusers' SDXL fine-tuning on Colab: its frames, three lines of "...", then torch's CUDA out of memory
+    doc = explain_log((LOGS / "diffusers_sdxl_finetune_map_embeddings_cuda_oom.log").read_bytes())
+    assert doc["failure"]["kind"] == "vram" and not doc["consequences"] and doc["suggestions"]
+
+
+def test_the_web_uis_own_refusal_for_want_of_gpu_memory_is_vram():
+    # AUTOMATIC1111's split attention: "Not enough memory, use lower resolution (max approx. 1472x1472). Need: 3.7GB
+    # free, Have:3.1GB free" (sd-webui-animatediff)
+    doc = explain_log((LOGS / "sdwebui_animatediff_not_enough_memory_lower_resolution.log").read_bytes())
+    assert doc["failure"]["kind"] == "vram" and doc["suggestions"]
