@@ -319,6 +319,7 @@ _LOOSE_ERROR = re.compile(
     r"|unsupported operand type|invalid literal for|division by zero|exec format error|channels, but got \d+ channels"
     r"|out of resource: shared memory|Could not find a version that satisfies the requirement"
     r"|codec can't (?:de|en)code|was unexpected at this time\."  # UnicodeError's; cmd's syntax error in a .bat
+    r"|is not recognized as (?:the name of a cmdlet|an internal or external command)"  # PowerShell's, cmd's: no such program
     r"|could not be (?:found|located) in the dynamic link library|^The code execution cannot proceed because"
     r"|Storage size calculation overflowed"  # torch: a tensor's size past 2^63 bytes (a size input gone wild)
     r"|No operator found for `|^\[(?:WinError|Errno) \d+\] "  # an OSError's message without its type ("[WinError 1314] A required privilege ...")

@@ -340,3 +340,10 @@ def test_the_web_uis_own_refusal_for_want_of_gpu_memory_is_vram():
     # free, Have:3.1GB free" (sd-webui-animatediff)
     doc = explain_log((LOGS / "sdwebui_animatediff_not_enough_memory_lower_resolution.log").read_bytes())
     assert doc["failure"]["kind"] == "vram" and doc["suggestions"]
+
+
+def test_a_shell_that_finds_no_such_program_is_the_failure():
+    # Sanster/IOPaint: PowerShell's "iopaint : The term 'iopaint' is not recognized as the name of a cmdlet, ..."
+    doc = explain_log((LOGS / "iopaint_powershell_command_not_recognized.log").read_bytes())
+    assert doc["failure"]["kind"] == "other"
+    assert explain_log("'python' is not recognized as an internal or external command,")["failure"]["kind"] == "other"

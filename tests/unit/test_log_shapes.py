@@ -100,6 +100,7 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "tensorrt7_windows_build_outofmemory_computecosts.log",  # trtexec's "[03/07/2020-16:57:34] [E] [TRT] "
             "trtexec_yolov4_saving_engine_file_failed.log",  # and its "[12/29/2020-20:56:49] [I] [TRT] "
             "easydiffusion_cpu_defaultcpuallocator_7mb.log",  # Easy Diffusion's "09:21:20.184 ERROR cpu "
+            "deepfloyd_if_m_cuda_oom_1536gib_attention.log",  # rich's source lines, "756 │ " (DeepFloyd IF)
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
