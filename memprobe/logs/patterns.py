@@ -264,11 +264,13 @@ _BARE_CLASS = re.compile(r"^(?=.*[a-z])[A-Z][a-z0-9]*_?[A-Z][A-Za-z0-9_]{1,62}$"
 """A node's class alone on a line (two capitals at least, not all: ``KSampler``, ``Propainter_Sampler``; not ``ERROR``)."""
 _CLASS_WORD = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63}) +(.+)$")
 """A node's class, a space, the message: a one-line paste that lost its colon."""
-_VAE_WORK = re.compile(r"(?i)\bvae\b.{0,20}\b(de|en)cod(?:e|ing)\b")
+_VAE_CODING = r"(?i)\bvae\b.{0,20}\b(de|en)cod"
+_VAE_WORK = re.compile(_VAE_CODING + r"(?:e|ing)\b")
 """A line that says a VAE decode (or encode) is under way: a pack's own progress line."""
-_VAE_BAR = re.compile(r"(?i)\bvae\b.{0,20}\b(de|en)cod(?:e|ing|er)\b")
-"""A progress bar's label that says a VAE decodes (encodes): ``VAE encoding:``, the tiled VAE's ``[Tiled VAE]:
-Executing Decoder Task Queue:``."""
+_VAE_BAR = re.compile(_VAE_CODING + r"(?:e|ing|er)\b")
+"""A progress bar's label that says a VAE decodes (encodes), its decoder's too: ``VAE encoding:``, the tiled VAE's
+``[Tiled VAE]: Executing Decoder Task Queue:`` (a line that only names a decoder, "skipping VAE decoder load", is
+not one at work)."""
 _MANAGER_LINES = ("Requested to load ", "loaded completely ", "loaded partially ", *_LOADER_LINES)
 """Lines ComfyUI's model manager prints (a line of them that is short and names no error has nothing else)."""
 _INTERRUPT_REQUESTS = (
