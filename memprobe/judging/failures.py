@@ -16,13 +16,30 @@ from .._log import logger
 from ..sensing.snapshot import SystemMemory
 from ..vocabulary import AT_LIMIT, FAILURE_KINDS, KINDS
 from .sizes import message_sizes
+from .wordings import (
+    COMMIT_TEXTS,
+    CUT_DEVICE_OOM,
+    DISK_TEXTS,
+    GENERIC_ALLOCATION,
+    KILLED_CHILD_TEXTS,
+    MEMORY_TEXTS,
+    NAMES_GPU,
+    OOM_SUMMARY_LINE,
+    ORT_ARENA,
+    PINNED_TEXTS,
+    RAM_OOM,
+    SHM_FULL,
+    SHM_WRITE,
+    SPECIFIC_RAM_TEXTS,
+    SYSTEM_RAM_TEXTS,
+    TENSORFLOW_OOM,
+    VRAM_TEXTS,
+    translated_device_oom,
+)
 
 __all__ = [
     "shared_memory_full",
     "FAILURE_KINDS",
-    "OOM_UNLOAD_LINE",
-    "OOM_SUMMARY_LINE",
-    "OOM_HANDLER_LINES",
     "classify_failure",
     "is_memory_failure",
     "detect_fallback",
@@ -32,321 +49,20 @@ __all__ = [
     "FALLBACKS",
     "memory_sign",
     "killed_child",
-    "MEMORY_TEXTS",
     "pinned_host",
     "dynamic_vram_reserve",
     "allocation_size_limit",
     "malloc_async_assert",
 ]
 
-# Texts are matched lower-cased, in the languages users post in (Windows' and glibc's own
-# message catalogs). Order matters: the CPU allocator's message wins over the type (torch raises
-# OutOfMemoryError for CPU allocations too).
-_PINNED_TEXTS = ("hostbuffer.read_file_slice failed", "hostbuffer allocation failed")
-"""comfy-aimdo's pinned host buffer failed to take a slice of a model file (ComfyUI issue #14250, fixed by
-``--disable-pinned-memory``; PR #15699), or to be allocated (comfy-aimdo 0.6): pinned host RAM."""
-_KILLED_CHILD_TEXTS = ("is killed by signal: killed", "terminated with signal sigkill")
-"""torch's words for a worker it started that SIGKILL ended (a DataLoader's, torch.multiprocessing's child): most
-often the kernel's OOM killer — system RAM, inferred (:func:`killed_child`)."""
-_SYSTEM_RAM_TEXTS = (
-    "defaultcpuallocator",  # torch's CPU allocator names itself only when it fails (in any translation)
-    "alloc_cpu.cpp",
-    "[enforce fail at cpuallocator.cpp",  # torch < 1.5: "... posix_memalign(&data, gAlignment, nbytes) == 0. 12 vs 0"
-    "[enforce fail at alloc_cpu",
-    "cannot allocate memory",  # ENOMEM (an mmap, a fork)
-    "std::bad_alloc",
-    "unable to allocate",  # numpy's ArrayMemoryError
-    "arraymemoryerror",
-    "cannot allocate array memory",  # numpy's C-level MemoryError (a video decoded into one array)
-    "memory limit hit after loading",  # VideoHelperSuite stops a video load before RAM runs out
-    "frames could be loaded within set memory limit",  # ... its 2024 wording ("Not all frames could be loaded ...")
-    "insufficient system ram",  # ComfyUI-QwenVL: "Insufficient System RAM even for 4-bit quantization."
-    "not enough memory resources are available",  # WinError 8
-    "not enough storage is available to process this command",  # WinError 8 and 14 before Windows 8 (memory, not
-    "not enough storage is available to complete this operation",  # the disk)
-    "存储空间不足，无法处理此命令",  # the same, Chinese (WinError 8; 14: "存储器不足，无法完成此操作")
-    "存储器不足，无法完成此操作",
-    "메모리 리소스가 부족",
-    "insufficient system resources exist to complete",  # WinError 1450: the kernel's pools and mapped views (a model
-    "ressources système insuffisantes",  # mmapped on Windows; a small paging file), in French and Russian
-    "недостаточно системных ресурсов",
-    "can't allocate region",  # macOS' malloc: "malloc: can't allocate region ... mach_vm_map(size=...) failed"
-    "nicht genügend speicherressourcen",
-    "ressources mémoire insuffisantes",
-    "no hay suficientes recursos de memoria",
-    "内存资源不足",
-    "メモリ リソースが不足",
-    "недостаточно ресурсов памяти",
-    "nicht genügend hauptspeicher",  # ENOMEM in German
-    "impossible d'allouer de la mémoire",
-    "no se puede asignar memoria",
-    # ENOMEM ("Cannot allocate memory") in glibc's own catalogs (libc.mo), as a shell or a tool prints it:
-    "ne peut allouer de la mémoire",
-    "no se pudo asignar memoria",
-    "não foi possível alocar memória",
-    "impossível alocar memória",
-    "impossibile allocare memoria",
-    "nie można przydzielić pamięci",
-    "nelze alokovat paměť",
-    "onvoldoende geheugen beschikbaar",
-    "невозможно выделить память",
-    "не вдалося розподілити пам",
-    "bellek ayrılamadı",
-    "无法分配内存",
-    "無法配置記憶體",
-    "メモリを確保できません",
-    "메모리를 할당할 수 없습니다",
-    "failed to allocate",  # "... memory", ONNX Runtime's "... memory for requested buffer", ggml's buffers
-    "out of host memory",
-    "bad allocation",  # std::bad_alloc's words in Microsoft's C++ library ("Exception during initialization: bad allocation")
-    "node running low on memory",  # Ray: "Task was killed due to the node running low on memory." (its OOM killer)
-    "not enough memory: you tried to allocate",  # torch's CPU allocator, its prefix cut
-    "you tried to allocate",  # the same, cut further ("... you tried to allocate 26214400 bytes.")
-    "requires more system memory",  # Ollama: "model requires more system memory (12.3 GiB) than is available"
-    *_PINNED_TEXTS,
-    "after using all available ram",  # Google Colab: "Your session crashed after using all available RAM."
-    *_KILLED_CHILD_TEXTS,
-    "more memory than is available",  # Kaggle: "Your notebook tried to allocate more memory than is available."
-    "out of ram",  # what a user types in place of a log ("System RAM is full", "ran out of RAM")
-    "ram is full",
-)
-_GENERIC_ALLOCATION = ("failed to allocate", "unable to allocate", "cannot allocate memory", "bad allocation")
-"""Host-memory texts other libraries also print for a GPU's memory (ONNX Runtime's arena, llama.cpp's
-buffers): a GPU named beside them makes them VRAM."""
-_TENSORFLOW_OOM = "oom when allocating tensor"
-"""TensorFlow's out-of-memory (``ResourceExhaustedError``), on whichever device its message ends with
-(``... on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc``); older versions leave the
-device out: then it is read as torch's bare "out of memory" is."""
-_ORT_ARENA = "bfcarena::allocaterawinternal"
-"""ONNX Runtime's arena refusing a buffer, its provider unnamed: the CPU provider has one too, but a host allocation
-fails so only where the commit limit is reached (Linux kills instead); in the logs people post (face swappers,
-background removal, TensorRT-less ONNX nodes) it was the GPU's every time (five threads of five)."""
-_SPECIFIC_RAM_TEXTS = tuple(t for t in _SYSTEM_RAM_TEXTS if t not in _GENERIC_ALLOCATION)
-_NAMES_GPU = re.compile(
-    r"\b(?:cuda\d*|gpu\d*|vram|hip|rocm\d*|vulkan\d*|metal|xpu|sycl\d*|cudaexecutionprovider)\b(?! ?host)"
-)
-_COMMIT_TEXTS = (
-    "paging file is too small",
-    "paging file is to small",  # as users retype it
-    "os error 1455",
-    "winerror 1455",
-    "error 1455",
-    "auslagerungsdatei ist zu klein",
-    "fichier de pagination est insuffisant",
-    "archivo de paginación es demasiado pequeño",
-    "arquivo de paginação é muito pequeno",
-    "file di paging è insufficiente",
-    "ページング ファイルが小さすぎ",
-    "페이징 파일이 너무 작",
-    "файл подкачки слишком мал",
-    "页面文件太小",
-    "分頁檔太小",
-    "plik stronicowania",  # Windows' word for the paging file in Polish, Dutch, Czech, Ukrainian, Hungarian,
-    "wisselbestand is te klein",  # Swedish and Turkish (ERROR_COMMITMENT_LIMIT's message, which a "DLL load
-    "stránkovací soubor",  # failed" prints without its number)
-    "файл підкачки",
-    "lapozófájl",
-    "växlingsfilen är för liten",
-    "disk belleği dosyası",
-    "system is low on virtual memory",
-    "0xc000012d",  # STATUS_COMMITMENT_LIMIT: the application could not start or went on without commit
-    "3221225773",  # the same status as an exit code
-    "-1073741523",
-    "status_commitment_limit",
-    "0xc0000017",  # STATUS_NO_MEMORY: "Not enough virtual memory or paging file quota is available", an exit code
-    "3221225495",
-    "-1073741801",
-    "status_no_memory",
-)
-_SHM_FULL = (
-    "insufficient shared memory (shm)",  # torch's DataLoader: "Unexpected bus error encountered in worker. ..."
-    "workers are out of shared memory",  # ... "is killed by signal: Bus error. It is possible that dataloader's ..."
-    "memory available in /dev/shm",  # Ray's object store: "System memory request exceeds memory available in ..."
-)
-"""/dev/shm full: a filesystem in memory of its own size (a container's is 64 MB unless it is given more), read as
-a full disk (its remedy is its size, not RAM's)."""
-_SHM_WRITE = re.compile(r"unable to write to file </torch_[\d_]+>(?::? no space left|\s*$)")
-"""torch sharing a tensor between processes through a file in /dev/shm that it could not write: for want of space
-(``... </torch_739_144252761_4>: No space left on device (28)``; older versions left the reason unsaid)."""
-_DISK_TEXTS = (
-    "no space left on device",
-    "errno 28]",
-    "os error 28)",
-    "not enough space on the disk",
-    *_SHM_FULL,
-    "winerror 112",
-    "os error 112",
-    "disk quota exceeded",
-    "disc quota exceeded",  # macOS' EDQUOT
-    "quota disco superata",  # EDQUOT in glibc's Italian, Russian and Traditional Chinese
-    "превышена дисковая квота",
-    "磁碟配額已滿",
-    "low on resource: ephemeral-storage",  # Kubernetes: the node's disk, a container's or a pod's local storage
-    "local ephemeral storage limit",
-    "ephemeral local storage usage exceeds",
-    "storage quota has been exceeded",  # Google Drive (Colab): "Google Drive storage quota has been exceeded"
-    "insufficient disk space",  # ComfyUI-FluxTrainer: "Insufficient disk space. Required: 2.0GB. Available: 1.36GB"
-    "not enough space on disk",  # Stability Matrix: "Not enough space on disk. Need 6.5 GiB but only have 2.1 GiB"
-    "not enough free space on the selected drive",  # ... and its data folder's
-    # the Desktop app's installer: "Insufficient space - minimum free space: 10 GB" (ComfyUI_frontend's
-    # install.insufficientFreeSpace, in each language it ships), whole: its halves alone are words of other lines
-    "insufficient space - minimum free space",
-    "空间不足 - 最小可用空间",
-    "空間不足 - 最低可用空間",
-    "空き容量が不足しています - 最低限の空き容量",
-    "공간이 부족합니다 - 최소한의 여유 공간",
-    "espace insuffisant - espace libre minimum",
-    "espacio insuficiente - espacio libre mínimo",
-    "недостаточно места — минимально необходимое свободное место",
-    "مساحة غير كافية - الحد الأدنى للمساحة الحرة",
-    "yetersiz alan - minimum boş alan",
-    "espaço insuficiente - espaço livre mínimo",
-    "nicht genügend speicherplatz – mindestens erforderlicher freier speicherplatz",
-    "spazio insufficiente - spazio libero minimo",
-    "מקום לא מספיק - מקום פנוי מינימלי",
-    "فضای کافی وجود ندارد - حداقل فضای آزاد",
-    "disk full",  # what a user types, a tool's status ("Disk full", "the disk is full")
-    "disk is full",
-    "auf dem datenträger ist nicht genügend speicherplatz",
-    "kein speicherplatz mehr verfügbar",
-    "espace insuffisant sur le disque",
-    "aucun espace disponible sur le périphérique",
-    "no hay espacio suficiente en el disco",
-    "no queda espacio en el dispositivo",
-    "espaço insuficiente no disco",
-    "磁盘空间不足",
-    "ディスク領域が不足",
-    "недостаточно места на диске",
-    # ENOSPC ("No space left on device") and EDQUOT in glibc's own catalogs (libc.mo):
-    "não há espaço disponível no dispositivo",
-    "sem espaço livre no dispositivo",
-    "spazio esaurito sul device",
-    "brak miejsca na urządzeniu",
-    "na zařízení není volné místo",
-    "geen ruimte meer over op apparaat",
-    "на устройстве не осталось свободного места",
-    "недостатньо місця на пристрої",
-    "aygıt üzerinde boş yer yok",
-    "设备上没有空间",
-    "裝置上已無多餘空間",
-    "デバイスに空き領域がありません",
-    "장치에 남은 공간이 없음",
-    "der zugewiesene plattenplatz (quota) ist überschritten",
-    "超出磁盘限额",
-)
-OOM_UNLOAD_LINE = "Got an OOM, unloading all loaded models"
-OOM_SUMMARY_LINE = "Memory summary:"
-OOM_HANDLER_LINES = (OOM_SUMMARY_LINE, OOM_UNLOAD_LINE)
-"""What ComfyUI's handler of a device OOM logs (``execution.py``, under ``model_management.is_oom``): torch's memory
-summary (since 2026), then the unloading. Either alone, the error not pasted, is that OOM."""
-_VRAM_TEXTS = (
-    "cuda out of memory",
-    "allocation on device",
-    "would exceed allowed memory",
-    "hip out of memory",
-    "xpu out of memory",
-    "npu out of memory",
-    "mps backend out of memory",
-    "invalid buffer size",  # Metal: one allocation over the GPU's largest buffer (MPS)
-    "cuda error: out of memory",
-    "hip error: out of memory",
-    "cudaerrormemoryallocation",
-    "cudnn_status_alloc_failed",
-    "cublas_status_alloc_failed",
-    "out of memory on device",
-    "not enough gpu video memory",  # DirectML: "Could not allocate tensor with N bytes. There is not enough GPU video memory available!"
-    "could not allocate tensor with",
-    OOM_UNLOAD_LINE.lower(),  # ComfyUI itself, after a device OOM
-    "ran out of memory on your gpu",  # the frontend's tip (current ComfyUI)
-    "not enough gpu memory",  # the newer frontend's toast ("Generation failed: Not enough GPU memory. Try ...")
-    "insufficient free vram",  # packs' own checks before they allocate ("Insufficient free VRAM: need ~1.1 GB")
-    "insufficient vram",
-    "insufficient gpu vram",  # ComfyUI-QwenVL: "Insufficient GPU VRAM even for 4-bit quantization."
-    "too large for this gpu",  # SeedVR2, re-raising torch's OOM: "VAE decode failed - tensor too large for this GPU"
-    "not enough vram",
-    "vram oom",
-    "out of vram",  # a pack's own word, or what a user types in place of a log ("ran out of VRAM during decode")
-    "vram insu",  # ... in French, Spanish, Portuguese ("VRAM insuffisante", "VRAM insuficiente")
-    "nicht genügend vram",
-    "显存不足",  # Chinese: VRAM (显存) short, overflowing, "blown"
-    "显存溢出",
-    "爆显存",
-    "vram不足",  # Japanese
-    "vramが足りない",
-    "vram 부족",  # Korean
-    "недостаточно видеопамяти",  # Russian
-    "insufficient gpu memory",
-    "devoured all of the memory",  # SUPIR's own hint after a torch OOM
-    "vbar oom",  # comfy-aimdo (dynamic VRAM): the model's VRAM address range is full (raised as MemoryError)
-    "vram grow failed",  # comfy-aimdo's cast buffer could not grow ("VRAM grow failed: 2147483648 bytes")
-    "vram allocation failed",  # comfy-aimdo's fault-in: a page did not fit even after evicting others ("Fault failed: 2")
-    "cudamalloc failed",  # llama.cpp's CUDA backend (LLM/VLM nodes)
-    "error code 2: outofmemory",  # TensorRT building an engine: its GPU buffer could not grow ("Requested size was ...")
-    "cuda_error_out_of_memory",  # the CUDA driver API's name (numba, pycuda, cupy)
-    "hiperroroutofmemory",
-    "out_of_device_memory",  # Intel's Level Zero / unified runtime (XPU)
-    "to avoid cl_out_of_resources",  # OpenVINO's GPU plugin: "... reduce memory consumption (...) to avoid CL_OUT_OF_..."
-    "cl_mem_object_allocation_failure",  # OpenCL's own code for a device buffer it could not allocate
-    "outofdevicememory",  # Vulkan (vk::Device::allocateMemory: ErrorOutOfDeviceMemory)
-    "not enough memory, use lower resolution",  # AUTOMATIC1111's split attention, from the GPU's free memory
-    "vkallocatememory failed -2",  # ncnn's Vulkan (Real-ESRGAN-, RIFE-, waifu2x-ncnn-vulkan): VK_ERROR_OUT_OF_DEVICE_MEMORY
-    "pi_error_out_of_resources",  # Intel's SYCL runtime when a device allocation fails (IPEX on Arc)
-    "ur_result_error_out_of_resources",  # the same in its newer unified runtime
-    "callbackerroroutofmemory",  # Metal: kIOGPUCommandBufferCallbackErrorOutOfMemory (Apple silicon's GPU)
-    "device memory allocation of size",  # ggml's Vulkan backend
-    "error code 2: outofmemory",  # TensorRT ("[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] ...")
-    "requested amount of gpu memory",  # TensorRT: "Requested amount of GPU memory (N bytes) could not be allocated"
-    "enough gpu ram to fit the quantized model",  # transformers: a quantized model's modules would go to CPU or disk
-    # torch's CUDA allocator message with its head cut off (an excerpt that starts mid-message):
-    "already allocated;",  # torch < 2.1: "... (GPU 0; 8.00 GiB total capacity; 7.2 GiB already allocated; ...)"
-    "has a total capacity of",  # torch ≥ 2.1: "GPU 0 has a total capacity of 7.63 GiB of which 5.12 MiB is free."
-    "including non-pytorch memory",  # "Including non-PyTorch memory, this process has 7.2 GiB memory in use."
-    "is allocated by pytorch, and",  # "Of the allocated memory 6.9 GiB is allocated by PyTorch, and ..."
-    "free (according to cuda)",  # the block under "Allocation on device 0 would exceed allowed memory"
-    "ran out of memory, skipping batch",  # fairseq's and Lightning-based tools' catch of torch's CUDA OOM: work lost
-    # vLLM: the GPU memory left for its KV cache after the weights, within gpu_memory_utilization of the card
-    "no available memory for the cache blocks",  # v0: "ValueError: No available memory for the cache blocks. ..."
-    "larger than the available kv cache memory",  # v1: "... 4.50 GiB KV cache is needed, which is larger than ..."
-    "can be stored in kv cache",  # "The model's max seq len (4096) is larger than the maximum number of tokens ..."
-)
-_CUT_DEVICE_OOM = re.compile(r"\b(?:cuda|hip|xpu|npu|mps backend) out of m(?:e(?:m(?:o(?:r)?)?)?)?$")
-"""A device's out-of-memory message cut mid-word where the paste (or the page it was copied from)
-ended: ``HIP out of m``."""
-_SHORT_OF_MEMORY = re.compile(
-    r"内存不足|内存溢出|記憶體不足|メモリ(?:が|の)?不足|메모리(?:가)? 부족|недостаточно памяти|не хватает памяти|нехватка памяти"
-    r"|nicht genügend (?:\w+-)?speicher|speicher (?:ist )?erschöpft|mémoire (?:\w+ )?insuffisante|court de mémoire"
-    r"|sin memoria|memoria (?:\w+ )?insuficiente|no hay suficiente memoria|sem memória|memória (?:\w+ ){0,2}insuficiente"
-    r"|memoria (?:\w+ )?esaurita|memoria (?:\w+ ){0,2}insufficiente|bellek yetersiz|belleği yok|brak pamięci"
-    r"|لا توجد ذاكرة|אין מספיק זיכרון|حافظه (?:\S+ ){0,2}کافی نیست"
-)
-_GPU_WORD = re.compile(r"(?<![a-z])(?:cuda|hip|gpu|vram|xpu)(?![a-z])|显卡|グラフィック|그래픽")
-"""torch's "CUDA out of memory" as a browser or a user translates it ("CUDA 内存不足。尝试分配 20.00 MiB",
-"Nicht genügend CUDA-Speicher"), and the frontend's own toast in each language it ships ("Memoria GPU
-insufficiente", "Yeterli GPU belleği yok", "אין מספיק זיכרון GPU": ``errorCatalog.runtimeErrors.out_of_memory``
-in ComfyUI_frontend 1.58's locales): memory short, in the languages users post in, beside a GPU's name. Memory short
-alone ("内存不足", "недостаточно памяти") does not say which memory."""
-
-
-_RAM_OOM = re.compile(r"(?<![a-z])ram oom(?![a-z])|\bframes but only \d+ can fit in memory\b")
-"""What a user types for system memory running out ("RAM OOM"; not "VRAM OOM"), and VideoHelperSuite's meta batch
-refused for RAM ("Meta Batch set to 256 frames but only 97 can fit in memory")."""
-
-
-def _translated_device_oom(low: str) -> bool:
-    return _SHORT_OF_MEMORY.search(low) is not None and _GPU_WORD.search(low) is not None
-
-
-MEMORY_TEXTS: tuple[str, ...] = _COMMIT_TEXTS + _DISK_TEXTS + _SYSTEM_RAM_TEXTS + _VRAM_TEXTS + (_TENSORFLOW_OOM,)
-"""Every text that names memory (or disk) running out, lower-cased."""
-
 
 def shared_memory_full(message: str | None) -> bool:
-    """Whether ``message`` says /dev/shm filled (:data:`_SHM_FULL`), or a write to it found no space left (torch
+    """Whether ``message`` says /dev/shm filled (:data:`SHM_FULL`), or a write to it found no space left (torch
     shares a tensor between processes through a file there: ``unable to write to file </torch_739_144252761_4>``)."""
     low = (message or "").lower()
     return (
-        any(t in low for t in _SHM_FULL)
-        or _SHM_WRITE.search(low) is not None
+        any(t in low for t in SHM_FULL)
+        or SHM_WRITE.search(low) is not None
         or ("/dev/shm" in low and "no space left" in low)
     )
 
@@ -354,7 +70,7 @@ def shared_memory_full(message: str | None) -> bool:
 def killed_child(message: str | None) -> bool:
     """Whether ``message`` says only that SIGKILL ended a worker (its memory kind is then inferred, not stated)."""
     low = (message or "").lower()
-    return any(t in low for t in _KILLED_CHILD_TEXTS)
+    return any(t in low for t in KILLED_CHILD_TEXTS)
 
 
 _GATE_WORDS = r"memor|alloc|paging|space|quota|oom|buffer size|hostbuffer|_resources|available ram|out of |full"
@@ -389,8 +105,8 @@ def memory_sign(text: str) -> bool:
     return (
         any(t in low for t in MEMORY_TEXTS)
         or ("out of memory" in low and ("error" in low or "tried to allocate" in low))
-        or _translated_device_oom(low)
-        or _RAM_OOM.search(low) is not None
+        or translated_device_oom(low)
+        or RAM_OOM.search(low) is not None
     )
 
 
@@ -425,28 +141,28 @@ def classify_failure(
         return "cgroup-limit" if "(exitcode -9)" in text else "other"
     if any(t in text for t in _DML) and any(t in text for t in _DML_OOM):
         return "vram"  # DirectML's E_OUTOFMEMORY: the GPU's (ONNX Runtime's DML provider, torch-directml)
-    if any(t in text for t in _COMMIT_TEXTS):
+    if any(t in text for t in COMMIT_TEXTS):
         return "commit-limit"
-    if any(t in text for t in _DISK_TEXTS) or _SHM_WRITE.search(text):
+    if any(t in text for t in DISK_TEXTS) or SHM_WRITE.search(text):
         return "disk"
     vram_text = (
-        any(t in text for t in _VRAM_TEXTS)
-        or _CUT_DEVICE_OOM.search(text.rstrip()) is not None
-        or _translated_device_oom(text)
+        any(t in text for t in VRAM_TEXTS)
+        or CUT_DEVICE_OOM.search(text.rstrip()) is not None
+        or translated_device_oom(text)
     )
     if (
         not vram_text
-        and any(t in text for t in _GENERIC_ALLOCATION)
-        and (_NAMES_GPU.search(text) or (_ORT_ARENA in text and "cpu" not in text))
+        and any(t in text for t in GENERIC_ALLOCATION)
+        and (NAMES_GPU.search(text) or (ORT_ARENA in text and "cpu" not in text))
     ):
         vram_text = True  # "unable to allocate CUDA0 buffer", ONNX Runtime's arena on the CUDA provider
     elif vram_text and _pinning(text, during):
         return "system-ram"
-    if vram_text and not any(t in text for t in _SPECIFIC_RAM_TEXTS):
+    if vram_text and not any(t in text for t in SPECIFIC_RAM_TEXTS):
         return "vram"
     if (
-        any(t in text for t in _SYSTEM_RAM_TEXTS)
-        or _RAM_OOM.search(text)
+        any(t in text for t in SYSTEM_RAM_TEXTS)
+        or RAM_OOM.search(text)
         or (type_name in ("MemoryError", "ArrayMemoryError") and not vram_text)
     ):
         if _near_strict_commit_limit(system):
@@ -456,7 +172,7 @@ def classify_failure(
         return "system-ram"
     if vram_text:
         return "vram"
-    if type_name == "OutOfMemoryError" or "out of memory" in text or _TENSORFLOW_OOM in text:
+    if type_name == "OutOfMemoryError" or "out of memory" in text or TENSORFLOW_OOM in text:
         return "system-ram" if compute_device == "cpu" or "device:cpu" in text else "vram"
     return "other"
 
@@ -522,7 +238,7 @@ def pinned_host(kind: str | None, message: str | None) -> bool:
     """A system-memory failure whose message is CUDA's bare "out of memory": :func:`classify_failure`
     found it while host RAM was being pinned."""
     text = (message or "").lower()
-    return kind == "system-ram" and any(t in text for t in _BARE_DEVICE_OOM + _PINNED_TEXTS)
+    return kind == "system-ram" and any(t in text for t in _BARE_DEVICE_OOM + PINNED_TEXTS)
 
 
 def allocation_size_limit(message: str | None) -> bool:

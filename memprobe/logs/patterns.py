@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..judging.failures import OOM_HANDLER_LINES
+from ..judging.wordings import OOM_HANDLER_LINES
 from .records import _PROGRESS as _PROGRESS
 from .records import Frame, LogFailure
 from .text import COMPOSE_PREFIX

@@ -13,8 +13,8 @@ failed: a session's failure is not forgotten because many prompts ran after it).
 
 The reader is one state machine in five parts: this module dispatches each line; a failure
 block is followed by :class:`~memprobe.logs.blocks.BlockReading` (its :class:`~memprobe.logs.blocks.Mode`
-says what the next line can be); a failure as a client shows it (the frontend's dialog, an API client's payload)
-is read by :class:`~memprobe.logs.dialogs.DialogReading`; the start-up banner by
+says what the next line can be); a failure said on a line of its own (a report, a refused prompt, the frontend's
+dialog, an API client's payload, a memory error pasted alone) is read by :class:`~memprobe.logs.dialogs.DialogReading`; the start-up banner by
 :class:`~memprobe.logs.machine.MachineReading`; the prompts' and the process' life (a prompt queued, its progress
 bars, its end; the server up; how the process ended) by :class:`~memprobe.logs.lifecycle.EndingReading`.
 The records it fills are in :mod:`memprobe.logs.records`, the patterns in :mod:`memprobe.logs.patterns`.
@@ -29,69 +29,43 @@ from __future__ import annotations
 from collections import deque
 from typing import BinaryIO
 
-from ..judging.failures import (
-    OOM_SUMMARY_LINE,
-    OOM_UNLOAD_LINE,
-    PLANNED_TILING,
-    detect_fallback,
-    memory_gate,
-    memory_sign,
-)
+from ..judging.failures import PLANNED_TILING, detect_fallback, memory_sign
 from .blocks import Mode
-from .dialogs import DialogReading, is_node_class, one_line_dialog, payload_fields
+from .dialogs import LOOSE_LINES, DialogReading, one_line_dialog
 from .endings import SHELL_COMMAND, ending_hint
 from .lifecycle import EndingReading
 from .machine import MachineReading
 from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader
 from .patterns import (  # what the reader's lines are tested against
     _ANSWERED,
-    _API_CLASS_LINE,
     _BANNER_HINT,
     _BANNER_STARTS,
-    _BARE_MEMORY_ERRORS,
     _CAPACITY,
-    _CLASS_VALIDATION,
     _COMMAND,
     _COMPOSE,
     _CONTAINER_EXIT,
     _CONTAINER_PROMPT,
     _DISPLAYED,
-    _EXC_LINE,
     _EXC_START,
     _FAILED,
-    _FALLBACKS,
     _FAULT_FRAME,
     _FRAME,
     _GENERIC_USERS,
-    _IMPORT_FAILED,
-    _INTERRUPT_REQUESTS,
     _LAUNCH,
     _LOADER_LINES,
     _LOGGED_ERROR,
     _LOGURU_ERROR,
-    _LOOSE_ERROR,
     _MANAGER_LINES,
     _MARKUP,
     _MODEL_LINES,
-    _NAN_CAST,
-    _NODE_INFO,
-    _NODE_THREW,
     _NOT_A_FAILURE,
-    _NOTICES,
-    _OUT_OF_RANGE,
-    _OUTPUT_REASONS,
     _QUIET_LEVEL,
-    _REPORT_OPENERS,
     _SAYS_FAILED,
     _STARTUP,
-    _SWARM_ERRORED,
     _TRACEBACK,
     _USER_PATH,
     _VAE_MODEL,
     _VAE_WORK,
-    _VALIDATE,
-    _VALIDATION_MESSAGES,
-    _WARNS,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog
 from .stamps import Stamps
@@ -118,8 +92,6 @@ MAX_MODELS = 48
 MAX_FALLBACKS = 8
 """A prompt keeps the first 8 of each kind of ComfyUI's recoveries (and counts them all)."""
 MAX_CRASH_FRAMES = 32
-LOOSE_LINES = 400
-"""How far into a log a loose error line is looked for (a paste, not a session's console)."""
 _CLEANED_LINES = 4096
 _CLEANED_CHARS = 256
 """How many lines, of at most how many characters, a reader keeps cleaned (about 3 MiB at the very most)."""
@@ -386,120 +358,6 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             self.mode = Mode.FRAMES
             self._block_line(text, s)
             return True
-        return False
-
-    def _failure_line(self, text: str, s: str) -> bool:
-        """A failure said on a line of its own: a report, a refused prompt, an API client's payload, an exception's
-        line, ComfyUI's own OOM lines, a memory error pasted alone."""
-        first = s[0]
-        if (
-            first == "#"
-            and "ComfyUI" in s
-            and (
-                "ComfyUI Error Report" in s or (s.startswith("# ") and len(s) < 60)  # or a translated title
-            )
-        ) or (first in "#CE" and s.lstrip("# ") in _REPORT_OPENERS):  # cut, or copied rendered
-            self._open("report", s)
-            self.mode = Mode.REPORT
-            return True
-        if s.startswith(_INTERRUPT_REQUESTS):  # the user asked for it: the run ends here, not a failure
-            self._interrupted(s)
-            return True
-        if first == "F" and s.startswith("Failed to validate prompt") and (m := _VALIDATE.match(s)):
-            said = s[m.end() - 1 :] if m.end() < len(s) else ""  # an older ComfyUI's reason on the line
-            self._open("validation", s, message=said)
-            self.mode = Mode.VALIDATION
-            return True
-        if (at := s.find(_SWARM_ERRORED)) >= 0:  # SwarmUI quoting ComfyUI's refusal, its JSON on the lines under it
-            self._open("message", s, message=s[at + len(_SWARM_ERRORED) :])
-            self.mode = Mode.MESSAGE
-            return True
-        if " - " in s and (m := _CLASS_VALIDATION.match(s)) and m.group(2).startswith(_VALIDATION_MESSAGES):
-            self._open("message", s, message=m.group(2), class_type=m.group(1))
-            self._close()
-            return True
-        if "retrieving information" in s and (m := _NODE_INFO.search(s)):
-            self._open("popup", s, class_type=m.group(1), message=s[m.end() :])  # the traceback under it is that node's
-            self.mode = Mode.MESSAGE
-            return True
-        if ("IMPORT FAILED" in s or "module for custom nodes" in s) and (m := _IMPORT_FAILED.search(s)):
-            self._import_failed(s, m)
-            return True
-        if (first == "G" and s.startswith(OOM_UNLOAD_LINE)) or (
-            first == "M" and (s == OOM_SUMMARY_LINE or s.startswith(OOM_SUMMARY_LINE + " |"))  # (its table on its line)
-        ):  # ComfyUI's handler of a device OOM (is_oom); since 2026 it logs torch's memory summary first
-            self.prompt.oom_unload = True
-            if self.prompt.failures:
-                self.prompt.failures[-1].oom_unload = True
-                self.prompt.failures[-1].evidence.append(self._ev(s))
-            else:  # the excerpt has ComfyUI's own OOM line but not the exception: a device OOM still
-                self._open("message", s, message=OOM_SUMMARY_LINE if first == "M" else s, oom_unload=True)
-            return True
-        if ("exception_message" in s or "node_errors" in s) and self._api_error(s):
-            return True  # (an API client's exception may carry it: "RuntimeError: ["execution_error", {...}]")
-        if "Node Type: " in s and self._worker_error(s):
-            return True
-        if first in "-EN" and self._report_fields(text, s):  # a report cut above its headings: its fields alone
-            return True
-        if (
-            (": " in s or "：" in s)
-            and ("Error" in s or "Exception" in s or "Interrupt" in s)
-            and (m := _EXC_LINE.match(s))
-            and m.group(2)
-        ):
-            titled = self._title_above()  # the dialog's title above the exception it shows: "KSamplerAdvanced"
-            named = titled if titled is not None and is_node_class(titled) else None  # (not "ComfyUI", "ROCm")
-            self._open("message", s, exception_type=m.group(1), message=m.group(2).strip(), class_type=named)
-            self.mode = Mode.EXC_MESSAGE
-            self.exc = LoggedException(m.group(1), m.group(2).strip())
-            return True
-        if (
-            first == "-"
-            and s[:2] == "- "
-            and s[2:].startswith(_OUTPUT_REASONS)
-            and (self.bare_class is None or self.bare_class[0] < self.n - 2)  # (under its node's class: a dialog)
-        ):  # one of an output's errors as ComfyUI lists them ("  - Value not in list: ..."), its heading cut off:
-            listed = self.listed_node if self.listed_node and self.listed_node[0] == self.n - 1 else None
-            failure = self._open(  # that output was skipped, and what ran out in the rest of the prompt comes first
-                "validation", s, message=s[2:], class_type=listed and listed[1], node_id=listed and listed[2]
-            )
-            self._close()
-            if listed:  # ("* VRAM_Debug 754:" above: its node, and the next reason's)
-                failure.evidence.insert(0, LogLine(listed[0], listed[3]))
-                self.listed_node = (self.n, *listed[1:])
-            return True
-        if first in "VREBCPi" and (
-            s.startswith(_VALIDATION_MESSAGES) or (s.startswith("Value ") and _OUT_OF_RANGE.match(s))
-        ):
-            refused = payload_fields(s, 0, len(s)) if s.startswith("invalid prompt: ") else {}
-            self._open("message", s, message=s, class_type=refused.get("class_type"))  # (a missing node's class)
-            self._close()  # the frontend's dialog for a prompt ComfyUI refused, or the server's line
-            return True
-        if s[-1] == "r" and s.endswith(_BARE_MEMORY_ERRORS) and (m := _EXC_LINE.match(s)):  # "MemoryError" alone
-            self._open("message", s, exception_type=m.group(1), message="")
-            self.mode = Mode.EXC_MESSAGE
-            self.exc = LoggedException(m.group(1), "")
-            return True
-        if first == '"' and (m := _API_CLASS_LINE.match(s)):
-            self.api_class = (self.n, m.group(1))
-        if first == "E" and s.startswith(_FALLBACKS):
-            return True
-        if memory_gate(s.lower()) and self._memory_paste(s):
-            return True
-        if s.startswith(_NODE_THREW):  # the newer frontend's toast, its title "<node> failed" above it
-            near = self.bare_class is not None and self.bare_class[0] >= self.n - 2
-            self._open("popup", s, class_type=self.bare_class[1] if near and self.bare_class else None, message="")
-            self.mode = Mode.MESSAGE
-            return True
-        if self._dialog(s):
-            return True
-        if _NAN_CAST in s and not self.prompt.failures:  # a black image: NaN pixels cast as it was saved
-            self._open("message", s, message=s)
-            self._close()
-            return True
-        if self.n <= LOOSE_LINES and _LOOSE_ERROR.search(s) and not s.startswith(_NOTICES) and not _WARNS.match(s):
-            self.facts.last_loose = LogFailure("message", self.n, message=s, evidence=[self._ev(s)])
-            self.facts.loose_error = self.facts.loose_error or self.facts.last_loose
         return False
 
     def _facts_line(self, text: str, s: str) -> None:

@@ -162,7 +162,7 @@ class LogFacts:
     """The first line near the top that reads as an error message with nothing around it (a one-line paste of
     Python's own wording, a library's error line): explained when nothing else failed."""
     last_loose: LogFailure | None = None
-    """The last such line (within the first :data:`memprobe.logs.reader.LOOSE_LINES`): a log that stops right after it,
+    """The last such line (within the first :data:`memprobe.logs.dialogs.LOOSE_LINES`): a log that stops right after it,
     in the middle of a prompt, stopped at that error."""
     import_failure: LogFailure | None = None
     """The first custom node pack that failed to import at start-up (explained when nothing else failed)."""

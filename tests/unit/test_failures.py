@@ -113,7 +113,8 @@ def test_enomem_next_to_the_cgroup_limit_is_the_cgroup_limit():
 def test_the_readers_cheap_gate_lets_every_memory_text_through():
     # the log reader tests a line against a cheap pattern before the tables: a text added to a table
     # but missed by the gate would never be seen in a one-line paste
-    from memprobe.judging.failures import MEMORY_TEXTS, memory_gate
+    from memprobe.judging.failures import memory_gate
+    from memprobe.judging.wordings import MEMORY_TEXTS
     from memprobe.logs.explain import explain_log
 
     assert [t for t in MEMORY_TEXTS if not memory_gate(t)] == []
