@@ -83,6 +83,10 @@ localized texts). A case-blind pattern costs twice as much; a character class am
 three times (it defeats the engine's first-character search)."""
 
 
+_NATIVE_WARNING = re.compile(r"\.(?:cpp|cu|h) \(\d+\) : warning : ")
+"""A native library's own warning, its source file and line before it (PhysX's)."""
+
+
 def memory_gate(low: str) -> bool:
     """Whether a lower-cased line may name memory (or disk) running out: the test before :func:`memory_sign`."""
     return not low.isascii() or _MEMORY_GATE.search(low) is not None
@@ -102,6 +106,8 @@ def memory_sign(text: str) -> bool:
         return False
     if "was sent sigkill" in low:  # gunicorn's kill, which only guesses "Perhaps out of memory?": an ending
         return False
+    if _NATIVE_WARNING.search(low):  # PhysX's "PxgCudaMemoryAllocator.cpp (59) : warning : Failed to allocate pinned
+        return False  # memory." after its CUDA errors: a warning, the library went on (its error is the failure)
     return (
         any(t in low for t in MEMORY_TEXTS)
         or ("out of memory" in low and ("error" in low or "tried to allocate" in low))
@@ -201,6 +207,8 @@ _XPU_BLOCK_LIMIT = 4 * 1024**3
 _NOT_EXHAUSTION = (
     *_AIMDO_RESERVE,
     "javascript heap out of memory",  # Node.js (an Electron app, a frontend build): V8's heap limit, not the machine's
+    "java heap space",  # the JVM's heap (-Xmx: Spark, H2O, a Java-based simulator), its OutOfMemoryError not torch's
+    "gc overhead limit exceeded",  # ... the same heap, nearly full
     _SIZE_LIMIT,
     "inotify",  # ENOSPC (errno 28) also means the inotify watch limit: "[Errno 28] inotify watch limit reached"
     "in static tls block",  # the dynamic loader's "cannot allocate memory in static TLS block": a library's load

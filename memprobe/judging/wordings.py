@@ -33,9 +33,15 @@ __all__ = [
 PINNED_TEXTS = ("hostbuffer.read_file_slice failed", "hostbuffer allocation failed")
 """comfy-aimdo's pinned host buffer failed to take a slice of a model file (ComfyUI issue #14250, fixed by
 ``--disable-pinned-memory``; PR #15699), or to be allocated (comfy-aimdo 0.6): pinned host RAM."""
-KILLED_CHILD_TEXTS = ("is killed by signal: killed", "terminated with signal sigkill")
-"""torch's words for a worker it started that SIGKILL ended (a DataLoader's, torch.multiprocessing's child): most
-often the kernel's OOM killer — system RAM, inferred (:func:`killed_child`)."""
+KILLED_CHILD_TEXTS = (
+    "is killed by signal: killed",
+    "terminated with signal sigkill",
+    "worker unexpectedly exits with a connection error code",
+)
+"""torch's words for a worker it started that SIGKILL ended (a DataLoader's, torch.multiprocessing's child), Ray's for
+an actor's worker that vanished without an exception (it lists the OOM killer's SIGKILL first among its "potential root
+causes"; in both threads that quote it, vLLM's and OpenRLHF's, memory had run out): most often the kernel's OOM killer
+— system RAM, inferred (:func:`killed_child`)."""
 SYSTEM_RAM_TEXTS = (
     "defaultcpuallocator",  # torch's CPU allocator names itself only when it fails (in any translation)
     "alloc_cpu.cpp",
@@ -97,6 +103,7 @@ SYSTEM_RAM_TEXTS = (
     "more memory than is available",  # Kaggle: "Your notebook tried to allocate more memory than is available."
     "out of ram",  # what a user types in place of a log ("System RAM is full", "ran out of RAM")
     "ram is full",
+    "enomem: not enough memory",  # Node's (libuv's) ENOMEM: "Error: ENOMEM: not enough memory, read"
 )
 GENERIC_ALLOCATION = ("failed to allocate", "unable to allocate", "cannot allocate memory", "bad allocation")
 """Host-memory texts other libraries also print for a GPU's memory (ONNX Runtime's arena, llama.cpp's
@@ -283,6 +290,7 @@ VRAM_TEXTS = (
     "callbackerroroutofmemory",  # Metal: kIOGPUCommandBufferCallbackErrorOutOfMemory (Apple silicon's GPU)
     "device memory allocation of size",  # ggml's Vulkan backend
     "error code 2: outofmemory",  # TensorRT ("[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] ...")
+    "devicememoryallocator fail to allocate",  # PhysX (Isaac Gym, Isaac Sim): "PxgCudaDeviceMemoryAllocator fail to ..."
     "requested amount of gpu memory",  # TensorRT: "Requested amount of GPU memory (N bytes) could not be allocated"
     "enough gpu ram to fit the quantized model",  # transformers: a quantized model's modules would go to CPU or disk
     # torch's CUDA allocator message with its head cut off (an excerpt that starts mid-message):

@@ -173,6 +173,7 @@ class DialogReading(BlockReading):
             and ("Error" in s or "Exception" in s or "Interrupt" in s)
             and (m := _EXC_LINE.match(s))
             and m.group(2)
+            and not m.group(2).startswith("Failed to fetch")  # the browser's: its server had gone (an ending's)
         ):
             titled = self._title_above()  # the dialog's title above the exception it shows: "KSamplerAdvanced"
             named = titled if titled is not None and is_node_class(titled) else None  # (not "ComfyUI", "ROCm")
@@ -325,7 +326,10 @@ class DialogReading(BlockReading):
         elif (m := _CLASS_WORD.match(s)) is not None and (
             is_node_class(m.group(1))
             or (
-                self.n - self.lead <= 2 and _BARE_CLASS.match(m.group(1)) is not None and not exception_name(m.group(1))
+                self.n - self.lead <= 2
+                and _BARE_CLASS.match(m.group(1)) is not None
+                and not exception_name(m.group(1))
+                and not m.group(1).endswith("Allocator")  # a library's allocator naming itself (PhysX's), not a node
             )
         ):  # "WanVideoSampler Allocation...", or a pack's class atop a one-line paste
             class_type, message = m.group(1), m.group(2)

@@ -141,6 +141,9 @@ _KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀
 """The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese, Japanese and Russian catalogs
 (Portuguese's "Morto" only as a line of its own: :data:`_KILLED_LINES`)."""
 _KILLED_LINES = ("morto",)
+_KILLED_JOB = re.compile(rf"(?:^\[\d+\]\s*[+-]?|\d)\s+(?:{'|'.join(map(re.escape, _KILLED_WORDS))}|morto|ucciso)\s")
+"""A shell's report of its child's SIGKILL in another language, the child's command after it (``./webui.sh: Zeile
+255: 12345 Getötet   "${python_cmd}" ...``, ``[1]+  已杀死   nohup python ...``): the number before the word."""
 _BACKEND_EXIT = (
     "failed. restarting per configuration",  # SwarmUI: "Self-Start ComfyUI-0 on port 7821 failed. Restarting ..."
     "unexpectedly exited",  # SwarmUI: "Self-Start ComfyUI-0 on port 7821 unexpectedly exited (if something failed, ..."
@@ -222,6 +225,7 @@ _UNREACHABLE = (
     "refused to connect",
     ":8188) not reachable after",
     "failed to connect to server at http://127.0.0.1:",
+    "typeerror: failed to fetch",  # the browser's fetch() when nothing answered (its frontend's toast, chaiNNer's)
 )
 """The browser, or a proxy or a serverless worker in front of ComfyUI (RunPod's worker-comfyui: "ComfyUI server
 (127.0.0.1:8188) not reachable after multiple retries", its older "Failed to connect to server at
@@ -344,7 +348,11 @@ def ending_kind(low: str, s: str) -> str | None:
         return "killed" if m.group(1) == "9" else "crash"
     if "exits with return code" in low and _CRASH_SIGNAL_CODE.search(low):  # DeepSpeed's launcher on its child
         return "crash"
-    if (any(k in low for k in _KILLED_WORDS) and len(s) < 80) or low.strip() in _KILLED_LINES:
+    if (
+        (any(k in low for k in _KILLED_WORDS) and len(s) < 80)
+        or low.strip() in _KILLED_LINES
+        or _KILLED_JOB.search(low)
+    ):
         return "killed"
     if "thread: [" in low and "assertion `" in low:  # a CUDA kernel's device-side assert: an error, not an abort
         return None

@@ -61,7 +61,12 @@ def _os_name(facts: LogFacts) -> str | None:
         return "Windows"
     if _WINDOWS_ONLY.search(" ".join([*(f.message for f in facts.failures), *(e.line.text for e in facts.endings)])):
         return "Windows"
-    if "/Applications/" in paths or "/Users/" in paths or machine.get("device") == "mps":
+    if (
+        "/Applications/" in paths
+        or "/Users/" in paths
+        or machine.get("device") == "mps"
+        or "killed: 9" in paths.lower()
+    ):
         return "macOS"
     if re.search(r"/(?:home|root|usr|opt|workspace|teamspace|srv|mnt)/", paths) or "[GCC" in build:
         return "Linux"

@@ -359,13 +359,14 @@ _NOT_A_FAILURE = re.compile(
     r"|\bno errors?\b|^\W*(?:clip|unet|vae|model) (?:missing|unexpected) ?:|\bEP Error\b|\(Triggered internally at "
     r"|^Found comfy_kitchen backend |^comfy-aimdo failed to load: |\bencountered in (?!cast)\w"
     r"|\b(?:(?:will|may|might|could) )+be slower\b"  # Wan2GP's "Unable to pin data ... Transfer ... will may be slower."
+    r"|\b(?:will|may|might|could) fail if\b"  # a forecast (Ray's disk monitor: "Object creation will fail if spilling ...")
 )
 """What such words say in a line that is not a failure: a warning (torch's own end "(Triggered internally at
 ...)"), a fallback ComfyUI or a library went on with (onnxruntime's "EP Error" before it falls back to the CPU),
 an exception Python ignored, ComfyUI's list of a checkpoint's missing or unexpected keys, "no errors", the
 start-up lines that quote an error ComfyUI went on without (:data:`_NOTICES`), numpy's floating-point warning
 ("overflow encountered in multiply") where a paste kept its text but not its name (:data:`_NAN_CAST` aside), a line
-that says the work goes on, only slower."""
+that says the work goes on, only slower, or what would fail if it came to that."""
 _QUIET_LEVEL = re.compile(r"(?i)warn|info|debug|trace|notice")
 """A logger's level below an error's, in the prefix before a line."""
 _FAILED = re.compile(r"\b(?:[Ee]rror|[Ff]ailed|[Ee]xception)\b")

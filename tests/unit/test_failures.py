@@ -212,6 +212,9 @@ def test_glibcs_own_words_in_other_languages_name_their_memory(line: str, kind: 
         ("model requires more system memory (9.9 GiB) than is available (7.6 GiB)", "system-ram"),
         # Node.js (an Electron app, a frontend build) at V8's heap limit: its flag, not the machine, ran out
         ("FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory", "other"),
+        ('Exception in thread "main" java.lang.OutOfMemoryError: Java heap space', "other"),  # the JVM's -Xmx
+        ("java.lang.OutOfMemoryError: GC overhead limit exceeded", "other"),
+        ("Error: ENOMEM: not enough memory, read", "system-ram"),  # Node's (libuv's) ENOMEM
     ],
 )
 def test_other_libraries_allocation_errors(message, kind):

@@ -101,6 +101,12 @@ def test_a_crash_printed_on_a_progress_bars_line_ends_the_run_at_that_bars_stage
         ("comfyui exited with code 134", "crash"),
         ("Getötet", "killed"),
         ("已杀死", "killed"),
+        # ... and in a script's or a job's report, the child's command after it (bash's job-control format)
+        ('./webui.sh: Zeile 255: 48213 Getötet                 "${python_cmd}" -u "${LAUNCH_SCRIPT}" "$@"', "killed"),
+        ('./webui.sh: строка 255: 48213 Убито              "${python_cmd}" -u "${LAUNCH_SCRIPT}" "$@"', "killed"),
+        ("[1]+  已杀死               nohup java -jar dlfc-framework-bigdata-statistical-1.0-SNAPSHOT.jar", "killed"),
+        ('./webui.sh: linha 255: 48213 Morto                   "${python_cmd}" -u "${LAUNCH_SCRIPT}"', "killed"),
+        ("Das Modell wurde getötet und neu geladen, weil der Speicher voll war, siehe Protokoll oben", None),
         ("comfyui.service: Main process exited, code=killed, status=9/KILL", "killed"),
         ("comfyui.service: A process of this unit has been killed by the OOM killer.", "memory-kill"),
         ("Out of memory: Kill process 4242 (python3) score 912 or sacrifice child", "memory-kill"),

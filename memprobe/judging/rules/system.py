@@ -201,6 +201,8 @@ def system_memory(f: RunFacts) -> list[Suggestion]:
     if failure is not None and failure.likely and f.source != "forecast":  # (a forecast has no kill to confirm)
         if failure.container:
             change = _CONFIRM["container"] + change
+        elif os_family(f.os) == "Darwin":
+            change = _CONFIRM["macos"] + change
         elif os_family(f.os) != "Windows":  # Windows has no OOM killer: an allocation fails there (1455)
             change = _CONFIRM["kernel"] + change
     return [
@@ -249,6 +251,9 @@ def _not_the_system_limit(f: RunFacts, limit: MemoryLimit, used: int | None) -> 
 _CONFIRM = {
     "kernel": "First confirm it was the kernel's OOM killer: journalctl -k | grep -i 'killed process' (or dmesg) "
     "for that time. Then: ",
+    "macos": "First confirm that memory ran short: log show --last 1h --predicate 'eventMessage CONTAINS "
+    "\"memorystatus\"' lists the processes macOS ended for memory (or watch Activity Monitor's Memory Pressure as it "
+    "runs again). Then: ",
     "container": "First confirm it was the container's memory limit: docker inspect <container> --format "
     "'{{.State.OOMKilled}}' says true (Kubernetes: OOMKilled in kubectl describe pod). Then: ",
 }
