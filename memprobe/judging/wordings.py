@@ -168,6 +168,7 @@ DISK_TEXTS = (
     "errno 28]",
     "os error 28)",
     "not enough space on the disk",
+    "not enough free space to write",  # numpy's tofile/save: "OSError: Not enough free space to write 292626432 bytes"
     *SHM_FULL,
     "winerror 112",
     "os error 112",
@@ -291,7 +292,12 @@ VRAM_TEXTS = (
     "device memory allocation of size",  # ggml's Vulkan backend
     "error code 2: outofmemory",  # TensorRT ("[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] ...")
     "devicememoryallocator fail to allocate",  # PhysX (Isaac Gym, Isaac Sim): "PxgCudaDeviceMemoryAllocator fail to ..."
-    "requested amount of gpu memory",  # TensorRT: "Requested amount of GPU memory (N bytes) could not be allocated"
+    "requested amount of gpu memory",
+    "out of device memory",  # Vulkan's VK_ERROR_OUT_OF_DEVICE_MEMORY as its C++ wrappers word it (std::system_error)
+    "out of memory in cumemalloc(",  # Blender's Cycles: "CUDA error: Out of memory in cuMemAlloc(&device_pointer, ...)"
+    "out of memory in custreamcreate(",  # ... its queue's stream, the card full (or ZLUDA's translation failing)
+    "system is out of gpu",  # ... "System is out of GPU memory", "System is out of GPU and shared host memory"
+    "failed with error out of memor",  # tiny-cuda-nn (instant-ngp): "cudaMalloc(&rawptr, ...) failed with error out of memory"  # TensorRT: "Requested amount of GPU memory (N bytes) could not be allocated"
     "enough gpu ram to fit the quantized model",  # transformers: a quantized model's modules would go to CPU or disk
     # torch's CUDA allocator message with its head cut off (an excerpt that starts mid-message):
     "already allocated;",  # torch < 2.1: "... (GPU 0; 8.00 GiB total capacity; 7.2 GiB already allocated; ...)"
@@ -323,9 +329,12 @@ in ComfyUI_frontend 1.58's locales): memory short, in the languages users post i
 alone ("内存不足", "недостаточно памяти") does not say which memory."""
 
 
-RAM_OOM = re.compile(r"(?<![a-z])ram oom(?![a-z])|\bframes but only \d+ can fit in memory\b")
-"""What a user types for system memory running out ("RAM OOM"; not "VRAM OOM"), and VideoHelperSuite's meta batch
-refused for RAM ("Meta Batch set to 256 frames but only 97 can fit in memory")."""
+RAM_OOM = re.compile(
+    r"(?<![a-z])ram oom(?![a-z])|\bframes but only \d+ can fit in memory\b|^memory allocation of \d+ bytes failed"
+)
+"""What a user types for system memory running out ("RAM OOM"; not "VRAM OOM"), VideoHelperSuite's meta batch
+refused for RAM ("Meta Batch set to 256 frames but only 97 can fit in memory"), Rust's global allocator before it
+aborts ("memory allocation of 2097152 bytes failed": Polars, tokenizers, safetensors' Rust core)."""
 
 
 def translated_device_oom(low: str) -> bool:

@@ -33,6 +33,7 @@ _PAUSE = (
 _CRASH = (
     "segmentation fault",
     "core dumped",
+    " dumped core.",  # systemd-coredump: "Process 9600 (python) of user 1000 dumped core." (coredumpctl info, the journal)
     "fatal python error",
     "windows fatal exception",
     "access violation",
@@ -58,6 +59,9 @@ _CRASH = (
     "段错误",
     "セグメンテーション違反",
     "ошибка сегментирования",
+    "speicherabzug geschrieben",  # "(core dumped)" in German and Chinese, after any fatal signal's name
+    "核心已转储",
+    "аварийный останов",  # SIGABRT ("Aborted"), Russian
     "illegal instruction",  # SIGILL: a build for another CPU
     "floating point exception",  # SIGFPE
     "bus error",
@@ -112,6 +116,7 @@ _NATIVE_ASSERT = re.compile(r"assertion failed: .*, file .+, line \d+")
 it aborts the process."""
 """A native library's fatal check (glog/c10's ``[F path:line] message``): it aborts the process."""
 _MEMORY_KILL = (
+    "and low swap space",  # macOS' panic report: "Compressor Info: ... with 12 swapfiles and LOW swap space"
     "just before the backend process failed",  # SwarmUI: its ComfyUI backend died with system memory near full
     "terminated due to memory issue",  # macOS' (Xcode's debugger): the system ended the app for its memory footprint
     "out of memory: killed process",
@@ -184,6 +189,9 @@ _CGROUP_KILL = (
     "oom_kill event in stepid",  # ... as newer releases word it: "Detected 1 oom_kill event in StepId=42.batch. ..."
     "oom_kill events in stepid",
     "mem_cgroup_out_of_memory",  # the kernel's stack of an OOM kill inside a memory cgroup (dmesg)
+    "killed by yarn for exceeding memory limits",  # Hadoop YARN's container (Spark's executors)
+    "exceeded job memory limit",  # slurmstepd: "error: Exceeded job memory limit" (its cgroup's), older releases
+    "exceeded step memory limit",
     "exceeded the memory limit of",  # a platform's ("The container was killed as it exceeded the memory limit of 4g")
 )
 """The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""

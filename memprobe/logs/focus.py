@@ -18,6 +18,9 @@ __all__ = ["Focus", "focus_of", "MEMORY_ENDINGS"]
 
 MEMORY_ENDINGS = ("memory-kill", "cgroup-kill", "commit-exhausted")
 """Endings that say which memory ran out."""
+_FATAL_LOAD = "Could not load library "
+"""cuDNN's last words when a library of its is missing ("Could not load library libcudnn_ops_infer.so.8. Error: ...
+cannot open shared object file"): it aborts the process next, and the abort is that error's, not a crash of its own."""
 
 
 @dataclass(slots=True)
@@ -59,8 +62,15 @@ def focus_of(facts: LogFacts) -> Focus:
         loose is not None
         and not ran
         and strong is not None
-        and strong.kind in ("pause", "exited")
         and loose.line < strong.line.number
+        and (
+            strong.kind in ("pause", "exited")
+            or (
+                strong.kind == "crash"
+                and loose.message.startswith(_FATAL_LOAD)
+                and strong.line.number - loose.line <= 2
+            )
+        )
     )
     if (
         strong is not None

@@ -240,6 +240,7 @@ _WARNS = re.compile(r"(?i)warn(?:ing)?\b\W")
 disabled": AUTOMATIC1111's web UI going on without its monitor): what it quotes did not stop anything."""
 _CONTAINER_EXIT = re.compile(
     r"(?i)exited with (?:code|status) 137|exit ?code: 137|\bexited \(137\)|exitcode=137|terminated with exit code \(137\)"
+    r"|container stopped with exit code 137"  # dask-gateway's for its scheduler's pod
 )
 """How docker, compose and Kubernetes report a container's end by SIGKILL (``comfyui-1 exited with code 137``,
 ``Exit Code: 137``, a pod status' ``exitCode: 137``, ``Exited (137)``, Flyte's pod ``terminated with exit code (137)``); an IDE's "Process finished with exit code 137" is a host's process."""

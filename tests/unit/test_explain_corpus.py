@@ -121,6 +121,14 @@ UNTOUCHED = {
     # MimicMotion, DynamiCrafter): which memory ran out, or none, 27/30; the original reader 20/30, 6/20
     "cb": ((20, 20), (0, 0), (14, 14), (0, 0)),  # detection, segmentation and depth (Grounded-SAM, MiDaS, MobileSAM,
     # YOLO-World): which memory ran out, or none, 20/20; the original reader 16/20, 0/14
+    "cc": ((19, 26), (0, 0), (13, 16), (0, 0)),  # reinforcement learning, robotics and embodied AI (Isaac Gym, Ray,
+    # ManiSkill, DreamerV3): which memory ran out, or none, 20/26; the original reader 10/26, 6/16
+    "cf": ((20, 22), (0, 0), (11, 12), (0, 0)),  # vision-language models and document AI (Qwen-VL, CogVLM, PaddleOCR,
+    # nougat): which memory ran out, or none, 21/22; the original reader 13/22, 0/12
+    "cg": ((21, 31), (0, 0), (14, 17), (0, 0)),  # data science and retrieval (Dask, Polars, CatBoost, FAISS, Spark on
+    # YARN, Slurm): which memory ran out, or none, 25/31; the original reader 14/31, 3/17
+    "ch": ((14, 20), (0, 0), (8, 11), (0, 0)),  # rendering and 3D tools (Blender's Cycles, instant-ngp, PyTorch3D,
+    # Open3D, a Vulkan engine): which memory ran out, or none, 16/20; the original reader 7/20, 0/11
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

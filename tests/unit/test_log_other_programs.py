@@ -1,6 +1,6 @@
 """Logs of the programs beside ComfyUI on its PyTorch stack — AUTOMATIC1111 and Forge, notebooks on Colab and Kaggle,
 containers and clusters, launchers, DirectML, Intel's XPU — as users paste them: how each reports an end, a memory
-failure and what only sounds like one. Held-out rounds bd to bk (tests/fixtures/logs/SOURCES.md cites each thread)."""
+failure and what only sounds like one. Held-out rounds bd to cc (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
 
@@ -347,3 +347,92 @@ def test_a_shell_that_finds_no_such_program_is_the_failure():
     doc = explain_log((LOGS / "iopaint_powershell_command_not_recognized.log").read_bytes())
     assert doc["failure"]["kind"] == "other"
     assert explain_log("'python' is not recognized as an internal or external command,")["failure"]["kind"] == "other"
+
+
+def test_physx_gpu_allocator_is_vram_and_its_warnings_are_not_the_failure():
+    # Improbable-AI/walk-these-ways#20: "PxgCudaDeviceMemoryAllocator fail to allocate memory 339738624 bytes!! Result
+    # = 2" (cudaErrorMemoryAllocation), then PhysX's cascade; the allocator's name is not a node's class
+    doc = explain_log((LOGS / "walk_these_ways_pxg_cuda_device_memory_allocator_fail.log").read_bytes())
+    assert doc["failure"]["kind"] == "vram" and doc["failure"]["node"]["class_type"] is None and doc["suggestions"]
+    # LeCAR-Lab/ASAP#35: CUDA errors, "PxgCudaMemoryAllocator.cpp (59) : warning : Failed to allocate pinned memory.",
+    # then a segfault: the warning is no RAM failure, the process crashed
+    doc = explain_log((LOGS / "asap_isaacgym_hoi_4000_envs_physx_segfault.log").read_bytes())
+    assert (doc["failure"]["kind"], doc["failure"]["ending"]) == ("abrupt", "crash")
+
+
+def test_rays_vanished_worker_is_read_as_a_kill_and_its_disk_forecast_as_no_failure():
+    # OpenRLHF/OpenRLHF#187: "Worker unexpectedly exits with a connection error code 2. End of file. There are some
+    # potential root causes. (1) The process is killed by SIGKILL by OOM killer ..." (memory ran out, as in vLLM's thread)
+    doc = explain_log((LOGS / "openrlhf_actor_dead_sigkill_docker_500g.log").read_bytes())
+    assert doc["failure"]["kind"] == "system-ram" and doc["suggestions"]
+    # ray-project/ray#36959: the raylet's "/tmp/ray/... is over 95% full ... Object creation will fail if spilling is
+    # required": a warning at start-up, nothing failed
+    assert explain_log((LOGS / "ray_file_system_monitor_tmp_over_95_full_warning.log").read_bytes())["failure"] is None
+
+
+def test_the_browsers_failed_fetch_is_its_server_gone():
+    # chaiNNer's popup, "An unexpected error occurred: TypeError: Failed to fetch", after its backend died upscaling
+    # to 8K (chaiNNer-org/chaiNNer#1871); the same words alone in ComfyUI's frontend (Comfy-Org/ComfyUI#8483)
+    for name in (
+        "chainner_failed_to_fetch_backend_crash_8k_upscale.log",
+        "ComfyUI8483_flux_failed_to_fetch_oneline.log",
+    ):
+        doc = explain_log((LOGS / name).read_bytes())
+        assert (doc["failure"]["kind"], doc["failure"]["ending"]) == ("abrupt", "unreachable")
+        assert doc["suggestions"][0]["id"] == "find-who-ended-it"
+
+
+def test_macos_killed_9_gets_macos_advice():
+    # invoke-ai/InvokeAI#2283: "invoke.sh: line 24: 10946 Killed: 9  .venv/bin/python ..." on an 8 GB M1 (macOS' bash
+    # names the signal's number): no journalctl, no swap file to add
+    doc = explain_log((LOGS / "invokeai_mac_m1_killed_9.log").read_bytes())
+    assert doc["failure"]["kind"] == "system-ram" and doc["machine"]["os"] == "macOS"
+    advice = doc["suggestions"][0]["try"]
+    assert "memorystatus" in advice and "journalctl" not in advice and "swap file" not in advice
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "ending"),
+    [
+        # vosen/ZLUDA#306, Blender's Cycles on ZLUDA: "Out of memory in cuStreamCreate(&cuda_stream_, CU_STREAM_NON_BLOCKING)"
+        ("zluda_blender_custreamcreate_out_of_memory.log", "vram", None),
+        # Try/OpenGothic#53: Vulkan's "---crashlog(std::system_error(Out of device memory))---" on a 1 GB card
+        ("opengothic_vulkan_out_of_device_memory.log", "vram", None),
+        # NVlabs/instant-ngp#393: tiny-cuda-nn's "cudaMalloc(&rawptr, ...) failed with error out of memor" (cut)
+        ("instant_ngp_testbed_cudamalloc_oom_70_images.log", "vram", None),
+        # DLR-RM/BlenderProc#286: numpy's "OSError: Not enough free space to write 292626432 bytes" into /dev/shm
+        ("blenderproc_dev_shm_not_enough_free_space.log", "disk", None),
+        # pola-rs/polars#23173: Rust's allocator, "memory allocation of 2097152 bytes failed", then abort
+        ("polars_sink_parquet_memory_allocation_failed.log", "system-ram", None),
+        # ooolabdev/ooosplat#52: macOS' panic report, "Compressor Info: ... 100% of segments limit (BAD) with 12
+        # swapfiles and LOW swap space"
+        ("ooosplat_macos_watchdog_panic_low_swap.log", "system-ram", "memory-kill"),
+        # yahoo/TensorFlowOnSpark#134: "Container killed by YARN for exceeding memory limits"
+        ("tfos_yarn_container_killed_virtual_memory.log", "cgroup-limit", "cgroup-kill"),
+        # catboost/catboost#1814: "slurmstepd: error: Exceeded job memory limit"
+        ("catboost_slurm_exceeded_job_memory_limit.log", "cgroup-limit", "cgroup-kill"),
+        # dask/dask-gateway#139: "Cluster ... stopped unexpectedly: Container stopped with exit code 137"
+        ("dask_gateway_scheduler_exit137.log", "cgroup-limit", "killed"),
+        # isl-org/Open3D#2109: coredumpctl's "Signal: 11 (SEGV)" ... "Process 9600 (python) of user 1000 dumped core."
+        ("open3d_coredump_sigsegv_journal.log", "abrupt", "crash"),
+        # catboost/catboost#491: glibc's Russian "Аварийный останов" (Aborted) after the training's first lines
+        ("catboost_multiclass_abort_ru.log", "abrupt", "crash"),
+    ],
+)
+def test_renderers_data_tools_and_schedulers_words_for_their_ends(name, kind, ending):
+    doc = explain_log((LOGS / name).read_bytes())
+    assert (doc["failure"]["kind"], doc["failure"].get("ending")) == (kind, ending)
+    assert doc["suggestions"] or kind == "abrupt"
+
+
+def test_cudnns_missing_library_is_the_failure_not_the_abort_after_it():
+    # ufal/whisper_streaming#119, lenML/Speech-AI-Forge#139: "Could not load library libcudnn_ops_infer.so.8. Error:
+    # ... cannot open shared object file", then "Aborted (core dumped)" (in Chinese: "已放弃 (核心已转储)")
+    for name in (
+        "whisper_streaming_libcudnn_ops_infer_aborted.log",
+        "speech_ai_forge_faster_whisper_cudnn_core_dumped_zh.log",
+    ):
+        doc = explain_log((LOGS / name).read_bytes())
+        assert doc["failure"]["kind"] == "other" and "libcudnn" in doc["failure"]["message"]
+    # an abort with no such line before it stays a crash
+    assert explain_log("Loading model\nAborted (core dumped)\n")["failure"]["kind"] == "abrupt"

@@ -101,6 +101,10 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "trtexec_yolov4_saving_engine_file_failed.log",  # and its "[12/29/2020-20:56:49] [I] [TRT] "
             "easydiffusion_cpu_defaultcpuallocator_7mb.log",  # Easy Diffusion's "09:21:20.184 ERROR cpu "
             "deepfloyd_if_m_cuda_oom_1536gib_attention.log",  # rich's source lines, "756 │ " (DeepFloyd IF)
+            "instant_ngp_testbed_cudamalloc_oom_70_images.log",  # instant-ngp's "13:54:27 INFO     " (#393)
+            "instant_ngp_534_images_cudamalloc_oom.log",  # and again
+            "mu_got_vllm_cuda_unknown_error_gpu_mem_util.log",  # torchrun's "[rank0]: " before each line of a rank
+            "visualthinker_qwen2vl_image_tokens_mismatch.log",  # ... "[rank1]: "
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -157,6 +161,8 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         "lllyasviel-stable-diffusion-webui-forge2524_cuda_error_out_of_memory_gradio.log",
         "Haoming02-sd-webui-forge-classic702_neo_rtx3050_4gb_pinned_memory_crash.log",
         "Haoming02-sd-webui-forge-classic1337_neo_klein_lora_oom_after_few_images.log",
+        "anomalygpt_deepspeed_sigkill_rc9_ram.log",  # DeepSpeed's launcher's arguments, wrapped at 150 columns
+        "sheeprl_dreamer_v3_carracing_cuda_oom_1080ti.log",  # torch's CUDA out of memory, wrapped mid-word
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
