@@ -34,7 +34,8 @@ _WINDOWS_PATH = re.compile(
     r"(?:(?:\b|(?<=-[A-Za-z]))[A-Za-z]:|\\\\[^\s\\/]+)[\\/]+(?:[^\"'<>|*?\\/:\r\n]+[\\/]+)*(" + _FILE + ")?"
 )  # (a drive also right after a compiler's flag: "-LT:\\Program Files\\...")
 # a quoted path is a path up to its closing quote, spaces and doubled backslashes included
-_QUOTED_PATH = re.compile(r"""(["'<])((?:[A-Za-z]:|\\\\|/|~/)[^"'<>\r\n]*?)(["'>])""")
+_QUOTED_PATH = re.compile(r"""(["'<])((?:[A-Za-z]:[\\/]|\\\\|/|~/)[^"'<>\r\n]*?)(["'>])""")
+# (a drive is followed by its separator: "the job's: Slurm's --mem" quotes no path between its apostrophes)
 # a quoted relative path to a file (a model list's 'SDXL\\\\my_model.safetensors'): the folders are the user's own
 _QUOTED_RELATIVE = re.compile(r"""(["'])([^"'<>\r\n\s:][^"'<>\r\n:]*?[\\/][^"'<>\r\n]*?\.[A-Za-z0-9]{1,12})(["'])""")
 _POSIX_PATH = re.compile(

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from .._log import logger
 from ..sensing.snapshot import SystemMemory
 from ..vocabulary import AT_LIMIT, FAILURE_KINDS, KINDS
-from .sizes import message_sizes
+from .sizes import impossible_request, message_sizes
 from .wordings import (
     COMMIT_TEXTS,
     CUT_DEVICE_OOM,
@@ -106,6 +106,8 @@ def memory_sign(text: str) -> bool:
         return False
     if "was sent sigkill" in low:  # gunicorn's kill, which only guesses "Perhaps out of memory?": an ending
         return False
+    if low.startswith("warning: failed to mlock"):  # llama.cpp's: RLIMIT_MLOCK refused to pin the weights, which load
+        return False  # all the same ("Try increasing RLIMIT_MLOCK ('ulimit -l' as root).")
     if _NATIVE_WARNING.search(low):  # PhysX's "PxgCudaMemoryAllocator.cpp (59) : warning : Failed to allocate pinned
         return False  # memory." after its CUDA errors: a warning, the library went on (its error is the failure)
     return (
@@ -141,7 +143,7 @@ def classify_failure(
         text == OOM_SUMMARY_LINE.lower()
     ):  # the line ComfyUI's handler of a device OOM logs first (torch's table follows)
         return "vram"
-    if any(t in text for t in _NOT_EXHAUSTION) or allocation_size_limit(message):
+    if any(t in text for t in _NOT_EXHAUSTION) or allocation_size_limit(message) or impossible_request(message):
         return "other"
     if _COG_GUESS in text:  # Replicate's cog only guesses at memory: a SIGKILL (-9) on its platform is its limit's
         return "cgroup-limit" if "(exitcode -9)" in text else "other"

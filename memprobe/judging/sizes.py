@@ -76,6 +76,7 @@ _SIZE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("requested_bytes", r"unable to allocate\s+" + _SIZE + r"\s+for an array"),
         ("requested_bytes", r"could not allocate tensor with\s+" + _SIZE),
         ("requested_bytes", r"failed to allocate\s+" + _SIZE),
+        ("requested_bytes", r"requested buffer of size\s+" + _SIZE),  # ONNX Runtime's arena
         ("total_bytes", r"total capac(?:i)?ty of\s+" + _SIZE),
         ("total_bytes", _SIZE + r"\s+total capacity"),
         ("limit_bytes", r"device limit\s*:\s*" + _SIZE),
@@ -91,6 +92,23 @@ _SIZE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("others_bytes", r"other allocations:\s*" + _SIZE),
     )
 )
+
+
+_ASKED = re.compile(
+    r"(?:tried to allocate|requested buffer of size|failed to allocate|unable to allocate)\s+" + _SIZE, re.I
+)
+
+
+def impossible_request(message: str | None) -> bool:
+    """The message asks for a petabyte or more at once: no machine has that, so a size went wrong (an integer
+    overflow, a shape gone wild: ONNX Runtime's "requested buffer of size 4547406516732812544"), nothing ran out."""
+    m = _ASKED.search(message or "")
+    if m is None:
+        return False
+    try:
+        return float(m.group(1).replace(",", "")) * _UNITS.get((m.group(2) or "").lower(), 1) >= 2**50
+    except ValueError:
+        return False
 
 
 def _bytes(number: str, unit: str | None) -> int | None:

@@ -37,9 +37,11 @@ KILLED_CHILD_TEXTS = (
     "is killed by signal: killed",
     "terminated with signal sigkill",
     "worker unexpectedly exits with a connection error code",
+    "exited prematurely: signal 9 (sigkill)",  # Celery's (billiard's) WorkerLostError for a pool worker
+    "exited with 'signal 9 (sigkill)'",  # ... and its MainProcess' line above it
 )
 """torch's words for a worker it started that SIGKILL ended (a DataLoader's, torch.multiprocessing's child), Ray's for
-an actor's worker that vanished without an exception (it lists the OOM killer's SIGKILL first among its "potential root
+an actor's worker that vanished without an exception, Celery's for a pool worker SIGKILL ended (it lists the OOM killer's SIGKILL first among its "potential root
 causes"; in both threads that quote it, vLLM's and OpenRLHF's, memory had run out): most often the kernel's OOM killer
 — system RAM, inferred (:func:`killed_child`)."""
 SYSTEM_RAM_TEXTS = (
@@ -103,6 +105,7 @@ SYSTEM_RAM_TEXTS = (
     "more memory than is available",  # Kaggle: "Your notebook tried to allocate more memory than is available."
     "out of ram",  # what a user types in place of a log ("System RAM is full", "ran out of RAM")
     "ram is full",
+    "ctx->mem_buffer != null",  # ggml's assert when malloc gave its context no buffer (GGML_ASSERT: ...ggml.c:4411)
     "enomem: not enough memory",  # Node's (libuv's) ENOMEM: "Error: ENOMEM: not enough memory, read"
 )
 GENERIC_ALLOCATION = ("failed to allocate", "unable to allocate", "cannot allocate memory", "bad allocation")
@@ -156,6 +159,8 @@ COMMIT_TEXTS = (
 SHM_FULL = (
     "insufficient shared memory (shm)",  # torch's DataLoader: "Unexpected bus error encountered in worker. ..."
     "workers are out of shared memory",  # ... "is killed by signal: Bus error. It is possible that dataloader's ..."
+    "is killed by signal: bus error",  # ... older torch's "DataLoader worker (pid 125) is killed by signal: Bus error."
+    # (no hint): a worker's bus error writing its batch into a /dev/shm that filled, in every thread that quotes it
     "memory available in /dev/shm",  # Ray's object store: "System memory request exceeds memory available in ..."
 )
 """/dev/shm full: a filesystem in memory of its own size (a container's is 64 MB unless it is given more), read as

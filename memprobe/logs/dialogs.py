@@ -320,6 +320,7 @@ class DialogReading(BlockReading):
         if (
             (m := _CLASS_PREFIX.match(s)) is not None
             and not LOG_LEVEL.fullmatch(m.group(1).upper())  # "ERROR: Unexpected bus error ...": a level, no node
+            and not (m.group(1).isupper() and "_" in m.group(1))  # a macro's name ("GGML_ASSERT: ggml.c:4411: ...")
             and (is_node_class(m.group(1)) or not s.lower().startswith(MEMORY_TEXTS))  # "DefaultCPUAllocator: ..."
         ):
             class_type, message = m.group(1), m.group(2)

@@ -106,10 +106,12 @@ _CRASH = (
 )
 _NT_CRASH = re.compile(
     r"(?:\b0xc0000(?!12d|017)[0-9a-f]{3}|\b322122(?!5773|5495)[56]\d{3}|-10737(?!41523|41801)\d{5})\b"
+    r"|\bexit code: 184467440[67]\d{10}\b"  # the same, negative, read as 64 bits unsigned (LM Studio's dialog)
 )
 """An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,
 0xC0000374 heap corruption ...), in hex or as Windows prints it in decimal; the commit limit's 0xC000012D
-and STATUS_NO_MEMORY's 0xC0000017 are memory failures (:mod:`memprobe.judging.failures`)."""
+and STATUS_NO_MEMORY's 0xC0000017 are memory failures (:mod:`memprobe.judging.failures`). A 64-bit reading of a
+negative status (``Exit code: 18446744072635810000``) lost its low digits to a float: only its being one is read."""
 _FATAL_CHECK = re.compile(r"^\[f [^\]]*:\d+\]")
 _NATIVE_ASSERT = re.compile(r"assertion failed: .*, file .+, line \d+")
 """A native library's own assert macro (nunchaku's ``assertion failed: false, file ...dispatch_utils.h, line 30``):
@@ -200,6 +202,7 @@ _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\be
 _SIGKILL_EXIT = re.compile(
     r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*\(?(?:137|-9)\b"
     r"|\b(?:killed|terminated)(?: by| with)? signal:? (?:9|sigkill|killed)\b"
+    r"|\bterminated: signal: killed\b"  # Go's os/exec (Ollama's runner: "llama runner process has terminated: ...")
     r"|\bexited \((?:137|-9)\)"  # docker ps's status column: "Exited (137) 3 minutes ago"
     r"|\bexitcode: (?:137|-9)\b"  # a Kubernetes status' "exitCode: 137" (its YAML, lower-cased)
     r"|\bwas sent sigkill\b"  # gunicorn's arbiter: "Worker (pid:7) was sent SIGKILL! Perhaps out of memory?"

@@ -201,7 +201,9 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
     focus = focus_of(facts)
     if focus.failures:
         retried = [line.number for kind, line in (focus.prompt.fallbacks if focus.prompt else []) if "decode" in kind]
-        j = judge_failures(focus.failures, compute_device, decode_retried=retried)
+        j = judge_failures(
+            focus.failures, compute_device, decode_retried=retried, container=bool(machine.get("container"))
+        )
     elif focus.ending is not None or focus.cut_short:
         started = "ram_total_bytes" in machine  # the log shows ComfyUI's start-up banner
         end = focus.ending

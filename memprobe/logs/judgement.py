@@ -115,9 +115,12 @@ def _doing(failure: LogFailure) -> list[str]:
     return doing
 
 
-def judge_failures(failures: list[LogFailure], compute_device: str, decode_retried: Sequence[int] = ()) -> Judgement:
+def judge_failures(
+    failures: list[LogFailure], compute_device: str, decode_retried: Sequence[int] = (), container: bool = False
+) -> Judgement:
     """The first failure of the prompt; the rest, and the end of a chained traceback, are its consequences.
-    ``decode_retried``: the lines where ComfyUI said a decode ran out of VRAM and retried it in tiles."""
+    ``decode_retried``: the lines where ComfyUI said a decode ran out of VRAM and retried it in tiles; ``container``:
+    the log shows it ran in one (a worker's kill there is the container's limit's, as the process's own is)."""
     failures = _cause_first(failures, compute_device)
     first = failures[0]
     node = identify(first)
@@ -148,6 +151,8 @@ def judge_failures(failures: list[LogFailure], compute_device: str, decode_retri
     retried = unsaid and in_retry
     if retried:  # ... in the decode ComfyUI had just retried in tiles for want of VRAM: VRAM again, most likely
         kind = "vram"
+    elif container and kind == "system-ram" and killed_child(message):  # a worker SIGKILL ended inside a container
+        kind = "cgroup-limit"
     j.evidence = first.evidence + ([node.stage_line] if node.stage_line is not None else [])
     j.failure = _failure_doc(
         kind,
@@ -183,7 +188,8 @@ def judge_failures(failures: list[LogFailure], compute_device: str, decode_retri
         exception_type=exc_type,
         sizes=message_sizes(message),
         pack=node.pack,
-        likely=kind == "system-ram" and killed_child(message),
+        likely=kind in ("system-ram", "cgroup-limit") and killed_child(message),
+        container=container and killed_child(message),
         after_sampling=first.before.text
         if first.after_sampling and first.before is not None and node.stage is None and not node.class_type
         else None,

@@ -168,6 +168,14 @@ class EndingReading:
         ):
             return  # "...>pause" and "Press any key" are one ending
         if (
+            kind == "killed"
+            and "was sent sigkill" in low
+            and any(
+                e is not None and "WORKER TIMEOUT" in e.message for e in (self.facts.loose_error, self.facts.last_loose)
+            )
+        ):
+            return  # gunicorn's own kill of the worker it had timed out: the timeout is the failure
+        if (
             kind == "crash"
             and "leaked semaphore" in low
             and self.facts.endings

@@ -129,6 +129,10 @@ UNTOUCHED = {
     # YARN, Slurm): which memory ran out, or none, 25/31; the original reader 14/31, 3/17
     "ch": ((14, 20), (0, 0), (8, 11), (0, 0)),  # rendering and 3D tools (Blender's Cycles, instant-ngp, PyTorch3D,
     # Open3D, a Vulkan engine): which memory ran out, or none, 16/20; the original reader 7/20, 0/11
+    "ci": ((20, 21), (0, 0), (12, 12), (0, 0)),  # speech synthesis and music generation (AudioCraft, IndexTTS,
+    # ChatTTS, Kokoro, Moshi): which memory ran out, or none, 21/21; the original reader 10/21, 2/12
+    "ck": ((10, 21), (0, 0), (7, 9), (0, 0)),  # serving and MLOps (Celery, gunicorn, Triton, Ray Serve, Kubeflow):
+    # which memory ran out, or none, 13/21; the original reader 4/21, 2/9
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

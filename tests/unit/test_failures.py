@@ -215,6 +215,12 @@ def test_glibcs_own_words_in_other_languages_name_their_memory(line: str, kind: 
         ('Exception in thread "main" java.lang.OutOfMemoryError: Java heap space', "other"),  # the JVM's -Xmx
         ("java.lang.OutOfMemoryError: GC overhead limit exceeded", "other"),
         ("Error: ENOMEM: not enough memory, read", "system-ram"),  # Node's (libuv's) ENOMEM
+        # a petabyte or more asked at once is a size gone wrong (an overflow), not memory running out
+        ("Failed to allocate memory for requested buffer of size 4547406516732812544", "other"),
+        ("CUDA out of memory. Tried to allocate 17179869184.00 GiB (GPU 0; 24.00 GiB total capacity)", "other"),
+        ("CUDA out of memory. Tried to allocate 1536.00 GiB (GPU 0; 80.00 GiB total capacity)", "vram"),
+        ("memory allocation of 2097152 bytes failed", "system-ram"),  # Rust's allocator (Polars), then abort
+        ("GGML_ASSERT: ggml.c:4411: ctx->mem_buffer != NULL", "system-ram"),  # ggml's context got no buffer
     ],
 )
 def test_other_libraries_allocation_errors(message, kind):

@@ -436,3 +436,37 @@ def test_cudnns_missing_library_is_the_failure_not_the_abort_after_it():
         assert doc["failure"]["kind"] == "other" and "libcudnn" in doc["failure"]["message"]
     # an abort with no such line before it stays a crash
     assert explain_log("Loading model\nAborted (core dumped)\n")["failure"]["kind"] == "abrupt"
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "ending"),
+    [
+        # Celery's pool worker ended by SIGKILL ("WorkerLostError('Worker exited prematurely: signal 9 (SIGKILL) ...')"):
+        # the OOM killer's, most often (conda-incubator/conda-store#120); in docker compose's prefixed log
+        # (JeffreyCA/spleeter-web#92), its container's limit
+        ("conda_store_celery_worker_sigkill_docker_2gb.log", "system-ram", None),
+        ("spleeter_web_celery_worker_sigkill_compose.log", "cgroup-limit", None),
+        # open-runtimes#330, gunicorn's "WORKER TIMEOUT (pid:17)", then its own "... was sent SIGKILL! Perhaps out of memory?": a timeout
+        ("open_runtimes_gunicorn_worker_timeout_sigkill.log", "other", None),
+        # pytorch/pytorch#16979, an old torch's "DataLoader worker (pid 125) is killed by signal: Bus error." in a pod: its /dev/shm filled
+        ("pytorch_dataloader_shm_bus_error_kubernetes.log", "disk", None),
+        # ONNX Runtime's arena asked for "4547406516732812544" bytes (onnxruntime_backend#203): an overflowed size, nothing ran out
+        ("triton_onnxruntime_bfc_arena_overflow_size.log", "other", None),
+        # llama-cpp-python#254: "warning: failed to mlock ... Cannot allocate memory" (RLIMIT_MLOCK) and the model loads
+        ("llama_cpp_python_mlock_warning_cannot_allocate.log", None, None),
+        # llama.cpp#1813, ggml's "GGML_ASSERT: ...ggml.c:4411: ctx->mem_buffer != NULL" on a 1.9 GB machine (no node's class)
+        ("llama_cpp_gpt4all_backend_ggml_assert_mem_buffer_null.log", "system-ram", None),
+        # llama.cpp#1815, Metal's "buffer 'data' size 18300780544 is larger than buffer maximum of 17179869184": a size limit
+        ("llama_cpp_metal_buffer_larger_than_maximum.log", "other", None),
+        # ollama#9685: "llama runner process has terminated: signal: killed" (Go's words for SIGKILL)
+        ("ollama_jetson_orin_gemma27b_runner_signal_killed.log", "system-ram", "killed"),
+        # lmstudio-bug-tracker#1078: "(Exit code: 18446744072635810000). Unknown error.": a negative status read as 64 bits unsigned
+        ("lmstudio_failed_to_load_unknown_exit_code.log", "abrupt", "crash"),
+    ],
+)
+def test_servers_workers_and_local_llm_runtimes_words(name, kind, ending):
+    failure = explain_log((LOGS / name).read_bytes())["failure"]
+    if kind is None:
+        assert failure is None
+        return
+    assert (failure["kind"], failure.get("ending"), failure["node"]["class_type"]) == (kind, ending, None)

@@ -105,6 +105,7 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "instant_ngp_534_images_cudamalloc_oom.log",  # and again
             "mu_got_vllm_cuda_unknown_error_gpu_mem_util.log",  # torchrun's "[rank0]: " before each line of a rank
             "visualthinker_qwen2vl_image_tokens_mismatch.log",  # ... "[rank1]: "
+            "localai_mac_grpc_connection_refused_llama_cpp_fallback.log",  # LocalAI's "4:07PM INF " (zerolog)
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -298,6 +299,7 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "stabilitymatrix-449_pip_errno28_install.log",
         "Acly-krita-ai-diffusion895_bind_10048_traceback.log",  # Acly/krita-ai-diffusion#895, a traceback so pasted
         "localai_gptj_docker_unexpected_eof_model_load.log",  # mudler/LocalAI#195, a container's log so pasted
+        "conda_store_celery_worker_sigkill_docker_2gb.log",  # conda-store#120, a Celery worker's traceback so pasted
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")

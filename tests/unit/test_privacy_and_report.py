@@ -109,6 +109,9 @@ def test_free_text_is_scrubbed_of_paths_and_the_user_name():
         "exceeds memory available in /dev/shm, see /proc/meminfo"
     )
     assert scrub_text("mounted /dev/mapper/bob--vg-root") == "mounted [path]"
+    # apostrophes are no quotes around a drive: "job's: Slurm's" is words, 'S:\out' a path
+    assert scrub_text("the job's: Slurm's --mem was the limit") == "the job's: Slurm's --mem was the limit"
+    assert scrub_text(r"wrote 'S:\out\img 1.png' then") == "wrote 'img 1.png' then"
 
 
 RUNS = sorted((FIXTURES / "runs").glob("*.json"))

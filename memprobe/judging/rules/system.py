@@ -272,7 +272,7 @@ def _system_remedy(f: RunFacts, limit: MemoryLimit, used: int | None) -> tuple[s
         return (
             "Give the container more memory",
             f"Raise the memory limit of ComfyUI's container{to} (docker run --memory, "
-            "compose mem_limit, Kubernetes resources.limits.memory; a batch job's: Slurm's --mem, YARN's "
+            "compose mem_limit, Kubernetes resources.limits.memory, Slurm --mem, YARN "
             "memoryOverhead), or run a smaller workflow. Swap or RAM "
             "on the host does not help while the container's own limit is the one that is reached.",
             target - limit.limit_bytes if limit.limit_bytes else None,
