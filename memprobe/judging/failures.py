@@ -106,6 +106,8 @@ def memory_sign(text: str) -> bool:
         return False
     if "was sent sigkill" in low:  # gunicorn's kill, which only guesses "Perhaps out of memory?": an ending
         return False
+    if low.startswith("srun: error:"):  # Slurm's "srun: error: h19c54: task 300: Out Of Memory": its cgroup's kill
+        return False  # (an ending, with slurmstepd's "oom-kill event(s)" above it), not a device's
     if low.startswith("warning: failed to mlock"):  # llama.cpp's: RLIMIT_MLOCK refused to pin the weights, which load
         return False  # all the same ("Try increasing RLIMIT_MLOCK ('ulimit -l' as root).")
     if _NATIVE_WARNING.search(low):  # PhysX's "PxgCudaMemoryAllocator.cpp (59) : warning : Failed to allocate pinned
@@ -211,6 +213,10 @@ _NOT_EXHAUSTION = (
     "javascript heap out of memory",  # Node.js (an Electron app, a frontend build): V8's heap limit, not the machine's
     "java heap space",  # the JVM's heap (-Xmx: Spark, H2O, a Java-based simulator), its OutOfMemoryError not torch's
     "gc overhead limit exceeded",  # ... the same heap, nearly full
+    "openencodesessionex failed: out of memory",  # NVENC's error 10 opening a session: on GeForce cards its limit
+    "nvencopenencodesessionex: 10 ",  # on concurrent sessions or an unsupported driver, in the threads that quote it
+    "(0 elements of",  # libtiff's "Failed to allocate memory for ... array (0 elements of 8 bytes each)": an overflowed
+    # count, not memory (GDAL, after "Integer overflow in TIFFNumberOfTiles")
     _SIZE_LIMIT,
     "inotify",  # ENOSPC (errno 28) also means the inotify watch limit: "[Errno 28] inotify watch limit reached"
     "in static tls block",  # the dynamic loader's "cannot allocate memory in static TLS block": a library's load

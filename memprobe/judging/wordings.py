@@ -39,6 +39,7 @@ KILLED_CHILD_TEXTS = (
     "worker unexpectedly exits with a connection error code",
     "exited prematurely: signal 9 (sigkill)",  # Celery's (billiard's) WorkerLostError for a pool worker
     "exited with 'signal 9 (sigkill)'",  # ... and its MainProcess' line above it
+    "killed signal terminated program",  # gcc: "fatal error: Killed signal terminated program cc1plus"
 )
 """torch's words for a worker it started that SIGKILL ended (a DataLoader's, torch.multiprocessing's child), Ray's for
 an actor's worker that vanished without an exception, Celery's for a pool worker SIGKILL ended (it lists the OOM killer's SIGKILL first among its "potential root
@@ -106,7 +107,8 @@ SYSTEM_RAM_TEXTS = (
     "out of ram",  # what a user types in place of a log ("System RAM is full", "ran out of RAM")
     "ram is full",
     "ctx->mem_buffer != null",  # ggml's assert when malloc gave its context no buffer (GGML_ASSERT: ...ggml.c:4411)
-    "enomem: not enough memory",  # Node's (libuv's) ENOMEM: "Error: ENOMEM: not enough memory, read"
+    "enomem: not enough memory",
+    "resource_exhausted: out of memory allocating",  # XLA's CPU client ("... allocating 124867611608 bytes.")  # Node's (libuv's) ENOMEM: "Error: ENOMEM: not enough memory, read"
 )
 GENERIC_ALLOCATION = ("failed to allocate", "unable to allocate", "cannot allocate memory", "bad allocation")
 """Host-memory texts other libraries also print for a GPU's memory (ONNX Runtime's arena, llama.cpp's
@@ -121,7 +123,7 @@ fails so only where the commit limit is reached (Linux kills instead); in the lo
 background removal, TensorRT-less ONNX nodes) it was the GPU's every time (five threads of five)."""
 SPECIFIC_RAM_TEXTS = tuple(t for t in SYSTEM_RAM_TEXTS if t not in GENERIC_ALLOCATION)
 NAMES_GPU = re.compile(
-    r"\b(?:cuda\d*|gpu\d*|vram|hip|rocm\d*|vulkan\d*|metal|xpu|sycl\d*|cudaexecutionprovider)\b(?! ?host)"
+    r"\b(?:cuda\d*|gpu\d*|vram|hip|rocm\d*|vulkan\d*|metal|xpu|sycl\d*|cudaexecutionprovider|device ordinal)\b(?! ?host)"
 )
 COMMIT_TEXTS = (
     "paging file is too small",
@@ -298,6 +300,12 @@ VRAM_TEXTS = (
     "error code 2: outofmemory",  # TensorRT ("[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] ...")
     "devicememoryallocator fail to allocate",  # PhysX (Isaac Gym, Isaac Sim): "PxgCudaDeviceMemoryAllocator fail to ..."
     "requested amount of gpu memory",
+    "failed creating cuda context for nvenc: 0x2",
+    "there may not be enough free memory for allocation to succeed",  # older TensorRT ("Requested amount of memory")
+    "failed to malloc npu memory",  # Rockchip's RKNN runtime: the NPU's memory ("failed to malloc npu memory, size: ...")
+    "kgsl_sharedmem_alloc ioctl failed",  # Qualcomm Adreno's driver: the phone GPU's allocation (Android's logcat)
+    "(ioctl_kgsl_gpuobj_alloc) failed: errno 12",  # FFmpeg's NVENC: cuCtxCreate's CUDA_ERROR_OUT_OF_MEMORY
+    "resource_exhausted: out of memory while trying to allocate",  # XLA's GPU allocator (JAX, TensorFlow's XLA)
     "out of device memory",  # Vulkan's VK_ERROR_OUT_OF_DEVICE_MEMORY as its C++ wrappers word it (std::system_error)
     "out of memory in cumemalloc(",  # Blender's Cycles: "CUDA error: Out of memory in cuMemAlloc(&device_pointer, ...)"
     "out of memory in custreamcreate(",  # ... its queue's stream, the card full (or ZLUDA's translation failing)

@@ -54,6 +54,11 @@ in a traceback's frames, a line after it that starts nothing of its own is its t
 _RULE_CHARS = frozenset("_-=*~ ")
 
 
+_WRAPPED = "Caught "
+"""The start of torch's ``ExceptionWrapper`` message: "Caught <type> in DataLoader worker process N.", "... in replica
+N on device N." (DataParallel), "... in pin memory thread for device N.", the caught exception's traceback below it."""
+
+
 class Mode(Enum):
     """What the failure block being read expects next."""
 
@@ -206,13 +211,16 @@ class BlockReading:
         return None
 
     def _finish_exception(self, block: LogFailure) -> None:
-        """File the exception just read; the last of a chain is the one the block reports."""
+        """File the exception just read; the last of a chain is the one the block reports (torch's re-raise of a
+        worker's exception, "Caught RuntimeError in DataLoader worker process 0." above the "Original Traceback" of
+        the exception it caught, comes after that exception, its cause)."""
         exc, self.exc = self.exc, None
         if exc is not None and (exc.type or exc.frames or exc.message):
             self.chain.append(exc)
         if not self.chain:
             return
-        *causes, final = self.chain
+        wrappers = [e for e in self.chain[:-1] if e.message.startswith(_WRAPPED)]
+        *causes, final = [e for e in self.chain if e not in wrappers] + wrappers
         block.causes = causes
         if final.frames:
             block.frames = final.frames

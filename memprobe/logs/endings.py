@@ -91,6 +91,7 @@ _CRASH = (
     "exit status 139",  # supervisord: "exited: comfyui (exit status 139; not expected)"
     "exit status 134",
     "terminated by sigsegv",
+    "killed with signal sigsegv",  # Node's child_process, as fluent-ffmpeg reports it ("ffmpeg was killed with ...")
     "terminated by sigabrt",
     "vram is lost due to gpu reset",  # amdgpu's kernel log after a GPU hang (a MODE1 reset)
     "gpu reset begin",
@@ -118,6 +119,7 @@ _NATIVE_ASSERT = re.compile(r"assertion failed: .*, file .+, line \d+")
 it aborts the process."""
 """A native library's fatal check (glog/c10's ``[F path:line] message``): it aborts the process."""
 _MEMORY_KILL = (
+    "lowmemorykiller: kill",  # Android's: "lowmemorykiller: Kill 'com.app' (25702), uid 10123, ... to free 4223760kB"
     "and low swap space",  # macOS' panic report: "Compressor Info: ... with 12 swapfiles and LOW swap space"
     "just before the backend process failed",  # SwarmUI: its ComfyUI backend died with system memory near full
     "terminated due to memory issue",  # macOS' (Xcode's debugger): the system ended the app for its memory footprint
@@ -197,12 +199,15 @@ _CGROUP_KILL = (
     "exceeded the memory limit of",  # a platform's ("The container was killed as it exceeded the memory limit of 4g")
 )
 """The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
+_SRUN_OOM = re.compile(r"srun: error: \S+: tasks? [\d,-]+: out of memory")
+"""Slurm's srun on the tasks its step's cgroup OOM handler killed ("srun: error: h19c54: task 300: Out Of Memory")."""
 _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\bexceeded")
 """A hosting platform's own kill (Cloud Run: "Memory limit of 2048 MiB exceeded with 2101 MiB used")."""
 _SIGKILL_EXIT = re.compile(
     r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*\(?(?:137|-9)\b"
     r"|\b(?:killed|terminated)(?: by| with)? signal:? (?:9|sigkill|killed)\b"
-    r"|\bterminated: signal: killed\b"  # Go's os/exec (Ollama's runner: "llama runner process has terminated: ...")
+    r"|\b(?:terminated|error from [\w.-]+): signal: killed\b"  # Go's os/exec (Ollama's runner: "llama runner process
+    # has terminated: signal: killed", Livepeer's "Error from ffmpeg: signal: killed")
     r"|\bexited \((?:137|-9)\)"  # docker ps's status column: "Exited (137) 3 minutes ago"
     r"|\bexitcode: (?:137|-9)\b"  # a Kubernetes status' "exitCode: 137" (its YAML, lower-cased)
     r"|\bwas sent sigkill\b"  # gunicorn's arbiter: "Worker (pid:7) was sent SIGKILL! Perhaps out of memory?"
@@ -335,7 +340,7 @@ def ending_kind(low: str, s: str) -> str | None:
         return backend_exit_kind(low)
     if (low.strip().rstrip("^c") == "" and "^c" in low) or any(p in low for p in _CTRL_C):
         return "stopped"
-    if any(p in low for p in _CGROUP_KILL) or _MEMORY_LIMIT_OF.search(low):
+    if any(p in low for p in _CGROUP_KILL) or _MEMORY_LIMIT_OF.search(low) or _SRUN_OOM.match(low):
         return "cgroup-kill"
     if "container" in low and "low on resource" not in low and any(p in low for p in _MEMORY_KILL):
         return "cgroup-kill"  # "Container killed by the kernel OOM killer" (an eviction names its container too)

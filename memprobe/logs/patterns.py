@@ -342,6 +342,7 @@ _LOOSE_ERROR = re.compile(
     r"|^Fatal error in launcher: "  # a Windows console script's launcher (pip's): its Python is not where it was
     r"|'status': 'error', 'message': '"  # a serverless worker's result (runpod-worker-comfy's handler)
     r"|\bWORKER TIMEOUT \(pid:"  # gunicorn's arbiter, about to kill a worker that did not answer in time
+    r"|driver version is insufficient for CUDA runtime version"  # cudaErrorInsufficientDriver, as CUDA words it
     r"|is larger than buffer maximum of"  # llama.cpp's Metal: one buffer over the GPU's largest (its size, not memory)
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""

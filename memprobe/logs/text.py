@@ -347,7 +347,8 @@ def _cut_in_a_word(lines: list[tuple[str, bool]], width: int) -> bool:
     inside a word: a row of exactly that width whose last character is a word's and the next line goes on with its
     lower-case letters or digits, or a capital's with capitals (``... this operatio`` / ``n``, ``exit status 32`` /
     ``21225495.``, ``NODE_CLASS_MAPP`` / ``INGS.``; not a log's next line, ``... dtype: torch.float16`` /
-    ``Requested to load SAM``)."""
+    ``Requested to load SAM``; not a line that begins as this one does, ``2022-07-06 15:37:03.100 ... flags: 0x2`` /
+    ``2022-07-06 15:37:03.102 ...``)."""
     return (
         len(lines) <= 6
         and width in _CONSOLE_WIDTHS
@@ -356,6 +357,7 @@ def _cut_in_a_word(lines: list[tuple[str, bool]], width: int) -> bool:
             and line[-1:].isalnum()
             and (after[:1].islower() or after[:1].isdigit() or (line[-1].isupper() and after[:1].isupper()))
             and not line.lstrip().startswith("File ")
+            and after[:12] != line[:12]  # (the next line begins as this one does: a log's own, its stamp's date)
             for (line, _), (after, _) in pairwise(lines)  # (a frame's line cut short before its code's line: no wrap)
         )
     )

@@ -133,6 +133,12 @@ UNTOUCHED = {
     # ChatTTS, Kokoro, Moshi): which memory ran out, or none, 21/21; the original reader 10/21, 2/12
     "ck": ((10, 21), (0, 0), (7, 9), (0, 0)),  # serving and MLOps (Celery, gunicorn, Triton, Ray Serve, Kubeflow):
     # which memory ran out, or none, 13/21; the original reader 4/21, 2/9
+    "cl": ((20, 31), (0, 0), (12, 14), (0, 0)),  # earth science, geospatial and weather ML (GraphCast, TorchGeo,
+    # rasterio, WebODM, Slurm): which memory ran out, or none, 23/31; the original reader 12/31, 1/14
+    "cm": ((18, 30), (0, 0), (8, 11), (0, 0)),  # video processing with GPUs (FFmpeg's NVENC, torchvision's readers,
+    # DeepStream): which memory ran out, or none, 22/30; the original reader 6/30, 2/11
+    "cn": ((20, 33), (0, 0), (10, 14), (0, 0)),  # edge and embedded AI (Jetson, Raspberry Pi, Rockchip's NPUs, Core ML,
+    # Android): which memory ran out, or none, 23/33; the original reader 9/33, 3/14
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

@@ -470,3 +470,48 @@ def test_servers_workers_and_local_llm_runtimes_words(name, kind, ending):
         assert failure is None
         return
     assert (failure["kind"], failure.get("ending"), failure["node"]["class_type"]) == (kind, ending, None)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "ending"),
+    [
+        # Esri/arcgis-python-api#743: torch's "Caught RuntimeError in DataLoader worker process 0." above the "Original
+        # Traceback" of what the worker raised, DefaultCPUAllocator's "can't allocate memory": the caught one is the cause
+        ("arcgis_learn_dataloader_defaultcpuallocator.log", "system-ram", None),
+        # ecmwf-lab/ai-models-graphcast#18: XLA's "Failed to allocate request for 2.99GiB ... on device ordinal 0"
+        ("ai_models_graphcast_jax_resource_exhausted.log", "vram", None),
+        # google-deepmind/weathernext#44, on a CPU: XLA's "RESOURCE_EXHAUSTED: Out of memory allocating 124867611608 bytes."
+        ("graphcast_cpu_resource_exhausted_oneliner.log", "system-ram", None),
+        # google-deepmind/weathernext#7: "Execution of replica 0 failed: RESOURCE_EXHAUSTED: Out of memory while trying
+        # to allocate ...", under the rematerialization's warning
+        ("graphcast_training_xla_rematerialization_bfc_oom.log", "vram", None),
+        # NOAA-EMC/global-workflow#1361: slurmstepd's oom-kill event, then "srun: error: h19c54: task 300: Out Of Memory"
+        ("gfs_global_workflow_gdasfcst_srun_oom.log", "cgroup-limit", "cgroup-kill"),
+        # OSGeo/gdal#1761: libtiff's "Failed to allocate memory for ... array (0 elements of 8 bytes each)": an overflow
+        ("gdal_translate_sparse_tiled_integer_overflow.log", "other", None),
+        # yangxue0827/RotationDetection#56: "CUDA driver version is insufficient for CUDA runtime version" alone
+        ("rotationdetection_training_cuda_driver_insufficient_oneliner.log", "other", None),
+        # rigaya/NVEnc#439: NVENC's "nvEncOpenEncodeSessionEx: 10 (... unable to allocate enough memory ...)": the
+        # session limit or the driver, in the threads that quote it
+        ("nvencc_open_kernel_module_enc_session_oom.log", "other", None),
+        # ant-media/Ant-Media-Server#939: FFmpeg's "Failed creating CUDA context for NVENC: 0x2" (CUDA_ERROR_OUT_OF_MEMORY)
+        ("antmedia_nvenc_cuda_context_failed_0x2.log", "vram", None),
+        # livepeer/go-livepeer#230: Go's "Error from ffmpeg: signal: killed"
+        ("livepeer_video_segmenter_ffmpeg_signal_killed.log", "system-ram", "killed"),
+        # fluent-ffmpeg#1299: "ffmpeg was killed with signal SIGSEGV": its child crashed
+        ("fluent_ffmpeg_docker_killed_sigsegv.log", "abrupt", "crash"),
+        # mlc-ai/mlc-llm#112: Adreno's "IOCTL_KGSL_GPUOBJ_ALLOC) failed: errno 12 Out of memory" (a phone's GPU)
+        ("mlc_chat_android_adreno_kgsl_oom.log", "vram", None),
+        # DaKanji#7: Android's "lowmemorykiller: Kill 'sh.eliza.pebble.kanji' (25702) ... to free 4223760kB rss"
+        ("android_executorch_lowmemorykiller.log", "system-ram", "memory-kill"),
+        # sieren/Homepoint#45: gcc's "fatal error: Killed signal terminated program cc1plus" on a Raspberry Pi
+        ("rpi_esp_idf_cc1plus_killed.log", "system-ram", None),
+        # torch2trt#661: an older TensorRT's "Requested amount of memory (150994944 bytes) could not be allocated"
+        ("jetson_nano_torch2trt_requested_memory.log", "vram", None),
+        # rknn-toolkit2#44: Rockchip's "failed to malloc npu memory!, size: 59187712" (the NPU's memory)
+        ("rk3568_android_failed_malloc_npu_memory_iommu.log", "vram", None),
+    ],
+)
+def test_science_video_and_edge_devices_words(name, kind, ending):
+    failure = explain_log((LOGS / name).read_bytes())["failure"]
+    assert (failure["kind"], failure.get("ending"), failure["node"]["class_type"]) == (kind, ending, None)

@@ -106,6 +106,14 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "mu_got_vllm_cuda_unknown_error_gpu_mem_util.log",  # torchrun's "[rank0]: " before each line of a rank
             "visualthinker_qwen2vl_image_tokens_mismatch.log",  # ... "[rank1]: "
             "localai_mac_grpc_connection_refused_llama_cpp_fallback.log",  # LocalAI's "4:07PM INF " (zerolog)
+            "android_executorch_lowmemorykiller.log",  # Android's logcat, "08-21 19:28:09.442   641   641 I "
+            "rk3568_android_rknn_model_hw_mismatch.log",  # ... and again
+            "deepstream_yolo_trt_build_outofmemory.log",  # DeepStream's TensorRT logger, "ERROR: [TRT]: "
+            "executorch_export_llama3_8b_killed.log",  # ExecuTorch's "[INFO 2024-06-06 11:19:55,094 builder.py:91] "
+            "gfs_global_workflow_gdasfcst_srun_oom.log",  # srun's task number before each task's line, "288: "
+            "graphcast_training_xla_rematerialization_bfc_oom.log",  # absl's "2023-09-15 15:37:29.263873: W "
+            "jetson_nano_tf_train_gpu_bfc_oom.log",  # TensorFlow's, the same
+            "rpi_keras_bus_error_allocation_warnings.log",  # ... the same, under Keras' own first lines
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -205,6 +213,7 @@ def test_a_logs_own_indentation_is_kept():
     # and code (four) are a log's own
     assert corpus_shaped(indented) == {
         "ComfyI2I11_inpaint_segments_cpualloc_traceback.log",  # ManglerFTW/ComfyI2I#11, a dialog as a code block
+        "rpi_pip_pandas_errno28_sdcard.log",  # Irene-Voice-Assistant#60, pip's build output as it indents it
         "comfyui13458_lora_trainer_backward_rich_traceback.log",
         "woct0rdhoSageAttention85_procdump_acceleratorerror_windbg.log",
         "a-person-mask-generator82_typeerror_cannot_handle_dtype_traceback.log",  # each line at one indent, code too
