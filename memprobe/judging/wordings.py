@@ -108,6 +108,7 @@ SYSTEM_RAM_TEXTS = (
     "ram is full",
     "ctx->mem_buffer != null",  # ggml's assert when malloc gave its context no buffer (GGML_ASSERT: ...ggml.c:4411)
     "enomem: not enough memory",
+    "errno 12] not enough space",  # ENOMEM in Microsoft's C runtime ("OSError: [Errno 12] Not enough space")
     "resource_exhausted: out of memory allocating",  # XLA's CPU client ("... allocating 124867611608 bytes.")  # Node's (libuv's) ENOMEM: "Error: ENOMEM: not enough memory, read"
 )
 GENERIC_ALLOCATION = ("failed to allocate", "unable to allocate", "cannot allocate memory", "bad allocation")
@@ -131,6 +132,8 @@ COMMIT_TEXTS = (
     "os error 1455",
     "winerror 1455",
     "error 1455",
+    "error code: 1455",  # a tool's own report of the Win32 error (the MSVC linker's LNK1171, ThreadSanitizer's mmap)
+    "errno=1455",  # Go's runtime on VirtualAlloc ("VirtualAlloc of 0 bytes failed with errno=1455")
     "auslagerungsdatei ist zu klein",
     "fichier de pagination est insuffisant",
     "archivo de paginación es demasiado pequeño",

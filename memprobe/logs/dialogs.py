@@ -102,6 +102,10 @@ LOOSE_LINES = 400
 """How far into a log a loose error line is looked for (a paste, not a session's console)."""
 
 
+_DIAGNOSTIC_CODE = re.compile(r"^[A-Z]{1,4}\d{3,5}$")
+"""A compiler's or linker's diagnostic code before its message (MSVC's ``LNK1171``, ``C1060``), no node's class."""
+
+
 class DialogReading(BlockReading):
     """The reader's part that reads a failure said on a line of its own, as a client shows it or a user pastes it."""
 
@@ -321,16 +325,23 @@ class DialogReading(BlockReading):
             (m := _CLASS_PREFIX.match(s)) is not None
             and not LOG_LEVEL.fullmatch(m.group(1).upper())  # "ERROR: Unexpected bus error ...": a level, no node
             and not (m.group(1).isupper() and "_" in m.group(1))  # a macro's name ("GGML_ASSERT: ggml.c:4411: ...")
+            and not _DIAGNOSTIC_CODE.match(m.group(1))  # a tool's own code ("LNK1171: unable to load mspdbcore.dll")
             and (is_node_class(m.group(1)) or not s.lower().startswith(MEMORY_TEXTS))  # "DefaultCPUAllocator: ..."
         ):
             class_type, message = m.group(1), m.group(2)
-        elif (m := _CLASS_WORD.match(s)) is not None and (
-            is_node_class(m.group(1))
-            or (
-                self.n - self.lead <= 2
-                and _BARE_CLASS.match(m.group(1)) is not None
-                and not exception_name(m.group(1))
-                and not m.group(1).endswith("Allocator")  # a library's allocator naming itself (PhysX's), not a node
+        elif (
+            (m := _CLASS_WORD.match(s)) is not None
+            and (
+                is_node_class(m.group(1))
+                or (
+                    self.n - self.lead <= 2
+                    and _BARE_CLASS.match(m.group(1)) is not None
+                    and not exception_name(m.group(1))
+                    and not m.group(1).endswith(
+                        "Allocator"
+                    )  # a library's allocator naming itself (PhysX's), not a node
+                    and (m.group(2).lower().startswith(MEMORY_TEXTS) or _EXC_LINE.match(m.group(2)) is not None)
+                )  # (its message next: not a sentence whose subject it is, "VirtualAlloc of bytes failed", "OpenJDK 64-Bit")
             )
         ):  # "WanVideoSampler Allocation...", or a pack's class atop a one-line paste
             class_type, message = m.group(1), m.group(2)

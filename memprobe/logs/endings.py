@@ -73,7 +73,7 @@ _CRASH = (
     "exit code 134",
     "your session crashed",  # Colab, without the RAM's word
     "subsystem for linux instance has terminated",  # WSL's VM ended under ComfyUI
-    "faulting application name: python",  # Windows' event log (Application Error 1000)
+    "faulting application name: ",  # Windows' event log (Application Error 1000), for python.exe or the app running it
     "python.exe has stopped working",
     "python quit unexpectedly",  # macOS' crash dialog
     "trace/breakpoint trap",  # SIGTRAP

@@ -343,6 +343,8 @@ _LOOSE_ERROR = re.compile(
     r"|'status': 'error', 'message': '"  # a serverless worker's result (runpod-worker-comfy's handler)
     r"|\bWORKER TIMEOUT \(pid:"  # gunicorn's arbiter, about to kill a worker that did not answer in time
     r"|driver version is insufficient for CUDA runtime version"  # cudaErrorInsufficientDriver, as CUDA words it
+    r"|^(?!EP Error)[^\n]*?CUDA wasn'?t able to be loaded"  # ONNX Runtime's CUDA provider ("CUDA_PATH is set but CUDA
+    # wasnt able to be loaded"; after "EP Error" it fell back to the CPU and went on)
     r"|is larger than buffer maximum of"  # llama.cpp's Metal: one buffer over the GPU's largest (its size, not memory)
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""

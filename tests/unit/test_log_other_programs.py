@@ -515,3 +515,30 @@ def test_servers_workers_and_local_llm_runtimes_words(name, kind, ending):
 def test_science_video_and_edge_devices_words(name, kind, ending):
     failure = explain_log((LOGS / name).read_bytes())["failure"]
     assert (failure["kind"], failure.get("ending"), failure["node"]["class_type"]) == (kind, ending, None)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "class_type"),
+    [
+        # graalvm/setup-graalvm#66: MSVC's "LNK1171: unable to load mspdbcore.dll (error code: 1455)" (its code no node)
+        ("setup_graalvm_lnk1171_mspdbcore_1455.log", "commit-limit", None),
+        # influxdata/influxdb#8229: "ThreadSanitizer failed to allocate 0x80000 (524288) bytes ... (error code: 1455)"
+        ("influxdb_threadsanitizer_1455_appveyor.log", "commit-limit", None),
+        # brimdata/zui#3022: Go's "VirtualAlloc of bytes failed with errno=1455" (the API's name is no node either)
+        ("zui_virtualalloc_errno_1455.log", "commit-limit", None),
+        # actions/runner-images#785: "OpenJDK 64-Bit Server VM warning: INFO: os::commit_memory(...) failed; error='The
+        # paging file is too small ...'"
+        ("runner_images_graalvm_commit_memory_oneline.log", "commit-limit", None),
+        # swar/Swar-Chia-Plot-Manager#323: Microsoft's C runtime words ENOMEM "[Errno 12] Not enough space" (no disk)
+        ("swar_chia_execv_errno12_not_enough_space.log", "system-ram", None),
+        # autonomys/space-acres#56: Windows' "Faulting application name: space-acres.exe": a crash, whatever app it was
+        ("space_acres_faulting_vcruntime_event.log", "abrupt", None),
+        # cubiq/ComfyUI_InstantID#27: ONNX Runtime's "CUDA_PATH is set but CUDA wasnt able to be loaded" is the error;
+        # after "EP Error" it fell back to the CPU and went on (pythongosssss/ComfyUI-WD14-Tagger#59: no failure)
+        ("comfyui_instantid_onnxruntime_cuda_path_not_loaded.log", "other", None),
+        ("ComfyUI-WD14-Tagger59_onnx_ep_fallback_other.log", None, None),
+    ],
+)
+def test_windows_commit_limit_codes_and_what_is_no_nodes_class(name, kind, class_type):
+    failure = explain_log((LOGS / name).read_bytes())["failure"]
+    assert (failure and failure["kind"], failure and failure["node"]["class_type"]) == (kind, class_type)

@@ -114,6 +114,7 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "graphcast_training_xla_rematerialization_bfc_oom.log",  # absl's "2023-09-15 15:37:29.263873: W "
             "jetson_nano_tf_train_gpu_bfc_oom.log",  # TensorFlow's, the same
             "rpi_keras_bus_error_allocation_warnings.log",  # ... the same, under Keras' own first lines
+            "adoptium_bootjdk_commit_memory_1455.log",  # Jenkins' console time, "09:34:10  "
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -214,6 +215,9 @@ def test_a_logs_own_indentation_is_kept():
     assert corpus_shaped(indented) == {
         "ComfyI2I11_inpaint_segments_cpualloc_traceback.log",  # ManglerFTW/ComfyI2I#11, a dialog as a code block
         "rpi_pip_pandas_errno28_sdcard.log",  # Irene-Voice-Assistant#60, pip's build output as it indents it
+        "openpose_editor_savepng_not_defined_console.log",  # the browser's stack under its error, four in
+        "roop_insightface_assert_detection_models.log",  # the web UI's traceback under its "*** Error running ..."
+        "k_diffusion_dpmpp_3m_sde_unboundlocalerror.log",  # a traceback's tail pasted as a code block
         "comfyui13458_lora_trainer_backward_rich_traceback.log",
         "woct0rdhoSageAttention85_procdump_acceleratorerror_windbg.log",
         "a-person-mask-generator82_typeerror_cannot_handle_dtype_traceback.log",  # each line at one indent, code too
@@ -295,7 +299,7 @@ def test_a_wrappers_prefix_is_learned_behind_a_quote_or_a_containers_prefix():
 
 
 def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
-    # of the corpus, nine logs came with a blank line after each line (a page's or a terminal's copy made each line a
+    # of the corpus, these logs came with a blank line after each line (a page's or a terminal's copy made each line a
     # paragraph); the one whose error spans lines, Comfy-Org/ComfyUI#13954's StabilityMatrix popup, reads its
     # "Allocation on device 0 would exceed allowed memory." with the sizes torch put under it
     assert corpus_shaped(spaced) == {
@@ -309,6 +313,9 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "Acly-krita-ai-diffusion895_bind_10048_traceback.log",  # Acly/krita-ai-diffusion#895, a traceback so pasted
         "localai_gptj_docker_unexpected_eof_model_load.log",  # mudler/LocalAI#195, a container's log so pasted
         "conda_store_celery_worker_sigkill_docker_2gb.log",  # conda-store#120, a Celery worker's traceback so pasted
+        "kenshi_mod_manager_startgame_paging_file.log",  # Kenshi Mod Manager's crash reports, paragraphs each
+        "kenshi_mod_manager_fileload_ru_0x800705af.log",
+        "kenshi_mod_manager_uiautomationcore_ru_0x800705af.log",
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")
