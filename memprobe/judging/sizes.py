@@ -95,18 +95,19 @@ _SIZE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 
 
 _ASKED = re.compile(
-    r"(?:tried to allocate|requested buffer of size|failed to allocate|unable to allocate)\s+" + _SIZE, re.I
+    r"(?:tried to allocate|requested buffer of size|failed to allocate|unable to allocate|large alloc)\s+" + _SIZE, re.I
 )
 
 
 def impossible_request(message: str | None) -> bool:
-    """The message asks for a petabyte or more at once: no machine has that, so a size went wrong (an integer
-    overflow, a shape gone wild: ONNX Runtime's "requested buffer of size 4547406516732812544"), nothing ran out."""
+    """The message asks for 64 TiB or more at once: no machine has that (the largest hold a few TiB of RAM), so a size
+    went wrong (an integer overflow, a shape gone wild: ONNX Runtime's "requested buffer of size 4547406516732812544",
+    tcmalloc's "large alloc 140113840283648 bytes"), nothing ran out."""
     m = _ASKED.search(message or "")
     if m is None:
         return False
     try:
-        return float(m.group(1).replace(",", "")) * _UNITS.get((m.group(2) or "").lower(), 1) >= 2**50
+        return float(m.group(1).replace(",", "")) * _UNITS.get((m.group(2) or "").lower(), 1) >= 2**46
     except ValueError:
         return False
 

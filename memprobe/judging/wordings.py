@@ -166,6 +166,7 @@ SHM_FULL = (
     "workers are out of shared memory",  # ... "is killed by signal: Bus error. It is possible that dataloader's ..."
     "is killed by signal: bus error",  # ... older torch's "DataLoader worker (pid 125) is killed by signal: Bus error."
     # (no hint): a worker's bus error writing its batch into a /dev/shm that filled, in every thread that quotes it
+    "error while creating shared memory segment /dev/shm",  # NCCL's ("... /dev/shm/nccl-pZafXL (size 7340384)")
     "memory available in /dev/shm",  # Ray's object store: "System memory request exceeds memory available in ..."
 )
 """/dev/shm full: a filesystem in memory of its own size (a container's is 64 MB unless it is given more), read as
@@ -347,6 +348,7 @@ alone ("内存不足", "недостаточно памяти") does not say whi
 
 RAM_OOM = re.compile(
     r"(?<![a-z])ram oom(?![a-z])|\bframes but only \d+ can fit in memory\b|^memory allocation of \d+ bytes failed"
+    r"|^tcmalloc: large alloc \d+ bytes == \(nil\)"  # gperftools' malloc refused (Colab's Python links it)
 )
 """What a user types for system memory running out ("RAM OOM"; not "VRAM OOM"), VideoHelperSuite's meta batch
 refused for RAM ("Meta Batch set to 256 frames but only 97 can fit in memory"), Rust's global allocator before it

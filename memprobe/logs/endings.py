@@ -68,6 +68,7 @@ _CRASH = (
     "abort trap",  # macOS' SIGABRT
     "zsh: abort",
     "assertion `",  # a C assert() ("...: Assertion `err == hipSuccess' failed."), Metal's "failed assertion `": abort
+    "ggml_assert: ",  # ggml's assert (llama.cpp, whisper.cpp, ctransformers): it aborts the process
     "terminate called after throwing",  # C++'s std::terminate: an exception nobody caught, then abort
     "exited with code 134",  # docker: SIGABRT
     "exit code 134",
@@ -164,6 +165,10 @@ _BACKEND_EXIT = (
     # EXITED (exit code 1)"
     "程序异常退出，退出代码为",  # the Aki launcher: "[程序异常退出，退出代码为 3 (0x00000003)]" (ended abnormally)
     "kernelrestarter: restarting kernel",  # Jupyter's (Colab's runtime log): the notebook's kernel process died
+    "appears to have died. it will restart",  # ... as Jupyter's page says it ("The kernel appears to have died. ...")
+    "the kernel crashed while executing code",  # VS Code's Jupyter ("... in the current cell or a previous cell")
+    "canceled future for execute_request message",  # ... its line above that one
+    "driver has stopped unexpectedly and is restarting",  # Databricks: "The spark driver has stopped unexpectedly ..."
 )
 """The program that runs ComfyUI as its backend saw its process end, without saying why."""
 _CTRL_C = (
@@ -199,6 +204,10 @@ _CGROUP_KILL = (
     "exceeded the memory limit of",  # a platform's ("The container was killed as it exceeded the memory limit of 4g")
 )
 """The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
+OOM_KILLED_FALSE = re.compile(r"oomkilled\"?\s*:\s*false", re.IGNORECASE)
+"""docker inspect's state of a container its memory cgroup's OOM killer did not end (``"OOMKilled": false``)."""
+_NO_FREE_SWAP = re.compile(r"\bfree swap\s*=\s*0kb")
+"""The kernel's OOM report (its memory's state as the OOM killer chose a victim): "Free swap  = 0kB"."""
 _SRUN_OOM = re.compile(r"srun: error: \S+: tasks? [\d,-]+: out of memory")
 """Slurm's srun on the tasks its step's cgroup OOM handler killed ("srun: error: h19c54: task 300: Out Of Memory")."""
 _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\bexceeded")
@@ -210,6 +219,9 @@ _SIGKILL_EXIT = re.compile(
     # has terminated: signal: killed", Livepeer's "Error from ffmpeg: signal: killed")
     r"|\bexited \((?:137|-9)\)"  # docker ps's status column: "Exited (137) 3 minutes ago"
     r"|\bexitcode: (?:137|-9)\b"  # a Kubernetes status' "exitCode: 137" (its YAML, lower-cased)
+    r"|\bexitcode\"?\s*:\s*137\b"  # docker inspect's state ("ExitCode": 137)
+    r"|^=\s+exit code: 9$"  # MPICH's "BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES ... EXIT CODE: 9"
+    r"|\bexited on signal 9 \(killed\)"  # Open MPI's mpirun: "... process rank 7 with PID 0 on node X exited on ..."
     r"|\bwas sent sigkill\b"  # gunicorn's arbiter: "Worker (pid:7) was sent SIGKILL! Perhaps out of memory?"
 )
 """An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
@@ -263,7 +275,7 @@ returned to the shell."""
 _HINT_WORDS = (
     r"pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
     r"fatal|violation|c0000|322122|107374|resource-exhaustion|virtual memory|semaphore|memcg|refused|"
-    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first|error 137"
+    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first|error 137|free swap"
 )
 _HINT_SUBSTRINGS = ("/n)", "signal 9", "memory limit of", "badness ")
 """Tested apart, with ``in`` (:func:`ending_hint`): each more alternative slows the pattern by a tenth on every
@@ -340,11 +352,17 @@ def ending_kind(low: str, s: str) -> str | None:
         return backend_exit_kind(low)
     if (low.strip().rstrip("^c") == "" and "^c" in low) or any(p in low for p in _CTRL_C):
         return "stopped"
+    if OOM_KILLED_FALSE.search(low):
+        return None  # docker's state says its OOM killer did not end the container (read by the reader, not an end)
     if any(p in low for p in _CGROUP_KILL) or _MEMORY_LIMIT_OF.search(low) or _SRUN_OOM.match(low):
         return "cgroup-kill"
     if "container" in low and "low on resource" not in low and any(p in low for p in _MEMORY_KILL):
         return "cgroup-kill"  # "Container killed by the kernel OOM killer" (an eviction names its container too)
-    if any(p in low for p in _MEMORY_KILL) or ("sending sig" in low and ("earlyoom" in low or "badness" in low)):
+    if (
+        any(p in low for p in _MEMORY_KILL)
+        or ("sending sig" in low and ("earlyoom" in low or "badness" in low))
+        or ("kernel:" in low and _NO_FREE_SWAP.search(low))
+    ):
         return "memory-kill"
     if any(p in low for p in _COMMIT_EXHAUSTED):
         return "commit-exhausted"

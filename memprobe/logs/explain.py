@@ -215,6 +215,7 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
             started,
             focus.outlived,
             _idle(facts, end),
+            not_oom_killed=machine.get("oom_killed") is False,
         )
     else:
         j = Judgement()

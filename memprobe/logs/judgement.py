@@ -242,13 +242,15 @@ def judge_ending(
     started: bool = False,
     child: bool = False,
     idle: bool = False,
+    not_oom_killed: bool = False,
 ) -> Judgement:
     """ComfyUI stopped without an error: how the log ends and the last thing it did. A bare SIGKILL
     ("Killed", exit code 137) is taken for what it most often is on Linux — the kernel's OOM killer,
     in a container the container's memory limit — and marked ``likely``: the system's log confirms.
     ``started``: the log shows ComfyUI's start-up (an end with no prompt after it came before any ran).
     ``child``: the prompt went on after ``ending`` and finished (a process it started died; ComfyUI lived).
-    ``idle``: ``ending`` came after a prompt had finished, with none running."""
+    ``idle``: ``ending`` came after a prompt had finished, with none running. ``not_oom_killed``: docker's state says
+    its OOM killer did not end the container (``"OOMKilled": false``): a SIGKILL then is no memory's, as far as known."""
     hint = prompt.last_hint if prompt is not None else None
     last = prompt.last_activity if prompt is not None else None
     memory = {
@@ -256,9 +258,9 @@ def judge_ending(
         "window-oom": "system-ram",
         "commit-exhausted": "commit-limit",
         "cgroup-kill": "cgroup-limit",
-        "killed": "cgroup-limit" if container else "system-ram",
+        "killed": None if not_oom_killed else "cgroup-limit" if container else "system-ram",
     }.get(ending.kind if ending else "")
-    likely = bool(ending and ending.kind == "killed")
+    likely = bool(ending and ending.kind == "killed" and not not_oom_killed)
     how = _ENDINGS.get(ending.kind, "") if ending else "the log stops mid-run"
     doing = f"; the last thing it logged was line {last.number}: {last.text[:160]}" if last else ""
     window = ending is not None and ending.kind == "window-oom"

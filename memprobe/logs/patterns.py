@@ -21,10 +21,11 @@ _FAULT_FRAME = re.compile(r'^\s*File "(.+)", line (\d+) in (\S+)\s*$')
 """A frame of the stack faulthandler prints at a native crash (no comma before ``in``)."""
 _EXC_LINE = re.compile(
     r"^((?:[A-Za-z_][\w]*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failed)|Exception|KeyboardInterrupt)"
-    r"|(?:[A-Za-z_][\w]*\.)+(?:error|Fail|OutOfResources))(?:(?::\s|：\s*)(.*)|[:：]?$)"
+    r"|(?:[A-Za-z_][\w]*\.)+(?:error|Error|Fail|OutOfResources))(?:(?::\s|：\s*)(.*)|[:：]?$)"
 )
 """An exception's line: its type, then its message after a colon (a full-width one where a browser translated it).
-Besides Python's ``...Error``: a C extension's module error (``cv2.error``, ``struct.error``), onnxruntime's ``Fail``,
+Besides Python's ``...Error``: a C extension's module error (``cv2.error``, ``struct.error``), Gradio's ``gradio.exceptions.Error``
+(a web UI's re-raise of what its handler caught), onnxruntime's ``Fail``,
 torch compile's ``BackendCompilerFailed``, triton's ``OutOfResources``."""
 _CHAIN = (
     "During handling of the above exception, another exception occurred:",
@@ -342,6 +343,7 @@ _LOOSE_ERROR = re.compile(
     r"|^Fatal error in launcher: "  # a Windows console script's launcher (pip's): its Python is not where it was
     r"|'status': 'error', 'message': '"  # a serverless worker's result (runpod-worker-comfy's handler)
     r"|\bWORKER TIMEOUT \(pid:"  # gunicorn's arbiter, about to kill a worker that did not answer in time
+    r"|Watchdog caught collective operation timeout"  # NCCL's watchdog in torch.distributed (a collective hung)
     r"|driver version is insufficient for CUDA runtime version"  # cudaErrorInsufficientDriver, as CUDA words it
     r"|^(?!EP Error)[^\n]*?CUDA wasn'?t able to be loaded"  # ONNX Runtime's CUDA provider ("CUDA_PATH is set but CUDA
     # wasnt able to be loaded"; after "EP Error" it fell back to the CPU and went on)

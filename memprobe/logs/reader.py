@@ -32,7 +32,7 @@ from typing import BinaryIO
 from ..judging.failures import PLANNED_TILING, detect_fallback, memory_sign
 from .blocks import Mode
 from .dialogs import LOOSE_LINES, DialogReading, one_line_dialog
-from .endings import SHELL_COMMAND, ending_hint
+from .endings import OOM_KILLED_FALSE, SHELL_COMMAND, ending_hint
 from .lifecycle import EndingReading
 from .machine import MachineReading
 from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader
@@ -310,6 +310,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         if self._exception_start(text, s) or self._lifecycle(s) or self._failure_line(text, s):
             return
         self._title(s)
+        if "OOMKilled" in s and OOM_KILLED_FALSE.search(s):
+            self.facts.machine["oom_killed"] = False  # docker's state: its OOM killer did not end the container
         if "137" in s and ("exit" in s or "Exited (" in s) and _CONTAINER_EXIT.search(s):
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
         elif ("@" in s or s.startswith("---> Running in ")) and _CONTAINER_PROMPT.search(s):

@@ -141,6 +141,10 @@ UNTOUCHED = {
     # Android): which memory ran out, or none, 23/33; the original reader 9/33, 3/14
     "cp": ((21, 30), (0, 0), (13, 18), (0, 0)),  # Windows' commit limit in any program (Java, .NET, Rust, Go, MSVC):
     # which memory ran out, or none, 21/30; the original reader 11/30, 2/18
+    "cs": ((22, 33), (0, 0), (12, 13), (0, 0)),  # distributed training (NCCL, DeepSpeed, FSDP, Horovod, torchrun):
+    # which memory ran out, or none, 27/33; the original reader 13/33, 2/13
+    "ct": ((13, 22), (0, 0), (8, 9), (0, 0)),  # notebook kernels that die (Jupyter, VS Code, Colab, Databricks): which
+    # memory ran out, or none, 20/22; the original reader 8/22, 1/9
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

@@ -542,3 +542,39 @@ def test_science_video_and_edge_devices_words(name, kind, ending):
 def test_windows_commit_limit_codes_and_what_is_no_nodes_class(name, kind, class_type):
     failure = explain_log((LOGS / name).read_bytes())["failure"]
     assert (failure and failure["kind"], failure and failure["node"]["class_type"]) == (kind, class_type)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "ending"),
+    [
+        # kubernetes#19825, coderaiser/cloudcmd#440: docker inspect's "ExitCode": 137 beside "OOMKilled": false: a
+        # SIGKILL its memory cgroup did not send (not the container's limit, nor known to be memory)
+        ("docker_inspect_exit137_oomkilled_false.log", "abrupt", "killed"),
+        ("cloudcmd_docker_state_exit137_oomkilled_false.log", "abrupt", "killed"),
+        # je-santos/MPLBM-UT#92: MPICH's "BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES ... EXIT CODE: 9"
+        ("mplbm_mpi_bad_termination_exit_code_9.log", "system-ram", "killed"),
+        # horovod#469: Open MPI's "mpirun noticed that process rank 7 ... exited on signal 9 (Killed)."
+        ("horovod_mpirun_rank7_signal9_keras.log", "system-ram", "killed"),
+        # abertschi/postcards#36: the kernel's OOM report, its "Free swap = 0kB" under "kernel:"
+        ("raspberrypi_kernel_oom_postcards.log", "system-ram", "memory-kill"),
+        # deepbeepmeep/Wan2GP#2228: "gradio.exceptions.Error: OutOfMemoryError('CUDA out of memory. ...')"
+        ("wan2gp_prompt_enhancer_gradio_cuda_oom.log", "vram", None),
+        # video-diffusion-speedrun#2: NCCL's "Error while creating shared memory segment /dev/shm/nccl-pZafXL ..."
+        ("nccl_shm_segment_docker_oneline.log", "disk", None),
+        # meta-pytorch/tnt#858: "Watchdog caught collective operation timeout: WorkNCCL(...) ran for 60033 ms ..."
+        ("nccl_watchdog_broadcast_timeout_test_oneline.log", "other", None),
+        # marella/ctransformers#189: "GGML_ASSERT: ...llama.cpp:453: data": ggml aborts
+        ("ctransformers_ggml_assert_data.log", "abrupt", "crash"),
+        # Jupyter's "The kernel for ... appears to have died. It will restart automatically." (BME1478H/Fall2022class#220),
+        # VS Code's "The Kernel crashed while executing code ..." (AammarTufail/...#1), Databricks' "The spark driver has
+        # stopped unexpectedly and is restarting." (IIIS-Li-Group/OpenFE#44): the kernel's process ended, cause unsaid
+        ("jupyter_kernel_restarting_assignment6_first_cell.log", "abrupt", "backend-exit"),
+        ("vscode_canceled_future_kernel_crashed_student.log", "abrupt", "backend-exit"),
+        ("databricks_spark_driver_stopped_openfe_n_jobs.log", "abrupt", "backend-exit"),
+        # googlecolab/colabtools#2774: tcmalloc's "large alloc 140113840283648 bytes == (nil)": a size gone wrong
+        ("colab_tcmalloc_large_alloc_140tb_bad_alloc.log", "other", None),
+    ],
+)
+def test_distributed_jobs_containers_and_notebook_kernels_words(name, kind, ending):
+    failure = explain_log((LOGS / name).read_bytes())["failure"]
+    assert (failure["kind"], failure.get("ending")) == (kind, ending)

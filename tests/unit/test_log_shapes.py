@@ -218,6 +218,7 @@ def test_a_logs_own_indentation_is_kept():
         "openpose_editor_savepng_not_defined_console.log",  # the browser's stack under its error, four in
         "roop_insightface_assert_detection_models.log",  # the web UI's traceback under its "*** Error running ..."
         "k_diffusion_dpmpp_3m_sde_unboundlocalerror.log",  # a traceback's tail pasted as a code block
+        "docker_inspect_exit137_oomkilled_false.log",  # docker inspect's State, cut from its JSON as it indents it
         "comfyui13458_lora_trainer_backward_rich_traceback.log",
         "woct0rdhoSageAttention85_procdump_acceleratorerror_windbg.log",
         "a-person-mask-generator82_typeerror_cannot_handle_dtype_traceback.log",  # each line at one indent, code too
