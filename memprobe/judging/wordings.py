@@ -171,7 +171,7 @@ SHM_FULL = (
 )
 """/dev/shm full: a filesystem in memory of its own size (a container's is 64 MB unless it is given more), read as
 a full disk (its remedy is its size, not RAM's)."""
-SHM_WRITE = re.compile(r"unable to write to file </torch_[\d_]+>(?::? no space left|\s*$)")
+SHM_WRITE = re.compile(r"unable to write to file </torch_[\d_]+>(?::? no space left|\s*$| at \S*thallocator\.c)")
 """torch sharing a tensor between processes through a file in /dev/shm that it could not write: for want of space
 (``... </torch_739_144252761_4>: No space left on device (28)``; older versions left the reason unsaid)."""
 DISK_TEXTS = (
@@ -254,7 +254,7 @@ VRAM_TEXTS = (
     "xpu out of memory",
     "npu out of memory",
     "mps backend out of memory",
-    "invalid buffer size",  # Metal: one allocation over the GPU's largest buffer (MPS)
+    "invalid buffer size:",  # Metal: one allocation over the GPU's largest buffer (MPS: "Invalid buffer size: 5.53 GB")
     "cuda error: out of memory",
     "hip error: out of memory",
     "cudaerrormemoryallocation",

@@ -147,6 +147,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         self.api_class: tuple[int, str] | None = None
         """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
         self.said_failed: LogFailure | None = None
+        self.last_said: tuple[int, str] | None = None
+        """The last line that said something failed (its number, its text)."""
         """The first line that says something failed (the failure of a paste with nothing ComfyUI prints in it)."""
         self.lead = 0
         """Lines before the paste's first (blank, a Markdown fence, ``<details>``): "the top of a paste" is after them."""
@@ -238,6 +240,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             and not _QUIET_LEVEL.search(level)
         ):  # ("Failed to enqueue job for processing"; not a logger's warning that it will retry)
             self.said_failed = LogFailure("message", self.n, message=text, evidence=[self._ev(text)])
+        if outside and self.block is None and _FAILED.search(text) and not _NOT_A_FAILURE.search(text):
+            self.last_said = (self.n, text)  # (its words an error's or a failure's: not a list of keys "missing")
         if (
             self.facts.loose_error is None
             and text
@@ -310,8 +314,9 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         if self._exception_start(text, s) or self._lifecycle(s) or self._failure_line(text, s):
             return
         self._title(s)
-        if "OOMKilled" in s and OOM_KILLED_FALSE.search(s):
-            self.facts.machine["oom_killed"] = False  # docker's state: its OOM killer did not end the container
+        if ("OOMKilled" in s and OOM_KILLED_FALSE.search(s)) or (s[:7] == "Reason:" and s[7:].strip() == "Error"):
+            self.facts.machine["oom_killed"] = False  # docker's state, kubectl's "Reason: Error" (not OOMKilled): its
+            # memory cgroup's OOM killer did not end the container
         if "137" in s and ("exit" in s or "Exited (" in s) and _CONTAINER_EXIT.search(s):
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
         elif ("@" in s or s.startswith("---> Running in ")) and _CONTAINER_PROMPT.search(s):
@@ -445,6 +450,15 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             # a paste of nothing ComfyUI prints: the line that says what failed
             dialog = one_line_dialog(*self.first_text) if self.texts == 1 and self.first_text is not None else None
             facts.loose_error = dialog or self.said_failed
+        elif (
+            facts.loose_error is None
+            and not facts.endings
+            and not facts.prompt_count
+            and not self.prompt.failures
+            and (said := self.last_said) is not None
+            and said[0] >= facts.last_text
+        ):  # another program's work, then its last line says what failed ("[FACEFUSION.CORE] Merging video failed")
+            facts.loose_error = LogFailure("message", said[0], message=said[1], evidence=[LogLine(*said)])
         for ending in facts.endings:  # its stack follows a crash line; what it was staging precedes it
             if ending.kind == "crash":
                 at = ending.line.number

@@ -145,6 +145,8 @@ UNTOUCHED = {
     # which memory ran out, or none, 27/33; the original reader 13/33, 2/13
     "ct": ((13, 22), (0, 0), (8, 9), (0, 0)),  # notebook kernels that die (Jupyter, VS Code, Colab, Databricks): which
     # memory ran out, or none, 20/22; the original reader 8/22, 1/9
+    "cu": ((25, 32), (1, 1), (13, 14), (0, 0)),  # docker images, cloud templates and hosted setups (ComfyUI's images,
+    # Kubernetes, RunPod): which memory ran out, or none, 27/32; the original reader 7/32, 0/1, 6/14
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

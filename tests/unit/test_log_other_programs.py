@@ -578,3 +578,24 @@ def test_windows_commit_limit_codes_and_what_is_no_nodes_class(name, kind, class
 def test_distributed_jobs_containers_and_notebook_kernels_words(name, kind, ending):
     failure = explain_log((LOGS / name).read_bytes())["failure"]
     assert (failure["kind"], failure.get("ending")) == (kind, ending)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        # facefusion#248: its work, then "[FACEFUSION.CORE] Merging video failed" as the paste's last line
+        ("facefusion_merging_video_failed_enhancer.log", "other"),
+        # KlingAIResearch/LivePortrait#438: ffmpeg's "Invalid buffer size, packet size 65536 < expected frame_size":
+        # a packet's, not Metal's "Invalid buffer size: 5.53 GB" (no GPU's memory named)
+        ("liveportrait_runpod_second_animation_ram_full.log", "other"),
+        # NVIDIA/flownet2-pytorch#43: an old torch's "unable to write to file </torch_18693_1954506624> at
+        # /pytorch/torch/lib/TH/THAllocator.c:271" in a container: its /dev/shm
+        ("flownet2_docker_torch_shm_write_fail.log", "disk"),
+        # kubernetes#122256: kubectl's "Reason: Error" over "Exit Code: 137" (Kubernetes says OOMKilled when it is)
+        ("k8s_pod_exit137_reason_error.log", "abrupt"),
+        # kevalnagda/plant-disease-detection#2: pickle's "MemoryError: " with no message
+        ("plant_disease_rpi_pickle_memoryerror.log", "system-ram"),
+    ],
+)
+def test_a_last_failed_line_a_packets_buffer_an_old_shm_write_and_kubectls_reason(name, kind):
+    assert explain_log((LOGS / name).read_bytes())["failure"]["kind"] == kind

@@ -115,6 +115,7 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "jetson_nano_tf_train_gpu_bfc_oom.log",  # TensorFlow's, the same
             "rpi_keras_bus_error_allocation_warnings.log",  # ... the same, under Keras' own first lines
             "adoptium_bootjdk_commit_memory_1455.log",  # Jenkins' console time, "09:34:10  "
+            "easydiffusion_docker_oci_hook_segfault.log",  # docker compose's "Creating ... " lines, as a prefix
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -241,6 +242,8 @@ def test_a_logs_own_indentation_is_kept():
         "stereoanyvideo_depthanything_vitl_state_dict_mismatch.log",  # a state dict's keys indented under its error
         "hunyuanvideo_i2v_image_tokens_mismatch.log",  # its error above a command whose options are indented
         "home_assistant_whisper_addon_signal4_no_avx.log",  # an add-on's log quoted as a code block
+        "k8s_pod_exit137_reason_error.log",  # kubectl describe's, indented under its pod (kubernetes#122256)
+        "gpu_operator_pod_oomkilled_crashloop.log",  # and again
     }
 
 
@@ -251,6 +254,7 @@ def test_a_paste_sites_line_numbers_are_taken_off():
         name,
         "pastebin_1b8dR3pM_pulid_insightface_assert.log",  # (round ax's pastebin pastes, their numbers kept)
         "pastebin_Kx2BbD8T_stabilitymatrix_comfyui_startup_tensorboard.log",
+        "chatchat_docker_cuda_oom_model_not_loaded.log",  # a post's numbered list of log lines ("1. ERROR 2023-...")
     }
     assert explain_log(text(name))["failure"]["node"]["class_type"] == "SamplerCustomAdvanced"
 
