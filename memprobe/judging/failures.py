@@ -114,7 +114,7 @@ def memory_sign(text: str) -> bool:
         return False  # memory." after its CUDA errors: a warning, the library went on (its error is the failure)
     return (
         any(t in low for t in MEMORY_TEXTS)
-        or ("out of memory" in low and ("error" in low or "tried to allocate" in low))
+        or ("out of memory" in low and ("error" in low or "tried to allocate" in low or "encodesession" in low))
         or translated_device_oom(low)
         or RAM_OOM.search(low) is not None
     )
@@ -168,7 +168,7 @@ def classify_failure(
         vram_text = True  # "unable to allocate CUDA0 buffer", ONNX Runtime's arena on the CUDA provider
     elif vram_text and _pinning(text, during):
         return "system-ram"
-    if vram_text and not any(t in text for t in SPECIFIC_RAM_TEXTS):
+    if vram_text and (not any(t in text for t in SPECIFIC_RAM_TEXTS) or _THRUST_OOM in text):
         return "vram"
     if (
         any(t in text for t in SYSTEM_RAM_TEXTS)
@@ -225,6 +225,9 @@ _NOT_EXHAUSTION = (
 machine's memory — V8's heap flag, a platform's limit on one allocation's size (IPEX on Intel's Alchemist
 cards: "Current platform can NOT allocate memory block with size larger than 4GB!", however much of the card
 is free)."""
+_THRUST_OOM = "bad_alloc: cudaerrormemoryallocation"
+"""Thrust's ``bad_alloc`` for a device allocation ("MemoryError: std::bad_alloc: cudaErrorMemoryAllocation: out of
+memory", a CUDA extension's): the GPU's memory, though C++ names it as the host's."""
 _BARE_DEVICE_OOM = ("cuda error: out of memory", "cudaerrormemoryallocation")
 """CUDA's own error code, not torch's allocator ("CUDA out of memory. Tried to allocate ..."): a CUDA call
 other than a device allocation failed."""

@@ -108,6 +108,7 @@ SYSTEM_RAM_TEXTS = (
     "ram is full",
     "ctx->mem_buffer != null",  # ggml's assert when malloc gave its context no buffer (GGML_ASSERT: ...ggml.c:4411)
     "enomem: not enough memory",
+    "array buffer allocation failed",  # V8's RangeError for an ArrayBuffer it could not allocate (tfjs-node's models)
     "errno 12] not enough space",  # ENOMEM in Microsoft's C runtime ("OSError: [Errno 12] Not enough space")
     "resource_exhausted: out of memory allocating",  # XLA's CPU client ("... allocating 124867611608 bytes.")  # Node's (libuv's) ENOMEM: "Error: ENOMEM: not enough memory, read"
 )
@@ -305,6 +306,7 @@ VRAM_TEXTS = (
     "devicememoryallocator fail to allocate",  # PhysX (Isaac Gym, Isaac Sim): "PxgCudaDeviceMemoryAllocator fail to ..."
     "requested amount of gpu memory",
     "failed creating cuda context for nvenc: 0x2",
+    "gpuassert: out of memory",  # the CUDA ops' check macro (OpenPCDet's "GPUassert: out of memory pcdet/ops/...")
     "there may not be enough free memory for allocation to succeed",  # older TensorRT ("Requested amount of memory")
     "failed to malloc npu memory",  # Rockchip's RKNN runtime: the NPU's memory ("failed to malloc npu memory, size: ...")
     "kgsl_sharedmem_alloc ioctl failed",  # Qualcomm Adreno's driver: the phone GPU's allocation (Android's logcat)

@@ -221,7 +221,8 @@ _SIGKILL_EXIT = re.compile(
     r"|\bexitcode: (?:137|-9)\b"  # a Kubernetes status' "exitCode: 137" (its YAML, lower-cased)
     r"|\bexitcode\"?\s*:\s*137\b"  # docker inspect's state ("ExitCode": 137)
     r"|^=\s+exit code: 9$"  # MPICH's "BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES ... EXIT CODE: 9"
-    r"|\bexited on signal 9 \(killed\)"  # Open MPI's mpirun: "... process rank 7 with PID 0 on node X exited on ..."
+    r"|\bexited on signal 9 \(killed\)"
+    r"|\bhas been signaled with signal \"?9\b"  # Symfony's Process (Nextcloud's apps): "... signaled with signal "9"."  # Open MPI's mpirun: "... process rank 7 with PID 0 on node X exited on ..."
     r"|\bwas sent sigkill\b"  # gunicorn's arbiter: "Worker (pid:7) was sent SIGKILL! Perhaps out of memory?"
 )
 """An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
@@ -319,6 +320,7 @@ def ending_hint(low: str) -> bool:
         or (_ASCII_HINT if low.isascii() else ENDING_HINT).search(low) is not None
         or "/n)" in low
         or "signal 9" in low
+        or 'signal "9"' in low
         or "memory limit of" in low
         or "badness " in low  # earlyoom's own line: "sending SIGTERM to process 42 uid 0 "python": badness 900"
         or (".dll" in low and ("+ 0x" in low or ".dll!" in low))  # a native stack's frame

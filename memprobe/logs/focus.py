@@ -18,9 +18,11 @@ __all__ = ["Focus", "focus_of", "MEMORY_ENDINGS"]
 
 MEMORY_ENDINGS = ("memory-kill", "cgroup-kill", "commit-exhausted")
 """Endings that say which memory ran out."""
-_FATAL_LOAD = "Could not load library "
-"""cuDNN's last words when a library of its is missing ("Could not load library libcudnn_ops_infer.so.8. Error: ...
-cannot open shared object file"): it aborts the process next, and the abort is that error's, not a crash of its own."""
+_FATAL_LOAD = ("Could not load library ", "CUDA kernel failed : ")
+"""A native library's last words before the process dies of them: cuDNN's when a library of its is missing ("Could
+not load library libcudnn_ops_infer.so.8. Error: ... cannot open shared object file"), a CUDA extension's kernel
+built for another GPU ("CUDA kernel failed : invalid device function", pointnet2_ops): the abort or segfault right
+after is that error's, not a crash of its own."""
 
 
 @dataclass(slots=True)
@@ -67,8 +69,8 @@ def focus_of(facts: LogFacts) -> Focus:
             strong.kind in ("pause", "exited")
             or (
                 strong.kind == "crash"
-                and loose.message.startswith(_FATAL_LOAD)
-                and strong.line.number - loose.line <= 2
+                and any(words in loose.message for words in _FATAL_LOAD)
+                and strong.line.number - loose.line <= 3
             )
         )
     )

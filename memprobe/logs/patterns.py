@@ -343,6 +343,7 @@ _LOOSE_ERROR = re.compile(
     r"|^Fatal error in launcher: "  # a Windows console script's launcher (pip's): its Python is not where it was
     r"|'status': 'error', 'message': '"  # a serverless worker's result (runpod-worker-comfy's handler)
     r"|\bWORKER TIMEOUT \(pid:"  # gunicorn's arbiter, about to kill a worker that did not answer in time
+    r"|CUDA kernel failed : "  # a CUDA extension's own check (pointnet2_ops: "... : invalid device function")
     r"|Watchdog caught collective operation timeout"  # NCCL's watchdog in torch.distributed (a collective hung)
     r"|driver version is insufficient for CUDA runtime version"  # cudaErrorInsufficientDriver, as CUDA words it
     r"|^(?!EP Error)[^\n]*?CUDA wasn'?t able to be loaded"  # ONNX Runtime's CUDA provider ("CUDA_PATH is set but CUDA

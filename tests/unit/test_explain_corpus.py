@@ -147,6 +147,12 @@ UNTOUCHED = {
     # memory ran out, or none, 20/22; the original reader 8/22, 1/9
     "cu": ((25, 32), (1, 1), (13, 14), (0, 0)),  # docker images, cloud templates and hosted setups (ComfyUI's images,
     # Kubernetes, RunPod): which memory ran out, or none, 27/32; the original reader 7/32, 0/1, 6/14
+    "cx": ((19, 20), (0, 0), (10, 10), (0, 0)),  # medical imaging and biology (MONAI, TotalSegmentator, Cellpose,
+    # ColabFold): which memory ran out, or none, 20/20; the original reader 12/20, 1/10
+    "cy": ((10, 23), (0, 0), (9, 10), (0, 0)),  # self-hosted apps that run models in containers (Immich, PhotoPrism,
+    # Nextcloud Recognize, paperless-ngx): which memory ran out, or none, 14/23; the original reader 5/23, 1/10
+    "cz": ((9, 20), (0, 0), (7, 8), (0, 0)),  # 3D perception, SLAM and autonomous driving (OpenPCDet, BEVFusion,
+    # pointnet2 ops): which memory ran out, or none, 15/20; the original reader 6/20, 2/8
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

@@ -599,3 +599,26 @@ def test_distributed_jobs_containers_and_notebook_kernels_words(name, kind, endi
 )
 def test_a_last_failed_line_a_packets_buffer_an_old_shm_write_and_kubectls_reason(name, kind):
     assert explain_log((LOGS / name).read_bytes())["failure"]["kind"] == kind
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        # yuxumin/PoinTr#5, erikwijmans/Pointnet2_PyTorch#74: a CUDA op's "CUDA kernel failed : invalid device function"
+        # (built for another GPU), then the segfault it causes: the error is the failure, not a crash of its own
+        ("pointr_kitti_invalid_device_function_segfault.log", "other"),
+        ("pointnet2_pytorch_cls_invalid_device_segfault_zsh.log", "other"),
+        # open-mmlab/OpenPCDet#348: a CUDA op's check, "GPUassert: out of memory pcdet/ops/iou3d_nms/src/..."
+        ("openpcdet_pvrcnn_iou3d_nms_gpuassert_oom.log", "vram"),
+        # Willyzw/HI-SLAM2#41: Thrust's "MemoryError: std::bad_alloc: cudaErrorMemoryAllocation: out of memory"
+        ("hislam2_demo_distcuda2_bad_alloc_oom.log", "vram"),
+        # joinhive-ai/transcoder#11: NVENC's session error 10 first, the ENOMEMs its transcoder reports after it
+        ("livepeer_nvenc_opensession_out_of_memory_session_limit.log", "other"),
+        # nextcloud/recognize#86: V8's "RangeError: Array buffer allocation failed" loading a model on a Raspberry Pi
+        ("nextcloud_recognize_array_buffer_allocation_failed.log", "system-ram"),
+        # nextcloud/recognize#26: Symfony's "The process has been signaled with signal "9"."
+        ("nextcloud_recognize_classify_signal_9.log", "system-ram"),
+    ],
+)
+def test_a_cuda_ops_check_thrusts_bad_alloc_nvencs_session_and_a_php_apps_kill(name, kind):
+    assert explain_log((LOGS / name).read_bytes())["failure"]["kind"] == kind

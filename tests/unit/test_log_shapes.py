@@ -116,6 +116,8 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "rpi_keras_bus_error_allocation_warnings.log",  # ... the same, under Keras' own first lines
             "adoptium_bootjdk_commit_memory_1455.log",  # Jenkins' console time, "09:34:10  "
             "easydiffusion_docker_oci_hook_segfault.log",  # docker compose's "Creating ... " lines, as a prefix
+            "cryocare_n_tiles_tf_oom_srun_exit.log",  # TensorFlow's stamp and level, "2021-... : W "
+            "localai_grpc_cudamalloc_failed.log",  # LocalAI's "3:44PM DBG GRPC(...): stderr " before its backend's lines
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -220,6 +222,7 @@ def test_a_logs_own_indentation_is_kept():
         "roop_insightface_assert_detection_models.log",  # the web UI's traceback under its "*** Error running ..."
         "k_diffusion_dpmpp_3m_sde_unboundlocalerror.log",  # a traceback's tail pasted as a code block
         "docker_inspect_exit137_oomkilled_false.log",  # docker inspect's State, cut from its JSON as it indents it
+        "hislam2_demo_distcuda2_bad_alloc_oom.log",  # a post's traceback indented under its progress bar
         "comfyui13458_lora_trainer_backward_rich_traceback.log",
         "woct0rdhoSageAttention85_procdump_acceleratorerror_windbg.log",
         "a-person-mask-generator82_typeerror_cannot_handle_dtype_traceback.log",  # each line at one indent, code too
