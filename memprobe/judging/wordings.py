@@ -293,6 +293,7 @@ VRAM_TEXTS = (
     "cuda_error_out_of_memory",  # the CUDA driver API's name (numba, pycuda, cupy)
     "hiperroroutofmemory",
     "out_of_device_memory",  # Intel's Level Zero / unified runtime (XPU)
+    "[gpu] out of gpu resources",  # OpenVINO's GPU plugin (ocl_engine.cpp), an Intel iGPU's shared memory full
     "to avoid cl_out_of_resources",  # OpenVINO's GPU plugin: "... reduce memory consumption (...) to avoid CL_OUT_OF_..."
     "cl_mem_object_allocation_failure",  # OpenCL's own code for a device buffer it could not allocate
     "outofdevicememory",  # Vulkan (vk::Device::allocateMemory: ErrorOutOfDeviceMemory)

@@ -622,3 +622,9 @@ def test_a_last_failed_line_a_packets_buffer_an_old_shm_write_and_kubectls_reaso
 )
 def test_a_cuda_ops_check_thrusts_bad_alloc_nvencs_session_and_a_php_apps_kill(name, kind):
     assert explain_log((LOGS / name).read_bytes())["failure"]["kind"] == kind
+
+
+def test_openvinos_gpu_plugin_out_of_gpu_resources_is_the_gpus_memory():
+    # bes-dev/stable_diffusion.openvino#165, an Intel UHD iGPU: "[GPU] out of GPU resources" (ocl_engine.cpp)
+    doc = explain_log((LOGS / "openvino_sd_intel_uhd_out_of_gpu_resources.log").read_bytes())
+    assert doc["failure"]["kind"] == "vram" and doc["suggestions"]

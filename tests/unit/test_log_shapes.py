@@ -117,6 +117,7 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "adoptium_bootjdk_commit_memory_1455.log",  # Jenkins' console time, "09:34:10  "
             "easydiffusion_docker_oci_hook_segfault.log",  # docker compose's "Creating ... " lines, as a prefix
             "cryocare_n_tiles_tf_oom_srun_exit.log",  # TensorFlow's stamp and level, "2021-... : W "
+            "audacity_openvino_music_separation_model_cannot_be_opened.log",  # Audacity's log time, "19:43:44: "
             "localai_grpc_cudamalloc_failed.log",  # LocalAI's "3:44PM DBG GRPC(...): stderr " before its backend's lines
         }
     )
