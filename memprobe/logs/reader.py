@@ -147,9 +147,9 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         self.api_class: tuple[int, str] | None = None
         """The last line that was an error payload's class alone (``"node_type": "KSampler",``): its number, the class."""
         self.said_failed: LogFailure | None = None
-        self.last_said: tuple[int, str] | None = None
-        """The last line that said something failed (its number, its text)."""
         """The first line that says something failed (the failure of a paste with nothing ComfyUI prints in it)."""
+        self.last_said: tuple[int, str] | None = None
+        """The last line that said an error or a failure (its number, its text): another program's last word."""
         self.lead = 0
         """Lines before the paste's first (blank, a Markdown fence, ``<details>``): "the top of a paste" is after them."""
         self.texts = 0
