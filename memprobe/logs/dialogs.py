@@ -338,9 +338,7 @@ class DialogReading(BlockReading):
                     self.n - self.lead <= 2
                     and _BARE_CLASS.match(m.group(1)) is not None
                     and not exception_name(m.group(1))
-                    and not m.group(1).endswith(
-                        "Allocator"
-                    )  # a library's allocator naming itself (PhysX's), not a node
+                    and not m.group(1).endswith("Allocator")  # a library's allocator naming itself (PhysX's)
                     and (m.group(2).lower().startswith(MEMORY_TEXTS) or _EXC_LINE.match(m.group(2)) is not None)
                 )  # (its message next: not a sentence whose subject it is, "VirtualAlloc of bytes failed", "OpenJDK 64-Bit")
             )
