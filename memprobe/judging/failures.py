@@ -83,6 +83,7 @@ localized texts). A case-blind pattern costs twice as much; a character class am
 three times (it defeats the engine's first-character search)."""
 
 
+_SRUN_OOM = re.compile(r"srun: error: \S+: tasks? [\d,-]+: out of memory")
 _NATIVE_WARNING = re.compile(r"\.(?:cpp|cu|h) \(\d+\) : warning : ")
 """A native library's own warning, its source file and line before it (PhysX's)."""
 
@@ -106,8 +107,9 @@ def memory_sign(text: str) -> bool:
         return False
     if "was sent sigkill" in low:  # gunicorn's kill, which only guesses "Perhaps out of memory?": an ending
         return False
-    if low.startswith("srun: error:"):  # Slurm's "srun: error: h19c54: task 300: Out Of Memory": its cgroup's kill
-        return False  # (an ending, with slurmstepd's "oom-kill event(s)" above it), not a device's
+    if "srun: error:" in low:  # Slurm's "srun: error: h19c54: task 300: Out Of Memory": its cgroup's kill (an ending,
+        low = _SRUN_OOM.sub("", low)  # with slurmstepd's "oom-kill event(s)" above it), not a device's; also where a
+        # page flattened the log into one line
     if low.startswith("warning: failed to mlock"):  # llama.cpp's: RLIMIT_MLOCK refused to pin the weights, which load
         return False  # all the same ("Try increasing RLIMIT_MLOCK ('ulimit -l' as root).")
     if _NATIVE_WARNING.search(low):  # PhysX's "PxgCudaMemoryAllocator.cpp (59) : warning : Failed to allocate pinned

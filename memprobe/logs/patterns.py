@@ -368,6 +368,7 @@ _NOT_A_FAILURE = re.compile(
     r"|\bno errors?\b|^\W*(?:clip|unet|vae|model) (?:missing|unexpected) ?:|\bEP Error\b|\(Triggered internally at "
     r"|^Found comfy_kitchen backend |^comfy-aimdo failed to load: |\bencountered in (?!cast)\w"
     r"|\b(?:(?:will|may|might|could) )+be slower\b"  # Wan2GP's "Unable to pin data ... Transfer ... will may be slower."
+    r"|\bno reserved RAM left\b"  # Wan2GP's notice that a LoRA stays unpinned ("Unable pin data of ... to reserved RAM")
     r"|\b(?:will|may|might|could) fail if\b"  # a forecast (Ray's disk monitor: "Object creation will fail if spilling ...")
 )
 """What such words say in a line that is not a failure: a warning (torch's own end "(Triggered internally at

@@ -310,6 +310,9 @@ def test_a_notice_that_the_work_goes_on_slower_is_no_failure():
     # deepbeepmeep/Wan2GP: "Unable to pin data of '...' to reserved RAM as there is no reserved RAM left. Transfer speed
     # from RAM to VRAM will may be slower." (the maintainer: only a warning, the LoRAs still apply)
     assert explain_log((LOGS / "wan2gp_ltx2_lora_pin_reserved_ram_warning.log").read_bytes())["failure"] is None
+    # deepbeepmeep/Wan2GP#605: the older wording, without the "slower": "Unable pin data of '...' to reserved RAM as
+    # there is no reserved RAM left"
+    assert explain_log((LOGS / "wan2gp_605_no_reserved_ram_left.log").read_bytes())["failure"] is None
 
 
 @pytest.mark.parametrize(

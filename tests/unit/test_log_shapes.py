@@ -118,6 +118,8 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "easydiffusion_docker_oci_hook_segfault.log",  # docker compose's "Creating ... " lines, as a prefix
             "cryocare_n_tiles_tf_oom_srun_exit.log",  # TensorFlow's stamp and level, "2021-... : W "
             "audacity_openvino_music_separation_model_cannot_be_opened.log",  # Audacity's log time, "19:43:44: "
+            "sd_discord_bot_imagine_unexpected_end_of_json.log",  # Go's log stamp, "2022/12/28 01:00:41 "
+            "shuttleai_discord_bot_entitlements_error.log",  # a bot's "04:54:38 ERR > "
             "localai_grpc_cudamalloc_failed.log",  # LocalAI's "3:44PM DBG GRPC(...): stderr " before its backend's lines
         }
     )
