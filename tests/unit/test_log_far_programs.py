@@ -1,0 +1,228 @@
+"""Logs of programs far from ComfyUI whose failures sit in the same libraries and machines — robotics, data science,
+rendering, serving, weather, video, edge devices, Windows tools, distributed training, notebooks, containers, medicine,
+self-hosted apps, 3D perception — as users paste them: the words each prints for memory running out, for a kill, a
+limit, a full disk, an end, and what only sounds like one. Held-out rounds cc to df (tests/fixtures/logs/SOURCES.md
+cites each thread)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import FIXTURES
+
+from memprobe.logs.explain import explain_log
+
+LOGS = FIXTURES / "logs"
+
+READINGS = [
+    # -- the GPU's memory, in words no ComfyUI log uses
+    # Improbable-AI/walk-these-ways#20: PhysX's "PxgCudaDeviceMemoryAllocator fail to allocate memory 339738624 bytes!!
+    # Result = 2"; the allocator's name atop the paste is no node's class
+    ("walk_these_ways_pxg_cuda_device_memory_allocator_fail.log", "vram", None),
+    # vosen/ZLUDA#306, Blender's Cycles: "Out of memory in cuStreamCreate(&cuda_stream_, CU_STREAM_NON_BLOCKING)"
+    ("zluda_blender_custreamcreate_out_of_memory.log", "vram", None),
+    # Try/OpenGothic#53: Vulkan's "---crashlog(std::system_error(Out of device memory))---" on a 1 GB card
+    ("opengothic_vulkan_out_of_device_memory.log", "vram", None),
+    # NVlabs/instant-ngp#393: tiny-cuda-nn's "cudaMalloc(&rawptr, ...) failed with error out of memor" (cut)
+    ("instant_ngp_testbed_cudamalloc_oom_70_images.log", "vram", None),
+    # ecmwf-lab/ai-models-graphcast#18: XLA's "Failed to allocate request for 2.99GiB ... on device ordinal 0"
+    ("ai_models_graphcast_jax_resource_exhausted.log", "vram", None),
+    # google-deepmind/weathernext#7: "Execution of replica 0 failed: RESOURCE_EXHAUSTED: Out of memory while trying to
+    # allocate ...", under the rematerialization's warning
+    ("graphcast_training_xla_rematerialization_bfc_oom.log", "vram", None),
+    # ant-media/Ant-Media-Server#939: FFmpeg's "Failed creating CUDA context for NVENC: 0x2" (CUDA_ERROR_OUT_OF_MEMORY)
+    ("antmedia_nvenc_cuda_context_failed_0x2.log", "vram", None),
+    # mlc-ai/mlc-llm#112: Adreno's "IOCTL_KGSL_GPUOBJ_ALLOC) failed: errno 12 Out of memory" (a phone's GPU)
+    ("mlc_chat_android_adreno_kgsl_oom.log", "vram", None),
+    # torch2trt#661: an older TensorRT's "Requested amount of memory (150994944 bytes) could not be allocated"
+    ("jetson_nano_torch2trt_requested_memory.log", "vram", None),
+    # rknn-toolkit2#44: Rockchip's "failed to malloc npu memory!, size: 59187712" (the NPU's memory)
+    ("rk3568_android_failed_malloc_npu_memory_iommu.log", "vram", None),
+    # deepbeepmeep/Wan2GP#2228: "gradio.exceptions.Error: OutOfMemoryError('CUDA out of memory. ...')"
+    ("wan2gp_prompt_enhancer_gradio_cuda_oom.log", "vram", None),
+    # open-mmlab/OpenPCDet#348: a CUDA op's check, "GPUassert: out of memory pcdet/ops/iou3d_nms/src/..."
+    ("openpcdet_pvrcnn_iou3d_nms_gpuassert_oom.log", "vram", None),
+    # Willyzw/HI-SLAM2#41: Thrust's "MemoryError: std::bad_alloc: cudaErrorMemoryAllocation: out of memory"
+    ("hislam2_demo_distcuda2_bad_alloc_oom.log", "vram", None),
+    # bes-dev/stable_diffusion.openvino#165, an Intel UHD iGPU: "[GPU] out of GPU resources" (ocl_engine.cpp)
+    ("openvino_sd_intel_uhd_out_of_gpu_resources.log", "vram", None),
+    # -- the host's memory
+    # pola-rs/polars#23173: Rust's allocator, "memory allocation of 2097152 bytes failed", then abort
+    ("polars_sink_parquet_memory_allocation_failed.log", "system-ram", None),
+    # google-deepmind/weathernext#44, on a CPU: XLA's "RESOURCE_EXHAUSTED: Out of memory allocating 124867611608 bytes."
+    ("graphcast_cpu_resource_exhausted_oneliner.log", "system-ram", None),
+    # llama.cpp#1813: ggml's "GGML_ASSERT: ...ggml.c:4411: ctx->mem_buffer != NULL" on a 1.9 GB machine
+    ("llama_cpp_gpt4all_backend_ggml_assert_mem_buffer_null.log", "system-ram", None),
+    # Esri/arcgis-python-api#743: torch's "Caught RuntimeError in DataLoader worker process 0." above the "Original
+    # Traceback" of what the worker raised, DefaultCPUAllocator's "can't allocate memory": the caught one is the cause
+    ("arcgis_learn_dataloader_defaultcpuallocator.log", "system-ram", None),
+    # swar/Swar-Chia-Plot-Manager#323: Microsoft's C runtime words ENOMEM "[Errno 12] Not enough space" (no disk)
+    ("swar_chia_execv_errno12_not_enough_space.log", "system-ram", None),
+    # kevalnagda/plant-disease-detection#2: pickle's "MemoryError: " with no message
+    ("plant_disease_rpi_pickle_memoryerror.log", "system-ram", None),
+    # nextcloud/recognize#86: V8's "RangeError: Array buffer allocation failed" loading a model on a Raspberry Pi
+    ("nextcloud_recognize_array_buffer_allocation_failed.log", "system-ram", None),
+    # -- kills, read as the OOM killer's (a container's limit's where the log shows a container)
+    # OpenRLHF/OpenRLHF#187: Ray's "Worker unexpectedly exits with a connection error code 2 ... (1) The process is
+    # killed by SIGKILL by OOM killer ..." (memory ran out, as in vLLM's thread)
+    ("openrlhf_actor_dead_sigkill_docker_500g.log", "system-ram", None),
+    # Celery's "WorkerLostError('Worker exited prematurely: signal 9 (SIGKILL) ...')" (conda-incubator/conda-store#120);
+    # in docker compose's prefixed log (JeffreyCA/spleeter-web#92), its container's limit
+    ("conda_store_celery_worker_sigkill_docker_2gb.log", "system-ram", None),
+    ("spleeter_web_celery_worker_sigkill_compose.log", "cgroup-limit", None),
+    # ollama#9685: Go's "llama runner process has terminated: signal: killed"; livepeer/go-livepeer#230: "Error from
+    # ffmpeg: signal: killed"
+    ("ollama_jetson_orin_gemma27b_runner_signal_killed.log", "system-ram", "killed"),
+    ("livepeer_video_segmenter_ffmpeg_signal_killed.log", "system-ram", "killed"),
+    # je-santos/MPLBM-UT#92: MPICH's "BAD TERMINATION ... EXIT CODE: 9"; horovod#469: Open MPI's "exited on signal 9
+    # (Killed)."
+    ("mplbm_mpi_bad_termination_exit_code_9.log", "system-ram", "killed"),
+    ("horovod_mpirun_rank7_signal9_keras.log", "system-ram", "killed"),
+    # nextcloud/recognize#26: Symfony's "The process has been signaled with signal "9"."
+    ("nextcloud_recognize_classify_signal_9.log", "system-ram", "killed"),
+    # sieren/Homepoint#45: gcc's "fatal error: Killed signal terminated program cc1plus" on a Raspberry Pi
+    ("rpi_esp_idf_cc1plus_killed.log", "system-ram", None),
+    # DaKanji#7: Android's "lowmemorykiller: Kill 'sh.eliza.pebble.kanji' (25702) ... to free 4223760kB rss"
+    ("android_executorch_lowmemorykiller.log", "system-ram", "memory-kill"),
+    # abertschi/postcards#36: the kernel's OOM report, its "Free swap = 0kB" under "kernel:"
+    ("raspberrypi_kernel_oom_postcards.log", "system-ram", "memory-kill"),
+    # ooolabdev/ooosplat#52: macOS' panic report, "... 100% of segments limit (BAD) with 12 swapfiles and LOW swap space"
+    ("ooosplat_macos_watchdog_panic_low_swap.log", "system-ram", "memory-kill"),
+    # -- the limits of a container, a job, a pod, and what keeps a 137 from them
+    # yahoo/TensorFlowOnSpark#134: "Container killed by YARN for exceeding memory limits"
+    ("tfos_yarn_container_killed_virtual_memory.log", "cgroup-limit", "cgroup-kill"),
+    # catboost/catboost#1814: "slurmstepd: error: Exceeded job memory limit"
+    ("catboost_slurm_exceeded_job_memory_limit.log", "cgroup-limit", "cgroup-kill"),
+    # NOAA-EMC/global-workflow#1361: slurmstepd's oom-kill event, then "srun: error: h19c54: task 300: Out Of Memory"
+    ("gfs_global_workflow_gdasfcst_srun_oom.log", "cgroup-limit", "cgroup-kill"),
+    # dask/dask-gateway#139: "Cluster ... stopped unexpectedly: Container stopped with exit code 137"
+    ("dask_gateway_scheduler_exit137.log", "cgroup-limit", "killed"),
+    # kubernetes#19825, coderaiser/cloudcmd#440: docker inspect's "ExitCode": 137 beside "OOMKilled": false;
+    # kubernetes#122256: kubectl's "Reason: Error" over "Exit Code: 137": a SIGKILL no memory cgroup sent
+    ("docker_inspect_exit137_oomkilled_false.log", "abrupt", "killed"),
+    ("cloudcmd_docker_state_exit137_oomkilled_false.log", "abrupt", "killed"),
+    ("k8s_pod_exit137_reason_error.log", "abrupt", "killed"),
+    # -- full disks and /dev/shm
+    # DLR-RM/BlenderProc#286: numpy's "OSError: Not enough free space to write 292626432 bytes" into /dev/shm
+    ("blenderproc_dev_shm_not_enough_free_space.log", "disk", None),
+    # pytorch/pytorch#16979: an old torch's "DataLoader worker (pid 125) is killed by signal: Bus error." in a pod
+    ("pytorch_dataloader_shm_bus_error_kubernetes.log", "disk", None),
+    # NVIDIA/flownet2-pytorch#43: an old torch's "unable to write to file </torch_...> at .../THAllocator.c:271"
+    ("flownet2_docker_torch_shm_write_fail.log", "disk", None),
+    # video-diffusion-speedrun#2: NCCL's "Error while creating shared memory segment /dev/shm/nccl-pZafXL ..."
+    ("nccl_shm_segment_docker_oneline.log", "disk", None),
+    # -- Windows' commit limit as tools print it; their codes, API names and runtimes are no node's class
+    # graalvm/setup-graalvm#66: MSVC's "LNK1171: unable to load mspdbcore.dll (error code: 1455)"
+    ("setup_graalvm_lnk1171_mspdbcore_1455.log", "commit-limit", None),
+    # influxdata/influxdb#8229: "ThreadSanitizer failed to allocate 0x80000 (524288) bytes ... (error code: 1455)"
+    ("influxdb_threadsanitizer_1455_appveyor.log", "commit-limit", None),
+    # brimdata/zui#3022: Go's "VirtualAlloc of bytes failed with errno=1455"
+    ("zui_virtualalloc_errno_1455.log", "commit-limit", None),
+    # actions/runner-images#785: "OpenJDK 64-Bit Server VM warning: INFO: os::commit_memory(...) failed; error='The
+    # paging file is too small ...'"
+    ("runner_images_graalvm_commit_memory_oneline.log", "commit-limit", None),
+    # -- ends: crashes, and kernels or backends gone
+    # LeCAR-Lab/ASAP#35: PhysX's "... : warning : Failed to allocate pinned memory." after its CUDA errors, then a
+    # segfault: the warning is no RAM failure, the process crashed
+    ("asap_isaacgym_hoi_4000_envs_physx_segfault.log", "abrupt", "crash"),
+    # isl-org/Open3D#2109: coredumpctl's "Process 9600 (python) of user 1000 dumped core."
+    ("open3d_coredump_sigsegv_journal.log", "abrupt", "crash"),
+    # catboost/catboost#491: glibc's Russian "Аварийный останов" (Aborted)
+    ("catboost_multiclass_abort_ru.log", "abrupt", "crash"),
+    # lmstudio-bug-tracker#1078: "(Exit code: 18446744072635810000)": a negative status read as 64 bits unsigned
+    ("lmstudio_failed_to_load_unknown_exit_code.log", "abrupt", "crash"),
+    # fluent-ffmpeg#1299: "ffmpeg was killed with signal SIGSEGV": its child crashed
+    ("fluent_ffmpeg_docker_killed_sigsegv.log", "abrupt", "crash"),
+    # autonomys/space-acres#56: Windows' "Faulting application name: space-acres.exe", whatever app it was
+    ("space_acres_faulting_vcruntime_event.log", "abrupt", "crash"),
+    # marella/ctransformers#189: "GGML_ASSERT: ...llama.cpp:453: data": ggml aborts
+    ("ctransformers_ggml_assert_data.log", "abrupt", "crash"),
+    # Jupyter's "The kernel for ... appears to have died" (BME1478H/Fall2022class#220), VS Code's "The Kernel crashed
+    # while executing code ..." (AammarTufail/...#1), Databricks' "The spark driver has stopped unexpectedly ..."
+    # (IIIS-Li-Group/OpenFE#44): the kernel's process ended, cause unsaid
+    ("jupyter_kernel_restarting_assignment6_first_cell.log", "abrupt", "backend-exit"),
+    ("vscode_canceled_future_kernel_crashed_student.log", "abrupt", "backend-exit"),
+    ("databricks_spark_driver_stopped_openfe_n_jobs.log", "abrupt", "backend-exit"),
+    # -- errors worded like memory, and errors a crash or a kill followed
+    # open-runtimes#330: gunicorn's "WORKER TIMEOUT (pid:17)", then its own "... was sent SIGKILL! Perhaps out of memory?"
+    ("open_runtimes_gunicorn_worker_timeout_sigkill.log", "other", None),
+    # onnxruntime_backend#203: ONNX Runtime's arena asked for "4547406516732812544" bytes; googlecolab/colabtools#2774:
+    # tcmalloc's "large alloc 140113840283648 bytes == (nil)": sizes gone wrong, nothing ran out
+    ("triton_onnxruntime_bfc_arena_overflow_size.log", "other", None),
+    ("colab_tcmalloc_large_alloc_140tb_bad_alloc.log", "other", None),
+    # llama.cpp#1815: Metal's "buffer 'data' size 18300780544 is larger than buffer maximum of 17179869184"
+    ("llama_cpp_metal_buffer_larger_than_maximum.log", "other", None),
+    # OSGeo/gdal#1761: libtiff's "Failed to allocate memory for ... array (0 elements of 8 bytes each)": an overflow
+    ("gdal_translate_sparse_tiled_integer_overflow.log", "other", None),
+    # yangxue0827/RotationDetection#56: "CUDA driver version is insufficient for CUDA runtime version" alone
+    ("rotationdetection_training_cuda_driver_insufficient_oneliner.log", "other", None),
+    # rigaya/NVEnc#439: NVENC's "nvEncOpenEncodeSessionEx: 10 (...)"; joinhive-ai/transcoder#11: its session error
+    # first, the ENOMEMs its transcoder reports after it: a GeForce card's session limit, in the threads that quote it
+    ("nvencc_open_kernel_module_enc_session_oom.log", "other", None),
+    ("livepeer_nvenc_opensession_out_of_memory_session_limit.log", "other", None),
+    # meta-pytorch/tnt#858: "Watchdog caught collective operation timeout: WorkNCCL(...) ran for 60033 ms ..."
+    ("nccl_watchdog_broadcast_timeout_test_oneline.log", "other", None),
+    # cubiq/ComfyUI_InstantID#27: ONNX Runtime's "CUDA_PATH is set but CUDA wasnt able to be loaded"
+    ("comfyui_instantid_onnxruntime_cuda_path_not_loaded.log", "other", None),
+    # facefusion#248: its work, then "[FACEFUSION.CORE] Merging video failed" as the paste's last line
+    ("facefusion_merging_video_failed_enhancer.log", "other", None),
+    # KlingAIResearch/LivePortrait#438: ffmpeg's "Invalid buffer size, packet size 65536 < expected frame_size", not
+    # Metal's "Invalid buffer size: 5.53 GB"
+    ("liveportrait_runpod_second_animation_ram_full.log", "other", None),
+    # yuxumin/PoinTr#5, erikwijmans/Pointnet2_PyTorch#74: a CUDA op's "CUDA kernel failed : invalid device function",
+    # then the segfault it causes: the error is the failure, not a crash of its own
+    ("pointr_kitti_invalid_device_function_segfault.log", "other", None),
+    ("pointnet2_pytorch_cls_invalid_device_segfault_zsh.log", "other", None),
+    # -- no failure
+    # ray-project/ray#36959: the raylet's "... is over 95% full ... Object creation will fail if spilling is required"
+    ("ray_file_system_monitor_tmp_over_95_full_warning.log", None, None),
+    # llama-cpp-python#254: "warning: failed to mlock ... Cannot allocate memory" (RLIMIT_MLOCK) and the model loads
+    ("llama_cpp_python_mlock_warning_cannot_allocate.log", None, None),
+    # pythongosssss/ComfyUI-WD14-Tagger#59: ONNX Runtime's CUDA provider after "EP Error": it fell back and went on
+    ("ComfyUI-WD14-Tagger59_onnx_ep_fallback_other.log", None, None),
+]
+
+
+@pytest.mark.parametrize(("name", "kind", "ending"), READINGS, ids=[row[0] for row in READINGS])
+def test_each_programs_words_read_as_what_ran_out_or_how_it_ended(name, kind, ending):
+    doc = explain_log((LOGS / name).read_bytes())
+    failure = doc["failure"]
+    if kind is None:
+        assert failure is None and not doc["suggestions"]
+        return
+    assert (failure["kind"], failure.get("ending"), failure["node"]["class_type"]) == (kind, ending, None)
+    # a memory failure, a full disk and an unexplained end each get a first step; another error none
+    assert bool(doc["suggestions"]) == (kind != "other")
+
+
+def test_the_browsers_failed_fetch_is_its_server_gone():
+    # chaiNNer's popup, "An unexpected error occurred: TypeError: Failed to fetch", after its backend died upscaling
+    # to 8K (chaiNNer-org/chaiNNer#1871); the same words alone in ComfyUI's frontend (Comfy-Org/ComfyUI#8483)
+    for name in (
+        "chainner_failed_to_fetch_backend_crash_8k_upscale.log",
+        "ComfyUI8483_flux_failed_to_fetch_oneline.log",
+    ):
+        doc = explain_log((LOGS / name).read_bytes())
+        assert (doc["failure"]["kind"], doc["failure"]["ending"]) == ("abrupt", "unreachable")
+        assert doc["suggestions"][0]["id"] == "find-who-ended-it"
+
+
+def test_macos_killed_9_gets_macos_advice():
+    # invoke-ai/InvokeAI#2283: "invoke.sh: line 24: 10946 Killed: 9  .venv/bin/python ..." on an 8 GB M1 (macOS' bash
+    # names the signal's number): no journalctl, no swap file to add
+    doc = explain_log((LOGS / "invokeai_mac_m1_killed_9.log").read_bytes())
+    assert doc["failure"]["kind"] == "system-ram" and doc["machine"]["os"] == "macOS"
+    advice = doc["suggestions"][0]["try"]
+    assert "memorystatus" in advice and "journalctl" not in advice and "swap file" not in advice
+
+
+def test_cudnns_missing_library_is_the_failure_not_the_abort_after_it():
+    # ufal/whisper_streaming#119, lenML/Speech-AI-Forge#139: "Could not load library libcudnn_ops_infer.so.8. Error:
+    # ... cannot open shared object file", then "Aborted (core dumped)" (in Chinese: "已放弃 (核心已转储)")
+    for name in (
+        "whisper_streaming_libcudnn_ops_infer_aborted.log",
+        "speech_ai_forge_faster_whisper_cudnn_core_dumped_zh.log",
+    ):
+        doc = explain_log((LOGS / name).read_bytes())
+        assert doc["failure"]["kind"] == "other" and "libcudnn" in doc["failure"]["message"]
+    # an abort with no such line before it stays a crash
+    assert explain_log("Loading model\nAborted (core dumped)\n")["failure"]["kind"] == "abrupt"
