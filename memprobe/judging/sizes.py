@@ -94,31 +94,33 @@ _SIZE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 
 
-_ASKED = re.compile(
-    r"(?:tried to allocate|requested buffer of size|failed to allocate|unable to allocate|large alloc)\s+" + _SIZE, re.I
-)
+_REQUESTED = (
+    *(pattern for key, pattern in _SIZE_PATTERNS if key == "requested_bytes"),
+    re.compile(r"large alloc\s+" + _SIZE),  # tcmalloc's report of any large allocation ("... bytes == (nil)" when
+)  # refused): read for an impossible size only, not as a size the message names
+_IMPOSSIBLE = 2**46
+"""64 TiB at once: no machine holds that (the largest a few TiB of RAM)."""
 
 
 def impossible_request(message: str | None) -> bool:
-    """The message asks for 64 TiB or more at once: no machine has that (the largest hold a few TiB of RAM), so a size
-    went wrong (an integer overflow, a shape gone wild: ONNX Runtime's "requested buffer of size 4547406516732812544",
-    tcmalloc's "large alloc 140113840283648 bytes"), nothing ran out."""
-    m = _ASKED.search(message or "")
-    if m is None:
-        return False
+    """The message asks for 64 TiB or more at once, so a size went wrong (an integer overflow, a shape gone wild: ONNX
+    Runtime's "requested buffer of size 4547406516732812544", tcmalloc's "large alloc 140113840283648 bytes"), nothing
+    ran out."""
+    asked = next((m for pattern in _REQUESTED if (m := pattern.search(message or ""))), None)
+    return asked is not None and (_scaled(*asked.groups()) or 0) >= _IMPOSSIBLE
+
+
+def _scaled(number: str, unit: str | None) -> float | None:
     try:
-        return float(m.group(1).replace(",", "")) * _UNITS.get((m.group(2) or "").lower(), 1) >= 2**46
+        return float(number.replace(",", "")) * _UNITS.get((unit or "").lower(), 1)
     except ValueError:
-        return False
+        return None
 
 
 def _bytes(number: str, unit: str | None) -> int | None:
-    try:
-        value = float(number.replace(",", ""))
-    except ValueError:
-        return None
-    scaled = value * _UNITS.get((unit or "").lower(), 1)
-    return int(scaled) if 0 <= scaled < 2**60 else None  # ROCm's "17179869184.00 GiB is free" is no reading
+    scaled = _scaled(number, unit)
+    return int(scaled) if scaled is not None and 0 <= scaled < 2**60 else None  # ROCm's "17179869184.00 GiB is free"
+    # is no reading
 
 
 def message_sizes(message: str | None) -> MessageSizes:
