@@ -112,6 +112,8 @@ def memory_sign(text: str) -> bool:
         # page flattened the log into one line
     if low.startswith("warning: failed to mlock"):  # llama.cpp's: RLIMIT_MLOCK refused to pin the weights, which load
         return False  # all the same ("Try increasing RLIMIT_MLOCK ('ulimit -l' as root).")
+    if "indicates that this is not a failure" in low:  # TensorFlow's BFC allocator, whose caller will do without:
+        return False  # "W ... ran out of memory trying to allocate 2.14GiB ... The caller indicates that this is not a failure"
     if _NATIVE_WARNING.search(low):  # PhysX's "PxgCudaMemoryAllocator.cpp (59) : warning : Failed to allocate pinned
         return False  # memory." after its CUDA errors: a warning, the library went on (its error is the failure)
     return (
@@ -119,6 +121,7 @@ def memory_sign(text: str) -> bool:
         or ("out of memory" in low and ("error" in low or "tried to allocate" in low or "encodesession" in low))
         or translated_device_oom(low)
         or RAM_OOM.search(low) is not None
+        or _direct3d_oom(low)
     )
 
 
@@ -151,8 +154,8 @@ def classify_failure(
         return "other"
     if _COG_GUESS in text:  # Replicate's cog only guesses at memory: a SIGKILL (-9) on its platform is its limit's
         return "cgroup-limit" if "(exitcode -9)" in text else "other"
-    if any(t in text for t in _DML) and any(t in text for t in _DML_OOM):
-        return "vram"  # DirectML's E_OUTOFMEMORY: the GPU's (ONNX Runtime's DML provider, torch-directml)
+    if _direct3d_oom(text):
+        return "vram"  # DirectML's E_OUTOFMEMORY: the GPU's (ONNX Runtime's DML provider, torch-directml, Direct3D)
     if any(t in text for t in COMMIT_TEXTS):
         return "commit-limit"
     if any(t in text for t in DISK_TEXTS) or SHM_WRITE.search(text):
@@ -170,7 +173,7 @@ def classify_failure(
         vram_text = True  # "unable to allocate CUDA0 buffer", ONNX Runtime's arena on the CUDA provider
     elif vram_text and _pinning(text, during):
         return "system-ram"
-    if vram_text and (not any(t in text for t in SPECIFIC_RAM_TEXTS) or _THRUST_OOM in text):
+    if vram_text and (not any(t in text for t in SPECIFIC_RAM_TEXTS) or any(t in text for t in _DEVICE_BAD_ALLOC)):
         return "vram"
     if (
         any(t in text for t in SYSTEM_RAM_TEXTS)
@@ -204,10 +207,25 @@ allocate memory in unused regions", comfy-aimdo#74: ComfyUI falls back to its le
 _SIZE_LIMIT = "allocate memory block with size larger than"  # Intel Arc (Alchemist) with IPEX: one over 4 GB
 _COG_GUESS = "prediction failed for an unknown reason. it might have run out of memory?"
 """cog's ``FatalWorkerException`` (Replicate): its worker ended, the exit code in brackets; a guess, not a finding."""
-_DML = ("dmlexecutionprovider", "bucketizedbufferallocator", "directml")
+_DML = (
+    "dmlexecutionprovider",
+    "bucketizedbufferallocator",
+    "directml",
+    "d3d11",
+    "d3d12",
+    "dx12",
+    "createcommittedresource",
+)
 _DML_OOM = ("8007000e", "e_outofmemory", "enough memory resources")
-"""DirectML's out-of-memory HRESULT (0x8007000E, "Not enough memory resources are available to complete this
-operation"): said by DirectML, the GPU's memory, not Windows' error 8 of system memory it words the same."""
+"""The out-of-memory HRESULT (0x8007000E, "Not enough memory resources are available to complete this operation")
+said by DirectML or Direct3D (a texture, a committed resource): the GPU's memory, not Windows' error 8 of system
+memory it words the same."""
+
+
+def _direct3d_oom(low: str) -> bool:
+    return any(t in low for t in _DML) and any(t in low for t in _DML_OOM)
+
+
 _XPU_BLOCK_LIMIT = 4 * 1024**3
 """The largest block an Alchemist card's Level Zero driver allocates is just under 4 GiB (its maxMemAllocSize)."""
 _NOT_EXHAUSTION = (
@@ -227,9 +245,10 @@ _NOT_EXHAUSTION = (
 machine's memory — V8's heap flag, a platform's limit on one allocation's size (IPEX on Intel's Alchemist
 cards: "Current platform can NOT allocate memory block with size larger than 4GB!", however much of the card
 is free)."""
-_THRUST_OOM = "bad_alloc: cudaerrormemoryallocation"
+_DEVICE_BAD_ALLOC = ("bad_alloc: cudaerrormemoryallocation", "bad_alloc: out_of_memory: cuda error")
 """Thrust's ``bad_alloc`` for a device allocation ("MemoryError: std::bad_alloc: cudaErrorMemoryAllocation: out of
-memory", a CUDA extension's): the GPU's memory, though C++ names it as the host's."""
+memory", a CUDA extension's), RMM's (RAPIDS: "std::bad_alloc: out_of_memory: CUDA error at: ..."): the GPU's memory,
+though C++ names it as the host's."""
 _BARE_DEVICE_OOM = ("cuda error: out of memory", "cudaerrormemoryallocation")
 """CUDA's own error code, not torch's allocator ("CUDA out of memory. Tried to allocate ..."): a CUDA call
 other than a device allocation failed."""

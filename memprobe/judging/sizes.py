@@ -77,6 +77,12 @@ _SIZE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("requested_bytes", r"could not allocate tensor with\s+" + _SIZE),
         ("requested_bytes", r"failed to allocate\s+" + _SIZE),
         ("requested_bytes", r"requested buffer of size\s+" + _SIZE),  # ONNX Runtime's arena
+        ("requested_bytes", r"cannot allocate vector of size\s+" + _SIZE),  # R
+        (
+            "requested_bytes",
+            r"requested \d+(?:x\d+)+ \(" + _SIZE + r"\) array",
+        ),  # MATLAB ("Requested 9x9 (61.4GB) array")
+        ("requested_bytes", r"attempting to allocate\s+" + _SIZE),  # MLX's Metal allocator
         ("total_bytes", r"total capac(?:i)?ty of\s+" + _SIZE),
         ("total_bytes", _SIZE + r"\s+total capacity"),
         ("limit_bytes", r"device limit\s*:\s*" + _SIZE),
@@ -97,17 +103,22 @@ _SIZE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 _REQUESTED = (
     *(pattern for key, pattern in _SIZE_PATTERNS if key == "requested_bytes"),
     re.compile(r"large alloc\s+" + _SIZE),  # tcmalloc's report of any large allocation ("... bytes == (nil)" when
-)  # refused): read for an impossible size only, not as a size the message names
+    # refused), TensorFlow's GPU allocator's ("EigenAllocator for GPU ran out of memory when allocating 0"): read for
+    re.compile(r"ran out of memory when allocating\s+" + _SIZE),  # an impossible size only, not as one it names
+)
 _IMPOSSIBLE = 2**46
 """64 TiB at once: no machine holds that (the largest a few TiB of RAM)."""
 
 
 def impossible_request(message: str | None) -> bool:
-    """The message asks for 64 TiB or more at once, so a size went wrong (an integer overflow, a shape gone wild: ONNX
-    Runtime's "requested buffer of size 4547406516732812544", tcmalloc's "large alloc 140113840283648 bytes"), nothing
-    ran out."""
-    asked = next((m for pattern in _REQUESTED if (m := pattern.search(message or ""))), None)
-    return asked is not None and (_scaled(*asked.groups()) or 0) >= _IMPOSSIBLE
+    """The message asks for 64 TiB or more at once, or for nothing, so a size went wrong (an integer overflow, a shape
+    gone wild: ONNX Runtime's "requested buffer of size 4547406516732812544", tcmalloc's "large alloc 140113840283648
+    bytes", TensorFlow's "ran out of memory when allocating 0"), nothing ran out."""
+    text = message or ""
+    asked = next((m for pattern in _REQUESTED if (m := pattern.search(text))), None)
+    if asked is None or (size := _scaled(*asked.groups())) is None:
+        return False
+    return size >= _IMPOSSIBLE or (size == 0 and not text[asked.end(1) : asked.end(1) + 1].isalnum())  # (not 0x...)
 
 
 def _scaled(number: str, unit: str | None) -> float | None:

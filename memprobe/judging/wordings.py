@@ -40,6 +40,8 @@ KILLED_CHILD_TEXTS = (
     "exited prematurely: signal 9 (sigkill)",  # Celery's (billiard's) WorkerLostError for a pool worker
     "exited with 'signal 9 (sigkill)'",  # ... and its MainProcess' line above it
     "killed signal terminated program",  # gcc: "fatal error: Killed signal terminated program cc1plus"
+    "internal compiler error: killed (program",  # older gcc's words for the same ("... Killed (program cc1plus)")
+    "died due to signal 9",  # nvcc: "nvcc error   : 'ptxas' died due to signal 9 (Kill signal)"
 )
 """torch's words for a worker it started that SIGKILL ended (a DataLoader's, torch.multiprocessing's child), Ray's for
 an actor's worker that vanished without an exception, Celery's for a pool worker SIGKILL ended (it lists the OOM killer's SIGKILL first among its "potential root
@@ -110,9 +112,31 @@ SYSTEM_RAM_TEXTS = (
     "enomem: not enough memory",
     "array buffer allocation failed",  # V8's RangeError for an ArrayBuffer it could not allocate (tfjs-node's models)
     "errno 12] not enough space",  # ENOMEM in Microsoft's C runtime ("OSError: [Errno 12] Not enough space")
-    "resource_exhausted: out of memory allocating",  # XLA's CPU client ("... allocating 124867611608 bytes.")  # Node's (libuv's) ENOMEM: "Error: ENOMEM: not enough memory, read"
+    "resource_exhausted: out of memory allocating",  # XLA's CPU client ("... allocating 124867611608 bytes.")
+    "cannot allocate vector of size",  # R: "Error: cannot allocate vector of size 3.8 Gb"
+    "vector memory exhausted",  # R: "Error: vector memory exhausted (limit reached?)" (its cap on RAM and swap)
+    "out of memory. type help memory",  # MATLAB: "Out of memory. Type HELP MEMORY for your options."
+    'out of memory. type "help memory"',  # ... its newer wording
+    "array exceeds maximum array size preference",  # MATLAB: "Requested 1024x1024x16800 (131.3GB) array exceeds
+    "exceeded the preset maximum array size",  # maximum array size preference" (by default, the machine's RAM)
+    "dimension too large for octave's index type",  # Octave: "out of memory or dimension too large for ..."
+    "rangeerror: out of memory",  # WebAssembly's memory (the browser's, Node's): "[wasm] RangeError: Out of memory"
+    "out of memory: wasm memory",  # V8: "WebAssembly.instantiate(): Out of memory: wasm memory"
+    "webassembly.memory(): could not allocate memory",
+    "compiler is out of heap space",  # MSVC's C1060 and C1002 ("fatal error C1060: compiler is out of heap space")
+    "lnk1102: out of memory",  # MSVC's linker ("LINK : fatal error LNK1102: out of memory")
+    "insufficient memory for the java runtime environment",  # the JVM's own memory refused by the OS (mmap, errno 12;
+    # not its heap: "# There is insufficient memory for the Java Runtime Environment to continue.")
+    "could not get memory for large allocation",  # Unity's allocator ("DynamicHeapAllocator out of memory - ...")
+    "ran out of memory allocating",  # Unreal Engine's ("Ran out of memory allocating 1073807360 bytes with alignment")
 )
-GENERIC_ALLOCATION = ("failed to allocate", "unable to allocate", "cannot allocate memory", "bad allocation")
+GENERIC_ALLOCATION = (
+    "failed to allocate",
+    "unable to allocate",
+    "cannot allocate memory",
+    "bad allocation",
+    "ran out of memory allocating",
+)
 """Host-memory texts other libraries also print for a GPU's memory (ONNX Runtime's arena, llama.cpp's
 buffers): a GPU named beside them makes them VRAM."""
 TENSORFLOW_OOM = "oom when allocating tensor"
@@ -213,6 +237,10 @@ DISK_TEXTS = (
     "spazio insufficiente - spazio libero minimo",
     "מקום לא מספיק - מקום פנוי מינימלי",
     "فضای کافی وجود ندارد - حداقل فضای آزاد",
+    "flood stage disk watermark",  # Elasticsearch: its disk past the flood stage, every index made read-only, a write
+    "flood-stage watermark",  # then refused ("disk usage exceeded flood-stage watermark, index has read-only-allow-delete
+    "read-only-allow-delete",  # block", older: "[FORBIDDEN/12/index read-only / allow delete (api)]")
+    "index read-only / allow delete",
     "disk full",  # what a user types, a tool's status ("Disk full", "the disk is full")
     "disk is full",
     "auf dem datenträger ist nicht genügend speicherplatz",
@@ -316,7 +344,8 @@ VRAM_TEXTS = (
     "out of device memory",  # Vulkan's VK_ERROR_OUT_OF_DEVICE_MEMORY as its C++ wrappers word it (std::system_error)
     "out of memory in cumemalloc(",  # Blender's Cycles: "CUDA error: Out of memory in cuMemAlloc(&device_pointer, ...)"
     "out of memory in custreamcreate(",  # ... its queue's stream, the card full (or ZLUDA's translation failing)
-    "system is out of gpu",  # ... "System is out of GPU memory", "System is out of GPU and shared host memory"
+    "system is out of gpu",
+    "out of video memory",  # Unreal Engine: "Out of video memory trying to allocate a rendering resource"  # ... "System is out of GPU memory", "System is out of GPU and shared host memory"
     "failed with error out of memor",  # tiny-cuda-nn (instant-ngp): "cudaMalloc(&rawptr, ...) failed with error out of memory"  # TensorRT: "Requested amount of GPU memory (N bytes) could not be allocated"
     "enough gpu ram to fit the quantized model",  # transformers: a quantized model's modules would go to CPU or disk
     # torch's CUDA allocator message with its head cut off (an excerpt that starts mid-message):
@@ -329,7 +358,12 @@ VRAM_TEXTS = (
     # vLLM: the GPU memory left for its KV cache after the weights, within gpu_memory_utilization of the card
     "no available memory for the cache blocks",  # v0: "ValueError: No available memory for the cache blocks. ..."
     "larger than the available kv cache memory",  # v1: "... 4.50 GiB KV cache is needed, which is larger than ..."
-    "can be stored in kv cache",  # "The model's max seq len (4096) is larger than the maximum number of tokens ..."
+    "can be stored in kv cache",
+    "out_of_memory: cuda error",  # RAPIDS' RMM (cuDF, cuML): "std::bad_alloc: out_of_memory: CUDA error at: ..."
+    "cusparse_status_alloc_failed",  # cuSPARSE's device allocation, by its name or its number (DGL: "CUSPARSE ERROR: 2")
+    "cusparse error: 2",
+    "greater than the maximum allowed buffer size",  # MLX's Metal allocator: one buffer over what the GPU takes
+    # ("[metal::malloc] Attempting to allocate 73359820800 bytes which is greater than the maximum allowed ...")  # "The model's max seq len (4096) is larger than the maximum number of tokens ..."
 )
 CUT_DEVICE_OOM = re.compile(r"\b(?:cuda|hip|xpu|npu|mps backend) out of m(?:e(?:m(?:o(?:r)?)?)?)?$")
 """A device's out-of-memory message cut mid-word where the paste (or the page it was copied from)

@@ -41,8 +41,6 @@ _CRASH = (
     "3221225477",
     "-1073741819",
     "0xc0000005",
-    "exit code 139",
-    "exited with code 139",
     "memory access fault by gpu",  # ROCm's HSA runtime: a GPU page fault (a driver's or kernel's fault), then abort
     "referenced memory at 0x",  # Windows' access-violation dialog ("The memory could not be read")
     "leaked semaphore objects to clean up at shutdown",  # Python's resource tracker, after its process died
@@ -70,13 +68,14 @@ _CRASH = (
     "assertion `",  # a C assert() ("...: Assertion `err == hipSuccess' failed."), Metal's "failed assertion `": abort
     "ggml_assert: ",  # ggml's assert (llama.cpp, whisper.cpp, ctransformers): it aborts the process
     "terminate called after throwing",  # C++'s std::terminate: an exception nobody caught, then abort
-    "exited with code 134",  # docker: SIGABRT
-    "exit code 134",
     "your session crashed",  # Colab, without the RAM's word
     "subsystem for linux instance has terminated",  # WSL's VM ended under ComfyUI
     "faulting application name: ",  # Windows' event log (Application Error 1000), for python.exe or the app running it
     "python.exe has stopped working",
     "python quit unexpectedly",  # macOS' crash dialog
+    "r encountered a fatal error",  # RStudio's dialog for its R session's crash ("R Session Aborted")
+    "daemon disappeared unexpectedly",  # Gradle: "Gradle build daemon disappeared unexpectedly (it may have been
+    # killed or may have crashed)"
     "trace/breakpoint trap",  # SIGTRAP
     # glibc's heap checks, then abort
     "double free or corruption",
@@ -89,9 +88,9 @@ _CRASH = (
     "exception code: 0x",  # a native crash handler's report (0x80000003: a breakpoint in a DLL)
     "failure.bucket",  # WinDbg's analysis of the crash dump
     "failure_bucket_id",
-    "exit status 139",  # supervisord: "exited: comfyui (exit status 139; not expected)"
-    "exit status 134",
     "terminated by sigsegv",
+    "terminated by signal sigsegv",  # fish: "... terminated by signal SIGSEGV (Address boundary error)"
+    "terminated by signal sigabrt",
     "killed with signal sigsegv",  # Node's child_process, as fluent-ffmpeg reports it ("ffmpeg was killed with ...")
     "terminated by sigabrt",
     "vram is lost due to gpu reset",  # amdgpu's kernel log after a GPU hang (a MODE1 reset)
@@ -150,6 +149,8 @@ another process."""
 _KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了", "убито")
 """The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese, Japanese and Russian catalogs
 (Portuguese's "Morto" only as a line of its own: :data:`_KILLED_LINES`)."""
+_BAR_END = frozenset("0123456789]|%")
+"""How a progress line ends (a figure, a bar's bracket or edge)."""
 _KILLED_LINES = ("morto",)
 _KILLED_JOB = re.compile(rf"(?:^\[\d+\]\s*[+-]?|\d)\s+(?:{'|'.join(map(re.escape, _KILLED_WORDS))}|morto|ucciso)\s")
 """A shell's report of its child's SIGKILL in another language, the child's command after it (``./webui.sh: Zeile
@@ -227,6 +228,9 @@ _SIGKILL_EXIT = re.compile(
 )
 """An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
 ``exit status 137``, ``exited with code -9``, fish's ``terminated by signal SIGKILL``, ``terminated by signal 9``)."""
+_CRASH_EXIT = re.compile(r"\bexit(?:ed)?(?: with)? (?:code|status):? ?\(?13[2-69]\b")
+"""An exit status of a fatal signal, 128 and its number (docker's ``exited with code 139``, supervisord's ``exit status
+134``, LM Studio's ``(Exit code: 133)``): SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV."""
 _CRASH_SIGNAL_CODE = re.compile(r"\bcode\s*=?\s*-(?:4|6|7|8|11)\b")
 """A child's exit code as Python's ``subprocess`` gives a signal's (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV), also as a
 launcher words it (DeepSpeed's "exits with return code = -11")."""
@@ -276,7 +280,7 @@ returned to the shell."""
 _HINT_WORDS = (
     r"pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
     r"fatal|violation|c0000|322122|107374|resource-exhaustion|virtual memory|semaphore|memcg|refused|"
-    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first|error 137|free swap"
+    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first|(?:error|code) 137|free swap"
 )
 _HINT_SUBSTRINGS = ("/n)", "signal 9", "memory limit of", "badness ")
 """Tested apart, with ``in`` (:func:`ending_hint`): each more alternative slows the pattern by a tenth on every
@@ -370,6 +374,8 @@ def ending_kind(low: str, s: str) -> str | None:
         return "commit-exhausted"
     if any(p in low for p in _WINDOW_OOM):
         return "window-oom"
+    if s.endswith("Killed") and s[-7:-6] in _BAR_END:  # the shell's word on a progress line it cut ("... - loss:
+        return "killed"  # 2.1371Killed", a bar's "... 3/5 [00:01<00:02]Killed")
     if re.search(r"(?:^|\s)killed(?::? 9)?(?:[\s.!;]|$)", low) and (
         len(s) < 24 or "python" in low or "main.py" in low or _SHELL_JOB.search(low)
     ):
@@ -401,6 +407,7 @@ def ending_kind(low: str, s: str) -> str | None:
         or _NATIVE_FRAME.search(low)
         or _KERNEL_SEGFAULT.search(low)
         or _NT_CRASH.search(low)
+        or _CRASH_EXIT.search(low)
         or _FATAL_CHECK.match(low)
         or _NATIVE_ASSERT.search(low)
         or _runtime_fatal(low)

@@ -236,9 +236,10 @@ _DISPLAYED = re.compile(r"^[a-z][\w ,.'()/-]{2,80}: ([A-Z]\w{0,60}(?:Error|Excep
 """AUTOMATIC1111's ``errors.display`` (Forge's, reForge's): what it was doing and the exception's type alone, above the
 traceback it prints ("loading stable diffusion model: OutOfMemoryError", "generating image for xyz plot:
 AcceleratorError"): where a paste cuts that traceback before its last line, its type is still said."""
-_WARNS = re.compile(r"(?i)warn(?:ing)?\b\W")
+_WARNS = re.compile(r"(?i)warn(?:ing)?\b\W|(?:[\d-]+ [\d:.]+: )?(?-i:W)(?:\d{4} [\d:.]+ +\d+)? [\w/.+-]+:\d+\] ")
 """A line whose own first word says it warns ("Warning: caught exception 'Found no NVIDIA driver ...', memory monitor
-disabled": AUTOMATIC1111's web UI going on without its monitor): what it quotes did not stop anything."""
+disabled": AUTOMATIC1111's web UI going on without its monitor), or its glog level (TensorFlow's ``W path.cc:64] ``):
+what it quotes did not stop anything."""
 _CONTAINER_EXIT = re.compile(
     r"(?i)exited with (?:code|status) 137|exit ?code: 137|\bexited \(137\)|exitcode=137|terminated with exit code \(137\)"
     r"|container stopped with exit code 137"  # dask-gateway's for its scheduler's pod
@@ -329,6 +330,7 @@ _LOOSE_ERROR = re.compile(
     r"|No operator found for `|^\[(?:WinError|Errno) \d+\] "  # an OSError's message without its type ("[WinError 1314] A required privilege ...")
     r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z][A-Za-z0-9]+: \S"  # a qualified exception ("torch._dynamo.exc.BackendCompilerFailed: ...")
     r"|\b(?:cuda|hip)Error[A-Z]\w+|\b(?:CUDA|UR|ZE)_(?:RESULT_)?ERROR_[A-Z_]+"  # a runtime's own error code, alone
+    r"|could not create cudnn handle"  # TensorFlow's cuDNN that did not start
     r"|\.py: error: "  # argparse refusing ComfyUI's command line ("main.py: error: unrecognized arguments: ...")
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
     r"|^[0-9a-f]{6}\|ERR +\|"  # aria2's result row of a download that failed (a container's models fetched at start)
@@ -343,6 +345,8 @@ _LOOSE_ERROR = re.compile(
     r"|^Fatal error in launcher: "  # a Windows console script's launcher (pip's): its Python is not where it was
     r"|'status': 'error', 'message': '"  # a serverless worker's result (runpod-worker-comfy's handler)
     r"|\bWORKER TIMEOUT \(pid:"  # gunicorn's arbiter, about to kill a worker that did not answer in time
+    r"|\b887A000[5-7]\b|DXGI_ERROR_DEVICE_|GPU device instance has been suspended"  # Direct3D's device removed, hung, reset
+    r"|exceeds the max buffer size limit"  # WebGPU's createBuffer over the device's maxBufferSize (a limit it asked for)
     r"|CUDA kernel failed : "  # a CUDA extension's own check (pointnet2_ops: "... : invalid device function")
     r"|Watchdog caught collective operation timeout"  # NCCL's watchdog in torch.distributed (a collective hung)
     r"|driver version is insufficient for CUDA runtime version"  # cudaErrorInsufficientDriver, as CUDA words it
@@ -370,6 +374,8 @@ _NOT_A_FAILURE = re.compile(
     r"|\b(?:(?:will|may|might|could) )+be slower\b"  # Wan2GP's "Unable to pin data ... Transfer ... will may be slower."
     r"|\bno reserved RAM left\b"  # Wan2GP's notice that a LoRA stays unpinned ("Unable pin data of ... to reserved RAM")
     r"|\b(?:will|may|might|could) fail if\b"  # a forecast (Ray's disk monitor: "Object creation will fail if spilling ...")
+    r"|^(?:[\d-]+ [\d:.]+: )?(?-i:[IW])(?:\d{4} [\d:.]+ +\d+)? [\w/.+-]+:\d+\] "  # glog's level, TensorFlow's: info,
+    # warning ("W tensorflow/.../dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll'")
 )
 """What such words say in a line that is not a failure: a warning (torch's own end "(Triggered internally at
 ...)"), a fallback ComfyUI or a library went on with (onnxruntime's "EP Error" before it falls back to the CPU),

@@ -187,9 +187,13 @@ class LogFacts:
 
 
 def bar_finished(text: str) -> bool:
-    """A sampler's progress bar (not a loader's) that reached its total."""
+    """A sampler's progress bar (not a loader's or a download's) that reached its total."""
     m = _PROGRESS.search(text)
-    return m is not None and not _running(m) and not text[: m.start()].lstrip().lower().startswith("loading")
+    return m is not None and not _running(m) and not text[: m.start()].lstrip().lower().startswith(_FETCHING)
+
+
+_FETCHING = ("loading", "fetching", "downloading")
+"""The labels of bars that load or fetch (Hugging Face's "Loading checkpoint shards", "Fetching 25 files")."""
 
 
 def _running(m: re.Match[str]) -> bool:

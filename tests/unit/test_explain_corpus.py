@@ -155,6 +155,20 @@ UNTOUCHED = {
     # pointnet2 ops): which memory ran out, or none, 15/20; the original reader 6/20, 2/8
     "db": ((20, 20), (0, 0), (10, 10), (0, 0)),  # PyTorch's own tracker (its allocators, Triton's shared memory, MPS,
     # ROCm, XPU): which memory ran out, or none, 20/20; the original reader 12/20, 0/10
+    "dg": ((16, 30), (0, 0), (10, 10), (0, 0)),  # TensorFlow and Keras (its BFC allocator, DeepFaceLab, Spleeter):
+    # which memory ran out, or none, 23/30; the original reader 15/30, 0/10
+    "dh": ((14, 21), (0, 0), (8, 10), (0, 0)),  # Apple silicon and macOS (MLX, DiffusionBee, MPS in any app): which
+    # memory ran out, or none, 17/21; the original reader 5/21, 2/10
+    "di": ((14, 21), (0, 0), (7, 10), (0, 0)),  # machine learning in the browser and JavaScript (transformers.js,
+    # WebLLM, TensorFlow.js, WebGPU): which memory ran out, or none, 16/21; the original reader 1/21, 1/10
+    "dj": ((16, 33), (0, 0), (8, 20), (0, 0)),  # scientific computing (R, MATLAB, Octave, OpenMM, RAPIDS, AlphaFold):
+    # which memory ran out, or none, 19/33; the original reader 4/33, 0/20
+    "dk": ((10, 23), (0, 0), (2, 9), (0, 0)),  # Windows GPU APIs, DirectML and games (Direct3D, Vulkan, Unreal):
+    # which memory ran out, or none, 13/23; the original reader 2/23, 0/9
+    "dl": ((12, 20), (0, 0), (4, 9), (0, 0)),  # building CUDA extensions and native code (nvcc, cc1plus, MSVC):
+    # which memory ran out, or none, 12/20; the original reader 4/20, 0/9
+    "dm": ((19, 26), (0, 0), (12, 14), (0, 0)),  # Java, Elasticsearch and Android (the JVM, Gradle, DJL): which
+    # memory ran out, or none, 20/26; the original reader 3/26, 4/14
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

@@ -1,7 +1,8 @@
 """Logs of programs far from ComfyUI whose failures sit in the same libraries and machines — robotics, data science,
 rendering, serving, weather, video, edge devices, Windows tools, distributed training, notebooks, containers, medicine,
-self-hosted apps, 3D perception — as users paste them: the words each prints for memory running out, for a kill, a
-limit, a full disk, an end, and what only sounds like one. Held-out rounds cc to df (tests/fixtures/logs/SOURCES.md
+self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM — as
+users paste them: the words each prints for memory running out, for a kill, a limit, a full disk, an end, and what
+only sounds like one. Held-out rounds cc to dm (tests/fixtures/logs/SOURCES.md
 cites each thread)."""
 
 from __future__ import annotations
@@ -45,6 +46,18 @@ READINGS = [
     ("hislam2_demo_distcuda2_bad_alloc_oom.log", "vram", None),
     # bes-dev/stable_diffusion.openvino#165, an Intel UHD iGPU: "[GPU] out of GPU resources" (ocl_engine.cpp)
     ("openvino_sd_intel_uhd_out_of_gpu_resources.log", "vram", None),
+    # NVIDIA/cuml#5685: RAPIDS' RMM, "MemoryError: std::bad_alloc: out_of_memory: CUDA error at: ...rmm/..."
+    ("cuml_umap_fit_rmm_out_of_memory.log", "vram", None),
+    # dmlc/dgl#2548: "CUSPARSE ERROR: 2" (CUSPARSE_STATUS_ALLOC_FAILED)
+    ("dgl_cusparse_csr2csc_alloc_failed.log", "vram", None),
+    # riccardomusmeci/mlx-llm#22, osaurus-ai/osaurus#632: MLX's "[metal::malloc] Attempting to allocate 19081554496
+    # bytes which is greater than the maximum allowed buffer size of 17179869184 bytes."
+    ("mlx_llm_max_allowed_buffer_size_17k_tokens.log", "vram", None),
+    ("osaurus_mlx_vision_metal_malloc_max_buffer.log", "vram", None),
+    # OpenRA/OpenRA#21764: Unreal Engine's "Error, out of video memory trying to allocate a rendering resource"
+    ("ue_game_out_of_video_memory_popup.log", "vram", None),
+    # Interkarma/daggerfall-unity#2105: Unity's "D3D11: Failed to create RenderTexture (...), error 0x8007000e"
+    ("daggerfall_unity_d3d11_rendertexture_8007000e.log", "vram", None),
     # -- the host's memory
     # pola-rs/polars#23173: Rust's allocator, "memory allocation of 2097152 bytes failed", then abort
     ("polars_sink_parquet_memory_allocation_failed.log", "system-ram", None),
@@ -61,6 +74,27 @@ READINGS = [
     ("plant_disease_rpi_pickle_memoryerror.log", "system-ram", None),
     # nextcloud/recognize#86: V8's "RangeError: Array buffer allocation failed" loading a model on a Raspberry Pi
     ("nextcloud_recognize_array_buffer_allocation_failed.log", "system-ram", None),
+    # kosukeimai/wru#21, PoisonAlien/maftools#613: R's "Error: cannot allocate vector of size 3.2 Mb", "Error: vector
+    # memory exhausted (limit reached?)"
+    ("r_wru_predict_race_cannot_allocate_3_2mb.log", "system-ram", None),
+    ("r_maftools_read_maf_vector_memory_exhausted.log", "system-ram", None),
+    # flimfit/FLIMfit#380, cortex-lab/Suite2P#172: MATLAB's "Out of memory. Type HELP MEMORY for your options.",
+    # "Requested 1024x1024x16800 (131.3GB) array exceeds maximum array size preference."
+    ("matlab_flimfit_out_of_memory_fit.log", "system-ram", None),
+    ("matlab_suite2p_array_exceeds_max_size_preference.log", "system-ram", None),
+    # huggingface/transformers.js#953: WebAssembly's "[wasm] RangeError: Out of memory" on an iPhone
+    ("transformersjs_ios_safari_no_backend_wasm_out_of_memory.log", "system-ram", None),
+    # nodejs/node-gyp#985, shogo82148/actions-setup-mysql#111: MSVC's "fatal error C1060: compiler is out of heap
+    # space", "LINK : fatal error LNK1102: out of memory"
+    ("nodegyp_c1060_out_of_heap_space.log", "system-ram", None),
+    ("mysql_ci_lnk1102_out_of_memory.log", "system-ram", None),
+    # nshou/elasticsearch-kibana#1: "There is insufficient memory for the Java Runtime Environment to continue." (its
+    # mmap refused, errno 12: not its heap)
+    ("elasticsearch_kibana_docker_logs_insufficient_memory_jre.log", "system-ram", None),
+    # CitiesSkylinesMods/TMPE#356: Unity's "DynamicHeapAllocator out of memory - Could not get memory for large
+    # allocation"; carla-simulator/carla#3338: Unreal's "Ran out of memory allocating 1073807360 bytes with alignment"
+    ("cities_skylines_dynamicheapallocator_out_of_memory.log", "system-ram", None),
+    ("carla_docker_build_ue4_ran_out_of_memory.log", "system-ram", None),
     # -- kills, read as the OOM killer's (a container's limit's where the log shows a container)
     # OpenRLHF/OpenRLHF#187: Ray's "Worker unexpectedly exits with a connection error code 2 ... (1) The process is
     # killed by SIGKILL by OOM killer ..." (memory ran out, as in vLLM's thread)
@@ -81,6 +115,14 @@ READINGS = [
     ("nextcloud_recognize_classify_signal_9.log", "system-ram", "killed"),
     # sieren/Homepoint#45: gcc's "fatal error: Killed signal terminated program cc1plus" on a Raspberry Pi
     ("rpi_esp_idf_cc1plus_killed.log", "system-ram", None),
+    # arrayfire/arrayfire#189: older gcc's "c++: internal compiler error: Killed (program cc1plus)" in a 256 MB VM
+    ("arrayfire_vm_256mb_cc1plus_killed.log", "system-ram", None),
+    # keras-team/keras#3476: the shell's "Killed" on Keras' progress line ("... - loss: 2.1371Killed"); the thread never
+    # found why (disputed: the convention for an unexplained kill)
+    ("keras_fit_killed_mid_epoch.log", "system-ram", "killed"),
+    # vespa-engine/sample-apps#548: "ERROR: Command 'pip3 install ...' returned code 137" (a CI job's limit, in the
+    # thread: disputed)
+    ("vespa_pip_returned_code_137_ci.log", "system-ram", "killed"),
     # DaKanji#7: Android's "lowmemorykiller: Kill 'sh.eliza.pebble.kanji' (25702) ... to free 4223760kB rss"
     ("android_executorch_lowmemorykiller.log", "system-ram", "memory-kill"),
     # abertschi/postcards#36: the kernel's OOM report, its "Free swap = 0kB" under "kernel:"
@@ -110,6 +152,10 @@ READINGS = [
     ("flownet2_docker_torch_shm_write_fail.log", "disk", None),
     # video-diffusion-speedrun#2: NCCL's "Error while creating shared memory segment /dev/shm/nccl-pZafXL ..."
     ("nccl_shm_segment_docker_oneline.log", "disk", None),
+    # deviantony/docker-elk#219, rwynn/monstache#610: Elasticsearch's "flood stage disk watermark [95%] exceeded", a
+    # write refused by the "read-only-allow-delete block" it sets
+    ("elasticsearch_docker_elk_flood_stage_disk_watermark.log", "disk", None),
+    ("monstache_es_bulk_flood_stage_read_only_block.log", "disk", None),
     # -- Windows' commit limit as tools print it; their codes, API names and runtimes are no node's class
     # graalvm/setup-graalvm#66: MSVC's "LNK1171: unable to load mspdbcore.dll (error code: 1455)"
     ("setup_graalvm_lnk1171_mspdbcore_1455.log", "commit-limit", None),
@@ -136,6 +182,13 @@ READINGS = [
     ("space_acres_faulting_vcruntime_event.log", "abrupt", "crash"),
     # marella/ctransformers#189: "GGML_ASSERT: ...llama.cpp:453: data": ggml aborts
     ("ctransformers_ggml_assert_data.log", "abrupt", "crash"),
+    # satijalab/seurat#5601: RStudio's "R Session Aborted / R encountered a fatal error."; gorpipe/gor#5: "Gradle build
+    # daemon disappeared unexpectedly"; microsoft/DirectML#503: fish's "terminated by signal SIGSEGV (Address boundary
+    # error)"; lmstudio-bug-tracker#285: "(Exit code: 133)", SIGTRAP's status (disputed: Electron's allocator)
+    ("r_seurat_findtransferanchors_session_aborted.log", "abrupt", "crash"),
+    ("gor_gradle_daemon_disappeared_make_build.log", "abrupt", "crash"),
+    ("torch_directml_linux_sigsegv_tensor_to_dml.log", "abrupt", "crash"),
+    ("lmstudio_linux_exit_code_133_large_model.log", "abrupt", "crash"),
     # Jupyter's "The kernel for ... appears to have died" (BME1478H/Fall2022class#220), VS Code's "The Kernel crashed
     # while executing code ..." (AammarTufail/...#1), Databricks' "The spark driver has stopped unexpectedly ..."
     # (IIIS-Li-Group/OpenFE#44): the kernel's process ended, cause unsaid
@@ -172,6 +225,20 @@ READINGS = [
     # then the segfault it causes: the error is the failure, not a crash of its own
     ("pointr_kitti_invalid_device_function_segfault.log", "other", None),
     ("pointnet2_pytorch_cls_invalid_device_segfault_zsh.log", "other", None),
+    # HPCLab-933/Vina-CUDA#3: "CUDA error at ./inc/cuda/kernel2.cu:596 code=700(cudaErrorIllegalAddress)", then the
+    # abort; tensorflow/tensorflow#14111: "could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR", then its abort
+    ("vina_cuda_illegal_address_core_dumped.log", "other", None),
+    ("tf_cudnn_internal_error_conv_ops_abort.log", "other", None),
+    # meco-group/cpp_splines#40: MATLAB asked for "(17179869169.0GB)"; CharlesShang/FastMaskRCNN#129: TensorFlow's
+    # "EigenAllocator for GPU ran out of memory when allocating 0": sizes gone wrong, nothing ran out
+    ("matlab_splines_mex_bogus_array_size.log", "other", None),
+    ("fastmaskrcnn_eigenallocator_allocate_zero_abort.log", "other", None),
+    # hessiser/veritas#41, megai2/d912pxy#111: Direct3D's device removed ("The GPU device instance has been suspended.
+    # ... (0x887A0005)", "hr = 887A0005"); apple/embedding-atlas#159: WebGPU's "Buffer size (870585948) exceeds the max
+    # buffer size limit (536870912)", a limit the page asked for
+    ("veritas_plugin_gpu_device_suspended.log", "other", None),
+    ("d912pxy_gw2_rendertarget_887a0005.log", "other", None),
+    ("embedding_atlas_webgpu_max_buffer_size.log", "other", None),
     # -- no failure
     # ray-project/ray#36959: the raylet's "... is over 95% full ... Object creation will fail if spilling is required"
     ("ray_file_system_monitor_tmp_over_95_full_warning.log", None, None),
@@ -179,6 +246,12 @@ READINGS = [
     ("llama_cpp_python_mlock_warning_cannot_allocate.log", None, None),
     # pythongosssss/ComfyUI-WD14-Tagger#59: ONNX Runtime's CUDA provider after "EP Error": it fell back and went on
     ("ComfyUI-WD14-Tagger59_onnx_ep_fallback_other.log", None, None),
+    # RuiLiFeng/Deep-Generative-Projection#15: TensorFlow's BFC allocator, "... The caller indicates that this is not
+    # a failure"; google/lightweight_mmm#23, tensorflow/tensorflow#57103: its warning level ("W .../dso_loader.cc:64]
+    # Could not load dynamic library 'cudart64_110.dll'"), then it ran
+    ("deep_generative_projection_bfc_not_a_failure_warning.log", None, None),
+    ("lightweight_mmm_cudart64_110_not_found_warning.log", None, None),
+    ("tf_cudart64_110_missing_warning_exit0.log", None, None),
 ]
 
 
@@ -226,3 +299,10 @@ def test_cudnns_missing_library_is_the_failure_not_the_abort_after_it():
         assert doc["failure"]["kind"] == "other" and "libcudnn" in doc["failure"]["message"]
     # an abort with no such line before it stays a crash
     assert explain_log("Loading model\nAborted (core dumped)\n")["failure"]["kind"] == "abrupt"
+
+
+def test_a_downloads_finished_bar_is_no_samplers():
+    # Blaizzy/mlx-vlm (the corpus' mlxvlm_qwen2vl_72b_metal_buffer_abort.log): Hugging Face's "Fetching 25 files: 100%"
+    # above MLX's refused buffer: nothing sampled, so no decode to tile
+    doc = explain_log((LOGS / "mlxvlm_qwen2vl_72b_metal_buffer_abort.log").read_bytes())
+    assert doc["failure"]["kind"] == "vram" and doc["suggestions"][0]["id"] == "smaller-step"

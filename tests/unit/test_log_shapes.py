@@ -121,6 +121,10 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "sd_discord_bot_imagine_unexpected_end_of_json.log",  # Go's log stamp, "2022/12/28 01:00:41 "
             "shuttleai_discord_bot_entitlements_error.log",  # a bot's "04:54:38 ERR > "
             "localai_grpc_cudamalloc_failed.log",  # LocalAI's "3:44PM DBG GRPC(...): stderr " before its backend's lines
+            "tf_cudnn_internal_error_conv_ops_abort.log",  # TensorFlow's "2017-10-30 17:55:23.525428: E " (#14111)
+            "lightweight_mmm_cudart64_110_not_found_warning.log",  # ... its "2022-06-22 15:44:53.578885: W "
+            "hypergan_cudart64_101_dlerror_warning.log",  # ... and its "W ", "I " (HyperGAN#162)
+            "ebiten_wine_d3d12_createcommittedresource_oom.log",  # Go's log stamp, "2022/06/02 01:29:34 " (ebiten)
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -245,6 +249,14 @@ def test_a_logs_own_indentation_is_kept():
         "caffe_ssd_webcam_quadro600_oom.log",  # glog's "*** Check failure stack trace", each frame at "    @ 0x..."
         "kserve_triton_bert_500mi_limit_exitcode137.log",  # a pod status' YAML, the server's log under "message: |"
         "databricks_operator_oomkilled_137.log",  # and kubectl describe's, indented under its pod
+        # a post's block indented as a whole (a Java stack, a Spark log, R's console, a browser's and iOS' errors)
+        "djl_pytorch_engineexception_unknown_type_name.log",  # deepjavalibrary/djl#2500
+        "kyuubi_spark_context_no_space_left_on_device.log",  # apache/kyuubi#14
+        "magenta_js_texture_size_conv2d_chromium.log",  # hands-on-music-generation-with-magenta#3
+        "r_maftools_read_maf_vector_memory_exhausted.log",  # PoisonAlien/maftools#613
+        "tflite_ios_bad_alloc_mach_vm_map.log",  # tensorflow/tensorflow#30176
+        "transformersjs_array_buffer_allocation_failed_extension.log",  # huggingface/transformers.js#1365
+        "transformersjs_no_available_backend_linkerror.log",  # huggingface/transformers.js#214
         "stereoanyvideo_depthanything_vitl_state_dict_mismatch.log",  # a state dict's keys indented under its error
         "hunyuanvideo_i2v_image_tokens_mismatch.log",  # its error above a command whose options are indented
         "home_assistant_whisper_addon_signal4_no_avx.log",  # an add-on's log quoted as a code block
@@ -327,6 +339,9 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "kenshi_mod_manager_startgame_paging_file.log",  # Kenshi Mod Manager's crash reports, paragraphs each
         "kenshi_mod_manager_fileload_ru_0x800705af.log",
         "kenshi_mod_manager_uiautomationcore_ru_0x800705af.log",
+        "d912pxy_bns_createcommittedresource_8007000e.log",  # megai2/d912pxy#357, its log's entries so pasted
+        "matlab_flimfit_out_of_memory_fit.log",  # flimfit/FLIMfit#380, MATLAB's error stack as it prints it
+        "onepomodoro_gpu_device_suspended_zh_report.log",  # DinoChan/OnePomodoro#110, a crash report so pasted
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")
