@@ -112,6 +112,8 @@ def memory_sign(text: str) -> bool:
         # page flattened the log into one line
     if low.startswith("warning: failed to mlock"):  # llama.cpp's: RLIMIT_MLOCK refused to pin the weights, which load
         return False  # all the same ("Try increasing RLIMIT_MLOCK ('ulimit -l' as root).")
+    if "if you encounter cuda out of memory" in low:  # Real-ESRGAN's hint under any error ("... try to set --tile")
+        return False
     if "indicates that this is not a failure" in low:  # TensorFlow's BFC allocator, whose caller will do without:
         return False  # "W ... ran out of memory trying to allocate 2.14GiB ... The caller indicates that this is not a failure"
     if _NATIVE_WARNING.search(low):  # PhysX's "PxgCudaMemoryAllocator.cpp (59) : warning : Failed to allocate pinned

@@ -61,6 +61,7 @@ SYSTEM_RAM_TEXTS = (
     "frames could be loaded within set memory limit",  # ... its 2024 wording ("Not all frames could be loaded ...")
     "insufficient system ram",  # ComfyUI-QwenVL: "Insufficient System RAM even for 4-bit quantization."
     "not enough memory resources are available",  # WinError 8
+    "not enough memory to complete the requested operation",  # a tool's own ("pkg: There is not enough memory ...")
     "not enough storage is available to process this command",  # WinError 8 and 14 before Windows 8 (memory, not
     "not enough storage is available to complete this operation",  # the disk)
     "存储空间不足，无法处理此命令",  # the same, Chinese (WinError 8; 14: "存储器不足，无法完成此操作")
@@ -109,7 +110,7 @@ SYSTEM_RAM_TEXTS = (
     "out of ram",  # what a user types in place of a log ("System RAM is full", "ran out of RAM")
     "ram is full",
     "ctx->mem_buffer != null",  # ggml's assert when malloc gave its context no buffer (GGML_ASSERT: ...ggml.c:4411)
-    "enomem: not enough memory",
+    "enomem: not enough memory",  # Node's (libuv's) ENOMEM: "Error: ENOMEM: not enough memory, read"
     "array buffer allocation failed",  # V8's RangeError for an ArrayBuffer it could not allocate (tfjs-node's models)
     "errno 12] not enough space",  # ENOMEM in Microsoft's C runtime ("OSError: [Errno 12] Not enough space")
     "resource_exhausted: out of memory allocating",  # XLA's CPU client ("... allocating 124867611608 bytes.")
@@ -330,10 +331,12 @@ VRAM_TEXTS = (
     "pi_error_out_of_resources",  # Intel's SYCL runtime when a device allocation fails (IPEX on Arc)
     "ur_result_error_out_of_resources",  # the same in its newer unified runtime
     "callbackerroroutofmemory",  # Metal: kIOGPUCommandBufferCallbackErrorOutOfMemory (Apple silicon's GPU)
+    "insufficient memory (ioaf code 8)",  # ... its MTLCommandBufferErrorOutOfMemory ("... Code=8 "Insufficient Memory
+    # (IOAF code 8)"")
     "device memory allocation of size",  # ggml's Vulkan backend
     "error code 2: outofmemory",  # TensorRT ("[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] ...")
     "devicememoryallocator fail to allocate",  # PhysX (Isaac Gym, Isaac Sim): "PxgCudaDeviceMemoryAllocator fail to ..."
-    "requested amount of gpu memory",
+    "requested amount of gpu memory",  # TensorRT: "Requested amount of GPU memory (N bytes) could not be allocated"
     "failed creating cuda context for nvenc: 0x2",
     "gpuassert: out of memory",  # the CUDA ops' check macro (OpenPCDet's "GPUassert: out of memory pcdet/ops/...")
     "there may not be enough free memory for allocation to succeed",  # older TensorRT ("Requested amount of memory")
@@ -344,26 +347,30 @@ VRAM_TEXTS = (
     "out of device memory",  # Vulkan's VK_ERROR_OUT_OF_DEVICE_MEMORY as its C++ wrappers word it (std::system_error)
     "out of memory in cumemalloc(",  # Blender's Cycles: "CUDA error: Out of memory in cuMemAlloc(&device_pointer, ...)"
     "out of memory in custreamcreate(",  # ... its queue's stream, the card full (or ZLUDA's translation failing)
-    "system is out of gpu",
-    "out of video memory",  # Unreal Engine: "Out of video memory trying to allocate a rendering resource"  # ... "System is out of GPU memory", "System is out of GPU and shared host memory"
-    "failed with error out of memor",  # tiny-cuda-nn (instant-ngp): "cudaMalloc(&rawptr, ...) failed with error out of memory"  # TensorRT: "Requested amount of GPU memory (N bytes) could not be allocated"
+    "system is out of gpu",  # ... "System is out of GPU memory", "System is out of GPU and shared host memory"
+    "out of video memory",  # Unreal Engine: "Out of video memory trying to allocate a rendering resource"
+    "failed with error out of memor",  # tiny-cuda-nn (instant-ngp): "cudaMalloc(&rawptr, ...) failed with error out of memory"
     "enough gpu ram to fit the quantized model",  # transformers: a quantized model's modules would go to CPU or disk
     # torch's CUDA allocator message with its head cut off (an excerpt that starts mid-message):
     "already allocated;",  # torch < 2.1: "... (GPU 0; 8.00 GiB total capacity; 7.2 GiB already allocated; ...)"
     "has a total capacity of",  # torch ≥ 2.1: "GPU 0 has a total capacity of 7.63 GiB of which 5.12 MiB is free."
     "including non-pytorch memory",  # "Including non-PyTorch memory, this process has 7.2 GiB memory in use."
     "is allocated by pytorch, and",  # "Of the allocated memory 6.9 GiB is allocated by PyTorch, and ..."
+    "try setting max_split_size_mb to avoid fragmentation",  # its last sentence alone ("If reserved memory is >> ...")
     "free (according to cuda)",  # the block under "Allocation on device 0 would exceed allowed memory"
     "ran out of memory, skipping batch",  # fairseq's and Lightning-based tools' catch of torch's CUDA OOM: work lost
     # vLLM: the GPU memory left for its KV cache after the weights, within gpu_memory_utilization of the card
     "no available memory for the cache blocks",  # v0: "ValueError: No available memory for the cache blocks. ..."
     "larger than the available kv cache memory",  # v1: "... 4.50 GiB KV cache is needed, which is larger than ..."
-    "can be stored in kv cache",
+    "can be stored in kv cache",  # "The model's max seq len (4096) is larger than the maximum number of tokens ..."
+    "try to increase --mem-fraction-static",  # SGLang: its KV pool, in the GPU's share it was given ("Not enough memory.
+    # Please try to increase --mem-fraction-static.")
     "out_of_memory: cuda error",  # RAPIDS' RMM (cuDF, cuML): "std::bad_alloc: out_of_memory: CUDA error at: ..."
     "cusparse_status_alloc_failed",  # cuSPARSE's device allocation, by its name or its number (DGL: "CUSPARSE ERROR: 2")
     "cusparse error: 2",
+    "[malloc_or_wait] unable to allocate",  # MLX's Metal allocator (Apple silicon's GPU, in unified memory)
     "greater than the maximum allowed buffer size",  # MLX's Metal allocator: one buffer over what the GPU takes
-    # ("[metal::malloc] Attempting to allocate 73359820800 bytes which is greater than the maximum allowed ...")  # "The model's max seq len (4096) is larger than the maximum number of tokens ..."
+    # ("[metal::malloc] Attempting to allocate 73359820800 bytes which is greater than the maximum allowed ...")
 )
 CUT_DEVICE_OOM = re.compile(r"\b(?:cuda|hip|xpu|npu|mps backend) out of m(?:e(?:m(?:o(?:r)?)?)?)?$")
 """A device's out-of-memory message cut mid-word where the paste (or the page it was copied from)

@@ -170,6 +170,7 @@ _BACKEND_EXIT = (
     "the kernel crashed while executing code",  # VS Code's Jupyter ("... in the current cell or a previous cell")
     "canceled future for execute_request message",  # ... its line above that one
     "driver has stopped unexpectedly and is restarting",  # Databricks: "The spark driver has stopped unexpectedly ..."
+    "exits with return code = ",  # DeepSpeed's launcher on a rank it started ("... exits with return code = 1")
 )
 """The program that runs ComfyUI as its backend saw its process end, without saying why."""
 _CTRL_C = (
@@ -222,8 +223,8 @@ _SIGKILL_EXIT = re.compile(
     r"|\bexitcode: (?:137|-9)\b"  # a Kubernetes status' "exitCode: 137" (its YAML, lower-cased)
     r"|\bexitcode\"?\s*:\s*137\b"  # docker inspect's state ("ExitCode": 137)
     r"|^=\s+exit code: 9$"  # MPICH's "BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES ... EXIT CODE: 9"
-    r"|\bexited on signal 9 \(killed\)"
-    r"|\bhas been signaled with signal \"?9\b"  # Symfony's Process (Nextcloud's apps): "... signaled with signal "9"."  # Open MPI's mpirun: "... process rank 7 with PID 0 on node X exited on ..."
+    r"|\bexited on signal 9 \(killed\)"  # Open MPI's mpirun: "... process rank 7 with PID 0 on node X exited on ..."
+    r"|\bhas been signaled with signal \"?9\b"  # Symfony's Process (Nextcloud's apps): "... signaled with signal "9"."
     r"|\bwas sent sigkill\b"  # gunicorn's arbiter: "Worker (pid:7) was sent SIGKILL! Perhaps out of memory?"
 )
 """An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
@@ -388,8 +389,6 @@ def ending_kind(low: str, s: str) -> str | None:
         return "killed"
     if (m := _SUPERVISED_SIGNAL.search(low)) and m.group(1) in ("9", "4", "6", "7", "8", "11"):
         return "killed" if m.group(1) == "9" else "crash"
-    if "exits with return code" in low and _CRASH_SIGNAL_CODE.search(low):  # DeepSpeed's launcher on its child
-        return "crash"
     if (
         (any(k in low for k in _KILLED_WORDS) and len(s) < 80)
         or low.strip() in _KILLED_LINES

@@ -18,12 +18,19 @@ __all__ = ["Focus", "focus_of", "MEMORY_ENDINGS"]
 
 MEMORY_ENDINGS = ("memory-kill", "cgroup-kill", "commit-exhausted")
 """Endings that say which memory ran out."""
-_FATAL_LOAD = ("Could not load library ", "CUDA kernel failed : ", "CUDA error at ", "could not create cudnn handle")
+_FATAL_LOAD = (
+    "Could not load library ",
+    "CUDA kernel failed : ",
+    "CUDA error at ",
+    "could not create cudnn handle",
+    "not enough space in the ",
+)
 """A native library's last words before the process dies of them: cuDNN's when a library of its is missing ("Could
 not load library libcudnn_ops_infer.so.8. Error: ... cannot open shared object file"), a CUDA extension's kernel
 built for another GPU ("CUDA kernel failed : invalid device function", pointnet2_ops), CUDA's samples' check of a
-call ("CUDA error at kernel2.cu:596 code=700(cudaErrorIllegalAddress)"), TensorFlow's cuDNN that did not start:
-the abort or segfault right after is that error's, not a crash of its own."""
+call ("CUDA error at kernel2.cu:596 code=700(cudaErrorIllegalAddress)"), TensorFlow's cuDNN that did not start,
+ggml's fixed pool or buffer too small ("not enough space in the scratch memory pool (needed 536950912, ..."): the
+abort or segfault right after is that error's, not a crash of its own."""
 
 
 @dataclass(slots=True)

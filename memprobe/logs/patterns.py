@@ -243,6 +243,7 @@ what it quotes did not stop anything."""
 _CONTAINER_EXIT = re.compile(
     r"(?i)exited with (?:code|status) 137|exit ?code: 137|\bexited \(137\)|exitcode=137|terminated with exit code \(137\)"
     r"|container stopped with exit code 137"  # dask-gateway's for its scheduler's pod
+    r"|returned a non-zero code: 137"  # docker build's step ("The command '/bin/sh -c pip3 install ...' returned ...")
 )
 """How docker, compose and Kubernetes report a container's end by SIGKILL (``comfyui-1 exited with code 137``,
 ``Exit Code: 137``, a pod status' ``exitCode: 137``, ``Exited (137)``, Flyte's pod ``terminated with exit code (137)``); an IDE's "Process finished with exit code 137" is a host's process."""
@@ -307,7 +308,8 @@ _LOOSE_ERROR = re.compile(
     r"|CUDA error(?: \([^)]{1,200}\))?: |HIP error: |nvrtc: error: |no kernel image is available|Error\(s\) in loading state_dict"
     r"|^(?:CUDA|HIP)[ -]?(?:错误|錯誤|エラー|오류|[Ff]ehler|[Ee]rreur|[Ee]rrore?|[Оо]шибка|[Hh]ata|[Ll]ỗi) ?[:：]"  # translated
     r"|Error Code \d+: |Error during server start|[Cc]ould not bind on address|Cmd\('[\w.-]+'\) failed"  # TensorRT's; Krita's; GitPython's
-    r"|has no len\(\)|not enough space in the context's memory pool"  # a TypeError's; ggml's fixed context (not RAM)
+    r"|has no len\(\)|not enough space in the (?:context's memory pool|scratch memory pool|buffer) \(needed"  # a TypeError's;
+    # ggml's fixed pools and buffers (not RAM)
     r"|^MIOpen\(HIP\): Error |backend compiler failed build|^Uncaught (?:\(in promise\) )?\w*(?:Error|Exception)\b"
     r"|Maximum call stack size exceeded"  # MIOpen's; Intel's GPU compiler's; the browser console's
     r"|missing \d+ required (?:positional|keyword-only) argument|unexpected keyword argument|object has no attribute"
@@ -347,6 +349,7 @@ _LOOSE_ERROR = re.compile(
     r"|\bWORKER TIMEOUT \(pid:"  # gunicorn's arbiter, about to kill a worker that did not answer in time
     r"|\b887A000[5-7]\b|DXGI_ERROR_DEVICE_|GPU device instance has been suspended"  # Direct3D's device removed, hung, reset
     r"|exceeds the max buffer size limit"  # WebGPU's createBuffer over the device's maxBufferSize (a limit it asked for)
+    r"|Could not locate \S+\.dll\b|vkQueueSubmit failed"  # cuDNN's, cuBLAS' missing DLL; ncnn's Vulkan queue (device lost)
     r"|CUDA kernel failed : "  # a CUDA extension's own check (pointnet2_ops: "... : invalid device function")
     r"|Watchdog caught collective operation timeout"  # NCCL's watchdog in torch.distributed (a collective hung)
     r"|driver version is insufficient for CUDA runtime version"  # cudaErrorInsufficientDriver, as CUDA words it

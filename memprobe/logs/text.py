@@ -104,15 +104,16 @@ _FLAT_BREAK = re.compile(
     r"|got prompt\b|Prompt executed in |Requested to load |loaded (?:completely|partially)[;: ]"
     r"|Loading \d+ new models?|\d+ models? unloaded|Unloaded partially|model weight dtype |model_type [A-Z]"
     r"|Total VRAM |Set vram state to|Device: |ComfyUI version: |Using \w+ attention|Import times for custom nodes"
-    r"|Starting server|To see the GUI go to|Killed *$|Killed \S|Press any key to continue"
+    r"|Starting server|To see the GUI go to|Press any key to continue"
     r"|Failed to validate prompt|Prompt outputs failed validation|Output will be ignored|invalid prompt: "
     r"|\* [A-Za-z]\w* \d+:|- (?:Value not in list|Required input is missing|Exception when validating)"
     r"|Exception Code: |0x[0-9A-Fa-f]{16}, |Windows fatal exception|Fatal Python error|(?:Current t|T)hread 0x"
     r"|Segmentation fault|Press (?:any )?[Kk]ey|[A-Z]:\\[^ <>|]*>|\S+: line \d+: |fish: Job "
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\w*:|\[(?:INFO|WARNING|ERROR|info|warning|error)\] "
     r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d[:\]]|\[?\d\d:\d\d:\d\d(?:\.\d{3})?\]? \[[A-Z][a-z]+\] "  # SwarmUI's "23:05:55.937 [Warning] "
-    r"|(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception): |\^{3,}"
+    r"|(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception): |\^{3,}|MemoryError *$"
     r")"
+    r"|(?<![\d\s]) +(?=Killed *$|Killed \S)"  # the shell's word, not inside its report of a job ("line 89: 106100 Killed")
 )
 """Where a flattened paste had its line breaks: before what begins a line of a ComfyUI log or a
 Python traceback."""

@@ -169,6 +169,14 @@ UNTOUCHED = {
     # which memory ran out, or none, 12/20; the original reader 4/20, 0/9
     "dm": ((19, 26), (0, 0), (12, 14), (0, 0)),  # Java, Elasticsearch and Android (the JVM, Gradle, DJL): which
     # memory ran out, or none, 20/26; the original reader 3/26, 4/14
+    "dn": ((18, 29), (0, 0), (12, 14), (0, 0)),  # AUTOMATIC1111's tracker and what runs it (forks, Colab, Docker):
+    # which memory ran out, or none, 21/29; the original reader 13/29, 4/14
+    "dr": ((22, 24), (0, 0), (12, 13), (0, 0)),  # serving LLMs (vLLM, Ollama, TGI, SGLang, LMDeploy): which memory
+    # ran out, or none, 23/24; the original reader 8/24, 1/13
+    "ds": ((18, 22), (0, 0), (12, 12), (0, 0)),  # fine-tuning LLMs (Unsloth, LLaMA-Factory, TRL, DeepSpeed, MLX):
+    # which memory ran out, or none, 20/22; the original reader 11/22, 3/12
+    "dt": ((14, 20), (0, 0), (8, 9), (0, 0)),  # upscaling and interpolation apps (upscayl, video2x, waifu2x,
+    # chaiNNer, ncnn): which memory ran out, or none, 17/20; the original reader 5/20, 0/9
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

@@ -1,9 +1,9 @@
 """Logs of programs far from ComfyUI whose failures sit in the same libraries and machines — robotics, data science,
 rendering, serving, weather, video, edge devices, Windows tools, distributed training, notebooks, containers, medicine,
-self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM — as
-users paste them: the words each prints for memory running out, for a kill, a limit, a full disk, an end, and what
-only sounds like one. Held-out rounds cc to dm (tests/fixtures/logs/SOURCES.md
-cites each thread)."""
+self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
+servers, upscalers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full
+disk, an end, and what only sounds like one. Held-out rounds cc to du (tests/fixtures/logs/SOURCES.md cites each
+thread)."""
 
 from __future__ import annotations
 
@@ -58,6 +58,14 @@ READINGS = [
     ("ue_game_out_of_video_memory_popup.log", "vram", None),
     # Interkarma/daggerfall-unity#2105: Unity's "D3D11: Failed to create RenderTexture (...), error 0x8007000e"
     ("daggerfall_unity_d3d11_rendertexture_8007000e.log", "vram", None),
+    # sgl-project/sglang#4330: "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static." (its KV
+    # pool, in the GPU's share it was given); safx/waifu2x-metal#3: Metal's "Insufficient Memory (IOAF code 8)"
+    ("sglang_not_enough_memory_mem_fraction_static.log", "vram", None),
+    ("waifu2x_metal_insufficient_memory.log", "vram", None),
+    # ml-explore/mlx-examples#70: MLX's "[malloc_or_wait] Unable to allocate 12 bytes."; voicepaw/so-vits-svc-fork#245:
+    # torch's OOM message cut to its last sentence ("If reserved memory is >> allocated memory try setting ...")
+    ("mlx_lora_malloc_or_wait_unable_to_allocate.log", "vram", None),
+    ("sovits_fork_infer_oom_fragment_line.log", "vram", None),
     # -- the host's memory
     # pola-rs/polars#23173: Rust's allocator, "memory allocation of 2097152 bytes failed", then abort
     ("polars_sink_parquet_memory_allocation_failed.log", "system-ram", None),
@@ -95,6 +103,8 @@ READINGS = [
     # allocation"; carla-simulator/carla#3338: Unreal's "Ran out of memory allocating 1073807360 bytes with alignment"
     ("cities_skylines_dynamicheapallocator_out_of_memory.log", "system-ram", None),
     ("carla_docker_build_ue4_ran_out_of_memory.log", "system-ram", None),
+    # omniosorg/pkg5#288: "pkg: There is not enough memory to complete the requested operation."
+    ("pkg5_not_enough_memory_virtual.log", "system-ram", None),
     # -- kills, read as the OOM killer's (a container's limit's where the log shows a container)
     # OpenRLHF/OpenRLHF#187: Ray's "Worker unexpectedly exits with a connection error code 2 ... (1) The process is
     # killed by SIGKILL by OOM killer ..." (memory ran out, as in vLLM's thread)
@@ -123,6 +133,9 @@ READINGS = [
     # vespa-engine/sample-apps#548: "ERROR: Command 'pip3 install ...' returned code 137" (a CI job's limit, in the
     # thread: disputed)
     ("vespa_pip_returned_code_137_ci.log", "system-ram", "killed"),
+    # easydiffusion/easydiffusion#1254: "on_sd_start.sh: line 89: 106100 Killed uvicorn ..." (one line: no paste's
+    # break before "Killed" behind the job's number)
+    ("easydiffusion_on_sd_start_killed_uvicorn.log", "system-ram", "killed"),
     # DaKanji#7: Android's "lowmemorykiller: Kill 'sh.eliza.pebble.kanji' (25702) ... to free 4223760kB rss"
     ("android_executorch_lowmemorykiller.log", "system-ram", "memory-kill"),
     # abertschi/postcards#36: the kernel's OOM report, its "Free swap = 0kB" under "kernel:"
@@ -138,6 +151,9 @@ READINGS = [
     ("gfs_global_workflow_gdasfcst_srun_oom.log", "cgroup-limit", "cgroup-kill"),
     # dask/dask-gateway#139: "Cluster ... stopped unexpectedly: Container stopped with exit code 137"
     ("dask_gateway_scheduler_exit137.log", "cgroup-limit", "killed"),
+    # hackingthemarkets/tradekit#2: docker build's "The command '/bin/sh -c pip3 install ...' returned a non-zero code:
+    # 137" under pip's "Killed"
+    ("docker_compose_pip_torch_killed_137_mac.log", "cgroup-limit", "killed"),
     # kubernetes#19825, coderaiser/cloudcmd#440: docker inspect's "ExitCode": 137 beside "OOMKilled": false;
     # kubernetes#122256: kubectl's "Reason: Error" over "Exit Code: 137": a SIGKILL no memory cgroup sent
     ("docker_inspect_exit137_oomkilled_false.log", "abrupt", "killed"),
@@ -189,6 +205,10 @@ READINGS = [
     ("gor_gradle_daemon_disappeared_make_build.log", "abrupt", "crash"),
     ("torch_directml_linux_sigsegv_tensor_to_dml.log", "abrupt", "crash"),
     ("lmstudio_linux_exit_code_133_large_model.log", "abrupt", "crash"),
+    # Rudrabha/Wav2Lip#267: Colab's "^C" after "Reading video frames...", nothing of ComfyUI's in the paste: the
+    # program was stopped; deepspeedai/DeepSpeed#5302: its launcher's "... exits with return code = 1"
+    ("wav2lip_colab_reading_frames_ctrl_c.log", "abrupt", "stopped"),
+    ("llamafactory_deepspeed_return_code_1_after_checkpoint.log", "abrupt", "backend-exit"),
     # Jupyter's "The kernel for ... appears to have died" (BME1478H/Fall2022class#220), VS Code's "The Kernel crashed
     # while executing code ..." (AammarTufail/...#1), Databricks' "The spark driver has stopped unexpectedly ..."
     # (IIIS-Li-Group/OpenFE#44): the kernel's process ended, cause unsaid
@@ -229,6 +249,14 @@ READINGS = [
     # abort; tensorflow/tensorflow#14111: "could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR", then its abort
     ("vina_cuda_illegal_address_core_dumped.log", "other", None),
     ("tf_cudnn_internal_error_conv_ops_abort.log", "other", None),
+    # abetlen/llama-cpp-python#585, ggml-org/llama.cpp#3644: ggml's "not enough space in the scratch memory pool
+    # (needed ...)", "... in the buffer (needed ...)", then its segfault or assert: a fixed pool's size, not RAM
+    ("llamacpppython_scratch_memory_pool_segfault.log", "other", None),
+    ("llamacpp_finetune_ggml_allocr_not_enough_space.log", "other", None),
+    # xinntao/Real-ESRGAN#55: its hint "If you encounter CUDA out of memory, try to set --tile ..." under a shape error;
+    # hacksider/Deep-Live-Cam#1338: "Could not locate cublasLt64_10.dll. Please make sure it is in your library path!"
+    ("realesrgan_cpu_face_enhance_tensor_size_mismatch.log", "other", None),
+    ("deeplivecam_cublaslt64_10_dll_missing.log", "other", None),
     # meco-group/cpp_splines#40: MATLAB asked for "(17179869169.0GB)"; CharlesShang/FastMaskRCNN#129: TensorFlow's
     # "EigenAllocator for GPU ran out of memory when allocating 0": sizes gone wrong, nothing ran out
     ("matlab_splines_mex_bogus_array_size.log", "other", None),

@@ -125,6 +125,7 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "lightweight_mmm_cudart64_110_not_found_warning.log",  # ... its "2022-06-22 15:44:53.578885: W "
             "hypergan_cudart64_101_dlerror_warning.log",  # ... and its "W ", "I " (HyperGAN#162)
             "ebiten_wine_d3d12_createcommittedresource_oom.log",  # Go's log stamp, "2022/06/02 01:29:34 " (ebiten)
+            "kohya_gui_illustrious_lora_avr_loss_nan_console.log",  # kohya_ss' GUI, "11:55:34-456850 INFO     "
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -257,6 +258,7 @@ def test_a_logs_own_indentation_is_kept():
         "tflite_ios_bad_alloc_mach_vm_map.log",  # tensorflow/tensorflow#30176
         "transformersjs_array_buffer_allocation_failed_extension.log",  # huggingface/transformers.js#1365
         "transformersjs_no_available_backend_linkerror.log",  # huggingface/transformers.js#214
+        "lora_scripts_bitsandbytes_cuda_setup_failed.log",  # Akegarasu/lora-scripts#242
         "stereoanyvideo_depthanything_vitl_state_dict_mismatch.log",  # a state dict's keys indented under its error
         "hunyuanvideo_i2v_image_tokens_mismatch.log",  # its error above a command whose options are indented
         "home_assistant_whisper_addon_signal4_no_avx.log",  # an add-on's log quoted as a code block
@@ -342,6 +344,7 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "d912pxy_bns_createcommittedresource_8007000e.log",  # megai2/d912pxy#357, its log's entries so pasted
         "matlab_flimfit_out_of_memory_fit.log",  # flimfit/FLIMfit#380, MATLAB's error stack as it prints it
         "onepomodoro_gpu_device_suspended_zh_report.log",  # DinoChan/OnePomodoro#110, a crash report so pasted
+        "textgen_ipex_no_module_exllamav2.log",  # oobabooga/textgen#6163, a traceback so pasted
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")
