@@ -130,6 +130,7 @@ SYSTEM_RAM_TEXTS = (
     # not its heap: "# There is insufficient memory for the Java Runtime Environment to continue.")
     "could not get memory for large allocation",  # Unity's allocator ("DynamicHeapAllocator out of memory - ...")
     "ran out of memory allocating",  # Unreal Engine's ("Ran out of memory allocating 1073807360 bytes with alignment")
+    "fail to alloc memory of",  # PaddlePaddle's on the host ("... size, error code is 12."; on a GPU it names the GPU)
 )
 GENERIC_ALLOCATION = (
     "failed to allocate",
@@ -137,6 +138,7 @@ GENERIC_ALLOCATION = (
     "cannot allocate memory",
     "bad allocation",
     "ran out of memory allocating",
+    "fail to alloc memory of",  # PaddlePaddle's allocator ("ResourceExhaustedError: Fail to alloc memory of 564023296 size")
 )
 """Host-memory texts other libraries also print for a GPU's memory (ONNX Runtime's arena, llama.cpp's
 buffers): a GPU named beside them makes them VRAM."""
@@ -193,7 +195,8 @@ SHM_FULL = (
     "is killed by signal: bus error",  # ... older torch's "DataLoader worker (pid 125) is killed by signal: Bus error."
     # (no hint): a worker's bus error writing its batch into a /dev/shm that filled, in every thread that quotes it
     "error while creating shared memory segment /dev/shm",  # NCCL's ("... /dev/shm/nccl-pZafXL (size 7340384)")
-    "memory available in /dev/shm",  # Ray's object store: "System memory request exceeds memory available in ..."
+    "memory available in /dev/shm",
+    "insufficient shared storage space",  # PaddlePaddle's DataLoader: "It may be caused by insufficient shared storage ..."  # Ray's object store: "System memory request exceeds memory available in ..."
 )
 """/dev/shm full: a filesystem in memory of its own size (a container's is 64 MB unless it is given more), read as
 a full disk (its remedy is its size, not RAM's)."""
@@ -344,6 +347,7 @@ VRAM_TEXTS = (
     "kgsl_sharedmem_alloc ioctl failed",  # Qualcomm Adreno's driver: the phone GPU's allocation (Android's logcat)
     "(ioctl_kgsl_gpuobj_alloc) failed: errno 12",  # FFmpeg's NVENC: cuCtxCreate's CUDA_ERROR_OUT_OF_MEMORY
     "resource_exhausted: out of memory while trying to allocate",  # XLA's GPU allocator (JAX, TensorFlow's XLA)
+    "ran out of memory in memory space",  # XLA on a TPU ("Resource exhausted: Ran out of memory in memory space hbm")
     "out of device memory",  # Vulkan's VK_ERROR_OUT_OF_DEVICE_MEMORY as its C++ wrappers word it (std::system_error)
     "out of memory in cumemalloc(",  # Blender's Cycles: "CUDA error: Out of memory in cuMemAlloc(&device_pointer, ...)"
     "out of memory in custreamcreate(",  # ... its queue's stream, the card full (or ZLUDA's translation failing)

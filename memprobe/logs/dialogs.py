@@ -98,6 +98,8 @@ def payload_fields(s: str, start: int, end: int) -> dict[str, str]:
     return fields
 
 
+_SUMMARY_LINES = 16
+"""How far below an exception raised without a message its message may follow (a native library's summary)."""
 LOOSE_LINES = 400
 """How far into a log a loose error line is looked for (a paste, not a session's console)."""
 
@@ -320,6 +322,12 @@ class DialogReading(BlockReading):
             or _NATIVE_STACK_LINE.search(s)
         ):
             return False
+        said = self.prompt.failures[-1] if self.prompt.failures else None
+        if said is not None and said.source == "traceback" and not said.message and said.evidence:
+            if self.n - said.evidence[-1].number <= _SUMMARY_LINES:  # its message printed below it, after a C++ stack
+                said.message = s  # (PaddlePaddle's "RuntimeError:", then its "Error Message Summary:")
+                said.evidence.append(self._ev(s))
+                return True
         class_type = None
         message = s
         if (

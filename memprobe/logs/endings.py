@@ -148,10 +148,10 @@ _WINDOW_OOM = ("render-process-gone reason=oom",)
 another process."""
 _KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了", "убито")
 """The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese, Japanese and Russian catalogs
-(Portuguese's "Morto" only as a line of its own: :data:`_KILLED_LINES`)."""
+(Portuguese's "Morto" only as a line of its own: :data:`_KILLED_LINES`, as the signal's name a runner printed alone)."""
 _BAR_END = frozenset("0123456789]|%")
 """How a progress line ends (a figure, a bar's bracket or edge)."""
-_KILLED_LINES = ("morto",)
+_KILLED_LINES = ("morto", "sigkill")
 _KILLED_JOB = re.compile(rf"(?:^\[\d+\]\s*[+-]?|\d)\s+(?:{'|'.join(map(re.escape, _KILLED_WORDS))}|morto|ucciso)\s")
 """A shell's report of its child's SIGKILL in another language, the child's command after it (``./webui.sh: Zeile
 255: 12345 Getötet   "${python_cmd}" ...``, ``[1]+  已杀死   nohup python ...``): the number before the word."""

@@ -30,7 +30,9 @@ not load library libcudnn_ops_infer.so.8. Error: ... cannot open shared object f
 built for another GPU ("CUDA kernel failed : invalid device function", pointnet2_ops), CUDA's samples' check of a
 call ("CUDA error at kernel2.cu:596 code=700(cudaErrorIllegalAddress)"), TensorFlow's cuDNN that did not start,
 ggml's fixed pool or buffer too small ("not enough space in the scratch memory pool (needed 536950912, ..."): the
-abort or segfault right after is that error's, not a crash of its own."""
+abort or segfault right after is that error's, not a crash of its own; so is a fatal line logged by glog's or
+TensorFlow's logger (``F .../nvptx_compiler.cc:478] ptxas returned an error ...``), whose check aborts."""
+_FATAL_LOGGED = re.compile(r"^(?:[\d-]+ [\d:.]+: )?F(?:\d{4} [\d:.]+ +\d+)? [\w/.+-]+:\d+\] ")
 
 
 @dataclass(slots=True)
@@ -68,8 +70,10 @@ def focus_of(facts: LogFacts) -> Focus:
     )
     ran = [p for p in facts.prompts if p.started is not None]
     loose = facts.loose_error
+    final = facts.last_loose or loose  # (the error right before a crash: the last said, where the first was earlier)
     said = (  # an error's wording, then the console's own close ("Press any key", the shell's prompt back)
         loose is not None
+        and final is not None
         and not ran
         and strong is not None
         and loose.line < strong.line.number
@@ -77,8 +81,8 @@ def focus_of(facts: LogFacts) -> Focus:
             strong.kind in ("pause", "exited")
             or (
                 strong.kind == "crash"
-                and any(words in loose.message for words in _FATAL_LOAD)
-                and strong.line.number - loose.line <= 3
+                and (any(words in final.message for words in _FATAL_LOAD) or _FATAL_LOGGED.match(final.message))
+                and 0 <= strong.line.number - final.line <= 3
             )
         )
     )

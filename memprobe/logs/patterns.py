@@ -333,6 +333,8 @@ _LOOSE_ERROR = re.compile(
     r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z][A-Za-z0-9]+: \S"  # a qualified exception ("torch._dynamo.exc.BackendCompilerFailed: ...")
     r"|\b(?:cuda|hip)Error[A-Z]\w+|\b(?:CUDA|UR|ZE)_(?:RESULT_)?ERROR_[A-Z_]+"  # a runtime's own error code, alone
     r"|could not create cudnn handle"  # TensorFlow's cuDNN that did not start
+    r"|^(?:[\d-]+ [\d:.]+: )?F(?:\d{4} [\d:.]+ +\d+)? [\w/.+-]+:\d+\] "  # glog's, TensorFlow's fatal level (its
+    # error level also logs what does no harm: "E ... Unable to register cuDNN factory")
     r"|\.py: error: "  # argparse refusing ComfyUI's command line ("main.py: error: unrecognized arguments: ...")
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
     r"|^[0-9a-f]{6}\|ERR +\|"  # aria2's result row of a download that failed (a container's models fetched at start)

@@ -177,6 +177,14 @@ UNTOUCHED = {
     # which memory ran out, or none, 20/22; the original reader 11/22, 3/12
     "dt": ((14, 20), (0, 0), (8, 9), (0, 0)),  # upscaling and interpolation apps (upscayl, video2x, waifu2x,
     # chaiNNer, ncnn): which memory ran out, or none, 17/20; the original reader 5/20, 0/9
+    "dw": ((19, 25), (0, 0), (11, 11), (0, 0)),  # PyTorch Lightning and training (torchvision, torchaudio, timm,
+    # fastai): which memory ran out, or none, 21/25; the original reader 13/25, 1/11
+    "dx": ((12, 20), (0, 0), (9, 12), (0, 0)),  # JAX and XLA (jax, flax, AlphaFold, pytorch/xla on TPUs): which
+    # memory ran out, or none, 14/20; the original reader 10/20, 1/12
+    "dy": ((22, 27), (0, 0), (11, 14), (0, 0)),  # PaddlePaddle (Paddle, PaddleOCR, PaddleDetection, PaddleNLP): which
+    # memory ran out, or none, 22/27; the original reader 11/27, 0/14
+    "dz": ((28, 35), (0, 0), (15, 16), (0, 0)),  # computer-vision libraries (OpenCV, InsightFace, dlib, detectron2,
+    # segment-anything): which memory ran out, or none, 28/35; the original reader 17/35, 2/16
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

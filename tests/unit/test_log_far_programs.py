@@ -2,7 +2,7 @@
 rendering, serving, weather, video, edge devices, Windows tools, distributed training, notebooks, containers, medicine,
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
 servers, upscalers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full
-disk, an end, and what only sounds like one. Held-out rounds cc to du (tests/fixtures/logs/SOURCES.md cites each
+disk, an end, and what only sounds like one. Held-out rounds cc to dz (tests/fixtures/logs/SOURCES.md cites each
 thread)."""
 
 from __future__ import annotations
@@ -66,6 +66,11 @@ READINGS = [
     # torch's OOM message cut to its last sentence ("If reserved memory is >> allocated memory try setting ...")
     ("mlx_lora_malloc_or_wait_unable_to_allocate.log", "vram", None),
     ("sovits_fork_infer_oom_fragment_line.log", "vram", None),
+    # PaddlePaddle/PaddleFormers#2175: "RuntimeError:" with no message, its C++ stack, then its "Error Message Summary:"
+    # ("Out of memory error on GPU 0. Cannot allocate 72.000000MB memory on GPU 0, ..."); pytorch/xla#2628: XLA's
+    # "Resource exhausted: Ran out of memory in memory space smem" on a TPU
+    ("paddlehub_animegan_v2_windows_gpu_oom.log", "vram", None),
+    ("torch_xla_2628_smem_resource_exhausted.log", "vram", None),
     # -- the host's memory
     # pola-rs/polars#23173: Rust's allocator, "memory allocation of 2097152 bytes failed", then abort
     ("polars_sink_parquet_memory_allocation_failed.log", "system-ram", None),
@@ -105,6 +110,8 @@ READINGS = [
     ("carla_docker_build_ue4_ran_out_of_memory.log", "system-ram", None),
     # omniosorg/pkg5#288: "pkg: There is not enough memory to complete the requested operation."
     ("pkg5_not_enough_memory_virtual.log", "system-ram", None),
+    # PaddlePaddle/PaddleOCR#2199: "ResourceExhaustedError: Fail to alloc memory of 564023296 size, error code is 12."
+    ("paddleocr_predict_system_cpu_fail_alloc_564mb.log", "system-ram", None),
     # -- kills, read as the OOM killer's (a container's limit's where the log shows a container)
     # OpenRLHF/OpenRLHF#187: Ray's "Worker unexpectedly exits with a connection error code 2 ... (1) The process is
     # killed by SIGKILL by OOM killer ..." (memory ran out, as in vLLM's thread)
@@ -136,6 +143,8 @@ READINGS = [
     # easydiffusion/easydiffusion#1254: "on_sd_start.sh: line 89: 106100 Killed uvicorn ..." (one line: no paste's
     # break before "Killed" behind the job's number)
     ("easydiffusion_on_sd_start_killed_uvicorn.log", "system-ram", "killed"),
+    # pytorch/xla#4863: the signal's name alone, "SIGKILL", as a runner printed it
+    ("torch_xla_4863_training_sigkill_host_ram.log", "system-ram", "killed"),
     # DaKanji#7: Android's "lowmemorykiller: Kill 'sh.eliza.pebble.kanji' (25702) ... to free 4223760kB rss"
     ("android_executorch_lowmemorykiller.log", "system-ram", "memory-kill"),
     # abertschi/postcards#36: the kernel's OOM report, its "Free swap = 0kB" under "kernel:"
@@ -172,6 +181,8 @@ READINGS = [
     # write refused by the "read-only-allow-delete block" it sets
     ("elasticsearch_docker_elk_flood_stage_disk_watermark.log", "disk", None),
     ("monstache_es_bulk_flood_stage_read_only_block.log", "disk", None),
+    # PaddlePaddle/Paddle#25211: its DataLoader's "It may be caused by insufficient shared storage space" (/dev/shm)
+    ("paddle_dygraph_dataloader_shm_bus_error.log", "disk", None),
     # -- Windows' commit limit as tools print it; their codes, API names and runtimes are no node's class
     # graalvm/setup-graalvm#66: MSVC's "LNK1171: unable to load mspdbcore.dll (error code: 1455)"
     ("setup_graalvm_lnk1171_mspdbcore_1455.log", "commit-limit", None),
@@ -253,6 +264,8 @@ READINGS = [
     # (needed ...)", "... in the buffer (needed ...)", then its segfault or assert: a fixed pool's size, not RAM
     ("llamacpppython_scratch_memory_pool_segfault.log", "other", None),
     ("llamacpp_finetune_ggml_allocr_not_enough_space.log", "other", None),
+    # jax-ml/jax#6799: XLA's fatal line ("F .../nvptx_compiler.cc:478] ptxas returned an error ..."), then the abort
+    ("jax_6799_ptxas_unsupported_version_abort.log", "other", None),
     # xinntao/Real-ESRGAN#55: its hint "If you encounter CUDA out of memory, try to set --tile ..." under a shape error;
     # hacksider/Deep-Live-Cam#1338: "Could not locate cublasLt64_10.dll. Please make sure it is in your library path!"
     ("realesrgan_cpu_face_enhance_tensor_size_mismatch.log", "other", None),

@@ -126,6 +126,8 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "hypergan_cudart64_101_dlerror_warning.log",  # ... and its "W ", "I " (HyperGAN#162)
             "ebiten_wine_d3d12_createcommittedresource_oom.log",  # Go's log stamp, "2022/06/02 01:29:34 " (ebiten)
             "kohya_gui_illustrious_lora_avr_loss_nan_console.log",  # kohya_ss' GUI, "11:55:34-456850 INFO     "
+            "rocm_tensorflow_hiperror_1002_failed_to_allocate.log",  # TensorFlow's stamp and level (ROCm's fork, #82)
+            "paddle_cloud_trainer_memory_cgroup_limit_kill.log",  # the kernel's "[...] " (PaddlePaddle/Paddle#10982)
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -184,6 +186,7 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         "Haoming02-sd-webui-forge-classic1337_neo_klein_lora_oom_after_few_images.log",
         "anomalygpt_deepspeed_sigkill_rc9_ram.log",  # DeepSpeed's launcher's arguments, wrapped at 150 columns
         "sheeprl_dreamer_v3_carracing_cuda_oom_1080ti.log",  # torch's CUDA out of memory, wrapped mid-word
+        "opencv_build_cc1plus_killed_ubuntu1804.log",  # make's build lines, wrapped (opencv/opencv#18890)
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
@@ -259,6 +262,7 @@ def test_a_logs_own_indentation_is_kept():
         "transformersjs_array_buffer_allocation_failed_extension.log",  # huggingface/transformers.js#1365
         "transformersjs_no_available_backend_linkerror.log",  # huggingface/transformers.js#214
         "lora_scripts_bitsandbytes_cuda_setup_failed.log",  # Akegarasu/lora-scripts#242
+        "mbcnn_state_dict_size_mismatch_dataparallel.log",  # JunghyunKim242/MBCNN_torch_demoire#4
         "stereoanyvideo_depthanything_vitl_state_dict_mismatch.log",  # a state dict's keys indented under its error
         "hunyuanvideo_i2v_image_tokens_mismatch.log",  # its error above a command whose options are indented
         "home_assistant_whisper_addon_signal4_no_avx.log",  # an add-on's log quoted as a code block
