@@ -292,6 +292,7 @@ VRAM_TEXTS = (
     "hip error: out of memory",
     "cudaerrormemoryallocation",
     "cudnn_status_alloc_failed",
+    "cuda allocation failed",  # NVIDIA DALI's operators ("Error when executing Mixed operator ImageDecoder ...")
     "cublas_status_alloc_failed",
     "out of memory on device",
     "not enough gpu video memory",  # DirectML: "Could not allocate tensor with N bytes. There is not enough GPU video memory available!"

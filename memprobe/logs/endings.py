@@ -171,6 +171,10 @@ _BACKEND_EXIT = (
     "canceled future for execute_request message",  # ... its line above that one
     "driver has stopped unexpectedly and is restarting",  # Databricks: "The spark driver has stopped unexpectedly ..."
     "exits with return code = ",  # DeepSpeed's launcher on a rank it started ("... exits with return code = 1")
+    "space failed to start. exit code",  # Hugging Face Spaces' page on its container ("Space failed to start. Exit code: 1",
+    "exit code: ?. reason:",  # "Exit code: ?. Reason: ", a build's "Job failed with exit code: 143")
+    "job failed with exit code",
+    "server seems to have crashed",  # Baseten's Truss: "Inference server seems to have crashed, restarting"
 )
 """The program that runs ComfyUI as its backend saw its process end, without saying why."""
 _CTRL_C = (

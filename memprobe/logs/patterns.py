@@ -331,6 +331,7 @@ _LOOSE_ERROR = re.compile(
     r"|Storage size calculation overflowed"  # torch: a tensor's size past 2^63 bytes (a size input gone wild)
     r"|No operator found for `|^\[(?:WinError|Errno) \d+\] "  # an OSError's message without its type ("[WinError 1314] A required privilege ...")
     r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z][A-Za-z0-9]+: \S"  # a qualified exception ("torch._dynamo.exc.BackendCompilerFailed: ...")
+    r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z]\w*(?:Error|Exception):$"  # ... its message on the lines below ("subprocess.CalledProcessError:")
     r"|\b(?:cuda|hip)Error[A-Z]\w+|\b(?:CUDA|UR|ZE)_(?:RESULT_)?ERROR_[A-Z_]+"  # a runtime's own error code, alone
     r"|could not create cudnn handle"  # TensorFlow's cuDNN that did not start
     r"|^(?:[\d-]+ [\d:.]+: )?F(?:\d{4} [\d:.]+ +\d+)? [\w/.+-]+:\d+\] "  # glog's, TensorFlow's fatal level (its
@@ -351,7 +352,7 @@ _LOOSE_ERROR = re.compile(
     r"|\bWORKER TIMEOUT \(pid:"  # gunicorn's arbiter, about to kill a worker that did not answer in time
     r"|\b887A000[5-7]\b|DXGI_ERROR_DEVICE_|GPU device instance has been suspended"  # Direct3D's device removed, hung, reset
     r"|exceeds the max buffer size limit"  # WebGPU's createBuffer over the device's maxBufferSize (a limit it asked for)
-    r"|Could not locate \S+\.dll\b|vkQueueSubmit failed"  # cuDNN's, cuBLAS' missing DLL; ncnn's Vulkan queue (device lost)
+    r"|Could not locate \S+\.dll\b|vkQueueSubmit failed|exceeded your GPU quota"  # ... ZeroGPU's quota (Spaces)  # cuDNN's, cuBLAS' missing DLL; ncnn's Vulkan queue (device lost)
     r"|CUDA kernel failed : "  # a CUDA extension's own check (pointnet2_ops: "... : invalid device function")
     r"|Watchdog caught collective operation timeout"  # NCCL's watchdog in torch.distributed (a collective hung)
     r"|driver version is insufficient for CUDA runtime version"  # cudaErrorInsufficientDriver, as CUDA words it

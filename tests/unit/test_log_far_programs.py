@@ -2,8 +2,8 @@
 rendering, serving, weather, video, edge devices, Windows tools, distributed training, notebooks, containers, medicine,
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
 servers, upscalers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full
-disk, an end, and what only sounds like one. Held-out rounds cc to dz (tests/fixtures/logs/SOURCES.md cites each
-thread)."""
+disk, an end, and what only sounds like one. Held-out rounds cc to ee (tests/fixtures/logs/SOURCES.md cites
+each thread)."""
 
 from __future__ import annotations
 
@@ -71,6 +71,8 @@ READINGS = [
     # "Resource exhausted: Ran out of memory in memory space smem" on a TPU
     ("paddlehub_animegan_v2_windows_gpu_oom.log", "vram", None),
     ("torch_xla_2628_smem_resource_exhausted.log", "vram", None),
+    # NVIDIA/DALI#2836: "Error when executing Mixed operator ImageDecoder encountered: CUDA allocation failed"
+    ("dali_tfrecord_imagedecoder_cuda_allocation_failed.log", "vram", None),
     # -- the host's memory
     # pola-rs/polars#23173: Rust's allocator, "memory allocation of 2097152 bytes failed", then abort
     ("polars_sink_parquet_memory_allocation_failed.log", "system-ram", None),
@@ -220,6 +222,11 @@ READINGS = [
     # program was stopped; deepspeedai/DeepSpeed#5302: its launcher's "... exits with return code = 1"
     ("wav2lip_colab_reading_frames_ctrl_c.log", "abrupt", "stopped"),
     ("llamafactory_deepspeed_return_code_1_after_checkpoint.log", "abrupt", "backend-exit"),
+    # magenta/midi-ddsp#65, OpenHands/OpenHands#4595: Hugging Face Spaces' "Space failed to start. Exit code: 1", a
+    # build's "Job failed with exit code: 143"; basetenlabs/truss#751: "Inference server seems to have crashed, restarting"
+    ("hf_space_midi_ddsp_failed_to_start_exit1.log", "abrupt", "backend-exit"),
+    ("hf_space_openhands_build_exit_143.log", "abrupt", "backend-exit"),
+    ("truss_baseten_inference_server_crashed.log", "abrupt", "backend-exit"),
     # Jupyter's "The kernel for ... appears to have died" (BME1478H/Fall2022class#220), VS Code's "The Kernel crashed
     # while executing code ..." (AammarTufail/...#1), Databricks' "The spark driver has stopped unexpectedly ..."
     # (IIIS-Li-Group/OpenFE#44): the kernel's process ended, cause unsaid
@@ -266,6 +273,10 @@ READINGS = [
     ("llamacpp_finetune_ggml_allocr_not_enough_space.log", "other", None),
     # jax-ml/jax#6799: XLA's fatal line ("F .../nvptx_compiler.cc:478] ptxas returned an error ..."), then the abort
     ("jax_6799_ptxas_unsupported_version_abort.log", "other", None),
+    # levihsu/OOTDiffusion#205: ZeroGPU's "You have exceeded your GPU quota (46s left vs. 60s requested)", a quota;
+    # TencentARC/InstantMesh#76: "subprocess.CalledProcessError:" with its message on the lines below
+    ("zerogpu_quota_ootdiffusion_api.log", "other", None),
+    ("instantmesh_which_cpp_calledprocesserror.log", "other", None),
     # xinntao/Real-ESRGAN#55: its hint "If you encounter CUDA out of memory, try to set --tile ..." under a shape error;
     # hacksider/Deep-Live-Cam#1338: "Could not locate cublasLt64_10.dll. Please make sure it is in your library path!"
     ("realesrgan_cpu_face_enhance_tensor_size_mismatch.log", "other", None),

@@ -128,6 +128,9 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "kohya_gui_illustrious_lora_avr_loss_nan_console.log",  # kohya_ss' GUI, "11:55:34-456850 INFO     "
             "rocm_tensorflow_hiperror_1002_failed_to_allocate.log",  # TensorFlow's stamp and level (ROCm's fork, #82)
             "paddle_cloud_trainer_memory_cgroup_limit_kill.log",  # the kernel's "[...] " (PaddlePaddle/Paddle#10982)
+            "torch_tensorrt_llama2_4090_myelin_oom.log",  # TensorRT's "[05/08/2024-20:47:56] [TRT] [E] " (pytorch/TensorRT#2836)
+            "d2slam_hitnet_trt_deserialize_failed.log",  # ... its "[I] [TRT] " (HKUST-Aerial-Robotics/D2SLAM#52)
+            "tensorrt_deserialize_safe_version_tag_mismatch.log",  # ... and again (NVIDIA/TensorRT#2195)
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
