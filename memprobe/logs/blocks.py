@@ -57,6 +57,9 @@ _RULE_CHARS = frozenset("_-=*~ ")
 _WRAPPED = "Caught "
 """The start of torch's ``ExceptionWrapper`` message: "Caught <type> in DataLoader worker process N.", "... in replica
 N on device N." (DataParallel), "... in pin memory thread for device N.", the caught exception's traceback below it."""
+_SCRIPTED = "The following operation failed in the TorchScript interpreter."
+"""torch's message for an error inside a scripted function: its own traceback ("Traceback of TorchScript ...") and the
+error it raised follow, which is the failure."""
 
 
 class Mode(Enum):
@@ -228,7 +231,8 @@ class BlockReading:
             block.exception_type = final.type
         first = block.message.splitlines()[0] if block.message else None
         longer = first is not None and final.message.startswith(first) and len(final.message) > len(block.message)
-        if final.message and (not block.message or longer or block.source in ("traceback", "thread")):
+        scripted = block.message.startswith(_SCRIPTED)
+        if final.message and (not block.message or longer or scripted or block.source in ("traceback", "thread")):
             block.message = final.message
 
     def _block_line(self, text: str, s: str) -> bool:

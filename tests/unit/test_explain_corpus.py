@@ -187,6 +187,8 @@ UNTOUCHED = {
     # segment-anything): which memory ran out, or none, 28/35; the original reader 17/35, 2/16
     "ee": ((22, 23), (0, 0), (11, 11), (0, 0)),  # image-generation models of 2024-2026 (Bagel, HunyuanVideo's wrapper)
     # and the threads their searches reached: which memory ran out, or none, 23/23; the original reader 15/23, 0/11
+    "ei": ((22, 23), (0, 0), (10, 10), (0, 0)),  # quantization and conversion (llama.cpp's quantize, AutoGPTQ, AutoAWQ,
+    # exllamav2, torchao): which memory ran out, or none, 22/23; the original reader 11/23, 4/10
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

@@ -2,7 +2,7 @@
 rendering, serving, weather, video, edge devices, Windows tools, distributed training, notebooks, containers, medicine,
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
 servers, upscalers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full
-disk, an end, and what only sounds like one. Held-out rounds cc to ee (tests/fixtures/logs/SOURCES.md cites
+disk, an end, and what only sounds like one. Held-out rounds cc to ei (tests/fixtures/logs/SOURCES.md cites
 each thread)."""
 
 from __future__ import annotations
@@ -73,6 +73,9 @@ READINGS = [
     ("torch_xla_2628_smem_resource_exhausted.log", "vram", None),
     # NVIDIA/DALI#2836: "Error when executing Mixed operator ImageDecoder encountered: CUDA allocation failed"
     ("dali_tfrecord_imagedecoder_cuda_allocation_failed.log", "vram", None),
+    # zai-org/ChatGLM-6B#767: "RuntimeError: The following operation failed in the TorchScript interpreter.", then its
+    # TorchScript traceback and the error it raised, "RuntimeError: CUDA out of memory. Tried to allocate 34.00 MiB ..."
+    ("chatglm6b_torchscript_gelu_cuda_oom.log", "vram", None),
     # -- the host's memory
     # pola-rs/polars#23173: Rust's allocator, "memory allocation of 2097152 bytes failed", then abort
     ("polars_sink_parquet_memory_allocation_failed.log", "system-ram", None),

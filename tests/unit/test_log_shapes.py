@@ -131,6 +131,8 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "torch_tensorrt_llama2_4090_myelin_oom.log",  # TensorRT's "[05/08/2024-20:47:56] [TRT] [E] " (pytorch/TensorRT#2836)
             "d2slam_hitnet_trt_deserialize_failed.log",  # ... its "[I] [TRT] " (HKUST-Aerial-Robotics/D2SLAM#52)
             "tensorrt_deserialize_safe_version_tag_mismatch.log",  # ... and again (NVIDIA/TensorRT#2195)
+            "diffusion_pipe_hunyuan_lora_cuda_unknown_error.log",  # torchrun's "[rank0]: " (tdrussell/diffusion-pipe#6)
+            "nmkd_sd_gui_dreambooth_memoryerror_tail.log",  # NMKD's "[00000599] [01-24-2023 23:20:26] " (text2image-gui#65)
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
