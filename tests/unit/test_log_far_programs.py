@@ -2,7 +2,7 @@
 rendering, serving, weather, video, edge devices, Windows tools, distributed training, notebooks, containers, medicine,
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
 servers, upscalers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full
-disk, an end, and what only sounds like one. Held-out rounds cc to ei (tests/fixtures/logs/SOURCES.md cites
+disk, an end, and what only sounds like one. Held-out rounds cc to em (tests/fixtures/logs/SOURCES.md cites
 each thread)."""
 
 from __future__ import annotations
@@ -156,6 +156,8 @@ READINGS = [
     ("raspberrypi_kernel_oom_postcards.log", "system-ram", "memory-kill"),
     # ooolabdev/ooosplat#52: macOS' panic report, "... 100% of segments limit (BAD) with 12 swapfiles and LOW swap space"
     ("ooosplat_macos_watchdog_panic_low_swap.log", "system-ram", "memory-kill"),
+    # aedocw/epub2tts-chatterbox#20: macOS' kernel, "memorystatus: killing largest compressed process python3.11 [5844] 43350 MB"
+    ("epub2tts_chatterbox_macos_memorystatus_kill.log", "system-ram", "memory-kill"),
     # -- the limits of a container, a job, a pod, and what keeps a 137 from them
     # yahoo/TensorFlowOnSpark#134: "Container killed by YARN for exceeding memory limits"
     ("tfos_yarn_container_killed_virtual_memory.log", "cgroup-limit", "cgroup-kill"),

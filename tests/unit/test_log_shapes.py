@@ -133,6 +133,9 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "tensorrt_deserialize_safe_version_tag_mismatch.log",  # ... and again (NVIDIA/TensorRT#2195)
             "diffusion_pipe_hunyuan_lora_cuda_unknown_error.log",  # torchrun's "[rank0]: " (tdrussell/diffusion-pipe#6)
             "nmkd_sd_gui_dreambooth_memoryerror_tail.log",  # NMKD's "[00000599] [01-24-2023 23:20:26] " (text2image-gui#65)
+            "sdcpp_ggml_assert_mem_buffer_null.log",  # stable-diffusion.cpp's "[INFO ] " (leejet/stable-diffusion.cpp#879)
+            "localai_llama_cpp_rpc_eof_fallback.log",  # compose's "api_1  | " and zerolog's "8:39AM INF " (LocalAI#3007)
+            "localai_diffusers_sd3_cuda_out_of_memory.log",  # zerolog's "10:29PM ERR " (mudler/LocalAI#2845)
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -268,6 +271,7 @@ def test_a_logs_own_indentation_is_kept():
         "transformersjs_no_available_backend_linkerror.log",  # huggingface/transformers.js#214
         "lora_scripts_bitsandbytes_cuda_setup_failed.log",  # Akegarasu/lora-scripts#242
         "mbcnn_state_dict_size_mismatch_dataparallel.log",  # JunghyunKim242/MBCNN_torch_demoire#4
+        "atom_enospc_writefilesync_stylesheet.log",  # atom/atom#14418, a Node stack under its first line
         "stereoanyvideo_depthanything_vitl_state_dict_mismatch.log",  # a state dict's keys indented under its error
         "hunyuanvideo_i2v_image_tokens_mismatch.log",  # its error above a command whose options are indented
         "home_assistant_whisper_addon_signal4_no_avx.log",  # an add-on's log quoted as a code block
