@@ -293,6 +293,7 @@ VRAM_TEXTS = (
     "cudaerrormemoryallocation",
     "cudnn_status_alloc_failed",
     "cuda allocation failed",  # NVIDIA DALI's operators ("Error when executing Mixed operator ImageDecoder ...")
+    "image too big to run face detection on gpu",  # Wav2Lip (and its forks' nodes) re-raising torch's CUDA OOM
     "cublas_status_alloc_failed",
     "out of memory on device",
     "not enough gpu video memory",  # DirectML: "Could not allocate tensor with N bytes. There is not enough GPU video memory available!"

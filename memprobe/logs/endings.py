@@ -176,6 +176,8 @@ _BACKEND_EXIT = (
     "exit code: ?. reason:",  # "Exit code: ?. Reason: ", a build's "Job failed with exit code: 143")
     "job failed with exit code",
     "server seems to have crashed",  # Baseten's Truss: "Inference server seems to have crashed, restarting"
+    "server crashed for some reason",  # DeepSpeed-MII's client: "RuntimeError: server crashed for some reason, ..."
+    "sigkill_handler] killing subprocess",  # DeepSpeed's launcher ending the ranks after one of them died
 )
 """The program that runs ComfyUI as its backend saw its process end, without saying why."""
 _CTRL_C = (

@@ -191,6 +191,8 @@ UNTOUCHED = {
     # exllamav2, torchao): which memory ran out, or none, 22/23; the original reader 11/23, 4/10
     "el": ((26, 30), (0, 0), (10, 10), (0, 0)),  # local AI desktop and chat apps (Ollama, LM Studio, koboldcpp,
     # LocalAI): which memory ran out, or none, 27/30; the original reader 6/30, 2/10
+    "eo": ((19, 20), (0, 0), (8, 8), (0, 0)),  # audio separation and music (Ultimate Vocal Remover, demucs, spleeter):
+    # which memory ran out, or none, 19/20; the original reader 12/20, 0/8
 }
 HELD_OUT = [e for e in LABELS if e.get("held_out")]
 """Logs collected and not yet looked at (none now: each round was merged once scored)."""

@@ -2,7 +2,7 @@
 rendering, serving, weather, video, edge devices, Windows tools, distributed training, notebooks, containers, medicine,
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
 servers, upscalers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full
-disk, an end, and what only sounds like one. Held-out rounds cc to em (tests/fixtures/logs/SOURCES.md cites
+disk, an end, and what only sounds like one. Held-out rounds cc to er (tests/fixtures/logs/SOURCES.md cites
 each thread)."""
 
 from __future__ import annotations
@@ -76,6 +76,9 @@ READINGS = [
     # zai-org/ChatGLM-6B#767: "RuntimeError: The following operation failed in the TorchScript interpreter.", then its
     # TorchScript traceback and the error it raised, "RuntimeError: CUDA out of memory. Tried to allocate 34.00 MiB ..."
     ("chatglm6b_torchscript_gelu_cuda_oom.log", "vram", None),
+    # Rudrabha/Wav2Lip#337: its "Image too big to run face detection on GPU. Please use the --resize_factor argument",
+    # raised where torch's CUDA OOM was caught
+    ("wav2lip_image_too_big_face_detection_gpu_oneline.log", "vram", None),
     # -- the host's memory
     # pola-rs/polars#23173: Rust's allocator, "memory allocation of 2097152 bytes failed", then abort
     ("polars_sink_parquet_memory_allocation_failed.log", "system-ram", None),
@@ -232,6 +235,10 @@ READINGS = [
     ("hf_space_midi_ddsp_failed_to_start_exit1.log", "abrupt", "backend-exit"),
     ("hf_space_openhands_build_exit_143.log", "abrupt", "backend-exit"),
     ("truss_baseten_inference_server_crashed.log", "abrupt", "backend-exit"),
+    # deepspeedai/DeepSpeed-MII#400: its client's "RuntimeError: server crashed for some reason, unable to proceed";
+    # deepspeedai/DeepSpeed#4571: its launcher's "[launch.py:315:sigkill_handler] Killing subprocess 1080504"
+    ("deepspeed_mii_serve_mixtral_server_crashed.log", "abrupt", "backend-exit"),
+    ("deepspeed_zero3_nvme_sigkill_cpu_virtual_memory.log", "abrupt", "backend-exit"),
     # Jupyter's "The kernel for ... appears to have died" (BME1478H/Fall2022class#220), VS Code's "The Kernel crashed
     # while executing code ..." (AammarTufail/...#1), Databricks' "The spark driver has stopped unexpectedly ..."
     # (IIIS-Li-Group/OpenFE#44): the kernel's process ended, cause unsaid

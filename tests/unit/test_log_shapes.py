@@ -136,6 +136,9 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "sdcpp_ggml_assert_mem_buffer_null.log",  # stable-diffusion.cpp's "[INFO ] " (leejet/stable-diffusion.cpp#879)
             "localai_llama_cpp_rpc_eof_fallback.log",  # compose's "api_1  | " and zerolog's "8:39AM INF " (LocalAI#3007)
             "localai_diffusers_sd3_cuda_out_of_memory.log",  # zerolog's "10:29PM ERR " (mudler/LocalAI#2845)
+            "spleeter_tf_allocation_exceeds_10pct_warning.log",  # TensorFlow's stamp and level (deezer/spleeter#495)
+            "audacity_openvino_htdemucs_onnx_unreadable.log",  # Audacity's "17:38:17: " (openvino-plugins-ai-audacity#39)
+            "audacity_openvino_htdemucs_xml_missing_models.log",  # ... and again (#168)
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
