@@ -123,7 +123,7 @@ _MEMORY_KILL = (
     "and low swap space",  # macOS' panic report: "Compressor Info: ... with 12 swapfiles and LOW swap space"
     "just before the backend process failed",  # SwarmUI: its ComfyUI backend died with system memory near full
     "terminated due to memory issue",  # macOS' (Xcode's debugger): the system ended the app for its memory footprint
-    "memorystatus: killing",  # macOS' kernel: "memorystatus: killing largest compressed process python3.11 [5844] ..."
+    "killing largest compressed process",  # macOS' kernel: its compressor full ("memorystatus: killing largest ...")
     "out of memory: killed process",
     "out of memory: kill process",  # older kernels ("... score 900 or sacrifice child")
     "killed by the oom killer",  # systemd: "A process of this unit has been killed by the OOM killer."

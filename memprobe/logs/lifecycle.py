@@ -158,7 +158,9 @@ class EndingReading:
     def _ending(self, low: str, s: str, kind: str | None = None) -> None:
         kind = kind or ending_kind(low, s)
         if kind is None or (
-            kind == "stopped" and self._printed() and (not self._running(or_active=True) or self._idle_since_start())
+            kind == "stopped"
+            and (self.served or self._printed())
+            and (not self._running(or_active=True) or self._idle_since_start())
         ):
             return  # Ctrl+C said only of a run: a server stopped while idle ended nothing (another program's work, pasted
             # without a line of ComfyUI's, was stopped mid-way: "Reading video frames...", then "^C")
