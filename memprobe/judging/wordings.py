@@ -399,10 +399,12 @@ alone ("内存不足", "недостаточно памяти") does not say whi
 RAM_OOM = re.compile(
     r"(?<![a-z])ram oom(?![a-z])|\bframes but only \d+ can fit in memory\b|^memory allocation of \d+ bytes failed"
     r"|^tcmalloc: large alloc \d+ bytes == \(nil\)"  # gperftools' malloc refused (Colab's Python links it)
+    r"|(?<![a-z_.])memoryerror\(\)"  # Python's MemoryError as its repr shows it (a Blender add-on's "Error: MemoryError()")
 )
 """What a user types for system memory running out ("RAM OOM"; not "VRAM OOM"), VideoHelperSuite's meta batch
 refused for RAM ("Meta Batch set to 256 frames but only 97 can fit in memory"), Rust's global allocator before it
-aborts ("memory allocation of 2097152 bytes failed": Polars, tokenizers, safetensors' Rust core)."""
+aborts ("memory allocation of 2097152 bytes failed": Polars, tokenizers, safetensors' Rust core), Python's MemoryError
+as its repr shows it, raised without a message."""
 
 
 def translated_device_oom(low: str) -> bool:

@@ -2,7 +2,7 @@
 rendering, serving, weather, video, edge devices, Windows tools, distributed training, notebooks, containers, medicine,
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
 servers, upscalers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full
-disk, an end, and what only sounds like one. Held-out rounds cc to er (tests/fixtures/logs/SOURCES.md cites
+disk, an end, and what only sounds like one. Held-out rounds cc to ev (tests/fixtures/logs/SOURCES.md cites
 each thread)."""
 
 from __future__ import annotations
@@ -93,6 +93,8 @@ READINGS = [
     ("swar_chia_execv_errno12_not_enough_space.log", "system-ram", None),
     # kevalnagda/plant-disease-detection#2: pickle's "MemoryError: " with no message
     ("plant_disease_rpi_pickle_memoryerror.log", "system-ram", None),
+    # carson-katri/dream-textures#221: a Blender add-on's "Error: MemoryError()", Python's MemoryError as its repr shows it
+    ("dream_textures_intel_hd_memoryerror.log", "system-ram", None),
     # nextcloud/recognize#86: V8's "RangeError: Array buffer allocation failed" loading a model on a Raspberry Pi
     ("nextcloud_recognize_array_buffer_allocation_failed.log", "system-ram", None),
     # kosukeimai/wru#21, PoisonAlien/maftools#613: R's "Error: cannot allocate vector of size 3.2 Mb", "Error: vector
