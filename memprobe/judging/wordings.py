@@ -195,8 +195,8 @@ SHM_FULL = (
     "is killed by signal: bus error",  # ... older torch's "DataLoader worker (pid 125) is killed by signal: Bus error."
     # (no hint): a worker's bus error writing its batch into a /dev/shm that filled, in every thread that quotes it
     "error while creating shared memory segment /dev/shm",  # NCCL's ("... /dev/shm/nccl-pZafXL (size 7340384)")
-    "memory available in /dev/shm",
-    "insufficient shared storage space",  # PaddlePaddle's DataLoader: "It may be caused by insufficient shared storage ..."  # Ray's object store: "System memory request exceeds memory available in ..."
+    "memory available in /dev/shm",  # Ray's object store: "System memory request exceeds memory available in ..."
+    "insufficient shared storage space",  # PaddlePaddle's DataLoader: "It may be caused by insufficient shared storage ..."
 )
 """/dev/shm full: a filesystem in memory of its own size (a container's is 64 MB unless it is given more), read as
 a full disk (its remedy is its size, not RAM's)."""

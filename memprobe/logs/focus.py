@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..judging.failures import memory_sign
 from .endings import ending_kind
-from .patterns import _BARE_MEMORY_ERRORS
+from .patterns import _BARE_MEMORY_ERRORS, glog_level
 from .reader import Ending, LogFacts, LogFailure, LogLine, PromptLog
 
 __all__ = ["Focus", "focus_of", "MEMORY_ENDINGS"]
@@ -32,7 +32,7 @@ call ("CUDA error at kernel2.cu:596 code=700(cudaErrorIllegalAddress)"), TensorF
 ggml's fixed pool or buffer too small ("not enough space in the scratch memory pool (needed 536950912, ..."): the
 abort or segfault right after is that error's, not a crash of its own; so is a fatal line logged by glog's or
 TensorFlow's logger (``F .../nvptx_compiler.cc:478] ptxas returned an error ...``), whose check aborts."""
-_FATAL_LOGGED = re.compile(r"^(?:[\d-]+ [\d:.]+: )?F(?:\d{4} [\d:.]+ +\d+)? [\w/.+-]+:\d+\] ")
+_FATAL_LOGGED = re.compile("^" + glog_level("F"))
 
 
 @dataclass(slots=True)

@@ -236,7 +236,16 @@ _DISPLAYED = re.compile(r"^[a-z][\w ,.'()/-]{2,80}: ([A-Z]\w{0,60}(?:Error|Excep
 """AUTOMATIC1111's ``errors.display`` (Forge's, reForge's): what it was doing and the exception's type alone, above the
 traceback it prints ("loading stable diffusion model: OutOfMemoryError", "generating image for xyz plot:
 AcceleratorError"): where a paste cuts that traceback before its last line, its type is still said."""
-_WARNS = re.compile(r"(?i)warn(?:ing)?\b\W|(?:[\d-]+ [\d:.]+: )?(?-i:W)(?:\d{4} [\d:.]+ +\d+)? [\w/.+-]+:\d+\] ")
+
+
+def glog_level(levels: str) -> str:
+    """The prefix glog and TensorFlow's logger put before a line at one of ``levels`` (``"IW"``: info, warning; ``"F"``:
+    fatal): ``W .../dso_loader.cc:64] ``, ``2021-05-20 10:09:06.630330: F .../nvptx_compiler.cc:478] ``,
+    ``I0612 10:11:12.123456  1234 file.cc:12] ``."""
+    return rf"(?:[\d-]+ [\d:.]+: )?(?-i:[{levels}])(?:\d{{4}} [\d:.]+ +\d+)? [\w/.+-]+:\d+\] "
+
+
+_WARNS = re.compile(r"(?i)warn(?:ing)?\b\W|" + glog_level("W"))
 """A line whose own first word says it warns ("Warning: caught exception 'Found no NVIDIA driver ...', memory monitor
 disabled": AUTOMATIC1111's web UI going on without its monitor), or its glog level (TensorFlow's ``W path.cc:64] ``):
 what it quotes did not stop anything."""
@@ -334,8 +343,6 @@ _LOOSE_ERROR = re.compile(
     r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z]\w*(?:Error|Exception):$"  # ... its message on the lines below ("subprocess.CalledProcessError:")
     r"|\b(?:cuda|hip)Error[A-Z]\w+|\b(?:CUDA|UR|ZE)_(?:RESULT_)?ERROR_[A-Z_]+"  # a runtime's own error code, alone
     r"|could not create cudnn handle"  # TensorFlow's cuDNN that did not start
-    r"|^(?:[\d-]+ [\d:.]+: )?F(?:\d{4} [\d:.]+ +\d+)? [\w/.+-]+:\d+\] "  # glog's, TensorFlow's fatal level (its
-    # error level also logs what does no harm: "E ... Unable to register cuDNN factory")
     r"|\.py: error: "  # argparse refusing ComfyUI's command line ("main.py: error: unrecognized arguments: ...")
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
     r"|^[0-9a-f]{6}\|ERR +\|"  # aria2's result row of a download that failed (a container's models fetched at start)
@@ -352,13 +359,16 @@ _LOOSE_ERROR = re.compile(
     r"|\bWORKER TIMEOUT \(pid:"  # gunicorn's arbiter, about to kill a worker that did not answer in time
     r"|\b887A000[5-7]\b|DXGI_ERROR_DEVICE_|GPU device instance has been suspended"  # Direct3D's device removed, hung, reset
     r"|exceeds the max buffer size limit"  # WebGPU's createBuffer over the device's maxBufferSize (a limit it asked for)
-    r"|Could not locate \S+\.dll\b|vkQueueSubmit failed|exceeded your GPU quota"  # ... ZeroGPU's quota (Spaces)  # cuDNN's, cuBLAS' missing DLL; ncnn's Vulkan queue (device lost)
+    r"|Could not locate \S+\.dll\b|vkQueueSubmit failed|exceeded your GPU quota"  # cuDNN's, cuBLAS' missing DLL; ncnn's
+    # Vulkan queue (device lost); ZeroGPU's quota (Hugging Face Spaces)
     r"|CUDA kernel failed : "  # a CUDA extension's own check (pointnet2_ops: "... : invalid device function")
     r"|Watchdog caught collective operation timeout"  # NCCL's watchdog in torch.distributed (a collective hung)
     r"|driver version is insufficient for CUDA runtime version"  # cudaErrorInsufficientDriver, as CUDA words it
     r"|^(?!EP Error)[^\n]*?CUDA wasn'?t able to be loaded"  # ONNX Runtime's CUDA provider ("CUDA_PATH is set but CUDA
     # wasnt able to be loaded"; after "EP Error" it fell back to the CPU and went on)
     r"|is larger than buffer maximum of"  # llama.cpp's Metal: one buffer over the GPU's largest (its size, not memory)
+    r"|^" + glog_level("F")  # glog's, TensorFlow's fatal level (its error level also logs what does no harm: "E ...
+    # Unable to register cuDNN factory")
 )
 """Python's and the libraries' own wording of the errors users paste without the exception's type."""
 _SWARM_ERRORED = "ComfyUI errored: "
@@ -380,8 +390,8 @@ _NOT_A_FAILURE = re.compile(
     r"|\b(?:(?:will|may|might|could) )+be slower\b"  # Wan2GP's "Unable to pin data ... Transfer ... will may be slower."
     r"|\bno reserved RAM left\b"  # Wan2GP's notice that a LoRA stays unpinned ("Unable pin data of ... to reserved RAM")
     r"|\b(?:will|may|might|could) fail if\b"  # a forecast (Ray's disk monitor: "Object creation will fail if spilling ...")
-    r"|^(?:[\d-]+ [\d:.]+: )?(?-i:[IW])(?:\d{4} [\d:.]+ +\d+)? [\w/.+-]+:\d+\] "  # glog's level, TensorFlow's: info,
-    # warning ("W tensorflow/.../dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll'")
+    r"|^" + glog_level("IW")  # glog's level, TensorFlow's: info, warning ("W tensorflow/.../dso_loader.cc:64] Could not
+    # load dynamic library 'cudart64_110.dll'")
 )
 """What such words say in a line that is not a failure: a warning (torch's own end "(Triggered internally at
 ...)"), a fallback ComfyUI or a library went on with (onnxruntime's "EP Error" before it falls back to the CPU),
