@@ -84,6 +84,7 @@ three times (it defeats the engine's first-character search)."""
 
 
 _SRUN_OOM = re.compile(r"srun: error: \S+: tasks? [\d,-]+: out of memory")
+_MAY_RUN_OUT = re.compile(r"\b(?:may|might|could|will likely) run out of\b")
 _NATIVE_WARNING = re.compile(r"\.(?:cpp|cu|h) \(\d+\) : warning : ")
 """A native library's own warning, its source file and line before it (PhysX's)."""
 
@@ -112,6 +113,8 @@ def memory_sign(text: str) -> bool:
         # page flattened the log into one line
     if low.startswith("warning: failed to mlock"):  # llama.cpp's: RLIMIT_MLOCK refused to pin the weights, which load
         return False  # all the same ("Try increasing RLIMIT_MLOCK ('ulimit -l' as root).")
+    if _MAY_RUN_OUT.search(low):  # a forecast ("Lazyloader failed, falling back to stock HF load. You may run out of
+        return False  # RAM here."): what fails, if anything, says so below
     if "if you encounter cuda out of memory" in low:  # Real-ESRGAN's hint under any error ("... try to set --tile")
         return False
     if "indicates that this is not a failure" in low:  # TensorFlow's BFC allocator, whose caller will do without:

@@ -83,6 +83,7 @@ _SIZE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"requested \d+(?:x\d+)+ \(" + _SIZE + r"\) array",
         ),  # MATLAB ("Requested 9x9 (61.4GB) array")
         ("requested_bytes", r"attempting to allocate\s+" + _SIZE),  # MLX's Metal allocator
+        ("requested_bytes", r"memory allocation of\s+" + _SIZE + r"\s+failed"),  # Rust's global allocator (Polars)
         ("total_bytes", r"total capac(?:i)?ty of\s+" + _SIZE),
         ("total_bytes", _SIZE + r"\s+total capacity"),
         ("limit_bytes", r"device limit\s*:\s*" + _SIZE),

@@ -54,6 +54,7 @@ SYSTEM_RAM_TEXTS = (
     "[enforce fail at alloc_cpu",
     "cannot allocate memory",  # ENOMEM (an mmap, a fork)
     "std::bad_alloc",
+    "gpu_host_bfc) ran out of memory",  # TensorFlow's allocator of pinned host RAM ("Allocator (gpu_host_bfc) ran out ...")
     "unable to allocate",  # numpy's ArrayMemoryError
     "arraymemoryerror",
     "cannot allocate array memory",  # numpy's C-level MemoryError (a video decoded into one array)
@@ -307,6 +308,8 @@ VRAM_TEXTS = (
     "too large for this gpu",  # SeedVR2, re-raising torch's OOM: "VAE decode failed - tensor too large for this GPU"
     "not enough vram",
     "vram oom",
+    "dml allocator out of memory",  # torch-directml's heap ("[W ...dml_heap_allocator.cc:120] DML allocator out of memory!")
+    "vram out-of-memory",  # chaiNNer's ("A VRAM out-of-memory error has occurred. Please try using a more extreme ...")
     "out of vram",  # a pack's own word, or what a user types in place of a log ("ran out of VRAM during decode")
     "vram insu",  # ... in French, Spanish, Portuguese ("VRAM insuffisante", "VRAM insuficiente")
     "nicht genügend vram",
@@ -348,9 +351,13 @@ VRAM_TEXTS = (
     "failed to malloc npu memory",  # Rockchip's RKNN runtime: the NPU's memory ("failed to malloc npu memory, size: ...")
     "kgsl_sharedmem_alloc ioctl failed",  # Qualcomm Adreno's driver: the phone GPU's allocation (Android's logcat)
     "(ioctl_kgsl_gpuobj_alloc) failed: errno 12",  # FFmpeg's NVENC: cuCtxCreate's CUDA_ERROR_OUT_OF_MEMORY
+    "_bfc) ran out of memory trying to allocate",  # TensorFlow's and XLA's allocator ("Allocator (GPU_0_bfc) ran out
+    # of memory trying to allocate 5.0KiB"), without its "The caller indicates that this is not a failure"
     "resource_exhausted: out of memory while trying to allocate",  # XLA's GPU allocator (JAX, TensorFlow's XLA)
     "ran out of memory in memory space",  # XLA on a TPU ("Resource exhausted: Ran out of memory in memory space hbm")
     "out of device memory",  # Vulkan's VK_ERROR_OUT_OF_DEVICE_MEMORY as its C++ wrappers word it (std::system_error)
+    "cumemalloc failed: out of memory",  # PyCUDA's allocator (a MemoryError it raises: "cuMemAlloc failed: out of memory")
+    "out of memory to allocate",  # CuPy's OutOfMemoryError ("out of memory to allocate 205520896 bytes (total ...)")
     "out of memory in cumemalloc(",  # Blender's Cycles: "CUDA error: Out of memory in cuMemAlloc(&device_pointer, ...)"
     "out of memory in custreamcreate(",  # ... its queue's stream, the card full (or ZLUDA's translation failing)
     "system is out of gpu",  # ... "System is out of GPU memory", "System is out of GPU and shared host memory"
@@ -371,6 +378,7 @@ VRAM_TEXTS = (
     "can be stored in kv cache",  # "The model's max seq len (4096) is larger than the maximum number of tokens ..."
     "try to increase --mem-fraction-static",  # SGLang: its KV pool, in the GPU's share it was given ("Not enough memory.
     # Please try to increase --mem-fraction-static.")
+    "rmm_error_out_of_memory",  # ... its older releases ("RMM call in line 68 ... failed with result RMM_ERROR_OUT_OF_MEMORY")
     "out_of_memory: cuda error",  # RAPIDS' RMM (cuDF, cuML): "std::bad_alloc: out_of_memory: CUDA error at: ..."
     "cusparse_status_alloc_failed",  # cuSPARSE's device allocation, by its name or its number (DGL: "CUSPARSE ERROR: 2")
     "cusparse error: 2",

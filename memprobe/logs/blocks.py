@@ -102,6 +102,7 @@ class BlockReading:
     stopped: bool
     width: int
     cut_frame: str | None
+    notebook_frames: bool
     frame_indent: int
     flat_code: bool
     fields_above: list[tuple[int, str]]
@@ -122,6 +123,7 @@ class BlockReading:
 
     def _open(self, source: str, text: str, **fields: Any) -> LogFailure:
         self._close()
+        self.notebook_frames = False
         if self.prompt.running is not None and not fields.get("class_type"):  # the node a client said was running
             fields["class_type"], fields["node_id"] = (
                 self.prompt.running[0],
@@ -294,6 +296,7 @@ class BlockReading:
             if self.exc is not None:
                 self._finish_exception(block)
             self.exc = LoggedException(None, "")
+            self.notebook_frames = False
             self.mode = Mode.FRAMES if self.mode != Mode.REPORT_TRACE else Mode.REPORT_TRACE
             return True
         if s in _CHAIN:
@@ -341,13 +344,16 @@ class BlockReading:
                 block.evidence.append(self._ev(s))
                 self.mode = Mode.EXC_MESSAGE
                 return True
+            if mode == Mode.FRAMES and self.notebook_frames and not _known(s):
+                return True  # IPython's frames, not Python's ("<ipython-input-13-b36d> in <module>", "Cell In[33], line
+                # 9", "----> 4 df = pd.read_csv(path)", "~/lib/parsers.py in parser_f(...)"): its error comes last
             if mode in (Mode.FRAMES, Mode.REPORT_TRACE) and self.exc is not None and self.exc.frames:
                 if s.startswith("[Previous line repeated") or s[:1] in ("^", "~") or s.startswith("...<"):
                     return True  # (a caret line: alone, or with the code line a flattened paste put after it)
                 if not s.strip("\"'"):  # the quote an app's report closes its quoted frames with, its error below
                     return True  # (Ultimate Vocal Remover's 'Traceback Error: "  File ...' ... '"', 'MemoryError: ...')
-                if not s.strip(".…[] "):  # frames a poster left out ("...", "[...]"): the traceback goes on below
-                    return True
+                if not s.strip(".…[] ") or s.startswith(("...", "…", "[...", "(...")):  # frames a poster left out
+                    return True  # ("...", "[...]", "... (recursive _apply calls) ..."): the traceback goes on below
                 last = self.exc.frames[-1]
                 if last.code is None and not _known(s):  # the source line (its indent may be lost to a prefix)
                     last.code = s[:300]

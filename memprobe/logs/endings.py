@@ -150,14 +150,16 @@ another process."""
 _KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了", "убито")
 """The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese, Japanese and Russian catalogs
 (Portuguese's "Morto" only as a line of its own: :data:`_KILLED_LINES`, as the signal's name a runner printed alone)."""
-_BAR_END = frozenset("0123456789]|%")
-"""How a progress line ends (a figure, a bar's bracket or edge)."""
+_BAR_END = frozenset("0123456789]|%).…")
+"""How a progress line ends (a figure, a bar's bracket or edge), or a sentence a program left without its line break
+("gsplat: Setting up CUDA (This may take a few minutes the first time)Killed")."""
 _KILLED_LINES = ("morto", "sigkill")
 _KILLED_JOB = re.compile(rf"(?:^\[\d+\]\s*[+-]?|\d)\s+(?:{'|'.join(map(re.escape, _KILLED_WORDS))}|morto|ucciso)\s")
 """A shell's report of its child's SIGKILL in another language, the child's command after it (``./webui.sh: Zeile
 255: 12345 Getötet   "${python_cmd}" ...``, ``[1]+  已杀死   nohup python ...``): the number before the word."""
 _BACKEND_EXIT = (
     "failed. restarting per configuration",  # SwarmUI: "Self-Start ComfyUI-0 on port 7821 failed. Restarting ..."
+    "autorestart ignored as this was an initial launch failure",  # SwarmUI, when its first start of ComfyUI failed
     "unexpectedly exited",  # SwarmUI: "Self-Start ComfyUI-0 on port 7821 unexpectedly exited (if something failed, ..."
     "server process terminated with code",  # Krita AI Diffusion's managed server ("... with code -7": a signal's)
     "comfyui exited before it became ready",  # a pipeline that launches ComfyUI ("... Exit code: 1")
@@ -210,6 +212,10 @@ _CGROUP_KILL = (
     "killed by yarn for exceeding memory limits",  # Hadoop YARN's container (Spark's executors)
     "exceeded job memory limit",  # slurmstepd: "error: Exceeded job memory limit" (its cgroup's), older releases
     "exceeded step memory limit",
+    "beyond the 'physical' memory limit",  # Hadoop YARN's container monitor ("Container [pid=...] is running 2.1GB
+    "beyond the 'virtual' memory limit",  # beyond the 'PHYSICAL' memory limit"), and as older releases word it
+    "beyond physical memory limits",
+    "beyond virtual memory limits",
     "exceeded the memory limit of",  # a platform's ("The container was killed as it exceeded the memory limit of 4g")
 )
 """The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
@@ -232,11 +238,17 @@ _SIGKILL_EXIT = re.compile(
     r"|^=\s+exit code: 9$"  # MPICH's "BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES ... EXIT CODE: 9"
     r"|\bexited on signal 9 \(killed\)"  # Open MPI's mpirun: "... process rank 7 with PID 0 on node X exited on ..."
     r"|\bhas been signaled with signal \"?9\b"  # Symfony's Process (Nextcloud's apps): "... signaled with signal "9"."
+    r"|\bsignal:? some\(9\)"  # Rust's ExitStatus as its Debug prints it ("Command exited with signal: Some(9)")
+    r"|\bsignaled to shutdown with signal 9\b"  # text-generation-inference's launcher on a shard ("Shard process was ...")
     r"|\bwas sent sigkill\b"  # gunicorn's arbiter: "Worker (pid:7) was sent SIGKILL! Perhaps out of memory?"
 )
 """An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
 ``exit status 137``, ``exited with code -9``, fish's ``terminated by signal SIGKILL``, ``terminated by signal 9``)."""
-_CRASH_EXIT = re.compile(r"\bexit(?:ed)?(?: with)? (?:code|status):? ?\(?13[2-69]\b")
+_CRASH_EXIT = re.compile(
+    r"\bexit(?:ed)?(?: with)? (?:code|status):? ?\(?13[2-69]\b"
+    r"|\bsignaled to shutdown with signal (?:4|5|6|7|8|11)\b"  # text-generation-inference's shard
+    r"|\bexited with code null and signal sig(?:ill|trap|abrt|bus|fpe|segv)\b"  # Node's child_process (Electron apps')
+)
 """An exit status of a fatal signal, 128 and its number (docker's ``exited with code 139``, supervisord's ``exit status
 134``, LM Studio's ``(Exit code: 133)``): SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV."""
 _CRASH_SIGNAL_CODE = re.compile(r"\bcode\s*=?\s*-(?:4|6|7|8|11)\b")
@@ -332,6 +344,7 @@ def ending_hint(low: str) -> bool:
         or (_ASCII_HINT if low.isascii() else ENDING_HINT).search(low) is not None
         or "/n)" in low
         or "signal 9" in low
+        or "with signal " in low  # text-generation-inference's "... signaled to shutdown with signal 4"
         or 'signal "9"' in low
         or "memory limit of" in low
         or "badness " in low  # earlyoom's own line: "sending SIGTERM to process 42 uid 0 "python": badness 900"

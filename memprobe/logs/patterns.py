@@ -16,6 +16,11 @@ __all__: list[str] = []
 _EXC_START = re.compile(r"!!! ?(?:Exception during processing|[^!\x00-\x7f][^!]{1,40}?) ?!!!\s?(.*)$")
 """ComfyUI's "!!! Exception during processing !!!", also as a browser translated it ("!!! 处理过程中发生异常 !!!")."""
 _TRACEBACK = "Traceback (most recent call last):"
+_NOTEBOOK_TRACEBACK = re.compile(
+    r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit))\s{2,}Traceback \(most recent call last\)$"
+)
+"""IPython's head of a traceback (Jupyter, Colab): the exception's type, then ``Traceback (most recent call last)``
+(``MemoryError                               Traceback (most recent call last)``); its message comes last."""
 _FRAME = re.compile(r'^\s*File "(.+)", line (\d+), in (.+?)\s*$')
 _FAULT_FRAME = re.compile(r'^\s*File "(.+)", line (\d+) in (\S+)\s*$')
 """A frame of the stack faulthandler prints at a native crash (no comma before ``in``)."""
@@ -213,6 +218,8 @@ _API_NODE = re.compile(r"""['"]node_errors['"]:\s*\{\s*['"]([^'"]+)['"]""")
 """The first refused node's id in ``/prompt``'s ``node_errors``."""
 _LAUNCH = re.compile(r"main\.py|python|\.bat\b|comfy|entry_with_update|launch")
 """A command that starts ComfyUI (or a program running it), typed at a shell's prompt."""
+_ONE_SHOT = re.compile(r"\s-c\s|-m\s+pip\b|^pip\d?\s|\s--version\b")
+"""A command that runs and returns (``python -c "..."``, pip, a version check): back at the prompt, nothing ended."""
 _FALLBACKS = ("Error running sage attention: ",)
 """Errors ComfyUI caught and went on past: its SageAttention wrapper logs why the kernel failed ("out of resource:
 shared memory", "no kernel image is available") and runs PyTorch's attention instead (``comfy/ldm/modules/
@@ -225,13 +232,18 @@ _NOTICES = (
     "comfy-aimdo failed to load: ",
     "ERROR: pip's dependency resolver does not currently take into account",
     "Error caught was: ",
+    "ALSA lib ",
+    "error: XDG_RUNTIME_DIR not set",
 )
 """Lines that quote an error what printed them went on without: comfy-kitchen's probe of its backends (newer
 ComfyUI) names why one is unavailable (``'unavailable_reason': 'DLL load failed while importing _C: ...'``);
 comfy-aimdo's loader, on a machine without its GPU library (``libcuda.so.1: cannot open shared object file``),
 logs it and ComfyUI runs without dynamic VRAM; pip lists the conflicts among the packages it installed beside
 others, and installed them (a notebook's set-up cell); xformers says why Triton's kernels are off ("A matching Triton
-is not available ...", then ``Error caught was: No module named 'triton'``) and runs without them."""
+is not available ...", then ``Error caught was: No module named 'triton'``) and runs without them; ALSA's sound
+library and SDL, on a machine or container without a sound card or a desktop session, say which of their devices and
+settings they did not find ("ALSA lib confmisc.c:855:(parse_card) cannot find card '0'", "error: XDG_RUNTIME_DIR not
+set in the environment.") and the program goes on without sound."""
 _DISPLAYED = re.compile(r"^[a-z][\w ,.'()/-]{2,80}: ([A-Z]\w{0,60}(?:Error|Exception|Interrupt))$")
 """AUTOMATIC1111's ``errors.display`` (Forge's, reForge's): what it was doing and the exception's type alone, above the
 traceback it prints ("loading stable diffusion model: OutOfMemoryError", "generating image for xyz plot:
@@ -342,6 +354,8 @@ _LOOSE_ERROR = re.compile(
     r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z][A-Za-z0-9]+: \S"  # a qualified exception ("torch._dynamo.exc.BackendCompilerFailed: ...")
     r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z]\w*(?:Error|Exception):$"  # ... its message on the lines below ("subprocess.CalledProcessError:")
     r"|\b(?:cuda|hip)Error[A-Z]\w+|\b(?:CUDA|UR|ZE)_(?:RESULT_)?ERROR_[A-Z_]+"  # a runtime's own error code, alone
+    r"|^Unable to load any of \{|Cannot load symbol cudnn"  # cuDNN 9's loader: its library missing (CTranslate2's
+    # faster-whisper: "Unable to load any of {libcudnn_cnn.so.9.1.0, ...}", "Invalid handle. Cannot load symbol ...")
     r"|could not create cudnn handle"  # TensorFlow's cuDNN that did not start
     r"|\.py: error: "  # argparse refusing ComfyUI's command line ("main.py: error: unrecognized arguments: ...")
     r"|\[ERROR\] |❌"  # a pack's or a launcher's own error mark
@@ -386,9 +400,13 @@ the wording ("[AnimateDiffEvo] - ERROR - No motion models found", "Required inpu
 _NOT_A_FAILURE = re.compile(
     r"(?i)warn|\binstead\b|trying again|\bretry(?:ing)?\b|fall(?:ing)? ?back|\bdefaulting to\b|\bskipp(?:ing|ed)\b|\bignored?\b"
     r"|\bno errors?\b|^\W*(?:clip|unet|vae|model) (?:missing|unexpected) ?:|\bEP Error\b|\(Triggered internally at "
-    r"|^Found comfy_kitchen backend |^comfy-aimdo failed to load: |\bencountered in (?!cast)\w"
+    r"|^(?:" + "|".join(map(re.escape, _NOTICES)) + r")|\bencountered in (?!cast)\w"
     r"|\b(?:(?:will|may|might|could) )+be slower\b"  # Wan2GP's "Unable to pin data ... Transfer ... will may be slower."
     r"|\bno reserved RAM left\b"  # Wan2GP's notice that a LoRA stays unpinned ("Unable pin data of ... to reserved RAM")
+    r"|\[[IWV]:onnxruntime[:,]"  # ONNX Runtime's info and warning levels ("[W:onnxruntime:, transformer_memcpy.cc:74
+    # ApplyImpl] 12 Memcpy nodes are added ... (including unable to run CUDA graph)")
+    r"|can't use mmap because"  # llama.cpp, reading a model it cannot map ("... tensors are not aligned; convert to ...")
+    r"|when one has already been registered\b"  # TensorFlow, JAX: cuDNN's, cuFFT's, cuBLAS' plugin registered twice
     r"|\b(?:will|may|might|could) fail if\b"  # a forecast (Ray's disk monitor: "Object creation will fail if spilling ...")
     r"|^" + glog_level("IW")  # glog's level, TensorFlow's: info, warning ("W tensorflow/.../dso_loader.cc:64] Could not
     # load dynamic library 'cudart64_110.dll'")

@@ -59,6 +59,8 @@ from .patterns import (  # what the reader's lines are tested against
     _MARKUP,
     _MODEL_LINES,
     _NOT_A_FAILURE,
+    _NOTEBOOK_TRACEBACK,
+    _ONE_SHOT,
     _QUIET_LEVEL,
     _SAYS_FAILED,
     _STARTUP,
@@ -162,6 +164,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         """The length of the line before the one being read: a console wraps at its width, and a line that long
         may go on in the next (``WRAP_WIDTH``)."""
         self.cut_frame: str | None = None
+        self.notebook_frames = False
+        """The traceback being read is IPython's (Jupyter's, Colab's): its frames are not Python's ``File`` lines."""
         """A traceback's frame line that is not whole (a console wrapped it): the next line may complete it."""
         self.frame_indent = 0
         """The indent of the traceback's last frame line."""
@@ -240,8 +244,14 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             and not _QUIET_LEVEL.search(level)
         ):  # ("Failed to enqueue job for processing"; not a logger's warning that it will retry)
             self.said_failed = LogFailure("message", self.n, message=text, evidence=[self._ev(text)])
-        if outside and self.block is None and _FAILED.search(text) and not _NOT_A_FAILURE.search(text):
-            self.last_said = (self.n, text)  # (its words an error's or a failure's: not a list of keys "missing")
+        if (
+            outside
+            and self.block is None
+            and (_FAILED.search(text) or " not found" in text)
+            and not _NOT_A_FAILURE.search(text)
+        ):
+            self.last_said = (self.n, text)  # (its words an error's, a failure's or a thing "not found": not a list
+            # of keys "missing")
         if (
             self.facts.loose_error is None
             and text
@@ -341,13 +351,16 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             self.mode = Mode.EXC_MESSAGE if message else Mode.MESSAGE
             self.exc = None
             return True
-        if s.endswith(_TRACEBACK):
+        notebook = _NOTEBOOK_TRACEBACK.match(s) if s[-1:] == ")" else None  # IPython's head, the type before it
+        if s.endswith(_TRACEBACK) or notebook is not None:
             block = self._open("traceback", s)
             headed = self.displayed if self.displayed is not None and self.displayed[0].number == self.n - 1 else None
             if headed is not None:  # its type, said above it: the line is evidence too
                 block.evidence.insert(0, headed[0])
-            self.exc = LoggedException(headed[1] if headed is not None else None, "")
+            said = headed[1] if headed is not None else notebook.group(1) if notebook is not None else None
+            self.exc = LoggedException(said, "")
             self.mode = Mode.FRAMES
+            self.notebook_frames = notebook is not None
             return True
         if s[-1:] in "nrt" and (m := _DISPLAYED.match(s)):  # (…Error, …Exception, …Interrupt)
             self.displayed = (self._ev(s), m.group(1))  # the traceback it heads follows
@@ -408,7 +421,9 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             command = low[m.end() :]
             if self.launched_at and self.n > self.launched_at + 2 and not command.startswith("pause"):
                 self._ending(low, s, kind="exited")  # what it launched had printed, then returned to the shell
-            self.launched_at = self.n if _LAUNCH.search(command) else 0  # (a .bat echoes its commands this way)
+            self.launched_at = (
+                self.n if _LAUNCH.search(command) and not _ONE_SHOT.search(command) else 0
+            )  # (a .bat echoes its commands this way)
         if s.startswith("Restarting..."):  # ComfyUI-Manager restarts ComfyUI (after an install): no ending
             self.restart_asked = self.n
         if s.startswith(_STARTUP):

@@ -305,7 +305,45 @@ READINGS = [
     ("veritas_plugin_gpu_device_suspended.log", "other", None),
     ("d912pxy_gw2_rendertarget_887a0005.log", "other", None),
     ("embedding_atlas_webgpu_max_buffer_size.log", "other", None),
+    # -- 2026-12-05's rounds (ew to fk)
+    # Nerogar/OneTrainer: torch's CUDA OOM under frames the poster elided ("  ... (recursive _apply calls) ...")
+    ("onetrainer_flux_lora_oom_transformer_to.log", "vram", None),
+    # PyCUDA's "MemoryError: cuMemAlloc failed: out of memory" (cryoSPARC); CuPy's "out of memory to allocate 205520896
+    # bytes (total 16068929536 bytes)" on Chainer's "Exception in main training loop: " line
+    ("cryosparc_pycuda_cumemalloc_out_of_memory_box_size.log", "vram", None),
+    ("chainer_cupy5_py27_resnet_out_of_memory_to_allocate.log", "vram", None),
+    # whisper-jax: XLA's allocator "Allocator (GPU_0_bfc) ran out of memory trying to allocate 5.0KiB" and its map, then
+    # a notebook's XlaRuntimeError cut before its message
+    ("whisper-jax_bfc-allocator_oom_large-v2.log", "vram", None),
+    # torch-directml's "DML allocator out of memory!" (AUTOMATIC1111's DirectML fork); chaiNNer's "A VRAM
+    # out-of-memory error has occurred."
+    ("sdwebui-directml_dml_allocator_oom_after_sampling.log", "vram", None),
+    ("chainner_pytorch_upscale_vram_oom_popup_amd.log", "vram", None),
+    # pandas in a notebook: IPython's "MemoryError   Traceback (most recent call last)", its message cut
+    ("pandas_read_csv_memoryerror_python_32bit.log", "system-ram", None),
+    # gsplat's "Setting up CUDA (This may take a few minutes the first time)Killed"; a Tauri app's "Command exited with
+    # signal: Some(9)"; Hadoop YARN's "is running ... beyond the 'VIRTUAL' memory limit"
+    ("nerfstudio_gsplat_jit_setup_cuda_killed.log", "system-ram", "killed"),
+    ("indextts-studio_cpu_signal-9.log", "system-ram", "killed"),
+    ("tony_yarn_container_beyond_virtual_memory_limit.log", "cgroup-limit", "cgroup-kill"),
+    # SwarmUI's "... failed. AutoRestart ignored as this was an initial launch failure."; an Electron app's "Child process
+    # exited with code null and signal SIGTRAP"
+    ("stableswarmui_selfstart_initial_launch_failure.log", "abrupt", "backend-exit"),
+    ("anythingllm_desktop_native_embedder_worker_sigtrap.log", "abrupt", "crash"),
+    # Rust's "memory allocation of 18446744071841293701 bytes failed": a size gone negative (Polars); cuDNN 9's "Unable
+    # to load any of {libcudnn_cnn.so.9.1.0, ...}"; FaceFusion's last line "Temporary frames not found"
+    ("polars_empty_csv_memory_allocation_18446744071841293701_bytes.log", "other", None),
+    ("chatterbox-tts-extended_faster-whisper_cudnn-cnn-missing.log", "other", None),
+    ("facefusion_temporary_frames_not_found.log", "other", None),
     # -- no failure
+    # ONNX Runtime's warning level ("[W:onnxruntime:, transformer_memcpy.cc:74 ApplyImpl] ... unable to run CUDA
+    # graph"); ALSA's and SDL's lines where there is no sound card, TensorFlow's "Unable to register cuDNN factory ...
+    # when one has already been registered"; llama.cpp's "can't use mmap because tensors are not aligned"; a one-line
+    # script at the prompt ('python -c "..."'), back at the prompt
+    ("funaudiollm_onnxruntime_memcpy_warnings.log", None, None),
+    ("hallo_inference_warnings_alsa_before_abrupt_end.log", None, None),
+    ("privategpt_llama_cpp_mmap_not_aligned_warning_load.log", None, None),
+    ("comfy-aimdo_init_device_cudart_not_found_diag.log", None, None),
     # ray-project/ray#36959: the raylet's "... is over 95% full ... Object creation will fail if spilling is required"
     ("ray_file_system_monitor_tmp_over_95_full_warning.log", None, None),
     # llama-cpp-python#254: "warning: failed to mlock ... Cannot allocate memory" (RLIMIT_MLOCK) and the model loads
@@ -372,3 +410,35 @@ def test_a_downloads_finished_bar_is_no_samplers():
     # above MLX's refused buffer: nothing sampled, so no decode to tile
     doc = explain_log((LOGS / "mlxvlm_qwen2vl_72b_metal_buffer_abort.log").read_bytes())
     assert doc["failure"]["kind"] == "vram" and doc["suggestions"][0]["id"] == "smaller-step"
+
+
+def test_a_notebooks_traceback_keeps_its_type_and_its_message():
+    # IPython's head names the exception first; its frames are not Python's; its message comes last, or was cut
+    head = "MemoryError                               Traceback (most recent call last)\n"
+    frames = "<ipython-input-13-b36d> in <module>\n----> 4 df = pd.read_csv(path)\n\n~/lib/parsers.py in f(x)\n"
+    cut = explain_log(head + frames)["failure"]
+    assert (cut["kind"], cut["exception_type"]) == ("system-ram", "MemoryError")
+    whole = explain_log(head + frames + "\nMemoryError: Unable to allocate 1.2 GiB for an array\n")["failure"]
+    assert (
+        whole["message"] == "Unable to allocate 1.2 GiB for an array" and not explain_log(head + frames)["consequences"]
+    )
+
+
+def test_a_forecast_of_memory_running_out_is_none():
+    # 0cc4m/KoboldAI: "Lazyloader failed, falling back to stock HF load. You may run out of RAM here."; the error
+    # that follows it (a missing shard) is the failure
+    assert explain_log("INFO | Loading model\nYou may run out of RAM here.\n")["failure"] is None
+    doc = explain_log((LOGS / "koboldai-0cc4m_lazyloader_failed_may_run_out_of_ram_missing_file.log").read_bytes())
+    assert doc["failure"]["kind"] == "other"
+    # TensorFlow's pinned host allocator is the host's RAM, not the GPU's
+    pinned = "W tensorflow/bfc_allocator.cc:485] Allocator (gpu_host_bfc) ran out of memory trying to allocate 2.0GiB\n"
+    assert explain_log(pinned)["failure"]["kind"] == "system-ram"
+
+
+def test_a_launchers_word_on_its_shards_signal():
+    # huggingface/text-generation-inference's launcher: "Shard process was signaled to shutdown with signal N"
+    started = "INFO shard-manager: text_generation_launcher: Starting shard rank=0\n"
+    killed = explain_log(started + "ERROR Shard process was signaled to shutdown with signal 9 rank=0\n")["failure"]
+    crashed = explain_log(started + "ERROR Shard process was signaled to shutdown with signal 4 rank=0\n")["failure"]
+    assert (killed["kind"], killed["ending"]) == ("system-ram", "killed")
+    assert (crashed["kind"], crashed["ending"]) == ("abrupt", "crash")

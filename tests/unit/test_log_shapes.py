@@ -79,6 +79,25 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
         learned
         == {
             "StableSwarmUI153_docker_cuda_unknown_error_traceback.log",
+            # the rounds of 2026-12-05 (ew to fk): SD.Next's, TensorRT-LLM's, kohya's, InvokeAI's stamp and level, ...
+            "audio-cpp_index-tts2_windows-alloc-commit.log",
+            "diffusers_dreambooth_flux_3090ti_tf_factory_noise.log",
+            "flashtts_clone-voice_oom_two-processes-12gb.log",
+            "fluxgym_12g_split_mode_cuda_error_oom.log",
+            "hunyuanvideo-avatar_8x4090_rank3_oom_load.log",
+            "invokeai_4_insufficient_gpu_memory_denoise.log",
+            "kohya_ss_gui_v24_normal_startup_training.log",
+            "multidiffusion_tiled_4x_upscale_console_before_oom.log",
+            "scriberr_whisperx_exit-137_docker-4gb.log",
+            "sdnext_arc_a770_black_images_no_error.log",
+            "sdnext_arc_a770_failed_to_validate_samples.log",
+            "sdnext_openvino_sdxl_turbo_normal_session.log",
+            "tensorflowonspark_yarn_container_killed_physical_memory.log",
+            "tensorrt-llm_build_llama2-13b_trt_outofmemory.log",
+            "tensorrt-llm_build_llama70b_tp4_serial_start.log",
+            "tensorrt-llm_build_qwen7b_start_then_killed.log",
+            "tensorrt-llm_build_tactic_insufficient_gpu_memory_host_killed.log",
+            "tensorrt-llm_trtllm-build_chatglm3-6b_rtx4070_start.log",
             "ComfyUI_TensorRT41_sd3_trt_memusagechange_console.log",  # TensorRT's "[06/20/2024-20:30:41] " (ComfyUI_TensorRT#41)
             "Model-Optimizer85_trt_plan_invalid_tensor_name_console.log",  # and its "[TRT] [I] " (NVIDIA/Model-Optimizer#85)
             "intel-xpu-backend-for-triton7633_a770_ptss_scratch_console.log",  # a compiler's "error: ", "warning: "
@@ -187,6 +206,7 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
     # and an AUTOMATIC1111 install's console, 80 columns wide ("...\Scripts\Python.e" / "xe"), whose pip ran out of disk;
     # and Ray's raylet lines, 116 columns wide in a CI's log (vLLM: "... To see more information about th" / "e Workers")
     assert corpus_shaped(unwrapped) == {
+        "db-benchmark_dask_groupby_worker_exceeded_95pct_budget.log",  # Dask's console, wrapped at 72 columns
         "vllm_ray_raylet_workers_killed_memory_pressure.log",
         "nerfstudio_instant_ngp_caching_images_processus_arrete.log",  # rich's log, padded to its console's width
         "a1111_install_torch_errno28_pip_temp.log",
@@ -238,6 +258,19 @@ def test_a_logs_own_indentation_is_kept():
     # (Comfy-Org/ComfyUI#13458), a WinDbg analysis (woct0rdho/SageAttention#85); a traceback's frames (two spaces)
     # and code (four) are a log's own
     assert corpus_shaped(indented) == {
+        # the web UI's traceback under its "*** Error ..." (its extensions', DirectML's fork), the JVM's stack (tabs), Ray's,
+        # a GUI's log indented as a whole (2026-12-05's rounds)
+        "adetailer_mac_postprocess_invalid_arguments.log",
+        "pyspark_indicators_java_heap_space_driver_memory.log",
+        "ray_raylet_windows_access_violation_sigsegv.log",
+        "sd-forge-layerdiffuse_on_a1111_no_module_ldm_patched.log",
+        "sd-webui-infinite-image-browsing_api_filenotfound_asset.log",
+        "sd-webui-regional-prompter_directml_indexerror_matrixdealer.log",
+        "sd-webui-regional-prompter_forge_attributeerror_embedding_db.log",
+        "sdwebui-directml_txt2img_960x1280_error_completing_request.log",
+        "sdwebui-directml_unet_forward_not_enough_gpu_video_memory.log",
+        "so-vits-svc-fork_gui-infer_cpu-allocator-1gb.log",
+        "svfi_module_unavailable_exception.log",
         "ComfyI2I11_inpaint_segments_cpualloc_traceback.log",  # ManglerFTW/ComfyI2I#11, a dialog as a code block
         "rpi_pip_pandas_errno28_sdcard.log",  # Irene-Voice-Assistant#60, pip's build output as it indents it
         "openpose_editor_savepng_not_defined_console.log",  # the browser's stack under its error, four in
