@@ -1,9 +1,9 @@
 """Logs of programs far from ComfyUI whose failures sit in the same libraries and machines — robotics, data science,
 rendering, serving, weather, video, edge devices, Windows tools, distributed training, notebooks, containers, medicine,
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
-servers, upscalers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full
-disk, an end, and what only sounds like one. Held-out rounds cc to ev (tests/fixtures/logs/SOURCES.md cites
-each thread)."""
+servers, upscalers, GPU computing outside PyTorch, trainers, LLM front-ends — as users paste them: the words each
+prints for memory running out, for a kill, a limit, a full disk, an end, and what only sounds like one. Held-out
+rounds cc to fk (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
 
