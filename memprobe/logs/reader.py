@@ -164,9 +164,9 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         """The length of the line before the one being read: a console wraps at its width, and a line that long
         may go on in the next (``WRAP_WIDTH``)."""
         self.cut_frame: str | None = None
+        """A traceback's frame line that is not whole (a console wrapped it): the next line may complete it."""
         self.notebook_frames = False
         """The traceback being read is IPython's (Jupyter's, Colab's): its frames are not Python's ``File`` lines."""
-        """A traceback's frame line that is not whole (a console wrapped it): the next line may complete it."""
         self.frame_indent = 0
         """The indent of the traceback's last frame line."""
         self.flat_code = False
