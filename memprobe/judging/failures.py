@@ -34,6 +34,7 @@ from .wordings import (
     SYSTEM_RAM_TEXTS,
     TENSORFLOW_OOM,
     VRAM_TEXTS,
+    WENT_ON,
     translated_device_oom,
 )
 
@@ -111,6 +112,8 @@ def memory_sign(text: str) -> bool:
     if "srun: error:" in low:  # Slurm's "srun: error: h19c54: task 300: Out Of Memory": its cgroup's kill (an ending,
         low = _SRUN_OOM.sub("", low)  # with slurmstepd's "oom-kill event(s)" above it), not a device's; also where a
         # page flattened the log into one line
+    if any(w in low for w in WENT_ON):  # "continuing anyway": it went on
+        return False
     if low.startswith("warning: failed to mlock"):  # llama.cpp's: RLIMIT_MLOCK refused to pin the weights, which load
         return False  # all the same ("Try increasing RLIMIT_MLOCK ('ulimit -l' as root).")
     if _MAY_RUN_OUT.search(low):  # a forecast ("Lazyloader failed, falling back to stock HF load. You may run out of

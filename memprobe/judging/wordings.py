@@ -26,6 +26,7 @@ __all__ = [
     "SYSTEM_RAM_TEXTS",
     "TENSORFLOW_OOM",
     "VRAM_TEXTS",
+    "WENT_ON",
     "translated_device_oom",
 ]
 
@@ -33,6 +34,9 @@ __all__ = [
 PINNED_TEXTS = ("hostbuffer.read_file_slice failed", "hostbuffer allocation failed")
 """comfy-aimdo's pinned host buffer failed to take a slice of a model file (ComfyUI issue #14250, fixed by
 ``--disable-pinned-memory``; PR #15699), or to be allocated (comfy-aimdo 0.6): pinned host RAM."""
+WENT_ON = ("continuing anyway",)
+"""A program's words that it went on past what it could not do (earlyoom's "Could not lock memory - continuing anyway:
+Cannot allocate memory"): neither a failure nor memory running out."""
 KILLED_CHILD_TEXTS = (
     "is killed by signal: killed",
     "terminated with signal sigkill",
@@ -117,6 +121,9 @@ SYSTEM_RAM_TEXTS = (
     "resource_exhausted: out of memory allocating",  # XLA's CPU client ("... allocating 124867611608 bytes.")
     "cannot allocate vector of size",  # R: "Error: cannot allocate vector of size 3.8 Gb"
     "vector memory exhausted",  # R: "Error: vector memory exhausted (limit reached?)" (its cap on RAM and swap)
+    "page allocation failure: order:",  # the kernel's own allocation failed ("kswapd0: page allocation failure: order:0")
+    "virtual memory exhausted",  # gcc, cc1plus: "virtual memory exhausted: Cannot allocate memory"
+    "termination: memory exhausted",  # AliceVision (Meshroom): "Abnormal program termination: memory exhausted"
     "out of memory. type help memory",  # MATLAB: "Out of memory. Type HELP MEMORY for your options."
     'out of memory. type "help memory"',  # ... its newer wording
     "array exceeds maximum array size preference",  # MATLAB: "Requested 1024x1024x16800 (131.3GB) array exceeds
@@ -257,6 +264,9 @@ DISK_TEXTS = (
     "espaço insuficiente no disco",
     "磁盘空间不足",
     "ディスク領域が不足",
+    "ディスクに十分な空き領域がありません",  # Windows' ERROR_DISK_FULL (112) in Japanese, Korean, Traditional Chinese
+    "디스크 공간이 부족합니다",
+    "磁碟空間不足",
     "недостаточно места на диске",
     # ENOSPC ("No space left on device") and EDQUOT in glibc's own catalogs (libc.mo):
     "não há espaço disponível no dispositivo",
@@ -339,6 +349,8 @@ VRAM_TEXTS = (
     "pi_error_out_of_resources",  # Intel's SYCL runtime when a device allocation fails (IPEX on Arc)
     "ur_result_error_out_of_resources",  # the same in its newer unified runtime
     "callbackerroroutofmemory",  # Metal: kIOGPUCommandBufferCallbackErrorOutOfMemory (Apple silicon's GPU)
+    "command buffer execution failed: insufficient memory",  # MLX's Metal ("[METAL] Command buffer execution failed:
+    # Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)")
     "insufficient memory (ioaf code 8)",  # ... its MTLCommandBufferErrorOutOfMemory ("... Code=8 "Insufficient Memory
     # (IOAF code 8)"")
     "device memory allocation of size",  # ggml's Vulkan backend

@@ -10,6 +10,7 @@ from collections import deque
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from .endings import ending_hint, ending_kind
 from .patterns import (
     _API_CLASS_LINE,
     _CAPACITY,
@@ -60,6 +61,16 @@ N on device N." (DataParallel), "... in pin memory thread for device N.", the ca
 _SCRIPTED = "The following operation failed in the TorchScript interpreter."
 """torch's message for an error inside a scripted function: its own traceback ("Traceback of TorchScript ...") and the
 error it raised follow, which is the failure."""
+
+
+_KILLS = ("killed", "memory-kill", "cgroup-kill", "commit-exhausted")
+
+
+def _a_kill(s: str) -> bool:
+    """A line that says the process was killed, or memory ran out under it (the shell's ``zsh: killed``, Slurm's
+    ``slurmstepd: error: Detected 1 oom-kill event(s)``, the kernel's ``Out of memory: Killed process``): its own
+    line, never more of the exception's message above it."""
+    return ending_hint(low := s.lower()) and ending_kind(low, s) in _KILLS
 
 
 class Mode(Enum):
@@ -328,7 +339,7 @@ class BlockReading:
             # the web UI's line heading the next traceback ("loading ...: MemoryError"), not this message's
             if mode == Mode.EXC_MESSAGE and s[-1:] in "nrt" and _DISPLAYED.match(s):
                 return False
-            if mode == Mode.EXC_MESSAGE and not _known(s):
+            if mode == Mode.EXC_MESSAGE and not _known(s) and not _a_kill(s):
                 holder: LoggedException | LogFailure = self.exc if self.exc is not None else block
                 if len(holder.message.splitlines()) < MAX_MESSAGE_LINES and len(holder.message) < MAX_MESSAGE_CHARS:
                     holder.message = f"{holder.message}\n{s}" if holder.message else s

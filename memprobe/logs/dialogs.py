@@ -23,6 +23,7 @@ from .patterns import (
     _CLASS_VALIDATION,
     _CLASS_WORD,
     _CPP_TERMINATE,
+    _CUT_TORCH_OOM,
     _EXC_LINE,
     _FALLBACKS,
     _IMPORT_FAILED,
@@ -37,6 +38,7 @@ from .patterns import (
     _OUTPUT_REASONS,
     _PROMPT_REFUSALS,
     _REPORT_OPENERS,
+    _RUST_PANIC,
     _SWARM_ERRORED,
     _TITLE_WORD,
     _VALIDATE,
@@ -214,6 +216,16 @@ class DialogReading(BlockReading):
             self._open("message", s, exception_type=m.group(1), message="")
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), "")
+            return True
+        if first == "t" and s.startswith("thread '") and (m := _RUST_PANIC.match(s)):
+            self._open("message", s, exception_type="panic", message=m.group(1) or "")
+            self.mode = Mode.EXC_MESSAGE if m.group(1) else Mode.MESSAGE  # (its message below it: until a blank line)
+            return True
+        if first == "t" and _CUT_TORCH_OOM.match(s):  # torch's out-of-memory line, the paste cut inside its name
+            name = "torch.cuda.OutOfMemoryError" if "cuda." in s else "torch.OutOfMemoryError"
+            self._open("message", s, exception_type=name, message="")
+            self.mode = Mode.EXC_MESSAGE
+            self.exc = LoggedException(name, "")
             return True
         if first == '"' and (m := _API_CLASS_LINE.match(s)):
             self.api_class = (self.n, m.group(1))

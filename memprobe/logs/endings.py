@@ -32,6 +32,8 @@ _PAUSE = (
 )
 _CRASH = (
     "segmentation fault",
+    "panic. aborting.",  # Rust's abort: "thread caused non-unwinding panic. aborting.", "panicked while processing panic"
+    "while panicking. aborting.",
     "core dumped",
     " dumped core.",  # systemd-coredump: "Process 9600 (python) of user 1000 dumped core." (coredumpctl info, the journal)
     "fatal python error",
@@ -106,12 +108,14 @@ _CRASH = (
     "caught in c10/util/aborthandler.h",  # torch's handler on Windows: "Unhandled exception caught in ...", then abort
 )
 _NT_CRASH = re.compile(
-    r"(?:\b0xc0000(?!12d|017)[0-9a-f]{3}|\b322122(?!5773|5495)[56]\d{3}|-10737(?!41523|41801)\d{5})\b"
+    r"(?:\b0xc0000(?!12d|017|135|142)[0-9a-f]{3}|\b322122(?!5773|5495|5781|5794)[56]\d{3}"
+    r"|-10737(?!41523|41801|41515|41502)\d{5})\b"
     r"|\bexit code: 184467440[67]\d{10}\b"  # the same, negative, read as 64 bits unsigned (LM Studio's dialog)
 )
 """An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,
 0xC0000374 heap corruption ...), in hex or as Windows prints it in decimal; the commit limit's 0xC000012D
-and STATUS_NO_MEMORY's 0xC0000017 are memory failures (:mod:`memprobe.judging.failures`). A 64-bit reading of a
+and STATUS_NO_MEMORY's 0xC0000017 are memory failures (:mod:`memprobe.judging.failures`); a DLL not found (0xC0000135)
+or that failed to start (0xC0000142) stopped the program before it ran: an error, not a crash. A 64-bit reading of a
 negative status (``Exit code: 18446744072635810000``) lost its low digits to a float: only its being one is read."""
 _FATAL_CHECK = re.compile(r"^\[f [^\]]*:\d+\]")
 _NATIVE_ASSERT = re.compile(r"assertion failed: .*, file .+, line \d+")
@@ -141,6 +145,11 @@ _MEMORY_KILL = (
     "out of memory: oom victim",  # the kernel, its victim already exiting
     "(vm-pageshortage",  # macOS' jetsam: "memorystatus: killing_top_process pid N [python3.11] (vm-pageshortage ..."
     "system oom encountered",  # Kubernetes' SystemOOM event: "System OOM encountered, victim process: python"
+    "send sigkill to the victim",  # nohang: "Implement a corrective action: Send SIGKILL to the victim; total ..."
+    "send sigterm to the victim",
+    "memory status that requires corrective actions",  # ... and the low memory it acts on
+    "exceeds the memory usage threshold",  # Ray's memory monitor: "Memory on the node ... was 12.49GB / 13.15GB
+    # (0.950003), which exceeds the memory usage threshold of 0.95. Ray killed this worker"
     "low on resource: memory",  # Kubernetes evicted the pod: its node's memory ran low (not the container's limit)
     "run out of application memory",  # macOS: "Your system has run out of application memory."
 )
@@ -388,6 +397,7 @@ def ending_kind(low: str, s: str) -> str | None:
     if (
         any(p in low for p in _MEMORY_KILL)
         or ("sending sig" in low and ("earlyoom" in low or "badness" in low))
+        or ("systemd-oomd" in low and ": killed /" in low)  # an older oomd's kill, its reason in the lines above it
         or ("kernel:" in low and _NO_FREE_SWAP.search(low))
     ):
         return "memory-kill"
@@ -395,8 +405,9 @@ def ending_kind(low: str, s: str) -> str | None:
         return "commit-exhausted"
     if any(p in low for p in _WINDOW_OOM):
         return "window-oom"
-    if s.endswith("Killed") and s[-7:-6] in _BAR_END:  # the shell's word on a progress line it cut ("... - loss:
-        return "killed"  # 2.1371Killed", a bar's "... 3/5 [00:01<00:02]Killed")
+    if s.endswith("Killed") and (s[-7:-6] in _BAR_END or (s[-7:-6] == " " and s[-8:-7] in _BAR_END)):
+        return "killed"  # the shell's word on a progress line it cut ("... - loss: 2.1371Killed", a bar's "... 3/5
+        # [00:01<00:02]Killed"), or after a sentence a flattened paste ran it into ("Parsing from onnx file... Killed")
     if re.search(r"(?:^|\s)killed(?::? 9)?(?:[\s.!;]|$)", low) and (
         len(s) < 24 or "python" in low or "main.py" in low or _SHELL_JOB.search(low)
     ):

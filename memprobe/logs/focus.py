@@ -202,6 +202,8 @@ def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
     """ComfyUI's process died, and the failure after it is a client's (Krita's, a script's: no frame of
     ComfyUI's) that lost its server, or a traceback cut before it says what it raised: the death is what
     to explain."""
+    if memory_sign(failure.message):  # (no client's words for a lost server: the dying process' own, saying why; a
+        return None  # launcher's report that it ended printed under them is their consequence)
     if ending_kind(failure.message.lower(), failure.message) == "backend-exit":  # a launcher raised that it ended
         at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
         return Ending("backend-exit", at, None, raised=failure)
@@ -217,8 +219,6 @@ def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
         aimdo = any("aimdo" in f.path for f in failure.frames)  # a native fault ctypes turned into an exception
         earlier = next((e for e in facts.endings if e.kind == "crash" and e.line.number < failure.line), None)
         return earlier or Ending("crash", at, None, in_dynamic_vram=aimdo, raised=failure)
-    if memory_sign(failure.message):  # (no client's words for a lost server: the dying process' own, saying why)
-        return None
     unsaid = failure.source == "traceback" and not failure.message and not failure.exception_type
     if not unsaid and (not failure.frames or any(_COMFY_CODE.search(f.path) for f in failure.frames)):
         return None

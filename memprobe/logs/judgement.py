@@ -78,8 +78,10 @@ def _cause_first(failures: list[LogFailure], compute_device: str) -> list[LogFai
     """The failures with their cause first. Two streams (stdout and stderr) interleave in a paste, so
     a node's ``AttributeError: ... has no attribute 'model'`` can print before the out-of-memory that
     left it without its model: a memory failure of the same prompt is then the cause. So it is of a
-    wrapper's message (TorchScript's) above the error it wraps. Outputs that failed validation are skipped
-    and the prompt runs the rest: memory running out while it ran is what stopped it."""
+    wrapper's message (TorchScript's) above the error it wraps, and of a traceback whose error the paste left out
+    (processes' tracebacks interleaved: ``MemoryError`` and ``[WinError 1455]`` in the frames of the others).
+    Outputs that failed validation are skipped and the prompt runs the rest: memory running out while it ran is
+    what stopped it."""
     first = failures[0]
     if first.source == "validation":
         ran_out = next(
@@ -90,7 +92,8 @@ def _cause_first(failures: list[LogFailure], compute_device: str) -> list[LogFai
     if classify_failure(first.exception_type, first.message, compute_device=compute_device) != "other":
         return failures
     said = f"{first.exception_type or ''}: {first.message}"
-    if not (_BROKEN_OBJECT.search(said) or _WRAPPER.search(said)):
+    unstated = not (first.exception_type or first.message)  # frames whose error the paste cut off (or interleaved)
+    if not (unstated or _BROKEN_OBJECT.search(said) or _WRAPPER.search(said)):
         return failures
     for i, later in enumerate(failures[1:], 1):
         if _names_memory(later, compute_device):

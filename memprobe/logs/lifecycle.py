@@ -19,6 +19,10 @@ from .text import clean
 
 __all__ = ["EndingReading"]
 
+_LABEL_MAX = 80
+"""A progress bar's own label (``Steps:``, ``Sampling 4 frames``) is shorter; a longer one holds what was printed
+before the bar on its line."""
+
 
 class EndingReading:
     facts: LogFacts
@@ -194,6 +198,9 @@ class EndingReading:
     def _progress_bar(self, s: str) -> str | None:
         """A sampler's progress bar (its last state): the exception printed right after it on its line, if one was."""
         label = s[: s.find("%|")]
+        if len(label) > _LABEL_MAX and memory_gate(label.lower()):  # an error printed before the bar on its line
+            before = label.rstrip("0123456789 ")  # (a page flattened them: "...OutOfMemoryError: ... Steps:   0%|")
+            self._plain(before, before)
         work = _VAE_BAR.search(label) if ("VAE" in label or "vae" in label) and not bar_finished(s) else None
         hint = ("vae-decode" if work.group(1).lower() == "de" else "vae-encode") if work else "progress"
         self.prompt.last = (self.n, s, hint)  # (a VAE's own bar running: "[Tiled VAE]: Executing Decoder Task Queue")

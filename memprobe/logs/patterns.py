@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..judging.wordings import OOM_HANDLER_LINES
+from ..judging.wordings import OOM_HANDLER_LINES, WENT_ON
 from .records import _PROGRESS as _PROGRESS
 from .records import Frame, LogFailure
 from .text import COMPOSE_PREFIX
@@ -218,8 +218,12 @@ _API_NODE = re.compile(r"""['"]node_errors['"]:\s*\{\s*['"]([^'"]+)['"]""")
 """The first refused node's id in ``/prompt``'s ``node_errors``."""
 _LAUNCH = re.compile(r"main\.py|python|\.bat\b|comfy|entry_with_update|launch")
 """A command that starts ComfyUI (or a program running it), typed at a shell's prompt."""
-_ONE_SHOT = re.compile(r"\s-c\s|-m\s+pip\b|^pip\d?\s|\s--version\b")
-"""A command that runs and returns (``python -c "..."``, pip, a version check): back at the prompt, nothing ended."""
+_ONE_SHOT = re.compile(
+    r"\s-c\s|-m\s+pip\b|^pip\d?\s|\s--version\b"
+    r"|^comfy(?:\s+--?[\w-]+(?:[= ][^\s-]\S*)?)*\s+(?:node|model|install|update|env|which|set-default|tracking|standalone)\b"
+)
+"""A command that runs and returns (``python -c "..."``, pip, a version check, comfy-cli's ``comfy node install-deps``
+and the like, not its ``comfy launch``): back at the prompt, nothing ended."""
 _FALLBACKS = ("Error running sage attention: ",)
 """Errors ComfyUI caught and went on past: its SageAttention wrapper logs why the kernel failed ("out of resource:
 shared memory", "no kernel image is available") and runs PyTorch's attention instead (``comfy/ldm/modules/
@@ -325,7 +329,7 @@ _VALIDATION_MESSAGES = (
 _OUT_OF_RANGE = re.compile(r"^Value \S+ (?:bigger than max|smaller than min) of \S+")
 _LOOSE_ERROR = re.compile(
     r"\] Assertion `.*` failed|Error submitting a packet to the muxer|Error: Command failed: "  # CUDA's, ffmpeg's, Node's
-    r"|ComfyUI (?:execution )?error: |^Server error: |^(?i:server execution error): |INTERNAL ASSERT FAILED at |size mismatch for "
+    r"|ComfyUI (?:execution )?error: |^Server error: |^(?i:server execution error): |INTERNAL ASSERT FAILED at\b|size mismatch for "
     r"|CUDA error(?: \([^)]{1,200}\))?: |HIP error: |nvrtc: error: |no kernel image is available|Error\(s\) in loading state_dict"
     r"|^(?:CUDA|HIP)[ -]?(?:错误|錯誤|エラー|오류|[Ff]ehler|[Ee]rreur|[Ee]rrore?|[Оо]шибка|[Hh]ata|[Ll]ỗi) ?[:：]"  # translated
     r"|Error Code \d+: |Error during server start|[Cc]ould not bind on address|Cmd\('[\w.-]+'\) failed"  # TensorRT's; Krita's; GitPython's
@@ -339,6 +343,8 @@ _LOOSE_ERROR = re.compile(
     r"|DLL load failed|cannot import name|Failed to execute startup-script|\(non OOM\)"
     r"|shapes cannot be multiplied|must match the size of tensor|Expected all tensors to be on the same device"
     r"|Output size is too small"  # torch's convolution or pooling given an input smaller than its kernel
+    r"|was unable to start correctly \(0x"  # Windows' dialog for a program whose DLLs failed to start (0xc0000142),
+    r"|(?:0x[cC]0000(?:135|142)|3221225781|3221225794|-1073741515|-1073741502)\b"  # its exit code, or a DLL not found's
     r"|^\[ONNXRuntimeError\] : \d+ : "  # ONNX Runtime's own status, its exception's name cut off
     r"|should be the same|expected scalar type|Sizes of tensors must match|not implemented for '"
     r"|Torch not compiled with CUDA enabled|No CUDA GPUs are available|Found no NVIDIA driver"
@@ -399,15 +405,20 @@ _SAYS_FAILED = re.compile(
 the wording ("[AnimateDiffEvo] - ERROR - No motion models found", "Required input is missing: force_uniform_tiles")."""
 _NOT_A_FAILURE = re.compile(
     r"(?i)warn|\binstead\b|trying again|\bretry(?:ing)?\b|fall(?:ing)? ?back|\bdefaulting to\b|\bskipp(?:ing|ed)\b|\bignored?\b"
-    r"|\bno errors?\b|^\W*(?:clip|unet|vae|model) (?:missing|unexpected) ?:|\bEP Error\b|\(Triggered internally at "
+    r"|\bno errors?\b|"
+    + "|".join(map(re.escape, WENT_ON))
+    + r"|^\W*(?:clip|unet|vae|model) (?:missing|unexpected) ?:|\bEP Error\b|\(Triggered internally at "
     r"|^(?:" + "|".join(map(re.escape, _NOTICES)) + r")|\bencountered in (?!cast)\w"
     r"|\b(?:(?:will|may|might|could) )+be slower\b"  # Wan2GP's "Unable to pin data ... Transfer ... will may be slower."
     r"|\bno reserved RAM left\b"  # Wan2GP's notice that a LoRA stays unpinned ("Unable pin data of ... to reserved RAM")
     r"|\[[IWV]:onnxruntime[:,]"  # ONNX Runtime's info and warning levels ("[W:onnxruntime:, transformer_memcpy.cc:74
     # ApplyImpl] 12 Memcpy nodes are added ... (including unable to run CUDA graph)")
+    r"|^Using the latest cached version of"  # Hugging Face datasets offline: "... since X couldn't be found on the Hub"
     r"|can't use mmap because"  # llama.cpp, reading a model it cannot map ("... tensors are not aligned; convert to ...")
     r"|when one has already been registered\b"  # TensorFlow, JAX: cuDNN's, cuFFT's, cuBLAS' plugin registered twice
     r"|\b(?:will|may|might|could) fail if\b"  # a forecast (Ray's disk monitor: "Object creation will fail if spilling ...")
+    r"|(?-i:^(?=\d*[a-f])[0-9a-f]{7,12} (?=[\w\[(]))"  # a commit's subject in git's one-line log ("4965c0e2 WAN: Fix cache VRAM
+    # leak on error (#10141)": an update's list of what changed)
     r"|^" + glog_level("IW")  # glog's level, TensorFlow's: info, warning ("W tensorflow/.../dso_loader.cc:64] Could not
     # load dynamic library 'cudart64_110.dll'")
 )
@@ -432,6 +443,13 @@ _STARTUP = ("[START] Security scan", "** ComfyUI startup time:", "Prestartup tim
 _BARE_MEMORY_ERRORS = ("MemoryError", "OutOfMemoryError")
 """Exception types that name memory running out without a message (Python's ``MemoryError``, torch's
 ``OutOfMemoryError`` of a cut paste)."""
+_RUST_PANIC = re.compile(r"thread '[^']{1,80}' panicked at (?:'(.+)', \S+:\d+:\d+|.+:\d+:\d+:)$")
+"""A Rust program's panic (an error, its message quoted in it before Rust 1.73, on the next lines since): ``thread
+'tokio-runtime-worker' panicked at ...\\client.rs:298:41:`` above ``called `Result::unwrap()` on an `Err` value:
+BufferTooBig(2156988480)``."""
+_CUT_TORCH_OOM = re.compile(r"torch\.(?:cuda\.)?OutOfMem(?:o(?:r(?:y(?:E(?:r(?:r(?:o)?)?)?)?)?)?)?$")
+"""torch's out-of-memory exception as the paste's last line, cut inside its name (``torch.cuda.OutOfMemoryErro``: an
+excerpt of a fixed length)."""
 _ANSWERED = re.compile(r'"POST (?!\S*/upload/)\S+ HTTP/[\d.]+" 2\d\d\b')
 """An access log's line for a request answered with success (werkzeug's ``"POST /api/v1/images/text2img HTTP/1.1" 200
 -``, uvicorn's ``"POST /generate HTTP/1.1" 200 OK``): a server that wraps ComfyUI's code sent the result (an upload's

@@ -96,7 +96,7 @@ def _plain(line: str) -> str:
 
 
 _FLAT_BREAK = re.compile(
-    r"(?<=it/s\]) +|(?<=s/it\]) +|(?<=\|) +(?=\|)"  # after a progress bar, between a table's rows
+    r"(?<=it/s\]) +|(?<=s/it\]) +|(?<=[^%]\|) +(?=\|)"  # after a progress bar, between a table's rows (not in an empty bar)
     r"| +(?="
     r"Traceback \(most recent call last\)|File \"[^\"]{1,500}\", line \d+,? in "
     r"|During handling of the above exception|The above exception was the direct cause"
@@ -137,7 +137,7 @@ def _pieces(line: str, cut: bool) -> Iterator[tuple[str, bool]]:
         start = _unknown_prefix(line)  # a logger's prefix, known or not, stays with the first piece
         start += _prefixes_end(line[start:])
         split = _FLAT_BREAK.split(" " + line[start:])  # the space: a marker that begins the text counts too
-        if len(split) > 2:
+        if len(split) > 2 or split[-1].rstrip() == "Killed":  # (or one break: the shell's word that ends it)
             parts = []
             for piece in split:  # a piece that is only a logger's prefix goes with the line it began
                 if parts and _prefixes_end(parts[-1] + " ") > len(parts[-1]):

@@ -284,6 +284,10 @@ def test_a_logs_own_indentation_is_kept():
         "ImpactPack974_frontend_onConnectionsChange_typeerror.log",  # ltdrdata/ComfyUI-Impact-Pack#974, a JS stack
         "dhalman_nanoclaw_mps_ksampler_normshape_comfyui.log",  # a committed comfyui.log indented as a whole
         "CustomScripts118_bettercombos_combo_undefined_loadgraph.log",  # a JS stack too
+        # rich's console (its level column) and YOLOv5's validation table, each line under a bar: seen whole since an
+        # empty bar ("0%|          |") is no longer split as a table's rows
+        "fluxtrainer180_training_allocation_rich_console.log",
+        "yolov5_val_nms_time_limit_warning.log",
         "kijai-ComfyUI-FluxTrainer59_oom_fluxtrainvalidate.log",  # rich's log: each line under its message column
         # A1111's "*** Error loading script: ..." (Forge, reForge), its traceback indented under it
         "Panchovix-stable-diffusion-webui-reForge239_layerdiffuse_no_module_backend.log",
