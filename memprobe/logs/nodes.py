@@ -114,9 +114,13 @@ _FORK_ROOTS = (
     ("/ldm_patched/", "/comfy/"),
     ("/fcbh/", "/comfy/"),
 )
-_VAE_FILE = re.compile(r"(?:^|(?<=/))comfy/ldm/(?:[\w.]+/)*[\w.]*(?:vae|autoencoder)[\w.]*(?:/|$)", re.IGNORECASE)
+_VAE_FILE = re.compile(
+    r"(?:^|(?<=/))(?:comfy|stable-diffusion(?:-stability-ai)?)/ldm/(?:[\w.]+/)*[\w.]*(?:vae|autoencoder)[\w.]*(?:/|$)",
+    re.IGNORECASE,
+)
 """A VAE's code in ComfyUI's models (``comfy/ldm/models/autoencoder.py``, ``comfy/ldm/wan/vae.py``,
-``comfy/ldm/lightricks/vae/...``, ``comfy/ldm/audio/autoencoder.py``)."""
+``comfy/ldm/lightricks/vae/...``, ``comfy/ldm/audio/autoencoder.py``), or in the latent diffusion code they come from
+as AUTOMATIC1111's web UI and its forks keep it (``repositories/stable-diffusion-stability-ai/ldm/models/...``)."""
 _CODING_FUNCTION = re.compile(r"(?i)(?:^|_)(de|en)code(?:_|$)")
 """A VAE's decode or encode function (``decode``, ``_decode``, ``encode_tiled``; not ``get_autoencoder_params``)."""
 _UPSAMPLING = re.compile(r"\b(?:interpolate|upsample)\b|\.up\[", re.IGNORECASE)
@@ -183,7 +187,9 @@ def _code_stage(frame: Frame) -> tuple[str, str] | None:
             return stage, f"ComfyUI's {where.rstrip('/')} ({frame.function})"
     if (vae := _VAE_FILE.search(path)) and (coding := _CODING_FUNCTION.search(frame.function)):
         stage = "vae-decode" if coding.group(1).lower() == "de" else "vae-encode"
-        return stage, f"the VAE's {frame.function}() in ComfyUI's {path[vae.start() :]}"
+        where = path[vae.start() :]
+        owner = "ComfyUI's" if where.startswith("comfy/") else "latent diffusion's"
+        return stage, f"the VAE's {frame.function}() in {owner} {where}"
     if path.endswith("/comfy/ldm/modules/diffusionmodules/model.py") and _UPSAMPLING.search(frame.code or ""):
         return "vae-decode", "the VAE decoder's upsampling in ComfyUI's ldm/modules/diffusionmodules/model.py"
     return None
