@@ -215,4 +215,38 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     "fk": ((16, 31), (0, 0), (9, 14), (0, 0)),  # LLM front-ends and runtimes beside llama.cpp (text-generation-webui,
     # TensorRT-LLM, exllamav2, KoboldAI, privateGPT, GPT4All, MLC-LLM): which memory ran out, or none, 20/31; the
     # original reader 9/31, 0/14
+    "fl": ((23, 26), (6, 7), (1, 2), (0, 0)),  # ComfyUI custom node packs the corpus barely knew (captioning and prompt
+    # LLMs, segmentation, identity, audio): which memory ran out, or none, 25/26; the original reader 17/26, 0/2
+    "fm": ((16, 20), (4, 4), (0, 1), (0, 1)),  # ComfyUI's forks, installers and launchers (ComfyUI-Zluda, comfyui-rocm,
+    # the Desktop app, Stability Matrix, Pinokio, comfy-cli) and ComfyUI on Apple silicon: which memory ran out, or
+    # none, 19/20; the original reader 10/20, 0/1
+    "fn": ((26, 32), (0, 0), (14, 16), (0, 0)),  # LLM serving engines (vLLM, SGLang, text-generation-inference,
+    # LightLLM, Xinference, MLC-LLM, CTranslate2, TensorRT-LLM): which memory ran out, or none, 28/32; the original
+    # reader 15/32, 1/16
+    "fo": ((19, 28), (0, 0), (11, 14), (0, 0)),  # computer-vision training and inference (Ultralytics YOLO, MMDetection
+    # and its siblings, detectron2, timm, PaddleOCR, EasyOCR, DINOv2): which memory ran out, or none, 20/28; the
+    # original reader 14/28, 2/14
+    "fp": ((16, 24), (0, 0), (9, 12), (0, 0)),  # LLM fine-tuning stacks (LLaMA-Factory, Unsloth, DeepSpeed, axolotl,
+    # Megatron-LM, TRL, PEFT, ms-swift): which memory ran out, or none, 18/24; the original reader 12/24, 1/12
+    "fq": ((22, 33), (0, 0), (15, 16), (0, 0)),  # 3D reconstruction and rendering (gsplat and other splatting trainers,
+    # instant-ngp, nerfstudio, COLMAP, Meshroom, Open3D, Brush, Blender): which memory ran out, or none, 29/33; the
+    # original reader 13/33, 1/16
+    "fr": ((17, 30), (0, 0), (11, 15), (0, 0)),  # job and cluster logs around ML work (Slurm, Kubernetes, Ray,
+    # SageMaker, Vertex AI, Colab, RunPod): which memory ran out, or none, 19/30; the original reader 3/30, 1/15
+    "fs": ((20, 28), (0, 0), (9, 13), (0, 0)),  # Windows' commit limit in any program, and threads in Chinese, Japanese
+    # and Russian: which memory ran out, or none, 20/28; the original reader 12/28, 2/13
+    "ft": ((18, 29), (0, 0), (13, 15), (0, 0)),  # Apple silicon's Metal and MPS (llama.cpp, MLX and its apps, PyTorch's
+    # MPS, whisper.cpp, Core ML): which memory ran out, or none, 23/29; the original reader 5/29, 1/15
+    "fu": ((24, 32), (0, 0), (13, 15), (0, 0)),  # Vulkan/ncnn upscalers, video tools and audio separation (Video2X,
+    # Flowframes, Upscayl, NVEncC, Ultimate Vocal Remover, demucs): which memory ran out, or none, 27/32; the original
+    # reader 16/32, 1/15
+    "fv": ((14, 26), (0, 0), (7, 10), (0, 2)),  # Stable Diffusion programs beside ComfyUI (InvokeAI, SD.Next, the AMD
+    # web UI fork, Easy Diffusion, RuinedFooocus, OneTrainer, reForge, NMKD): which memory ran out, or none, 19/26; the
+    # original reader 12/26, 1/10
+    "fw": ((18, 30), (0, 0), (10, 14), (2, 2)),  # the video models' own repositories (Wan2.1 and 2.2, Wan2GP,
+    # HunyuanVideo, LTX-Video, Open-Sora, SkyReels, MAGI-1, Step-Video, DiffSynth-Studio, FramePack-Studio): which
+    # memory ran out, or none, 20/30; the original reader 12/30, 1/14
+    "fx": ((18, 34), (0, 0), (13, 20), (0, 0)),  # the operating system's own memory killers and reports (systemd-oomd,
+    # earlyoom, nohang, the kernel's OOM killer, Windows' resource-exhaustion events, WSL): which memory ran out, or
+    # none, 24/34; the original reader 10/34, 8/20
 }

@@ -1,9 +1,9 @@
 """Logs of programs far from ComfyUI whose failures sit in the same libraries and machines — robotics, data science,
 rendering, serving, weather, video, edge devices, Windows tools, distributed training, notebooks, containers, medicine,
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
-servers, upscalers, GPU computing outside PyTorch, trainers, LLM front-ends — as users paste them: the words each
-prints for memory running out, for a kill, a limit, a full disk, an end, and what only sounds like one. Held-out
-rounds cc to fk (tests/fixtures/logs/SOURCES.md cites each thread)."""
+servers, upscalers, GPU computing outside PyTorch, trainers, LLM front-ends, cluster jobs, the operating system's own
+killers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full disk, an end,
+and what only sounds like one. Held-out rounds cc to fx (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
 
@@ -356,6 +356,44 @@ READINGS = [
     ("deep_generative_projection_bfc_not_a_failure_warning.log", None, None),
     ("lightweight_mmm_cudart64_110_not_found_warning.log", None, None),
     ("tf_cudart64_110_missing_warning_exit0.log", None, None),
+    # -- the rounds of 2026-12-06 (fl to fx)
+    # vllm-project/vllm#2669: Ray's memory monitor, "... which exceeds the memory usage threshold of 0.95. Ray killed
+    # this worker"; hakavlad/nohang#85: "Send SIGKILL to the victim"; systemd/systemd#32304: an older systemd-oomd's
+    # "Killed /user.slice/..." under its candidates (a French journal)
+    ("vllm_ray_worker_oom_asyncengine.log", "system-ram", "memory-kill"),
+    ("nohang_desktop_sigkill_python_victim.log", "system-ram", "memory-kill"),
+    ("systemd_oomd_killed_tmux_slack.log", "system-ram", "memory-kill"),
+    # chenxie95/deeplearning_course_sjtu#20: slurmstepd's "Detected 1 oom-kill event(s) ... cgroup out-of-memory
+    # handler" under the DataLoader's error, its own line (not more of that error's message)
+    ("sjtu_dlcourse_image_caption_slurm_oom_kill_dataloader.log", "cgroup-limit", "cgroup-kill"),
+    # systemd/systemd#36434: the kernel's "kswapd0: page allocation failure: order:0"; alicevision/AliceVision#920:
+    # "Abnormal program termination: memory exhausted"
+    ("systemd_oomd_not_triggered_kswapd_alloc_failure.log", "system-ram", None),
+    ("alicevision_texturing_memory_exhausted.log", "system-ram", None),
+    # ultralytics/ultralytics#1451: the excerpt cut inside "torch.cuda.OutOfMemoryErro"; deepspeedai/DeepSpeed#3869: the
+    # OOM above the launcher's "sigkill_handler ... exits with return code = 1"; jjang-ai/vmlx#58: MLX's "[METAL] Command
+    # buffer execution failed: Insufficient Memory"
+    ("ultralytics_autobatch_281_rtx4090_cuda_oom.log", "vram", None),
+    ("deepspeed_bloom-zero-inference-gtx1650_cuda-oom.log", "vram", None),
+    ("vmlx_qwen35_35b_metal_insufficient_memory.log", "vram", None),
+    # NVlabs/stylegan3#163: spawned workers' tracebacks interleaved, the first headless, a later "[WinError 1455]"
+    ("stylegan3_train_memoryerror_winerror1455.log", "commit-limit", None),
+    # millerscout/Kenshi-Mod-Manager#1834: Windows' full disk in Japanese ("ディスクに十分な空き領域がありません。")
+    ("kenshi-mod-manager_savemodlist_disk-full_ja.log", "disk", None),
+    # ArthurBrussee/brush#500: Rust's panic, "called `Result::unwrap()` on an `Err` value: BufferTooBig(...)", an error;
+    # patientx/ComfyUI-Zluda#305: "thread caused non-unwinding panic. aborting.", a crash
+    ("brush_cubecl_buffertoobig_11m_splats.log", "other", None),
+    ("comfyui-zluda_non_unwinding_panic_abort.log", "abrupt", "crash"),
+    # docker/for-win#6933: "The application was unable to start correctly (0xc0000142)"; vladmandic/sdnext#1560: torch's
+    # "INTERNAL ASSERT FAILED at" at the end of a wrapped line
+    ("docker_wsl_distro_proxy_0xc0000142_popup.log", "other", None),
+    ("sdnext_directml_unbox-expects-dml-tensor_controlnet-cpu.log", "other", None),
+    # no failure: rfjakob/earlyoom#97's "Could not lock memory - continuing anyway: Cannot allocate memory";
+    # patientx/ComfyUI-Zluda#324's git log of an update ("4965c0e2 WAN: Fix cache VRAM leak on error"); unslothai/unsloth#2033's
+    # "Using the latest cached version of the dataset since ... couldn't be found on the Hugging Face Hub"
+    ("earlyoom_could_not_lock_memory_startup.log", None, None),
+    ("comfyui-zluda_comfyui-n_update_git_log_pager_stuck.log", None, None),
+    ("unsloth_grpo-startup_two-sloth-banners.log", None, None),
 ]
 
 

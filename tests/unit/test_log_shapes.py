@@ -158,6 +158,30 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "spleeter_tf_allocation_exceeds_10pct_warning.log",  # TensorFlow's stamp and level (deezer/spleeter#495)
             "audacity_openvino_htdemucs_onnx_unreadable.log",  # Audacity's "17:38:17: " (openvino-plugins-ai-audacity#39)
             "audacity_openvino_htdemucs_xml_missing_models.log",  # ... and again (#168)
+            # the rounds of 2026-12-06 (fl to fx): axolotl's, Flowframes', instant-ngp's, MAGI-1's, nohang's, SD.Next's,
+            # Wan2.2's, the journal's and torchrun's stamps and levels, ...
+            "axolotl_70b-4x3090_cuda-oom-load.log",
+            "colab_tf_gpu_device_created_unknown_crash.log",
+            "easydiffusion_cuda-oom_load-model-gtx1050-3gb.log",
+            "flowframes_frame_extraction_canceled_disk_checks.log",
+            "flowframes_rife-cuda_nonetype_shape.log",
+            "flowframes_rife31_sessionlog_rtx3060_1080p.log",
+            "instant-ngp_fox_v100_cutlass_error_internal.log",
+            "invokeai_cuda-oom_sdxl-unet-load-6gb.log",
+            "magi-1_24b_distill_fp8_too_many_resources_traceback.log",
+            "magi-1_entry_assertionerror_cp_pp_world_size.log",
+            "modd_macos_arm64_killed_no_message.log",
+            "nmkd-sd-gui_defaultcpuallocator_load-model-16gb.log",
+            "nohang_post_kill_exe_mysqld_low_memory.log",
+            "ollama_wsl2_runner_illegal_instruction_no_avx2.log",
+            "open-sora_t5_text_encode_oom_rank3.log",
+            "qbittorrent_ee_event2004_table_commit.log",
+            "sdnext_directml_sdxl-oom-after-100pct-vae-decode.log",
+            "sdnext_openvino_startup-img2img-uses-cpu.log",
+            "sdnext_zluda-args_openvino-selected-cpu-fallback.log",
+            "systemd_oomd_not_triggered_kswapd_alloc_failure.log",
+            "wan2.2_a14b_4xa100_fsdp_oom.log",
+            "wan2.2_s2v_8x5090_vae_decode_oom.log",
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -208,6 +232,11 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
     assert corpus_shaped(unwrapped) == {
         "db-benchmark_dask_groupby_worker_exceeded_95pct_budget.log",  # Dask's console, wrapped at 72 columns
         "vllm_ray_raylet_workers_killed_memory_pressure.log",
+        # Docker's Windows-container error and its JSON, wrapped at 150 and 205 columns; a Pinokio console's compiler
+        # command, at 230 (2026-12-06's rounds)
+        "nav-docker_hyperv_pagingfile_mojibake.log",
+        "navcontainerhelper_hyperv_pagingfile_createcomputesystem.log",
+        "wan2gp_minimax_h3_triton_tcc_undefined_symbol.log",
         "nerfstudio_instant_ngp_caching_images_processus_arrete.log",  # rich's log, padded to its console's width
         "a1111_install_torch_errno28_pip_temp.log",
         "ComfyUIZluda176_gfx803_newer_rocmlibs_cuda_oom_traceback.log",
@@ -288,6 +317,10 @@ def test_a_logs_own_indentation_is_kept():
         # empty bar ("0%|          |") is no longer split as a table's rows
         "fluxtrainer180_training_allocation_rich_console.log",
         "yolov5_val_nms_time_limit_warning.log",
+        # the AMD web UI fork's console and Ultralytics' tuning table, indented as a whole (2026-12-06's rounds)
+        "sd-webui-amdgpu_directml-igpu_input-float-bias-half.log",
+        "sd-webui-amdgpu_directml_vae-decode-could-not-allocate-tensor.log",
+        "ultralytics_yolo11_tune_zero_map_epochs.log",
         "kijai-ComfyUI-FluxTrainer59_oom_fluxtrainvalidate.log",  # rich's log: each line under its message column
         # A1111's "*** Error loading script: ..." (Forge, reForge), its traceback indented under it
         "Panchovix-stable-diffusion-webui-reForge239_layerdiffuse_no_module_backend.log",
@@ -398,6 +431,10 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "matlab_flimfit_out_of_memory_fit.log",  # flimfit/FLIMfit#380, MATLAB's error stack as it prints it
         "onepomodoro_gpu_device_suspended_zh_report.log",  # DinoChan/OnePomodoro#110, a crash report so pasted
         "textgen_ipex_no_module_exllamav2.log",  # oobabooga/textgen#6163, a traceback so pasted
+        "kenshi-mod-manager_comexception_glyphmetrics_pagefile_ru.log",  # more of Kenshi Mod Manager's (2026-12-06)
+        "kenshi-mod-manager_dllnotfound_wtsapi32_pagefile_ru.log",
+        "kenshi-mod-manager_savemodlist_disk-full_ja.log",
+        "kenshi-mod-manager_savemodlist_disk-full_ru.log",
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")
