@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ending_kind", "ending_hint", "backend_exit_kind", "ENDING_HINT", "CMD_PAUSE"]
+__all__ = ["COULD_NOT_START", "ending_kind", "ending_hint", "backend_exit_kind", "ENDING_HINT", "CMD_PAUSE"]
 
 CMD_PAUSE = (
     "press any key to continue . . .",
@@ -108,15 +108,19 @@ _CRASH = (
     "caught in c10/util/aborthandler.h",  # torch's handler on Windows: "Unhandled exception caught in ...", then abort
 )
 _NT_CRASH = re.compile(
-    r"(?:\b0xc0000(?!12d|017|135|142)[0-9a-f]{3}|\b322122(?!5773|5495|5781|5794)[56]\d{3}"
-    r"|-10737(?!41523|41801|41515|41502)\d{5})\b"
+    r"(?:\b0xc0000(?!12d|017)[0-9a-f]{3}|\b322122(?!5773|5495)[56]\d{3}|-10737(?!41523|41801)\d{5})\b"
     r"|\bexit code: 184467440[67]\d{10}\b"  # the same, negative, read as 64 bits unsigned (LM Studio's dialog)
 )
 """An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,
 0xC0000374 heap corruption ...), in hex or as Windows prints it in decimal; the commit limit's 0xC000012D
-and STATUS_NO_MEMORY's 0xC0000017 are memory failures (:mod:`memprobe.judging.failures`); a DLL not found (0xC0000135)
-or that failed to start (0xC0000142) stopped the program before it ran: an error, not a crash. A 64-bit reading of a
+and STATUS_NO_MEMORY's 0xC0000017 are memory failures (:mod:`memprobe.judging.failures`); the codes of a program that
+could not start are errors (:data:`COULD_NOT_START`). A 64-bit reading of a
 negative status (``Exit code: 18446744072635810000``) lost its low digits to a float: only its being one is read."""
+COULD_NOT_START = r"(?i:(?:\b0xc0000(?:135|139|142)|\b322122(?:5781|5785|5794)|-107374(?:1515|1511|1502))\b)"
+"""The NTSTATUS codes of a program that could not start, in hex and in decimal (unsigned, signed): a DLL not found
+(0xC0000135), an entry point not found in one (0xC0000139), a DLL that failed to initialise (0xC0000142). An error,
+not a crash: nothing ran (a pattern's text, for the error lines' pattern to hold too)."""
+_COULD_NOT_START = re.compile(COULD_NOT_START)
 _FATAL_CHECK = re.compile(r"^\[f [^\]]*:\d+\]")
 _NATIVE_ASSERT = re.compile(r"assertion failed: .*, file .+, line \d+")
 """A native library's own assert macro (nunchaku's ``assertion failed: false, file ...dispatch_utils.h, line 30``):
@@ -432,6 +436,8 @@ def ending_kind(low: str, s: str) -> str | None:
         return None  # GitPython's error for a git (a child process) that failed, crashed or not: ComfyUI lived on
     if "exception: access violation" in low and "fatal exception" not in low:
         return None  # ctypes' words for a fault it caught in the DLL it called: Python lived to report it
+    if _COULD_NOT_START.search(low):
+        return None  # ("Windows fatal exception: code 0xc0000139"): it could not start, an error line (not a crash)
     if (
         any(p in low for p in _CRASH)
         or _NATIVE_FRAME.search(low)

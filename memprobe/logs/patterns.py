@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ..judging.wordings import OOM_HANDLER_LINES, WENT_ON
+from .endings import COULD_NOT_START
 from .records import _PROGRESS as _PROGRESS
 from .records import Frame, LogFailure
 from .text import COMPOSE_PREFIX
@@ -340,12 +341,15 @@ _LOOSE_ERROR = re.compile(
     r"|missing \d+ required (?:positional|keyword-only) argument|unexpected keyword argument|object has no attribute"
     r"|object is not (?:a mapping|subscriptable|callable|iterable)|No module named|is not defined"
     r"|index out of range|values to unpack|Permission denied|No such file or directory|LoadLibrary failed"
+    r"|没有那个文件或目录|Datei oder Verzeichnis nicht gefunden|Aucun fichier ou dossier de ce type"  # ENOENT in glibc's
+    r"|No existe el archivo o el directorio|Нет такого файла или каталога"  # Chinese, German, French, Spanish, Russian
     r"|DLL load failed|cannot import name|Failed to execute startup-script|\(non OOM\)"
     r"|shapes cannot be multiplied|must match the size of tensor|Expected all tensors to be on the same device"
     r"|Output size is too small"  # torch's convolution or pooling given an input smaller than its kernel
     r"|was unable to start correctly \(0x"  # Windows' dialog for a program whose DLLs failed to start (0xc0000142),
-    r"|(?:0x[cC]0000(?:135|142)|3221225781|3221225794|-1073741515|-1073741502)\b"  # its exit code, or a DLL not found's
-    r"|^\[ONNXRuntimeError\] : \d+ : "  # ONNX Runtime's own status, its exception's name cut off
+    r"|"
+    + COULD_NOT_START  # its exit code, or a DLL's not found, or its entry point's
+    + r"|^\[ONNXRuntimeError\] : \d+ : "  # ONNX Runtime's own status, its exception's name cut off
     r"|should be the same|expected scalar type|Sizes of tensors must match|not implemented for '"
     r"|Torch not compiled with CUDA enabled|No CUDA GPUs are available|Found no NVIDIA driver"
     r"|Error while deserializing header|invalid load key|PytorchStreamReader failed|(?:Unexpected|Missing) key\(s\) in"

@@ -562,6 +562,10 @@ PHRASES = [
         "other",
     ),
     ("GPU process exited unexpectedly: exit_code=-1073741515", "other"),
+    ("Starting get_model: LuongNam/Vistral-7B-Chat-AWQ\nWindows fatal exception: code 0xc0000139", "other"),
+    ("Process exited with code 3221225477", "abrupt"),  # an access violation stays a crash
+    # a file not found, in glibc's other languages
+    (">>> Downloading AMD GPU dependencies...\nchmod: 无法访问'/usr/share/ollama': 没有那个文件或目录", "other"),
     # torch's internal assert, its line wrapped after "at"
     ("ERROR    Exception: tensor.device().type() == at::DeviceType::PrivateUse1 INTERNAL ASSERT FAILED at", "other"),
     # no failure: earlyoom went on; git's one-line log of an update; Hugging Face datasets offline; comfy-cli's
