@@ -295,8 +295,9 @@ _BARE_CLASS = re.compile(r"^(?=.*[a-z])[A-Z][a-z0-9]*_?[A-Z][A-Za-z0-9_]{1,62}$"
 _CLASS_WORD = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63}) +(.+)$")
 """A node's class, a space, the message: a one-line paste that lost its colon."""
 _VAE_CODING = r"(?i)\bvae\b.{0,20}\b(de|en)cod"
-_VAE_WORK = re.compile(_VAE_CODING + r"(?:e|ing)\b")
-"""A line that says a VAE decode (or encode) is under way: a pack's own progress line."""
+_VAE_WORK = re.compile(_VAE_CODING + r"(?:e|ing)\b|(?i:\b(de|en)coding \d+ latents?\b)")
+"""A line that says a VAE decode (or encode) is under way: a pack's own progress line, stable-diffusion.cpp's
+"decoding 1 latents"."""
 _VAE_BAR = re.compile(_VAE_CODING + r"(?:e|ing|er)\b")
 """A progress bar's label that says a VAE decodes (encodes), its decoder's too: ``VAE encoding:``, the tiled VAE's
 ``[Tiled VAE]: Executing Decoder Task Queue:`` (a line that only names a decoder, "skipping VAE decoder load", is

@@ -339,8 +339,9 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             self._open("message", s, message=s, exception_type="OSError")
             self._close()
             return True
-        if ("VAE" in s or "vae" in s) and (m := _VAE_WORK.search(s)) and not memory_sign(s):
-            self._activity(s, "vae-decode" if m.group(1).lower() == "de" else "vae-encode")  # a pack's own decode
+        if ("VAE" in s or "vae" in s or "latent" in s) and (m := _VAE_WORK.search(s)) and not memory_sign(s):
+            coding = (m.group(1) or m.group(2)).lower()
+            self._activity(s, "vae-decode" if coding == "de" else "vae-encode")  # a pack's own decode
         if "!!!" in s and (m := _EXC_START.search(s)):
             if m.start() > 0:  # a paste that lost its line breaks: the last thing logged before is on this line
                 before = s[: m.start()]
