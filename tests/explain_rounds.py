@@ -249,4 +249,15 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     "fx": ((18, 34), (0, 0), (13, 20), (0, 0)),  # the operating system's own memory killers and reports (systemd-oomd,
     # earlyoom, nohang, the kernel's OOM killer, Windows' resource-exhaustion events, WSL): which memory ran out, or
     # none, 24/34; the original reader 10/34, 8/20
+    "fy": ((21, 30), (0, 0), (10, 15), (0, 0)),  # Ollama's server logs and the apps that pass on its errors (Msty,
+    # Continue): which memory ran out, or none, 24/30; the original reader 6/30, 0/15
+    "fz": ((19, 25), (0, 0), (11, 12), (0, 1)),  # llama.cpp and its family (KoboldCpp, whisper.cpp,
+    # stable-diffusion.cpp, llama-cpp-python) beyond the corpus' threads: which memory ran out, or none, 23/25; the
+    # original reader 2/25, 0/12
+    "ga": ((18, 30), (0, 0), (16, 22), (0, 0)),  # scientific and medical deep learning (nnU-Net, TotalSegmentator,
+    # cellpose, DeepLabCut, ESM, OpenFold, Boltz, SLEAP, MONAI): which memory ran out, or none, 20/30; the original
+    # reader 10/30, 0/22
+    "gc": ((11, 30), (0, 0), (7, 14), (0, 0)),  # desktop and web apps for local LLMs (LM Studio and its MLX engine,
+    # AnythingLLM, h2oGPT, LocalAI, Jan, Open WebUI): which memory ran out, or none, 18/30; the original reader 4/30,
+    # 0/14
 }

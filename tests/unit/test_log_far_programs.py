@@ -3,7 +3,7 @@ rendering, serving, weather, video, edge devices, Windows tools, distributed tra
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
 servers, upscalers, GPU computing outside PyTorch, trainers, LLM front-ends, cluster jobs, the operating system's own
 killers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full disk, an end,
-and what only sounds like one. Held-out rounds cc to fx (tests/fixtures/logs/SOURCES.md cites each thread)."""
+and what only sounds like one. Held-out rounds cc to gc (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
 
@@ -394,7 +394,19 @@ READINGS = [
     ("earlyoom_could_not_lock_memory_startup.log", None, None),
     ("comfyui-zluda_comfyui-n_update_git_log_pager_stuck.log", None, None),
     ("unsloth_grpo-startup_two-sloth-banners.log", None, None),
+    # h2oai/h2ogpt#1383: "Windows fatal exception: code 0xc0000139" (an entry point not found: it could not start);
+    # ollama/ollama#3531, its install script on a Chinese system: "chmod: 无法访问'/usr/share/ollama': 没有那个文件或目录"
+    ("h2ogpt_awq_windows_fatal_0xc0000139.log", "other", None),
+    ("ollama_install_sh_chmod_missing_dir_zh.log", "other", None),
 ]
+
+
+def test_stable_diffusion_cpps_decode_is_told_to_tile():
+    # leejet/stable-diffusion.cpp#1621 (round fz): "decoding 1 latents", then ROCm's out of memory in the VAE's compute
+    # buffer: the line before says it was decoding
+    doc = explain_log((LOGS / "sd-cpp_rocm_oom_vae_decode_flux.log").read_bytes())
+    assert (doc["failure"]["kind"], doc["failure"]["stage"]) == ("vram", "vae-decode")
+    assert doc["suggestions"][0]["id"] == "tiled-decode"
 
 
 @pytest.mark.parametrize(("name", "kind", "ending"), READINGS, ids=[row[0] for row in READINGS])

@@ -182,6 +182,10 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "systemd_oomd_not_triggered_kswapd_alloc_failure.log",
             "wan2.2_a14b_4xa100_fsdp_oom.log",
             "wan2.2_s2v_8x5090_vae_decode_oom.log",
+            "deeplabcut_bfc_allocator_chunks_stats.log",
+            "esmfold_failed_cuda_oom_per_sequence.log",
+            "llama-cpp_metal_insufficient_memory_mtp.log",
+            "localai_llamacpp_illegal_memory_access_meta.log",
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -321,6 +325,8 @@ def test_a_logs_own_indentation_is_kept():
         "sd-webui-amdgpu_directml-igpu_input-float-bias-half.log",
         "sd-webui-amdgpu_directml_vae-decode-could-not-allocate-tensor.log",
         "ultralytics_yolo11_tune_zero_map_epochs.log",
+        "lmstudio_loadmodel_unable_to_allocate_stack.log",  # LM Studio's error stacks, indented as it prints them
+        "lmstudio_vram_usage_typeerror_find.log",
         "kijai-ComfyUI-FluxTrainer59_oom_fluxtrainvalidate.log",  # rich's log: each line under its message column
         # A1111's "*** Error loading script: ..." (Forge, reForge), its traceback indented under it
         "Panchovix-stable-diffusion-webui-reForge239_layerdiffuse_no_module_backend.log",
