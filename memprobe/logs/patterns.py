@@ -453,8 +453,8 @@ _RUST_PANIC = re.compile(r"thread '[^']{1,80}' panicked at (?:'(.+)', \S+:\d+:\d
 'tokio-runtime-worker' panicked at ...\\client.rs:298:41:`` above ``called `Result::unwrap()` on an `Err` value:
 BufferTooBig(2156988480)``."""
 _CUT_TORCH_OOM = re.compile(r"torch\.(?:cuda\.)?OutOfMem(?:o(?:r(?:y(?:E(?:r(?:r(?:o)?)?)?)?)?)?)?$")
-"""torch's out-of-memory exception as the paste's last line, cut inside its name (``torch.cuda.OutOfMemoryErro``: an
-excerpt of a fixed length)."""
+"""A line that is only torch's out-of-memory exception cut inside its name (``torch.cuda.OutOfMemoryErro``): where an
+excerpt of a fixed length ends."""
 _ANSWERED = re.compile(r'"POST (?!\S*/upload/)\S+ HTTP/[\d.]+" 2\d\d\b')
 """An access log's line for a request answered with success (werkzeug's ``"POST /api/v1/images/text2img HTTP/1.1" 200
 -``, uvicorn's ``"POST /generate HTTP/1.1" 200 OK``): a server that wraps ComfyUI's code sent the result (an upload's
