@@ -42,7 +42,7 @@ _POSIX_PATH = re.compile(
     r"(?<![\w.:/~])(?:~/|/)(?:[^\s\"'<>/]+/)+(" + _FILE + r")?"  # /a/b/file.ext, ~/x/
     r"|(?<![\w.:/])/(?:home|Users|root|mnt|media|data|opt|srv|tmp|var)\b[^\s\"'<>]*"  # /home/name
 )
-_FILE_URL = re.compile(r"file:/{2,3}\S+")
+_FILE_URL = re.compile(r"file:/{1,3}\S+")  # (one slash too: ggml-sycl's "Exception caught at file:/home/...")
 _HAS_EXTENSION = re.compile(r"^[^.\s]+(?:\.[^.\s]+)*\.[A-Za-z0-9]{1,12}$")
 _QUOTED_FILE = re.compile(r"^[^\\/\s][^\\/]*\.[A-Za-z0-9]{1,12}$")
 """A file name in quotes: its spaces are its own ('Cinematic Model - v1.0.safetensors')."""

@@ -20,6 +20,7 @@ from .wordings import (
     COMMIT_TEXTS,
     CUT_DEVICE_OOM,
     DISK_TEXTS,
+    FILE_EXHAUSTED,
     GENERIC_ALLOCATION,
     KILLED_CHILD_TEXTS,
     MEMORY_TEXTS,
@@ -104,7 +105,7 @@ def memory_sign(text: str) -> bool:
     >>> memory_sign("Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.")
     False
     """
-    low = text.lower()
+    low = text.lower().replace(_GUESSED, "")
     if detect_fallback(text) is not None or "(non oom)" in low:  # aimdo's "VRAM Allocation failed (non OOM)"
         return False
     if "was sent sigkill" in low:  # gunicorn's kill, which only guesses "Perhaps out of memory?": an ending
@@ -130,6 +131,7 @@ def memory_sign(text: str) -> bool:
         or translated_device_oom(low)
         or RAM_OOM.search(low) is not None
         or _direct3d_oom(low)
+        or FILE_EXHAUSTED.search(low) is not None
     )
 
 
@@ -153,20 +155,22 @@ def classify_failure(
     'system-ram'
     """
     type_name = (exception_type or "").rsplit(".", 1)[-1]
-    text = " ".join((message or "").lower().split())  # a message a console wrapped reads as one line
+    text = " ".join((message or "").lower().replace(_GUESSED, "").split())  # (a message a console wrapped: one line)
     if (
         text == OOM_SUMMARY_LINE.lower()
     ):  # the line ComfyUI's handler of a device OOM logs first (torch's table follows)
         return "vram"
     if any(t in text for t in _NOT_EXHAUSTION) or allocation_size_limit(message) or impossible_request(message):
         return "other"
+    if _SIZE_LIMIT in text:  # (a block too big for the card itself: its memory, whatever the platform's limit)
+        return "vram"
     if _COG_GUESS in text:  # Replicate's cog only guesses at memory: a SIGKILL (-9) on its platform is its limit's
         return "cgroup-limit" if "(exitcode -9)" in text else "other"
     if _direct3d_oom(text):
         return "vram"  # DirectML's E_OUTOFMEMORY: the GPU's (ONNX Runtime's DML provider, torch-directml, Direct3D)
     if any(t in text for t in COMMIT_TEXTS):
         return "commit-limit"
-    if any(t in text for t in DISK_TEXTS) or SHM_WRITE.search(text):
+    if any(t in text for t in DISK_TEXTS) or SHM_WRITE.search(text) or FILE_EXHAUSTED.search(text):
         return "disk"
     vram_text = (
         any(t in text for t in VRAM_TEXTS)
@@ -212,6 +216,9 @@ such API, or many loads used the range up), or a CUDA call other than an allocat
 "non OOM"), or funchook found no free address near the CUDA driver to place aimdo's hooks ("Failed to
 allocate memory in unused regions", comfy-aimdo#74: ComfyUI falls back to its legacy loader):
 ``--disable-dynamic-vram`` avoids it."""
+_GUESSED = "not enough gpu memory?"
+"""ColabFold's guess before any error of a prediction ("Could not predict X. Not Enough GPU memory? INTERNAL: ..."):
+the error after it says what failed."""
 _SIZE_LIMIT = "allocate memory block with size larger than"  # Intel Arc (Alchemist) with IPEX: one over 4 GB
 _COG_GUESS = "prediction failed for an unknown reason. it might have run out of memory?"
 """cog's ``FatalWorkerException`` (Replicate): its worker ended, the exit code in brackets; a guess, not a finding."""
@@ -245,14 +252,11 @@ _NOT_EXHAUSTION = (
     "nvencopenencodesessionex: 10 ",  # on concurrent sessions or an unsupported driver, in the threads that quote it
     "(0 elements of",  # libtiff's "Failed to allocate memory for ... array (0 elements of 8 bytes each)": an overflowed
     # count, not memory (GDAL, after "Integer overflow in TIFFNumberOfTiles")
-    _SIZE_LIMIT,
     "inotify",  # ENOSPC (errno 28) also means the inotify watch limit: "[Errno 28] inotify watch limit reached"
     "in static tls block",  # the dynamic loader's "cannot allocate memory in static TLS block": a library's load
 )
 """Worded as memory errors, not memory running out: :data:`_AIMDO_RESERVE`, and limits other than the
-machine's memory — V8's heap flag, a platform's limit on one allocation's size (IPEX on Intel's Alchemist
-cards: "Current platform can NOT allocate memory block with size larger than 4GB!", however much of the card
-is free)."""
+machine's memory — V8's heap flag (a platform's limit on one allocation's size: :func:`allocation_size_limit`)."""
 _DEVICE_BAD_ALLOC = ("bad_alloc: cudaerrormemoryallocation", "bad_alloc: out_of_memory: cuda error")
 """Thrust's ``bad_alloc`` for a device allocation ("MemoryError: std::bad_alloc: cudaErrorMemoryAllocation: out of
 memory", a CUDA extension's), RMM's (RAPIDS: "std::bad_alloc: out_of_memory: CUDA error at: ..."): the GPU's memory,
@@ -290,16 +294,19 @@ def pinned_host(kind: str | None, message: str | None) -> bool:
 
 
 def allocation_size_limit(message: str | None) -> bool:
-    """The platform refused one allocation for its size alone (Intel's Alchemist cards: 4 GB): IPEX says so; torch's
+    """The platform refused one allocation for its size alone (Intel's Alchemist cards: 4 GB): IPEX says so (a block
+    larger than the card's free memory, or than the card, is the card's memory running short all the same); torch's
     own XPU backend says "XPU out of memory" for a block of 4 GiB or more with more than that free (or, where it names
     no free memory, with what PyTorch held and the block together under the card's capacity)."""
     text = (message or "").lower()
-    if _SIZE_LIMIT in text:
-        return True
-    if "xpu out of memory" not in text:
+    if _SIZE_LIMIT not in text and "xpu out of memory" not in text:
         return False
     sizes = message_sizes(message)
     asked, free, held, total = sizes.requested_bytes, sizes.free_bytes, sizes.allocated_bytes, sizes.total_bytes
+    if _SIZE_LIMIT in text:  # (unless the block would not fit the card at all: its memory is short, whatever the limit)
+        return not (
+            asked is not None and ((free is not None and free < asked) or (total is not None and asked >= total))
+        )
     if asked is None or asked < _XPU_BLOCK_LIMIT:
         return False
     if free is not None:

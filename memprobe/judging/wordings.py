@@ -22,6 +22,7 @@ __all__ = [
     "RAM_OOM",
     "SHM_FULL",
     "SHM_WRITE",
+    "FILE_EXHAUSTED",
     "SPECIFIC_RAM_TEXTS",
     "SYSTEM_RAM_TEXTS",
     "TENSORFLOW_OOM",
@@ -57,6 +58,7 @@ SYSTEM_RAM_TEXTS = (
     "[enforce fail at cpuallocator.cpp",  # torch < 1.5: "... posix_memalign(&data, gAlignment, nbytes) == 0. 12 vs 0"
     "[enforce fail at alloc_cpu",
     "cannot allocate memory",  # ENOMEM (an mmap, a fork)
+    "system out of memory!",  # Unity's native allocator: "Could not allocate memory: System out of memory!"
     "std::bad_alloc",
     "gpu_host_bfc) ran out of memory",  # TensorFlow's allocator of pinned host RAM ("Allocator (gpu_host_bfc) ran out ...")
     "unable to allocate",  # numpy's ArrayMemoryError
@@ -211,6 +213,10 @@ a full disk (its remedy is its size, not RAM's)."""
 SHM_WRITE = re.compile(r"unable to write to file </torch_[\d_]+>(?::? no space left|\s*$| at \S*thallocator\.c)")
 """torch sharing a tensor between processes through a file in /dev/shm that it could not write: for want of space
 (``... </torch_739_144252761_4>: No space left on device (28)``; older versions left the reason unsaid)."""
+FILE_EXHAUSTED = re.compile(r"resource[ _]exhausted: (?!/job:)[^\s;]*[/\\]")
+"""TensorFlow's status for a file it could not write for want of space (its ENOSPC is RESOURCE_EXHAUSTED, the file's
+path first: "Resource exhausted: checkpoints/model.ckpt.tempstate4953...; No space left on device", the reason
+sometimes cut off)."""
 DISK_TEXTS = (
     "no space left on device",
     "errno 28]",
@@ -228,6 +234,7 @@ DISK_TEXTS = (
     "low on resource: ephemeral-storage",  # Kubernetes: the node's disk, a container's or a pod's local storage
     "local ephemeral storage limit",
     "ephemeral local storage usage exceeds",
+    "storage limit exceeded",  # Hugging Face Spaces: "Workload Evicted, Storage Limit Exceeded (50G)" (its disk)
     "storage quota has been exceeded",  # Google Drive (Colab): "Google Drive storage quota has been exceeded"
     "insufficient disk space",  # ComfyUI-FluxTrainer: "Insufficient disk space. Required: 2.0GB. Available: 1.36GB"
     "not enough space on disk",  # Stability Matrix: "Not enough space on disk. Need 6.5 GiB but only have 2.1 GiB"
@@ -366,6 +373,7 @@ VRAM_TEXTS = (
     "_bfc) ran out of memory trying to allocate",  # TensorFlow's and XLA's allocator ("Allocator (GPU_0_bfc) ran out
     # of memory trying to allocate 5.0KiB"), without its "The caller indicates that this is not a failure"
     "resource_exhausted: out of memory while trying to allocate",  # XLA's GPU allocator (JAX, TensorFlow's XLA)
+    "resource exhausted: out of memory while trying to allocate",  # ... as its older releases word it (AlphaFold 2)
     "ran out of memory in memory space",  # XLA on a TPU ("Resource exhausted: Ran out of memory in memory space hbm")
     "out of device memory",  # Vulkan's VK_ERROR_OUT_OF_DEVICE_MEMORY as its C++ wrappers word it (std::system_error)
     "cumemalloc failed: out of memory",  # PyCUDA's allocator (a MemoryError it raises: "cuMemAlloc failed: out of memory")
@@ -374,6 +382,7 @@ VRAM_TEXTS = (
     "out of memory in custreamcreate(",  # ... its queue's stream, the card full (or ZLUDA's translation failing)
     "system is out of gpu",  # ... "System is out of GPU memory", "System is out of GPU and shared host memory"
     "out of video memory",  # Unreal Engine: "Out of video memory trying to allocate a rendering resource"
+    "out_of_video_memory",  # ... as a code names it (AMD's Radeon Image Filters: "RIF_ERROR_OUT_OF_VIDEO_MEMORY")
     "failed with error out of memor",  # tiny-cuda-nn (instant-ngp): "cudaMalloc(&rawptr, ...) failed with error out of memory"
     "enough gpu ram to fit the quantized model",  # transformers: a quantized model's modules would go to CPU or disk
     # torch's CUDA allocator message with its head cut off (an excerpt that starts mid-message):

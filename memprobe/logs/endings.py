@@ -6,7 +6,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COULD_NOT_START", "ending_kind", "ending_hint", "backend_exit_kind", "ENDING_HINT", "CMD_PAUSE"]
+__all__ = [
+    "COULD_NOT_START",
+    "ending_kind",
+    "killed_on_bar",
+    "ending_hint",
+    "backend_exit_kind",
+    "ENDING_HINT",
+    "CMD_PAUSE",
+]
 
 CMD_PAUSE = (
     "press any key to continue . . .",
@@ -154,6 +162,8 @@ _MEMORY_KILL = (
     "memory status that requires corrective actions",  # ... and the low memory it acts on
     "exceeds the memory usage threshold",  # Ray's memory monitor: "Memory on the node ... was 12.49GB / 13.15GB
     # (0.950003), which exceeds the memory usage threshold of 0.95. Ray killed this worker"
+    "ray-oom-prevention.html",  # ... the same kill's last sentences, alone where a job's log kept only its tail
+    # ("Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/.../ray-oom-...")
     "low on resource: memory",  # Kubernetes evicted the pod: its node's memory ran low (not the container's limit)
     "run out of application memory",  # macOS: "Your system has run out of application memory."
 )
@@ -278,9 +288,19 @@ _NATIVE_FRAME = re.compile(
 c10's ``00007FFA79B2A9BC00007FFA79B19EB0 torch_python.dll!initModule [...]``): the process crashed."""
 _KERNEL_SEGFAULT = re.compile(r"\berror \d+ in [\w.+-]+\.so\b")
 """The end of the kernel's line for a process's SIGSEGV (``... segfault at 0 ip ... error 4 in libhsa-runtime64.so.1``)."""
-_SHELL_JOB = re.compile(r"line \d+:\s+\d+\s+killed|^(?:zsh|bash|sh): killed\s|^\[\d+\]\s*[+-]?\s+killed\s")
-"""A shell's report of its child's SIGKILL: a script's (``entrypoint.sh: line 63:  6544 Killed``), zsh's
-(``zsh: killed     mflux-generate ...``), a job's (``[1]+  Killed    python train.py``)."""
+_SHELL_JOB = re.compile(
+    r"line \d+:\s+\d+\s+killed|^(?:zsh|bash|sh): killed\s|^\[\d+\]\s*[+-]?\s+killed\s|^\d+ killed {2,}\S"
+)
+"""A shell's report of its child's SIGKILL: a script's (``entrypoint.sh: line 63:  6544 Killed``, or its process
+number alone: ``70361 Killed                  openvino2tensorflow ...``), zsh's (``zsh: killed     mflux-generate
+...``), a job's (``[1]+  Killed    python train.py``)."""
+_KILLED_ANY = ("killed", *_KILLED_WORDS)
+_KILLED_AMID_BARS = re.compile(
+    rf"(?:s/it|it/s|\d)\]?(?:killed|{'|'.join(map(re.escape, _KILLED_WORDS))})[a-z]+ .*\d%\|"
+)
+"""The shell's word where a terminal put it, in a paste of progress bars redrawn in place: right after the bar it cut,
+over the start of the next one (``... 16.52s/itKilledng checkpoint shards:  78%|...``, ``69.46s/it]已杀死g checkpoint
+shards:  50%|...``)."""
 _COMMIT_EXHAUSTED = (
     "resource-exhaustion-detector",
     "low virtual memory condition",
@@ -379,6 +399,15 @@ def backend_exit_kind(low: str) -> str:
     if _SIGKILL_EXIT.search(low):
         return "killed"
     return "crash" if _NT_CRASH.search(low) or _CRASH_SIGNAL_CODE.search(low) else "backend-exit"
+
+
+def killed_on_bar(s: str) -> bool:
+    """The shell's word on a progress bar's line: at its end (the bar it cut), or amid bars a terminal redrew in
+    place (:data:`_KILLED_AMID_BARS`)."""
+    if "Killed" in s[-12:]:
+        return True
+    low = s.lower()
+    return any(w in low for w in _KILLED_ANY) and _KILLED_AMID_BARS.search(low) is not None
 
 
 def ending_kind(low: str, s: str) -> str | None:

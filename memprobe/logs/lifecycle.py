@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..judging.failures import memory_gate
 from .blocks import Mode
-from .endings import ENDING_HINT, backend_exit_kind, ending_kind
+from .endings import ENDING_HINT, backend_exit_kind, ending_kind, killed_on_bar
 from .modellog import ModelLogReader
 from .patterns import _EXECUTING, _INTERRUPT_REQUESTS, _POPUP, _THREAD, _VAE_BAR
 from .records import Ending, Frame, LogFacts, LogFailure, LogLine, PromptLog, bar_finished
@@ -208,7 +208,7 @@ class EndingReading:
             self.prompt.sampled = True
         if (load := s.find("Requested to load ")) > 0:
             self._facts_line(s[load:], s[load:])
-        if "Killed" in s[-12:]:  # the kernel ended the process while a bar was drawn
+        if killed_on_bar(s):  # the kernel ended the process while a bar was drawn
             self._ending("killed", "Killed")
         end = s.find("]", s.find("%|"))  # the bar's own end: what follows was printed on its line
         rest = s[end + 1 :].lstrip() if end > 0 else ""

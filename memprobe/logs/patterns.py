@@ -27,9 +27,10 @@ _FAULT_FRAME = re.compile(r'^\s*File "(.+)", line (\d+) in (\S+)\s*$')
 """A frame of the stack faulthandler prints at a native crash (no comma before ``in``)."""
 _EXC_LINE = re.compile(
     r"^((?:[A-Za-z_][\w]*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failed)|Exception|KeyboardInterrupt)"
-    r"|(?:[A-Za-z_][\w]*\.)+(?:error|Error|Fail|OutOfResources))(?:(?::\s|：\s*)(.*)|[:：]?$)"
+    r"|(?:[A-Za-z_][\w]*\.)+(?:error|Error|Fail|OutOfResources))(?: \(see above for traceback\))?(?:(?::\s|：\s*)(.*)|[:：]?$)"
 )
-"""An exception's line: its type, then its message after a colon (a full-width one where a browser translated it).
+"""An exception's line: its type, then its message after a colon (a full-width one where a browser translated it; after
+TensorFlow 1's "(see above for traceback)", where its session re-raised an op's error).
 Besides Python's ``...Error``: a C extension's module error (``cv2.error``, ``struct.error``), Gradio's ``gradio.exceptions.Error``
 (a web UI's re-raise of what its handler caught), onnxruntime's ``Fail``,
 torch compile's ``BackendCompilerFailed``, triton's ``OutOfResources``."""
@@ -420,6 +421,9 @@ _NOT_A_FAILURE = re.compile(
     # ApplyImpl] 12 Memcpy nodes are added ... (including unable to run CUDA graph)")
     r"|^Using the latest cached version of"  # Hugging Face datasets offline: "... since X couldn't be found on the Hub"
     r"|can't use mmap because"  # llama.cpp, reading a model it cannot map ("... tensors are not aligned; convert to ...")
+    r"|cannot meet free memory target"  # ... its fit of a model to the devices, which then offloads layers
+    # ("common_params_fit_impl: cannot meet free memory target of 1024 MiB, need to reduce device memory by 4443 MiB")
+    r"|\bxformers (?:is )?not (?:installed|available)\b"  # an optional accelerator an app runs without (InvokeAI's)
     r"|when one has already been registered\b"  # TensorFlow, JAX: cuDNN's, cuFFT's, cuBLAS' plugin registered twice
     r"|\b(?:will|may|might|could) fail if\b"  # a forecast (Ray's disk monitor: "Object creation will fail if spilling ...")
     r"|(?-i:^(?=\d*[a-f])[0-9a-f]{7,12} (?=[\w\[(]))"  # a commit's subject in git's one-line log ("4965c0e2 WAN: Fix cache VRAM

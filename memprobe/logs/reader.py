@@ -152,6 +152,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         """The first line that says something failed (the failure of a paste with nothing ComfyUI prints in it)."""
         self.last_said: tuple[int, str] | None = None
         """The last line that said an error or a failure (its number, its text): another program's last word."""
+        self.said_through = 0
+        """The last line of that line's message (rich's handler wraps a long one onto lines indented under it)."""
         self.lead = 0
         """Lines before the paste's first (blank, a Markdown fence, ``<details>``): "the top of a paste" is after them."""
         self.texts = 0
@@ -251,7 +253,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             and not _NOT_A_FAILURE.search(text)
         ):
             self.last_said = (self.n, text)  # (its words an error's, a failure's or a thing "not found": not a list
-            # of keys "missing")
+            self.said_through = self.n  # of keys "missing")
         if (
             self.facts.loose_error is None
             and text
@@ -282,6 +284,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             if not self.texts:
                 self.lead = self.n
             return
+        if self.last_said is not None and text[:4] == "    " and self.said_through == self.facts.last_text:
+            self.said_through = self.n  # (its message wrapped onto an indented line)
         self.facts.last_text = self.n
         if self.texts < 2:  # the paste's first lines: where it begins, and whether it is one line
             fence = stripped.startswith(("```", "~~~")) or _MARKUP.match(stripped)
@@ -472,7 +476,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             and not facts.prompt_count
             and not self.prompt.failures
             and (said := self.last_said) is not None
-            and said[0] >= facts.last_text
+            and self.said_through >= facts.last_text
         ):  # another program's work, then its last line says what failed ("[FACEFUSION.CORE] Merging video failed")
             facts.loose_error = LogFailure("message", said[0], message=said[1], evidence=[LogLine(*said)])
         for ending in facts.endings:  # its stack follows a crash line; what it was staging precedes it

@@ -207,7 +207,7 @@ COMPOSE_PREFIX = r"[A-Za-z][\w.-]*(?:-\d+)?\s+\|\s"
 _COMPOSE_HEAD = re.compile(COMPOSE_PREFIX)
 _PREFIX = re.compile(
     r"^(?:"
-    r"\(pid=\d+\)\s*"  # ray workers
+    r"\((?:[A-Za-z_][\w.:-]* )?pid=\d+(?:, ip=[\w.:-]+)?\)\s*"  # Ray's workers and actors ("(main_task pid=181638) ")
     r"|>\s?"  # a quoted paste
     rf"|{COMPOSE_PREFIX}"
     r"|\S{2,6} [ \d]\d \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?: "  # journald (its month in any locale: "9月 08")

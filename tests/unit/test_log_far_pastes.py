@@ -117,8 +117,44 @@ PHRASES = [
     (">>> Downloading AMD GPU dependencies...\nchmod: 无法访问'/usr/share/ollama': 没有那个文件或目录", "other"),
     # torch's internal assert, its line wrapped after "at"
     ("ERROR    Exception: tensor.device().type() == at::DeviceType::PrivateUse1 INTERNAL ASSERT FAILED at", "other"),
+    # ColabFold's guess before any error ("Not Enough GPU memory?") is no finding: the error after it says what failed
+    (
+        "Could not predict 5AWL_1. Not Enough GPU memory? INTERNAL: RET_CHECK failure"
+        " (external/xla/service/gpu/gpu_compiler.cc:627) dnn != nullptr",
+        "other",
+    ),
+    (
+        "Could not predict 5AWL_1. Not Enough GPU memory? RESOURCE_EXHAUSTED: Out of memory while trying to allocate"
+        " 12.50GiB.",
+        "vram",
+    ),
+    # IPEX's 4 GB block limit is no memory running out, unless the block would not fit the card at all
+    (
+        "RuntimeError: Current platform can NOT allocate memory block with size larger than 4GB! Tried to allocate"
+        " 4.50 GiB (GPU  0; 15.56 GiB total capacity; 8.12 GiB already allocated; 8.30 GiB reserved in total by PyTorch)",
+        "other",
+    ),
+    (
+        "RuntimeError: Current platform can NOT allocate memory block with size larger than 4GB! Tried to allocate"
+        " 40.00 GiB (GPU  0; 15.11 GiB total capacity; 10.03 GiB already allocated; 10.30 GiB reserved in total by"
+        " PyTorch)",
+        "vram",
+    ),
+    # TensorFlow's file it could not write for want of space: RESOURCE_EXHAUSTED with the file's path, the reason cut
+    (
+        "InternalError (see above for traceback): Error writing (tmp) checkpoint file: /ckpt/model.ckpt-6.tempstate97:"
+        " Resource exhausted: /ckpt/model.ckpt-6.tempstate97",
+        "disk",
+    ),
+    # the shell's word a terminal put between progress bars redrawn in place, over the next bar's start
+    (
+        "Loading pipeline components...:  40%|████      | 2/5 [00:31<00:47, 15.9s/itKilledng checkpoint shards:  50%|"
+        "█████     | 2/4 [00:05<00:05,  2.6s/it]",
+        "system-ram",
+    ),
     # no failure: earlyoom went on; git's one-line log of an update; Hugging Face datasets offline; comfy-cli's
-    # one-shot commands back at the prompt
+    # one-shot commands back at the prompt; llama.cpp's fit of a model to its devices, which offloads layers; an app
+    # that runs without xformers
     (
         "earlyoom v1.2\nCould not lock memory - continuing anyway: Cannot allocate memory\nmem avail: 3659 of 5875 MiB",
         None,
@@ -128,6 +164,11 @@ PHRASES = [
         None,
     ),
     ("Using the latest cached version of the dataset since org/set couldn't be found on the Hugging Face Hub", None),
+    (
+        "common_params_fit_impl: cannot meet free memory target of 1024 MiB, need to reduce device memory by 4443 MiB",
+        None,
+    ),
+    (">> Using device_type mps\n>> xformers not installed\n>> NSFW checker is disabled", None),
     (
         "u@host:~/ComfyUI$ comfy node install-deps --deps=deps.json\nExecute from: /home/u/ComfyUI\nInstall: ['x']\n"
         "Dependency installation and activation complete.\n\nu@host:~/ComfyUI$ comfy node simple-show installed",

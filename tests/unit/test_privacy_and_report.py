@@ -112,6 +112,10 @@ def test_free_text_is_scrubbed_of_paths_and_the_user_name():
     # apostrophes are no quotes around a drive: "job's: Slurm's" is words, 'S:\out' a path
     assert scrub_text("the job's: Slurm's --mem was the limit") == "the job's: Slurm's --mem was the limit"
     assert scrub_text(r"wrote 'S:\out\img 1.png' then") == "wrote 'img 1.png' then"
+    # a file URL with one slash (ggml's SYCL backend: "Exception caught at file:/home/runner/...ggml-sycl.cpp, line:...")
+    assert scrub_text("Exception caught at file:/home/runner/_work/ggml-sycl.cpp, line:14714") == (
+        "Exception caught at [path] line:14714"
+    )
 
 
 RUNS = sorted((FIXTURES / "runs").glob("*.json"))
