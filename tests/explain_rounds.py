@@ -260,4 +260,30 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     "gc": ((11, 30), (0, 0), (7, 14), (0, 0)),  # desktop and web apps for local LLMs (LM Studio and its MLX engine,
     # AnythingLLM, h2oGPT, LocalAI, Jan, Open WebUI): which memory ran out, or none, 18/30; the original reader 4/30,
     # 0/14
+    "gd": ((16, 22), (2, 2), (1, 4), (0, 0)),  # the newest image models' own repositories and their wrappers (Z-Image,
+    # OmniGen2, Step1X-Edit, Sana, Qwen-Image, HiDream): which memory ran out, or none, 19/22; the original reader
+    # 13/22, 0/4
+    "ge": ((22, 29), (0, 0), (8, 11), (0, 0)),  # biology and chemistry tools (AlphaFold, ColabFold, cellpose, StarDist,
+    # Boltz, OpenFold, RFdiffusion, chai-lab, DeepChem): which memory ran out, or none, 23/29; the original reader
+    # 13/29, 0/11
+    "gf": ((15, 24), (0, 0), (10, 13), (0, 0)),  # LLM training frameworks (Megatron-LM, NeMo, litgpt, torchtune,
+    # nanotron, TRL, OpenRLHF, verl, ms-swift): which memory ran out, or none, 16/24; the original reader 6/24, 2/13
+    "gg": ((14, 28), (0, 0), (7, 12), (0, 1)),  # Intel GPUs and SYCL (ipex-llm, IPEX, llama.cpp's SYCL backend,
+    # OpenVINO and its GenAI, Level Zero): which memory ran out, or none, 19/28; the original reader 6/28, 0/12
+    "gh": ((18, 27), (0, 0), (11, 14), (0, 0)),  # LLM serving engines beyond vLLM and Ollama (lmdeploy, exllamav2 and
+    # v3, tabbyAPI, SGLang, TGI, TensorRT-LLM, MLC-LLM, Xinference): which memory ran out, or none, 20/27; the original
+    # reader 12/27, 0/14
+    "gi": ((12, 21), (3, 3), (0, 1), (0, 0)),  # ComfyUI's own tracker, 2025 and 2026: which memory ran out, or none,
+    # 20/21; the original reader 11/21, 0/1
+    "gj": ((16, 24), (3, 5), (3, 3), (0, 1)),  # ComfyUI's video and 3D packs, 2025 and 2026 (WanVideoWrapper, LTXVideo,
+    # SeedVR2, Hunyuan3DWrapper, MMAudio): which memory ran out, or none, 22/24; the original reader 13/24, 2/3
+    "gk": ((19, 25), (0, 0), (11, 12), (0, 0)),  # speech and audio programs (F5-TTS, GPT-SoVITS, fish-speech, Coqui,
+    # WhisperX, faster-whisper, Chatterbox, CosyVoice, ACE-Step): which memory ran out, or none, 21/25; the original
+    # reader 13/25, 0/12
+    "gl": ((19, 30), (0, 0), (10, 13), (0, 0)),  # 3D rendering and creative apps (Blender and Cycles, Unreal, Unity,
+    # DaVinci Resolve, splat viewers, InvokeAI): which memory ran out, or none, 22/30; the original reader 6/30, 0/13
+    "gm": ((20, 29), (0, 0), (10, 12), (0, 0)),  # JAX, TensorFlow and Keras programs: which memory ran out, or none,
+    # 24/29; the original reader 5/29, 2/12 (a log of a thread round ge had also taken left out)
+    "gn": ((17, 29), (0, 0), (6, 11), (0, 0)),  # Windows' own memory limits in any program (the paging file, WSL2's
+    # VM), 2024 to 2026: which memory ran out, or none, 20/29; the original reader 7/29, 1/11
 }

@@ -3,7 +3,7 @@ rendering, serving, weather, video, edge devices, Windows tools, distributed tra
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
 servers, upscalers, GPU computing outside PyTorch, trainers, LLM front-ends, cluster jobs, the operating system's own
 killers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full disk, an end,
-and what only sounds like one. Held-out rounds cc to gc (tests/fixtures/logs/SOURCES.md cites each thread)."""
+and what only sounds like one. Held-out rounds cc to go (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
 
@@ -398,6 +398,41 @@ READINGS = [
     # ollama/ollama#3531, its install script on a Chinese system: "chmod: 无法访问'/usr/share/ollama': 没有那个文件或目录"
     ("h2ogpt_awq_windows_fatal_0xc0000139.log", "other", None),
     ("ollama_install_sh_chmod_missing_dir_zh.log", "other", None),
+    # -- the later rounds of 2026-12-06 (gd to go)
+    # QwenLM/Qwen-Image#77, Qwen-Image-Layered#13: the shell's "Killed" (已杀死) a terminal put between two progress
+    # bars it redrew, over the next one's start ("16.52s/itKilledng checkpoint shards:  78%|"); PINTO0309/
+    # openvino2tensorflow: a job's report with its process number alone ("70361 Killed                  openvino2...")
+    ("qwen-image_edit_killed_loading_pipeline.log", "system-ram", "killed"),
+    ("qwen-image-layered_killed_loading_pipeline.log", "system-ram", "killed"),
+    ("openvino2tensorflow_vgg16_killed.log", "system-ram", "killed"),
+    # OpenRLHF: only the tail of Ray's kill kept ("Refer to the documentation on how to address the out of memory
+    # issue: https://docs.ray.io/.../ray-oom-prevention.html"), each line behind Ray's "(ActorModelRayActor pid=8249) "
+    ("openrlhf_ray-oom_referencemodel-actor.log", "system-ram", "memory-kill"),
+    (
+        "verl_vllm063_rope-scaling_assertionerror.log",
+        "other",
+        None,
+    ),  # a bare AssertionError behind "(main_task pid=N) "
+    # google-deepmind/alphafold#149: XLA's older "Resource exhausted: Out of memory while trying to allocate";
+    # intel/ipex-llm: the 4 GB block limit, for 40 GiB on a 15 GiB card (the card's memory, whatever the limit);
+    # GPUOpen's RPR for Blender: "RIF_ERROR_OUT_OF_VIDEO_MEMORY"; Unturned's Unity server: "System out of memory!"
+    ("alphafold_unified-memory_38gib-docker.log", "vram", None),
+    ("ipex-llm_vllm_4xa770_alloc_larger_than_4gb.log", "vram", None),
+    ("rpr-blender_rif_out_of_video_memory_denoise.log", "vram", None),
+    ("unity-unturned_server_physics_alloc_out_of_memory.log", "system-ram", None),
+    # DeepSpeech: TensorFlow's "Resource exhausted: <the checkpoint's path>" (ENOSPC), its reason cut; Hugging Face
+    # Spaces' "Workload Evicted, Storage Limit Exceeded (50G)"
+    ("deepspeech_checkpoint_tempstate_resource_exhausted.log", "disk", None),
+    ("hf-spaces_workload-evicted_storage-50g.log", "disk", None),
+    # ColabFold's "Not Enough GPU memory?" before any error is a guess; TensorFlow 1's "UnknownError (see above for
+    # traceback): ..."; kohya's GUI, its last line's message wrapped onto an indented line after the shell's command
+    ("colabfold_ret-check-dnn-nullptr_a100.log", "other", None),
+    ("pygta5_cudnn_failed_init_conv2d.log", "other", None),
+    ("kohya-ss_winerror126_fbgemm_gui.log", "other", None),
+    # no failure: llama.cpp's fit of a model to the devices ("cannot meet free memory target"); InvokeAI without
+    # xformers
+    ("ollama-intel-arc_uma_fit_offload_1of37.log", None, None),
+    ("invokeai_mps_m1_slow_generation_stats.log", None, None),
 ]
 
 

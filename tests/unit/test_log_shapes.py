@@ -98,6 +98,39 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "tensorrt-llm_build_qwen7b_start_then_killed.log",
             "tensorrt-llm_build_tactic_insufficient_gpu_memory_host_killed.log",
             "tensorrt-llm_trtllm-build_chatglm3-6b_rtx4070_start.log",
+            # the later rounds of 2026-12-06 (gd to go): TensorFlow's and glog's stamps, TensorRT(-LLM)'s, torchrun's
+            # "[rank0]: ", nanotron's, Blender's, InvokeAI's, kohya's, the kernel's, a profiler's and a monitor's columns
+            "stardist_cuda-error-oom_training-cluster.log",
+            "verl_rollout_host-ram_ps-listing.log",
+            "nanotron_train_iteration-log_normal.log",
+            "nanotron_optimizer-resume_iteration-log_cuda-mem-stats.log",
+            "megatron-rocm_torch-dist-save_write-item-missing-arg.log",
+            "trl_grpo_adamw-step_cuda-oom_94gb.log",
+            "verl_dapo_ray-oom-killer_rollout-workers.log",
+            "openrlhf_ppo_llama3-8b_8xh100_oom-traceback.log",
+            "llama.cpp_sycl_invalid_value_vmm_map_win.log",
+            "tensorrt-llm_baichuan_build_warnings_only.log",
+            "tensorrt-llm_autodeploy_llama70b_executor_oom.log",
+            "tensorrt-llm_trtllm-build_llama3_8b_4070super_oom.log",
+            "tabbyapi_disabling_gpu_split_one_gpu_in_use.log",
+            "tensorrt-llm_build_baichuan2_7b_limited_ram.log",
+            "tensorrt-llm_build_llama2_7b_invalid_timing_cache_killed.log",
+            "tensorrt-llm_ci_nemotron49b_serialize_engine_no_space.log",
+            "tensorrt-llm_trtllm-build_gemma2_9b_build_completed.log",
+            "tensorrt-llm_b200_verbose_mlir_codegen_build_info.log",
+            "sheepit_blender_bvh_debug_before_cuda_oom.log",
+            "invokeai_sdxl_graph_stats_model_reload.log",
+            "multinerf_refnerf_oom_6mib_bfc.log",
+            "tf-models_shuffle_buffer_killed.log",
+            "tensor2tensor_shuffle_buffer_cpu_oom.log",
+            "jax_numpyro_1tib_request_miscalc.log",
+            "jax_dnn_library_not_found_conv.log",
+            "jax_libcudart_10_1_not_loaded.log",
+            "jax_ptx_invalid_image_cc89.log",
+            "kohya-ss_winerror126_fbgemm_gui.log",
+            "geodms_commit_progression_priv_ws_sampling.log",
+            "tensorrt_cpu-ram-profile_deserialize.log",
+            "tegra-multimedia_syncpts-dump_multi-camera.log",
             "ComfyUI_TensorRT41_sd3_trt_memusagechange_console.log",  # TensorRT's "[06/20/2024-20:30:41] " (ComfyUI_TensorRT#41)
             "Model-Optimizer85_trt_plan_invalid_tensor_name_console.log",  # and its "[TRT] [I] " (NVIDIA/Model-Optimizer#85)
             "intel-xpu-backend-for-triton7633_a770_ptss_scratch_console.log",  # a compiler's "error: ", "warning: "
@@ -251,6 +284,7 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         "anomalygpt_deepspeed_sigkill_rc9_ram.log",  # DeepSpeed's launcher's arguments, wrapped at 150 columns
         "sheeprl_dreamer_v3_carracing_cuda_oom_1080ti.log",  # torch's CUDA out of memory, wrapped mid-word
         "opencv_build_cc1plus_killed_ubuntu1804.log",  # make's build lines, wrapped (opencv/opencv#18890)
+        "deepspeech-german_savev2_no_space.log",  # TensorFlow's op lines, wrapped at a console's width
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
@@ -356,6 +390,7 @@ def test_a_logs_own_indentation_is_kept():
         "home_assistant_whisper_addon_signal4_no_avx.log",  # an add-on's log quoted as a code block
         "k8s_pod_exit137_reason_error.log",  # kubectl describe's, indented under its pod (kubernetes#122256)
         "gpu_operator_pod_oomkilled_crashloop.log",  # and again
+        "luisarender_cuda_oom_spaceship.log",  # a renderer's native stack, each frame indented under its error
     }
 
 
