@@ -58,6 +58,8 @@ SYSTEM_RAM_TEXTS = (
     "[enforce fail at cpuallocator.cpp",  # torch < 1.5: "... posix_memalign(&data, gAlignment, nbytes) == 0. 12 vs 0"
     "[enforce fail at alloc_cpu",
     "cannot allocate memory",  # ENOMEM (an mmap, a fork)
+    "catastrophic error: out of memory",  # the C++ front end nvcc runs (EDG's "... catastrophic error : out of memory"
+    "catastrophic error : out of memory",  # compiling CUTLASS' templates): the build machine's memory, not the GPU's
     "system out of memory!",  # Unity's native allocator: "Could not allocate memory: System out of memory!"
     "std::bad_alloc",
     "gpu_host_bfc) ran out of memory",  # TensorFlow's allocator of pinned host RAM ("Allocator (gpu_host_bfc) ran out ...")
@@ -363,6 +365,9 @@ VRAM_TEXTS = (
     "device memory allocation of size",  # ggml's Vulkan backend
     "error code 2: outofmemory",  # TensorRT ("[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] ...")
     "devicememoryallocator fail to allocate",  # PhysX (Isaac Gym, Isaac Sim): "PxgCudaDeviceMemoryAllocator fail to ..."
+    "gpu memory allocation error during",  # TensorRT's builder: "Internal error: GPU memory allocation error during
+    # getBestTactic: ..."
+    "(dmlallocator) ran out of memory trying to allocate",  # TensorFlow-DirectML's allocator (the GPU's, like _bfc's)
     "requested amount of gpu memory",  # TensorRT: "Requested amount of GPU memory (N bytes) could not be allocated"
     "failed creating cuda context for nvenc: 0x2",
     "gpuassert: out of memory",  # the CUDA ops' check macro (OpenPCDet's "GPUassert: out of memory pcdet/ops/...")

@@ -106,6 +106,10 @@ LOOSE_LINES = 400
 """How far into a log a loose error line is looked for (a paste, not a session's console)."""
 
 
+_CATEGORY_TITLES = frozenset(("LayerMask", "LayerStyle", "LayerUtility", "LayerColor", "LayerFilter"))
+"""ComfyUI_LayerStyle's categories, which begin each of its nodes' names ("LayerMask: SegmentAnythingUltra V2")."""
+_TITLE_REST = re.compile(r"\s*([A-Z][\w .()-]{0,40}?):\s")
+"""The rest of such a name, before the error's own colon."""
 _DIAGNOSTIC_CODE = re.compile(r"^[A-Z]{1,4}\d{3,5}$")
 """A compiler's or linker's diagnostic code before its message (MSVC's ``LNK1171``, ``C1060``), no node's class."""
 
@@ -257,6 +261,10 @@ class DialogReading(BlockReading):
         class_type = m.group(1).strip()
         if s.endswith(":") and inline.strip().endswith(":") and len(s) < 120:  # "LayerMask: BiRefNetUltra:"
             class_type, inline = s[m.start(1) : -1].strip(), ""
+        elif class_type in _CATEGORY_TITLES and (
+            rest := _TITLE_REST.match(inline)
+        ):  # "LayerMask: RmBgUltra V2: [Errno 2]"
+            class_type, inline = f"{class_type}: {rest.group(1)}", inline[rest.end() :]
         message = re.split(r'\s(?:file "|traceback \()', inline, maxsplit=1, flags=re.IGNORECASE)[0]
         self._open("popup", s, class_type=class_type, message=message.strip())
         self.mode = Mode.MESSAGE

@@ -124,10 +124,13 @@ _NT_CRASH = re.compile(
 and STATUS_NO_MEMORY's 0xC0000017 are memory failures (:mod:`memprobe.judging.failures`); the codes of a program that
 could not start are errors (:data:`COULD_NOT_START`). A 64-bit reading of a
 negative status (``Exit code: 18446744072635810000``) lost its low digits to a float: only its being one is read."""
-COULD_NOT_START = r"(?i:(?:\b0xc0000(?:135|139|142)|\b322122(?:5781|5785|5794)|-107374(?:1515|1511|1502))\b)"
+COULD_NOT_START = (
+    r"(?i:(?:\b0xc0000(?:135|139|142)|\b322122(?:5781|5785|5794)|-107374(?:1515|1511|1502))\b|exit code: 9009$)"
+)
 """The NTSTATUS codes of a program that could not start, in hex and in decimal (unsigned, signed): a DLL not found
-(0xC0000135), an entry point not found in one (0xC0000139), a DLL that failed to initialise (0xC0000142). An error,
-not a crash: nothing ran (a pattern's text, for the error lines' pattern to hold too)."""
+(0xC0000135), an entry point not found in one (0xC0000139), a DLL that failed to initialise (0xC0000142); and cmd's
+9009 for a command it did not find, as AUTOMATIC1111's launchers report it ("Couldn't launch python" / "exit code:
+9009"). An error, not a crash: nothing ran (a pattern's text, for the error lines' pattern to hold too)."""
 _COULD_NOT_START = re.compile(COULD_NOT_START)
 _FATAL_CHECK = re.compile(r"^\[f [^\]]*:\d+\]")
 _NATIVE_ASSERT = re.compile(r"assertion failed: .*, file .+, line \d+")
