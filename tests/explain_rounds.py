@@ -286,4 +286,15 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     # 24/29; the original reader 5/29, 2/12 (a log of a thread round ge had also taken left out)
     "gn": ((17, 29), (0, 0), (6, 11), (0, 0)),  # Windows' own memory limits in any program (the paging file, WSL2's
     # VM), 2024 to 2026: which memory ran out, or none, 20/29; the original reader 7/29, 1/11
+    "gp": ((8, 26), (0, 0), (2, 7), (0, 1)),  # AUTOMATIC1111's forks and relatives, 2024 to 2026 (SD.Next, Forge, Forge
+    # Classic and Neo, RuinedFooocus): which memory ran out, or none, 21/26; the original reader 6/26, 0/7
+    "gq": ((20, 24), (7, 8), (1, 1), (0, 0)),  # ComfyUI's packs for vision-language models, captioning and
+    # preprocessing (controlnet_aux, JoyCaption, Ollama, the Manager): which memory ran out, or none, 24/24; the
+    # original reader 17/24, 0/1
+    "gr": ((8, 21), (0, 0), (11, 13), (0, 0)),  # LoRA and fine-tuning tools for image and video models (kohya's,
+    # musubi-tuner, OneTrainer, FluxGym, diffusion-pipe, DiffSynth-Studio): which memory ran out, or none, 12/21; the
+    # original reader 6/21, 0/13
+    "gs": ((17, 26), (0, 0), (8, 11), (0, 0)),  # the runtimes under the apps (ONNX Runtime, DirectML, TensorRT, ZLUDA,
+    # Core ML, OpenVINO's GPU plugin, PyTorch's MPS): which memory ran out, or none, 20/26; the original reader 10/26,
+    # 0/11
 }

@@ -433,6 +433,14 @@ READINGS = [
     # xformers
     ("ollama-intel-arc_uma_fit_offload_1of37.log", None, None),
     ("invokeai_mps_m1_slow_generation_stats.log", None, None),
+    # microsoft/tensorflow-directml#294: "Allocator (DmlAllocator) ran out of memory trying to allocate 5.49MiB";
+    # NVIDIA/TensorRT#749: "GPU memory allocation error during getBestTactic"; microsoft/onnxruntime: nvcc's front end,
+    # "catastrophic error : out of memory" compiling CUTLASS (the build machine's memory); AUTOMATIC1111's launcher,
+    # "Couldn't launch python" / "exit code: 9009" (cmd found no python: it could not start)
+    ("tensorflow-directml_dmlallocator_oom_rtx2080.log", "vram", None),
+    ("tensorrt_getbesttactic_gpu_alloc_error_p40.log", "vram", None),
+    ("onnxruntime_build_windows_cutlass_catastrophic_oom.log", "system-ram", None),
+    ("forge_launch_exitcode9009_python.log", "other", None),
 ]
 
 
@@ -446,6 +454,14 @@ def test_each_programs_words_read_as_what_ran_out_or_how_it_ended(name, kind, en
     assert (failure["kind"], failure.get("ending"), failure["node"]["class_type"]) == (kind, ending, None)
     # a memory failure, a full disk and an unexplained end each get a first step; another error none
     assert bool(doc["suggestions"]) == (kind != "other")
+
+
+def test_a_layerstyle_nodes_whole_name_is_its_class():
+    # chflame163/ComfyUI_LayerStyle (round gq): the old dialog on one line, "Error occurred when executing LayerMask:
+    # RmBgUltra V2: [Errno 2] ..." - the pack's category and the node's name, then the error
+    doc = explain_log((LOGS / "layerstyle_rmbgultrav2_missing_model_pth.log").read_bytes())
+    assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"]) == ("other", "LayerMask: RmBgUltra V2")
+    assert doc["failure"]["message"].startswith("[Errno 2] No such file or directory")
 
 
 def test_stable_diffusion_cpps_decode_is_told_to_tile():

@@ -131,6 +131,23 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "geodms_commit_progression_priv_ws_sampling.log",
             "tensorrt_cpu-ram-profile_deserialize.log",
             "tegra-multimedia_syncpts-dump_multi-camera.log",
+            # ... and gp to gs: SD.Next's and kohya's stamp and level, TensorFlow-DirectML's, TensorRT's, MSBuild's stamp
+            "sdnext_txt2img_oom_regression_startup.log",
+            "sdnext_rocm_ram-filling_startup.log",
+            "sdnext_directml_alloc-tensor_startup.log",
+            "sdnext_directml_alloc-tensor_lora_startup.log",
+            "sdnext_flex2_oom_model-load-stats.log",
+            "sdnext_rocm-windows_invalid-argument_startup.log",
+            "sdnext_zluda_no-agent_startup.log",
+            "diffsynth_qwen-image_rank6_load-text-encoder.log",
+            "kohya_ss_sdxl-locon_resume-state_gui-log.log",
+            "tensorflow-directml_dmlallocator_oom_rtx2080.log",
+            "tensorrt_trtexec_loadengine_memusage_normal.log",
+            "tensorflow-directml_rxvega_resnet50_benchmark.log",
+            "tensorrt_getbesttactic_gpu_alloc_error_p40.log",
+            "onnxruntime_build_windows_ptxas_memory_allocation_failure.log",
+            "directml_tf_plugin_rx6700xt_startup_before_crash.log",
+            "tensorflow-directml_compute_mode_dealloc_trace.log",
             "ComfyUI_TensorRT41_sd3_trt_memusagechange_console.log",  # TensorRT's "[06/20/2024-20:30:41] " (ComfyUI_TensorRT#41)
             "Model-Optimizer85_trt_plan_invalid_tensor_name_console.log",  # and its "[TRT] [I] " (NVIDIA/Model-Optimizer#85)
             "intel-xpu-backend-for-triton7633_a770_ptss_scratch_console.log",  # a compiler's "error: ", "warning: "
@@ -285,6 +302,8 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         "sheeprl_dreamer_v3_carracing_cuda_oom_1080ti.log",  # torch's CUDA out of memory, wrapped mid-word
         "opencv_build_cc1plus_killed_ubuntu1804.log",  # make's build lines, wrapped (opencv/opencv#18890)
         "deepspeech-german_savev2_no_space.log",  # TensorFlow's op lines, wrapped at a console's width
+        "forge-neo_klein_lowvram-warnings_completed.log",  # Forge Neo's rich log, padded to its console's width
+        "tensorrt_trtexec_batch16_resizephysical_oom.log",  # trtexec's lines, wrapped and padded to its console's width
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
