@@ -146,6 +146,31 @@ PHRASES = [
         " Resource exhausted: /ckpt/model.ckpt-6.tempstate97",
         "disk",
     ),
+    # a chained traceback: its oldest exception is the cause, unless only the line its block began with names what
+    # ran out (TensorFlow's op above its internal _FallbackException) or only the last does
+    (
+        "W tensorflow/core/framework/op_kernel.cc:1753] OP_REQUIRES failed at conv_ops.cc:500 : Resource exhausted: OOM"
+        " when allocating tensor with shape[32,64,256,256] and type float on /job:localhost/replica:0/task:0/device:GPU:0"
+        ' by allocator GPU_0_bfc\nTraceback (most recent call last):\n  File "x.py", line 1, in f\n    y()\n'
+        "tensorflow.python.eager.core._FallbackException: This function does not handle the case.\n\n"
+        "During handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n"
+        '  File "train.py", line 10, in <module>\n    model.fit(x)',
+        "vram",
+    ),
+    (
+        "Traceback (most recent call last):\n  File \"n.py\", line 3, in run\n    cache[key]\nKeyError: 'vae'\n\n"
+        "During handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n"
+        '  File "n.py", line 5, in run\n    load(key)\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate'
+        " 2.00 GiB. GPU 0 has a total capacity of 8.00 GiB of which 0 bytes is free.",
+        "vram",
+    ),
+    (
+        'Traceback (most recent call last):\n  File "n.py", line 3, in run\n    x.to("cuda")\ntorch.OutOfMemoryError:'
+        " CUDA out of memory. Tried to allocate 2.00 GiB.\n\nDuring handling of the above exception, another exception"
+        ' occurred:\n\nTraceback (most recent call last):\n  File "n.py", line 5, in run\n    log(e)\n'
+        "AttributeError: 'NoneType' object has no attribute 'write'",
+        "vram",
+    ),
     # the shell's word a terminal put between progress bars redrawn in place, over the next bar's start
     (
         "Loading pipeline components...:  40%|████      | 2/5 [00:31<00:47, 15.9s/itKilledng checkpoint shards:  50%|"

@@ -423,6 +423,9 @@ READINGS = [
     # DeepSpeech: TensorFlow's "Resource exhausted: <the checkpoint's path>" (ENOSPC), its reason cut; Hugging Face
     # Spaces' "Workload Evicted, Storage Limit Exceeded (50G)"
     ("deepspeech_checkpoint_tempstate_resource_exhausted.log", "disk", None),
+    # AaronJny/lotto#2: the op's "Resource exhausted: ...; No space left on device" above a chained traceback whose
+    # first exception is TensorFlow's internal _FallbackException and whose last the paste cut off
+    ("lotto_save_weights_no_space.log", "disk", None),
     ("hf-spaces_workload-evicted_storage-50g.log", "disk", None),
     # ColabFold's "Not Enough GPU memory?" before any error is a guess; TensorFlow 1's "UnknownError (see above for
     # traceback): ..."; kohya's GUI, its last line's message wrapped onto an indented line after the shell's command
