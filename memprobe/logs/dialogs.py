@@ -261,9 +261,7 @@ class DialogReading(BlockReading):
         class_type = m.group(1).strip()
         if s.endswith(":") and inline.strip().endswith(":") and len(s) < 120:  # "LayerMask: BiRefNetUltra:"
             class_type, inline = s[m.start(1) : -1].strip(), ""
-        elif class_type in _CATEGORY_TITLES and (
-            rest := _TITLE_REST.match(inline)
-        ):  # "LayerMask: RmBgUltra V2: [Errno 2]"
+        elif class_type in _CATEGORY_TITLES and (rest := _TITLE_REST.match(inline)):  # "LayerMask: RmBgUltra V2: ..."
             class_type, inline = f"{class_type}: {rest.group(1)}", inline[rest.end() :]
         message = re.split(r'\s(?:file "|traceback \()', inline, maxsplit=1, flags=re.IGNORECASE)[0]
         self._open("popup", s, class_type=class_type, message=message.strip())

@@ -252,8 +252,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             and (_FAILED.search(text) or " not found" in text)
             and not _NOT_A_FAILURE.search(text)
         ):
-            self.last_said = (self.n, text)  # (its words an error's, a failure's or a thing "not found": not a list
-            self.said_through = self.n  # of keys "missing")
+            # (its words an error's, a failure's or a thing "not found": not a list of keys "missing")
+            self.last_said, self.said_through = (self.n, text), self.n
         if (
             self.facts.loose_error is None
             and text
