@@ -75,13 +75,15 @@ def killed_child(message: str | None) -> bool:
     return any(t in low for t in KILLED_CHILD_TEXTS)
 
 
-_GATE_WORDS = r"memor|alloc|paging|space|quota|oom|buffer size|hostbuffer|_resources|available ram|out of |full"
+_GATE_WORDS = (
+    r"memor|alloc|paging|space|quota|oom|buffer size|hostbuffer|_resources|available ram|out of |full|exhausted"
+)
 _MEMORY_GATE = re.compile(
     "|".join([_GATE_WORDS, *(re.escape(t) for t in MEMORY_TEXTS if t.isascii() and not re.search(_GATE_WORDS, t))])
 )
 """A cheap test of a lower-cased ASCII line before :func:`memory_sign`: the words every memory (or disk)
-failure shares and every text of its tables they miss (a line in another script passes without it: the
-localized texts). A case-blind pattern costs twice as much; a character class among the alternatives
+failure shares (TensorFlow's full disk says only "Resource exhausted: <its file>") and every text of its tables
+they miss (a line in another script passes without it: the localized texts). A case-blind pattern costs twice as much; a character class among the alternatives
 three times (it defeats the engine's first-character search)."""
 
 

@@ -133,15 +133,15 @@ def judge_failures(
     exc_type, message = first.exception_type, first.message
     j = Judgement()
     cause = first.causes[0] if first.causes else None
+    last = classify_failure(exc_type, message, compute_device=compute_device) if cause is not None else "other"
     if cause is not None and (
-        classify_failure(exc_type, message, compute_device=compute_device) == "other"
-        or classify_failure(cause.type, cause.message, compute_device=compute_device) != "other"
+        last == "other" or classify_failure(cause.type, cause.message, compute_device=compute_device) != "other"
     ):  # a chained traceback: the oldest exception is the cause, the last a consequence (unless only the last, or the
         # line its block began with, names what ran out: TensorFlow's op's "Resource exhausted: ..." above its
         # internal _FallbackException, the last exception cut off)
         j.consequences.append(
             _failure_doc(
-                classify_failure(exc_type, message, compute_device=compute_device),
+                last,
                 node.stage,
                 node,
                 message,

@@ -171,6 +171,12 @@ PHRASES = [
         "AttributeError: 'NoneType' object has no attribute 'write'",
         "vram",
     ),
+    # ... and that op's line alone, a loose line of the log (its words pass the cheap gate before the memory test)
+    (
+        "W tensorflow/core/framework/op_kernel.cc:1753] OP_REQUIRES failed at save_restore_v2_ops.cc:109 : Resource"
+        " exhausted: /ckpt/model.ckpt-100_temp/part-00000-of-00001.data-00000-of-00001.tempstate123",
+        "disk",
+    ),
     # the shell's word a terminal put between progress bars redrawn in place, over the next bar's start
     (
         "Loading pipeline components...:  40%|████      | 2/5 [00:31<00:47, 15.9s/itKilledng checkpoint shards:  50%|"
