@@ -297,4 +297,28 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     "gs": ((17, 26), (0, 0), (8, 11), (0, 0)),  # the runtimes under the apps (ONNX Runtime, DirectML, TensorRT, ZLUDA,
     # Core ML, OpenVINO's GPU plugin, PyTorch's MPS): which memory ran out, or none, 20/26; the original reader 10/26,
     # 0/11
+    "gt": ((11, 20), (3, 4), (0, 0), (0, 0)),  # ComfyUI's own tracker, 2024 (its memory threads all used before:
+    # crashes, reconnects and warnings left): which memory ran out, or none, 20/20; the original reader 11/20, 0/0
+    "gu": ((17, 26), (0, 0), (5, 9), (0, 2)),  # AUTOMATIC1111's web UI and its forks, 2024 to 2026 (Forge, reForge,
+    # Forge Classic and Neo, SD.Next): which memory ran out, or none, 19/26; the original reader 13/26, 0/9
+    "gv": ((17, 27), (0, 0), (7, 11), (0, 0)),  # LoRA and fine-tuning tools for image and video models (ai-toolkit,
+    # SimpleTuner, diffusion-pipe, kohya's, musubi-tuner, OneTrainer, FluxGym): which memory ran out, or none, 22/27;
+    # the original reader 12/27, 0/11
+    "gw": ((19, 27), (0, 0), (8, 11), (0, 0)),  # the runtimes under the apps (TensorRT, ONNX Runtime, DirectML, Core
+    # ML, ROCm's TheRock): which memory ran out, or none, 21/27; the original reader 10/27, 2/11
+    "gx": ((20, 26), (7, 8), (1, 2), (0, 0)),  # ComfyUI's packs that run LLMs and vision-language models (QwenVL,
+    # JoyCaption, Florence2, Janus, llama-cpp nodes): which memory ran out, or none, 24/26; the original reader 17/26,
+    # 0/2
+    "gy": ((21, 23), (12, 12), (2, 2), (0, 0)),  # ComfyUI's packs for faces, identity, editing and control (ReActor,
+    # IPAdapter, InstantID, PuLID, BrushNet, IC-Light, Impact): which memory ran out, or none, 23/23; the original
+    # reader 19/23, 1/2
+    "gz": ((23, 29), (0, 0), (7, 10), (0, 1)),  # Hugging Face diffusers and the pipelines built on it, 2024 to 2026
+    # (its training examples, offloading, Spaces): which memory ran out, or none, 25/29; the original reader 17/29, 0/10
+    "ha": ((17, 24), (0, 0), (2, 3), (0, 0)),  # other image apps and front-ends, 2024 to 2026 (InvokeAI, Fooocus, Krita
+    # AI Diffusion, SwarmUI, Stability Matrix): which memory ran out, or none, 22/24; the original reader 11/24, 0/3
+    "hb": ((18, 23), (0, 0), (9, 11), (0, 0)),  # ML runtimes in Rust, C and C++ (candle, burn, mistral.rs,
+    # stable-diffusion.cpp, ncnn, MLC, tinygrad): which memory ran out, or none, 20/23; the original reader 5/23, 0/11
+    "he": ((19, 23), (5, 8), (0, 1), (0, 0)),  # ComfyUI's packs for upscaling, video post-processing and utilities
+    # (SeedVR2, SUPIR, VideoHelperSuite, KJNodes, UltimateSDUpscale): which memory ran out, or none, 22/23; the original
+    # reader 12/23, 0/1
 }

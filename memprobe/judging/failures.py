@@ -24,6 +24,7 @@ from .wordings import (
     GENERIC_ALLOCATION,
     KILLED_CHILD_TEXTS,
     MEMORY_TEXTS,
+    NAMED_DEVICE_OOM,
     NAMES_GPU,
     OOM_SUMMARY_LINE,
     ORT_ARENA,
@@ -36,6 +37,7 @@ from .wordings import (
     TENSORFLOW_OOM,
     VRAM_TEXTS,
     WENT_ON,
+    WGPU_OOM,
     translated_device_oom,
 )
 
@@ -134,6 +136,7 @@ def memory_sign(text: str) -> bool:
         or RAM_OOM.search(low) is not None
         or _direct3d_oom(low)
         or FILE_EXHAUSTED.search(low) is not None
+        or WGPU_OOM.search(low) is not None
     )
 
 
@@ -177,6 +180,8 @@ def classify_failure(
     vram_text = (
         any(t in text for t in VRAM_TEXTS)
         or CUT_DEVICE_OOM.search(text.rstrip()) is not None
+        or NAMED_DEVICE_OOM.search(text) is not None
+        or WGPU_OOM.search(text) is not None
         or translated_device_oom(text)
     )
     if (

@@ -13,6 +13,7 @@ __all__ = [
     "GENERIC_ALLOCATION",
     "KILLED_CHILD_TEXTS",
     "MEMORY_TEXTS",
+    "NAMED_DEVICE_OOM",
     "NAMES_GPU",
     "OOM_HANDLER_LINES",
     "OOM_SUMMARY_LINE",
@@ -28,6 +29,7 @@ __all__ = [
     "TENSORFLOW_OOM",
     "VRAM_TEXTS",
     "WENT_ON",
+    "WGPU_OOM",
     "translated_device_oom",
 ]
 
@@ -351,7 +353,8 @@ VRAM_TEXTS = (
     "out_of_device_memory",  # Intel's Level Zero / unified runtime (XPU)
     "[gpu] out of gpu resources",  # OpenVINO's GPU plugin (ocl_engine.cpp), an Intel iGPU's shared memory full
     "to avoid cl_out_of_resources",  # OpenVINO's GPU plugin: "... reduce memory consumption (...) to avoid CL_OUT_OF_..."
-    "cl_mem_object_allocation_failure",  # OpenCL's own code for a device buffer it could not allocate
+    "mem_object_allocation_failure",  # OpenCL's own code for a device buffer it could not allocate (CL_..., or as
+    # PyOpenCL names it: "pyopencl._cl.MemoryError: clEnqueueMapBuffer failed: MEM_OBJECT_ALLOCATION_FAILURE")
     "outofdevicememory",  # Vulkan (vk::Device::allocateMemory: ErrorOutOfDeviceMemory)
     "not enough memory, use lower resolution",  # AUTOMATIC1111's split attention, from the GPU's free memory
     "vkallocatememory failed -2",  # ncnn's Vulkan (Real-ESRGAN-, RIFE-, waifu2x-ncnn-vulkan): VK_ERROR_OUT_OF_DEVICE_MEMORY
@@ -415,6 +418,16 @@ VRAM_TEXTS = (
 CUT_DEVICE_OOM = re.compile(r"\b(?:cuda|hip|xpu|npu|mps backend) out of m(?:e(?:m(?:o(?:r)?)?)?)?$")
 """A device's out-of-memory message cut mid-word where the paste (or the page it was copied from)
 ended: ``HIP out of m``."""
+NAMED_DEVICE_OOM = re.compile(
+    r"(?:^|(?<=\s))(?<!function )(?:torch\.(?:cuda\.)?)?outofmemoryerror(?![\w.:])(?!\s*[=\"'(])"
+)
+"""torch's out-of-memory exception named alone, where a log printed its class in place of its message: SD.Next's
+``ERROR sd errors Processing: OutOfMemoryError`` (not Java's ``java.lang.OutOfMemoryError``, OpenCV's
+``cv::OutOfMemoryError`` or its "in function OutOfMemoryError", Android's ``Throwing OutOfMemoryError "Failed to
+allocate ...``)."""
+WGPU_OOM = re.compile(r"\bwgpu error\b.{0,400}?\bnot enough memory left\b", re.S)
+"""wgpu's ``DeviceError::OutOfMemory`` under its error's causes (``wgpu error: Validation Error`` ... ``In
+Device::create_buffer`` ... ``Not enough memory left``): the GPU's, which Vulkan, Metal or Direct3D refused."""
 _SHORT_OF_MEMORY = re.compile(
     r"内存不足|内存溢出|記憶體不足|メモリ(?:が|の)?不足|메모리(?:가)? 부족|недостаточно памяти|не хватает памяти|нехватка памяти"
     r"|nicht genügend (?:\w+-)?speicher|speicher (?:ist )?erschöpft|mémoire (?:\w+ )?insuffisante|court de mémoire"

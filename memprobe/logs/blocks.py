@@ -379,6 +379,10 @@ class BlockReading:
                 return True
         if mode == Mode.AFTER_EXC and s.startswith("TIPS:"):
             return True
+        if mode == Mode.AFTER_EXC and block.exception_type == "panic" and s == "Caused by:" and self.exc is None:
+            block.message = f"{block.message}\n{s}"  # the error's causes below its message, after a blank line
+            self.mode = Mode.EXC_MESSAGE  # (wgpu's: "wgpu error: Validation Error", then "Caused by:", "In
+            return True  # Device::create_buffer", "Not enough memory left")
         return False
 
     def _validation_node(self, class_type: str, node_id: str | None, s: str) -> None:

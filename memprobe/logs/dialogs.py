@@ -30,6 +30,7 @@ from .patterns import (
     _INTERRUPT_REQUESTS,
     _LOOSE_ERROR,
     _NAN_CAST,
+    _NAN_LATENT,
     _NATIVE_STACK_LINE,
     _NODE_INFO,
     _NODE_THREW,
@@ -244,7 +245,7 @@ class DialogReading(BlockReading):
             return True
         if self._dialog(s):
             return True
-        if _NAN_CAST in s and not self.prompt.failures:  # a black image: NaN pixels cast as it was saved
+        if (_NAN_CAST in s or s.startswith(_NAN_LATENT)) and not self.prompt.failures:  # a black image: NaN pixels
             self._open("message", s, message=s)
             self._close()
             return True

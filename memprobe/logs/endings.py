@@ -274,6 +274,8 @@ _CRASH_EXIT = re.compile(
     r"\bexit(?:ed)?(?: with)? (?:code|status):? ?\(?13[2-69]\b"
     r"|\bsignaled to shutdown with signal (?:4|5|6|7|8|11)\b"  # text-generation-inference's shard
     r"|\bexited with code null and signal sig(?:ill|trap|abrt|bus|fpe|segv)\b"  # Node's child_process (Electron apps')
+    r"|^sig(?:segv|bus)\s*\((?:segv|bus)_[a-z]+\)|\(sig(?:segv|bus|ill|fpe|abrt)\), code -?\d+"  # Android's
+    # tombstone: the signal and its cause ("SIGSEGV(SEGV_MAPERR)", "signal 11 (SIGSEGV), code 1 (SEGV_MAPERR)")
 )
 """An exit status of a fatal signal, 128 and its number (docker's ``exited with code 139``, supervisord's ``exit status
 134``, LM Studio's ``(Exit code: 133)``): SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV."""
@@ -324,7 +326,8 @@ _RECONNECTING = ("reconnecting",)
 _STUCK_RECONNECTING = re.compile(r"\b(?:stuck|hangs?|hanging|keeps?|stays?)\b.{0,20}\breconnecting\b")
 _SHELL_PROMPT = re.compile(
     r"^(?:\([\w.-]+\) )?(?:ps )?[a-z]:\\[^<>|\"]*>$|^[\w.-]+@[\w.-]+:[^$#]*[$#]$"
-    r"|^[a-z]:\\[^\s<>|\"]*$"  # a cmd prompt cut before its ">" (a path alone on the last line)
+    r"|^(?!.*\\lib\\)[a-z]:\\[^\s<>|\"]*$"  # a cmd prompt cut before its ">" (a path alone on the last line; not
+    # one into a Python's "\lib\", a warning's file cut where the paste ends: "C:\...\envs\kohya\lib\s")
 )
 """A shell's prompt alone on a line (``(venv) C:\\ComfyUI>``, ``PS C:\\...>``, ``user@host:~/ComfyUI$``): the
 process that held the console returned to it."""
@@ -338,10 +341,10 @@ _HINT_WORDS = (
     r"fatal|violation|c0000|322122|107374|resource-exhaustion|virtual memory|semaphore|memcg|refused|"
     r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first|(?:error|code) 137|free swap"
 )
-_HINT_SUBSTRINGS = ("/n)", "signal 9", "memory limit of", "badness ")
+_HINT_SUBSTRINGS = ("/n)", "signal 9", "memory limit of", "badness ", "(segv_", "(bus_", "(sig")
 """Tested apart, with ``in`` (:func:`ending_hint`): each more alternative slows the pattern by a tenth on every
 line (``/n)``: cmd's question after Ctrl+C, ``(Y/N)?`` in English, ``(J/N)?``, ``(O/N)?``, ``(S/N)?`` in German,
-French, Spanish)."""
+French, Spanish; ``(sig``, ``(segv_``, ``(bus_``: an Android tombstone's signal and its cause)."""
 _HINT_TEXTS = [
     t
     for t in (
@@ -386,6 +389,9 @@ def ending_hint(low: str) -> bool:
         or "badness " in low  # earlyoom's own line: "sending SIGTERM to process 42 uid 0 "python": badness 900"
         or (".dll" in low and ("+ 0x" in low or ".dll!" in low))  # a native stack's frame
         or (".so" in low and " in " in low and "error " in low)  # the kernel's segfault line, its start cut
+        or "(sig" in low  # an Android tombstone's signal ("signal 11 (SIGSEGV), code 1 (SEGV_MAPERR)")
+        or "(segv_" in low
+        or "(bus_" in low
     )
 
 

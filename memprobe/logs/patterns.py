@@ -140,7 +140,7 @@ _SUMMARY = ("popup", "report", "message")
 
 
 def _message_key(message: str) -> str:
-    first = message.strip().splitlines()[0] if message.strip() else ""
+    first = message.strip().splitlines()[0].strip("` ") if message.strip() else ""  # (a copy's code marks may go)
     return _DIGITS.sub("#", " ".join(first.lower().split()))[:120]  # a port or a size may differ between copies
 
 
@@ -233,6 +233,8 @@ attention.py``, ``attention_sage``)."""
 _NAN_CAST = "invalid value encountered in cast"
 """numpy's RuntimeWarning as an image is saved or previewed (``np.clip(i, 0, 255).astype(np.uint8)``): its pixels
 were NaN, so it is black (a VAE or attention in half precision overflowed). Nothing raised, but the run failed."""
+_NAN_LATENT = "Encountered NaN in Latent"
+"""Forge Neo's own check of the latent before it decodes it: the image will be black, as above."""
 _NOTICES = (
     "Found comfy_kitchen backend ",
     "comfy-aimdo failed to load: ",
@@ -291,8 +293,9 @@ _NODE_THREW = ("This node threw an error during execution", "Node threw an error
 """The newer frontend's error toast (its error catalog's ``execution_failed``), under "<node> failed"."""
 _CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63})\s?:\s+(.+)$")
 """``KSampler : XPU out of memory ...``: an old dialog's node and message on one line."""
-_BARE_CLASS = re.compile(r"^(?=.*[a-z])[A-Z][a-z0-9]*_?[A-Z][A-Za-z0-9_]{1,62}$")
-"""A node's class alone on a line (two capitals at least, not all: ``KSampler``, ``Propainter_Sampler``; not ``ERROR``)."""
+_BARE_CLASS = re.compile(r"^(?=.*[a-z])(?:[A-Z][a-z0-9]*_?[A-Z][A-Za-z0-9_]{1,62}|[A-Z][a-z0-9]+(?:_[a-z0-9]+){1,6})$")
+"""A node's class alone on a line (two capitals at least, not all: ``KSampler``, ``Propainter_Sampler``; not ``ERROR``;
+or one capital and words joined by underscores: ``Joy_caption_two``)."""
 _CLASS_WORD = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63}) +(.+)$")
 """A node's class, a space, the message: a one-line paste that lost its colon."""
 _VAE_CODING = r"(?i)\bvae\b.{0,20}\b(de|en)cod"
@@ -378,6 +381,7 @@ _LOOSE_ERROR = re.compile(
     r"|\bspawn \S.* E(?:NOENT|ACCES|PERM)\b"  # Node's, in an Electron launcher: the program it starts is not there
     r"|returned non-zero exit status -?\d+|(?:^|\s)- ERROR - \S"  # subprocess' CalledProcessError; logging's "name - ERROR - "
     r"|the following node types were not found|the number of sizes provided|not found\. Please install"  # the frontend's; torch's; a pack's
+    r"|^Unrecognized model in "  # transformers' AutoConfig, its ValueError's type cut off: a model's folder without its config
     r"|\((?:[a-z_]\w*\.)+[A-Z]\w*(?:Error|Exception)\) |\b[45]\d\d, message='"  # SQLAlchemy's wrapped error; aiohttp's HTTP one
     r"|^Could not import '|ComfyUI not running on specified address"  # a pack's own import error; comfy-cli's
     r"|^Fatal error in launcher: "  # a Windows console script's launcher (pip's): its Python is not where it was
@@ -452,10 +456,10 @@ _STARTUP = ("[START] Security scan", "** ComfyUI startup time:", "Prestartup tim
 _BARE_MEMORY_ERRORS = ("MemoryError", "OutOfMemoryError")
 """Exception types that name memory running out without a message (Python's ``MemoryError``, torch's
 ``OutOfMemoryError`` of a cut paste)."""
-_RUST_PANIC = re.compile(r"thread '[^']{1,80}' panicked at (?:'(.+)', \S+:\d+:\d+|.+:\d+:\d+:)$")
-"""A Rust program's panic (an error, its message quoted in it before Rust 1.73, on the next lines since): ``thread
-'tokio-runtime-worker' panicked at ...\\client.rs:298:41:`` above ``called `Result::unwrap()` on an `Err` value:
-BufferTooBig(2156988480)``."""
+_RUST_PANIC = re.compile(r"thread '[^']{1,80}' panicked at (?:'(.+?)(?:', \S+:\d+:\d+)?|.+:\d+:\d+:)$")
+"""A Rust program's panic (an error, its message quoted in it before Rust 1.73 — its closing quote and place on a
+later line where the message has several — on the next lines since): ``thread 'tokio-runtime-worker' panicked at
+...\\client.rs:298:41:`` above ``called `Result::unwrap()` on an `Err` value: BufferTooBig(2156988480)``."""
 _CUT_TORCH_OOM = re.compile(r"torch\.(?:cuda\.)?OutOfMem(?:o(?:r(?:y(?:E(?:r(?:r(?:o)?)?)?)?)?)?)?$")
 """A line that is only torch's out-of-memory exception cut inside its name (``torch.cuda.OutOfMemoryErro``): where an
 excerpt of a fixed length ends."""

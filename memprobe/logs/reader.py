@@ -259,7 +259,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             and text
             and (
                 (segment[:6] == "ERROR:" and _LOGGED_ERROR.match(segment))
-                or (("[error]" in level or _LOGURU_ERROR.search(level)) and _FAILED.search(text))  # the Desktop
+                or (("[error]" in level.lower() or _LOGURU_ERROR.search(level)) and _FAILED.search(text))  # the Desktop
                 # app's "[error] Error creating ...", loguru's "| ERROR    | worker:run:236 - Failed to run ..."
             )
         ):

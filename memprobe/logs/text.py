@@ -333,9 +333,20 @@ _WHOLE_FRAME = re.compile(r'^ *File ".+", line \d+, in \S+$')
 """A traceback's frame line, whole."""
 
 
+_PADDED_PLACE = re.compile(r" {2}[\w.-]+\.py(?::\d+)?(?: :: [A-Z]+)?$")
+"""Where a logger padded its line to the console's width to print its place on the right (rich's
+``train_network.py:1006``, Forge Neo's ``memory_management.py :: INFO``): a line of its own, not a wrapped row."""
+
+
 def _row(line: str, width: int) -> bool:
     """Whether ``line`` is a row a wrap at ``width`` cut from a longer line."""
-    return len(line) == width and line[-1] not in _ROW_END and line[-2:] != "  " and not _WHOLE_FRAME.match(line)
+    return (
+        len(line) == width
+        and line[-1] not in _ROW_END
+        and line[-2:] != "  "
+        and not _WHOLE_FRAME.match(line)
+        and not _PADDED_PLACE.search(line)
+    )
 
 
 _DIGITS = re.compile(r"\d+")

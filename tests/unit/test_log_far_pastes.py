@@ -200,6 +200,16 @@ PHRASES = [
         None,
     ),
     (">> Using device_type mps\n>> xformers not installed\n>> NSFW checker is disabled", None),
+    # torch's exception named alone is the GPU's; OpenCV's and Android's classes of the same name are not torch's
+    ("2024-11-22 21:58:39.196\tERROR\tsd\terrors\tProcessing: OutOfMemoryError", "vram"),
+    ("error: (-4) Failed to allocate 1610612736 bytes in function OutOfMemoryError", "system-ram"),
+    (
+        'Throwing OutOfMemoryError "Failed to allocate a 88 byte allocation with 0 free bytes" (recursive case)',
+        "system-ram",
+    ),
+    ("ValueError: Unrecognized model in models/text_model. Should have a `model_type` key in its config.json", "other"),
+    ("Unrecognized model in models/text_model. Should have a `model_type` key in its config.json", "other"),
+    ("signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0", "abrupt"),
     (
         "u@host:~/ComfyUI$ comfy node install-deps --deps=deps.json\nExecute from: /home/u/ComfyUI\nInstall: ['x']\n"
         "Dependency installation and activation complete.\n\nu@host:~/ComfyUI$ comfy node simple-show installed",

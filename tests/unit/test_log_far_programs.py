@@ -444,6 +444,22 @@ READINGS = [
     ("tensorrt_getbesttactic_gpu_alloc_error_p40.log", "vram", None),
     ("onnxruntime_build_windows_cutlass_catastrophic_oom.log", "system-ram", None),
     ("forge_launch_exitcode9009_python.log", "other", None),
+    # -- the rounds of 2026-12-06 (gt to he)
+    # vladmandic/sdnext: its log file's "ERROR  sd  errors  Processing: OutOfMemoryError" (torch's exception named in
+    # place of its message); tinygrad on OpenCL: PyOpenCL's "MemoryError: clEnqueueMapBuffer failed:
+    # MEM_OBJECT_ALLOCATION_FAILURE" (the device's buffer); stable-diffusion-burn: wgpu's panic, its message over
+    # several lines and its causes after a blank one ("Caused by:" ... "Not enough memory left")
+    ("sdnext_sdxl_img2img_batch4_oom_retries_hang.log", "vram", None),
+    ("tinygrad_opencl_cifar_mem_object_alloc_failure.log", "vram", None),
+    ("sd-burn_wgpu_create_buffer_notenoughmemory.log", "vram", None),
+    # Tencent/ncnn: an Android tombstone's "SIGSEGV(SEGV_MAPERR)" above its frames: a crash
+    ("ncnn_android_pool_allocator_get_wild_sigsegv.log", "abrupt", "crash"),
+    # a pack's "[ERROR] Inference failed:" in capitals inside a prompt (Simple-Qwen3-VL-GGUF); Forge Neo's "Encountered
+    # NaN in Latent" under lines padded to the console before their place ("memory_management.py :: INFO")
+    ("simple-qwen3vl-gguf_gemma4_failed-to-load.log", "other", None),
+    ("forge-neo_krea2_int8_qwen_vae_nan_latent.log", "other", None),
+    # kohya's sd-scripts: a warning's path into a Python's "\lib\" cut where the paste ends is no shell's prompt
+    ("sd-scripts_flux-lora_prodigy-fp8_training-start.log", None, None),
 ]
 
 
@@ -457,6 +473,16 @@ def test_each_programs_words_read_as_what_ran_out_or_how_it_ended(name, kind, en
     assert (failure["kind"], failure.get("ending"), failure["node"]["class_type"]) == (kind, ending, None)
     # a memory failure, a full disk and an unexplained end each get a first step; another error none
     assert bool(doc["suggestions"]) == (kind != "other")
+
+
+def test_a_titles_words_joined_by_underscores_name_its_node_and_a_copy_without_code_marks_is_one_failure():
+    # ai-dock/comfyui#132: the dialog's title "Joy_caption_two" (one capital, words joined by "_") above its message
+    doc = explain_log((LOGS / "aidock-comfyui_joycaption2_triton-ops_missing.log").read_bytes())
+    assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"]) == ("other", "Joy_caption_two")
+    # huggingface/transformers#38717: the dialog's copy of the report's message, its leading "`" lost, is the same
+    # failure: the report's node id stays
+    doc = explain_log((LOGS / "transformers38717_bnb_to_not_supported_report.log").read_bytes())
+    assert (doc["failure"]["node"]["class_type"], doc["failure"]["node"]["id"]) == ("Joy_caption_two_advanced", "64")
 
 
 def test_a_layerstyle_nodes_whole_name_is_its_class():
