@@ -393,6 +393,9 @@ VRAM_TEXTS = (
     "out_of_video_memory",  # ... as a code names it (AMD's Radeon Image Filters: "RIF_ERROR_OUT_OF_VIDEO_MEMORY")
     "failed with error out of memor",  # tiny-cuda-nn (instant-ngp): "cudaMalloc(&rawptr, ...) failed with error out of memory"
     "enough gpu ram to fit the quantized model",  # transformers: a quantized model's modules would go to CPU or disk
+    "can't move a model that has some modules offloaded to cpu or disk",  # accelerate: device_map="auto" put part of a
+    # model on the CPU because it did not fit the GPU, and the node's .to() then fails ("Some parameters are on the
+    # meta device because they were offloaded to the cpu" above it)
     # torch's CUDA allocator message with its head cut off (an excerpt that starts mid-message):
     "already allocated;",  # torch < 2.1: "... (GPU 0; 8.00 GiB total capacity; 7.2 GiB already allocated; ...)"
     "has a total capacity of",  # torch ≥ 2.1: "GPU 0 has a total capacity of 7.63 GiB of which 5.12 MiB is free."

@@ -210,6 +210,7 @@ PHRASES = [
     ("ValueError: Unrecognized model in models/text_model. Should have a `model_type` key in its config.json", "other"),
     ("Unrecognized model in models/text_model. Should have a `model_type` key in its config.json", "other"),
     ("signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0", "abrupt"),
+    ("RuntimeError: You can't move a model that has some modules offloaded to cpu or disk.", "vram"),
     (
         "u@host:~/ComfyUI$ comfy node install-deps --deps=deps.json\nExecute from: /home/u/ComfyUI\nInstall: ['x']\n"
         "Dependency installation and activation complete.\n\nu@host:~/ComfyUI$ comfy node simple-show installed",

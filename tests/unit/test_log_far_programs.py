@@ -452,6 +452,9 @@ READINGS = [
     ("sdnext_sdxl_img2img_batch4_oom_retries_hang.log", "vram", None),
     ("tinygrad_opencl_cifar_mem_object_alloc_failure.log", "vram", None),
     ("sd-burn_wgpu_create_buffer_notenoughmemory.log", "vram", None),
+    # ComfyUI's JoyCaption nodes: accelerate's "You can't move a model that has some modules offloaded to cpu or disk",
+    # under "Some parameters are on the meta device because they were offloaded to the cpu" (the model did not fit)
+    ("joycaption-alpha-two_offloaded-to-cpu_cant-move.log", "vram", None),
     # Tencent/ncnn: an Android tombstone's "SIGSEGV(SEGV_MAPERR)" above its frames: a crash
     ("ncnn_android_pool_allocator_get_wild_sigsegv.log", "abrupt", "crash"),
     # a pack's "[ERROR] Inference failed:" in capitals inside a prompt (Simple-Qwen3-VL-GGUF); Forge Neo's "Encountered
