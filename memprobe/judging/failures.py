@@ -24,7 +24,7 @@ from .wordings import (
     GENERIC_ALLOCATION,
     KILLED_CHILD_TEXTS,
     MEMORY_TEXTS,
-    NAMED_DEVICE_OOM,
+    NAMED_MEMORY_ERROR,
     NAMES_GPU,
     OOM_SUMMARY_LINE,
     ORT_ARENA,
@@ -85,8 +85,8 @@ _MEMORY_GATE = re.compile(
 )
 """A cheap test of a lower-cased ASCII line before :func:`memory_sign`: the words every memory (or disk)
 failure shares (TensorFlow's full disk says only "Resource exhausted: <its file>") and every text of its tables
-they miss (a line in another script passes without it: the localized texts). A case-blind pattern costs twice as much; a character class among the alternatives
-three times (it defeats the engine's first-character search)."""
+they miss (a line in another script passes without it: the localized texts). A case-blind pattern costs twice as
+much; a character class among the alternatives three times (it defeats the engine's first-character search)."""
 
 
 _SRUN_OOM = re.compile(r"srun: error: \S+: tasks? [\d,-]+: out of memory")
@@ -161,6 +161,8 @@ def classify_failure(
     """
     type_name = (exception_type or "").rsplit(".", 1)[-1]
     text = " ".join((message or "").lower().replace(_GUESSED, "").split())  # (a message a console wrapped: one line)
+    if not type_name and (named := NAMED_MEMORY_ERROR.search(text)):  # the type said in place of the message
+        type_name = "OutOfMemoryError" if named.group(1) == "outofmemoryerror" else "MemoryError"
     if (
         text == OOM_SUMMARY_LINE.lower()
     ):  # the line ComfyUI's handler of a device OOM logs first (torch's table follows)
@@ -180,7 +182,6 @@ def classify_failure(
     vram_text = (
         any(t in text for t in VRAM_TEXTS)
         or CUT_DEVICE_OOM.search(text.rstrip()) is not None
-        or NAMED_DEVICE_OOM.search(text) is not None
         or WGPU_OOM.search(text) is not None
         or translated_device_oom(text)
     )

@@ -10,10 +10,11 @@ __all__ = [
     "COMMIT_TEXTS",
     "CUT_DEVICE_OOM",
     "DISK_TEXTS",
+    "FILE_EXHAUSTED",
     "GENERIC_ALLOCATION",
     "KILLED_CHILD_TEXTS",
     "MEMORY_TEXTS",
-    "NAMED_DEVICE_OOM",
+    "NAMED_MEMORY_ERROR",
     "NAMES_GPU",
     "OOM_HANDLER_LINES",
     "OOM_SUMMARY_LINE",
@@ -23,7 +24,6 @@ __all__ = [
     "RAM_OOM",
     "SHM_FULL",
     "SHM_WRITE",
-    "FILE_EXHAUSTED",
     "SPECIFIC_RAM_TEXTS",
     "SYSTEM_RAM_TEXTS",
     "TENSORFLOW_OOM",
@@ -421,11 +421,11 @@ VRAM_TEXTS = (
 CUT_DEVICE_OOM = re.compile(r"\b(?:cuda|hip|xpu|npu|mps backend) out of m(?:e(?:m(?:o(?:r)?)?)?)?$")
 """A device's out-of-memory message cut mid-word where the paste (or the page it was copied from)
 ended: ``HIP out of m``."""
-NAMED_DEVICE_OOM = re.compile(
-    r"(?:^|(?<=\s))(?<!function )(?:torch\.(?:cuda\.)?)?outofmemoryerror(?![\w.:])(?!\s*[=\"'(])"
+NAMED_MEMORY_ERROR = re.compile(
+    r"(?:^|(?<=\s))(?<!function )(?:torch\.(?:cuda\.)?)?(outofmemoryerror|memoryerror)(?![\w.:])(?!\s*[=\"'(])"
 )
-"""torch's out-of-memory exception named alone, where a log printed its class in place of its message: SD.Next's
-``ERROR sd errors Processing: OutOfMemoryError`` (not Java's ``java.lang.OutOfMemoryError``, OpenCV's
+"""A memory error's class named alone, where a log printed it in place of its message (SD.Next's log file: ``ERROR
+sd errors Processing: OutOfMemoryError``): read as that type (not Java's ``java.lang.OutOfMemoryError``, OpenCV's
 ``cv::OutOfMemoryError`` or its "in function OutOfMemoryError", Android's ``Throwing OutOfMemoryError "Failed to
 allocate ...``)."""
 WGPU_OOM = re.compile(r"\bwgpu error\b.{0,400}?\bnot enough memory left\b", re.S)

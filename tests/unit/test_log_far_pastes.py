@@ -200,8 +200,10 @@ PHRASES = [
         None,
     ),
     (">> Using device_type mps\n>> xformers not installed\n>> NSFW checker is disabled", None),
-    # torch's exception named alone is the GPU's; OpenCV's and Android's classes of the same name are not torch's
+    # a memory error's class named alone reads as that type (torch's the GPU's, Python's RAM); OpenCV's and Android's
+    # classes of the same name are not torch's
     ("2024-11-22 21:58:39.196\tERROR\tsd\terrors\tProcessing: OutOfMemoryError", "vram"),
+    ("2024-11-22 21:58:39.196\tERROR\tsd\terrors\tProcessing: MemoryError", "system-ram"),
     ("error: (-4) Failed to allocate 1610612736 bytes in function OutOfMemoryError", "system-ram"),
     (
         'Throwing OutOfMemoryError "Failed to allocate a 88 byte allocation with 0 free bytes" (recursive case)',
