@@ -321,4 +321,24 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     "he": ((19, 23), (5, 8), (0, 1), (0, 0)),  # ComfyUI's packs for upscaling, video post-processing and utilities
     # (SeedVR2, SUPIR, VideoHelperSuite, KJNodes, UltimateSDUpscale): which memory ran out, or none, 22/23; the original
     # reader 12/23, 0/1
+    "hf": ((19, 23), (3, 3), (3, 3), (0, 0)),  # ComfyUI's speed-up and quantization packs (Nunchaku, SageAttention,
+    # triton-windows, TeaCache, WaveSpeed, MultiGPU, NF4 loaders): which memory ran out, or none, 21/23; the original
+    # reader 15/23, 2/3
+    "hg": ((19, 28), (0, 0), (0, 0), (0, 0)),  # ComfyUI's infrastructure and launchers (the Manager, Desktop, the
+    # frontend, comfy-cli, Pinokio, Docker images): which memory ran out, or none, 28/28; the original reader 10/28, 0/0
+    "hh": ((17, 26), (0, 0), (11, 12), (0, 0)),  # lip-sync, virtual try-on and talking-head programs (LatentSync,
+    # IDM-VTON, SadTalker, Wav2Lip, EchoMimic, LivePortrait, MultiTalk): which memory ran out, or none, 20/26; the
+    # original reader 12/26, 0/12
+    "hi": ((17, 27), (0, 0), (6, 10), (1, 1)),  # image generation and editing research repositories (Omost, IC-Light,
+    # ControlNet, IP-Adapter, InstantID, BrushNet, Stable Cascade, Stability's generative-models): which memory ran out,
+    # or none, 21/27; the original reader 12/27, 1/10
+    "hj": ((19, 27), (1, 1), (8, 10), (0, 0)),  # music, song and sound generation (YuE, ACE-Step, stable-audio-tools,
+    # MusicGen, MMAudio, AudioLDM): which memory ran out, or none, 23/27; the original reader 17/27, 0/10
+    "hk": ((18, 25), (0, 0), (10, 13), (0, 0)),  # vision-language models' own repositories (Qwen-VL, LLaVA, MiniCPM-V,
+    # InternVL, CogVLM, GLM-4V, Molmo): which memory ran out, or none, 19/25; the original reader 14/25, 0/13
+    "hl": ((20, 30), (0, 0), (12, 17), (0, 0)),  # document AI and OCR (MinerU, marker, surya, docling, olmOCR,
+    # PaddleOCR, nougat, EasyOCR): which memory ran out, or none, 23/30; the original reader 15/30, 2/17
+    "hm": ((15, 26), (0, 0), (13, 15), (0, 0)),  # video generation research repositories (Latte, Open-Sora,
+    # Pyramid-Flow, CogVideo, EasyAnimate, MAGI-1, SkyReels, mochi, FramePack): which memory ran out, or none, 21/26;
+    # the original reader 9/26, 1/15
 }

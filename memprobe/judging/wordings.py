@@ -407,6 +407,7 @@ VRAM_TEXTS = (
     # vLLM: the GPU memory left for its KV cache after the weights, within gpu_memory_utilization of the card
     "no available memory for the cache blocks",  # v0: "ValueError: No available memory for the cache blocks. ..."
     "larger than the available kv cache memory",  # v1: "... 4.50 GiB KV cache is needed, which is larger than ..."
+    "gib kv cache is needed",  # ... its size alone, the rest cut or shortened ("1.75 GiB KV cache is needed, available ...")
     "can be stored in kv cache",  # "The model's max seq len (4096) is larger than the maximum number of tokens ..."
     "try to increase --mem-fraction-static",  # SGLang: its KV pool, in the GPU's share it was given ("Not enough memory.
     # Please try to increase --mem-fraction-static.")

@@ -19,6 +19,9 @@ from .text import clean
 
 __all__ = ["EndingReading"]
 
+_TRITON_OFF = "A matching Triton is not available"
+"""xformers' line before the traceback of its failed ``import triton`` (older releases print it whole; newer ones say
+``Error caught was: ...``): it runs without its Triton kernels, nothing failed."""
 _LABEL_MAX = 80
 """A progress bar's own label (``Steps:``, ``Sampling 4 frames``) is shorter; a longer one holds what was printed
 before the bar on its line."""
@@ -79,6 +82,9 @@ class EndingReading:
         if first == "E" and s.startswith("Executing node ") and (m := _EXECUTING.match(s)):
             self.prompt.running = (m.group(2), m.group(1))
             self._activity(s, None)
+            return True
+        if first == "A" and s.startswith(_TRITON_OFF):
+            self.ignored_at = self.n  # (the traceback on the next line is one xformers caught)
             return True
         if first in "Ee":
             if s.startswith("Exit Code: ") and self.service_at >= self.n - 3:  # the panel's "Exit Code: Unknown"

@@ -221,11 +221,11 @@ _API_NODE = re.compile(r"""['"]node_errors['"]:\s*\{\s*['"]([^'"]+)['"]""")
 _LAUNCH = re.compile(r"main\.py|python|\.bat\b|comfy|entry_with_update|launch")
 """A command that starts ComfyUI (or a program running it), typed at a shell's prompt."""
 _ONE_SHOT = re.compile(
-    r"\s-c\s|-m\s+pip\b|^pip\d?\s|\s--version\b"
+    r"\s-c\s|-m\s+pip\b|^pip\d?\s|\s--version\b|^\"?git\s"
     r"|^comfy(?:\s+--?[\w-]+(?:[= ][^\s-]\S*)?)*\s+(?:node|model|install|update|env|which|set-default|tracking|standalone)\b"
 )
-"""A command that runs and returns (``python -c "..."``, pip, a version check, comfy-cli's ``comfy node install-deps``
-and the like, not its ``comfy launch``): back at the prompt, nothing ended."""
+"""A command that runs and returns (``python -c "..."``, pip, a version check, git's ``git clone .../ComfyUI-Manager``,
+comfy-cli's ``comfy node install-deps`` and the like, not its ``comfy launch``): back at the prompt, nothing ended."""
 _FALLBACKS = ("Error running sage attention: ",)
 """Errors ComfyUI caught and went on past: its SageAttention wrapper logs why the kernel failed ("out of resource:
 shared memory", "no kernel image is available") and runs PyTorch's attention instead (``comfy/ldm/modules/
@@ -407,7 +407,7 @@ _SAYS_FAILED = re.compile(
     r"(?i)\b(?:errors?|errored|fail(?:ed|s|ure)?|exception|cannot|can't|could ?n[o']t|unable|invalid|not found"
     r"|missing|does(?: not|n't) exist|not (?:allowed|supported|installed|running)|unsupported|denied|refused"
     r"|does(?: not|n't) (?:have )?support|unexpected|must be|not enough|abort(?:ed)?|crash(?:ed)?|traceback"
-    r"|no such file|command not found|syntax error|unsatisfiable)\b"
+    r"|no such file|command not found|syntax error|unsatisfiable|is incorrect)\b"
     r"|失败|错误|錯誤|报错|失敗|エラー|오류|실패|ошибк|не удалось|\b(?:fehler|erreur|errore|falha|fallo|lỗi|hata)\b"
 )
 """Words that say something went wrong, in the languages users post in: a paste with nothing ComfyUI prints in it
@@ -430,6 +430,7 @@ _NOT_A_FAILURE = re.compile(
     r"|\bxformers (?:is )?not (?:installed|available)\b"  # an optional accelerator an app runs without (InvokeAI's)
     r"|when one has already been registered\b"  # TensorFlow, JAX: cuDNN's, cuFFT's, cuBLAS' plugin registered twice
     r"|\b(?:will|may|might|could) fail if\b"  # a forecast (Ray's disk monitor: "Object creation will fail if spilling ...")
+    r"|\b(?:may|might|could) cause a memory leak\b"  # pypdfium2 at exit: "Cannot close object, library is destroyed. ..."
     r"|(?-i:^(?=\d*[a-f])[0-9a-f]{7,12} (?=[\w\[(]))"  # a commit's subject in git's one-line log ("4965c0e2 WAN: Fix cache VRAM
     # leak on error (#10141)": an update's list of what changed)
     r"|^" + glog_level("IW")  # glog's level, TensorFlow's: info, warning ("W tensorflow/.../dso_loader.cc:64] Could not

@@ -354,25 +354,43 @@ _CONSOLE_WIDTHS = (80, 100, 120)
 """The widths a console wraps at by default (Windows' old console 80, its Terminal 120)."""
 
 
-def _cut_in_a_word(lines: list[tuple[str, bool]], width: int) -> bool:
-    """A short paste (an error's line or two, copied from a console that wrapped it) cut at a console's usual width
-    inside a word: a row of exactly that width whose last character is a word's and the next line goes on with its
-    lower-case letters or digits, or a capital's with capitals (``... this operatio`` / ``n``, ``exit status 32`` /
-    ``21225495.``, ``NODE_CLASS_MAPP`` / ``INGS.``; not a log's next line, ``... dtype: torch.float16`` /
-    ``Requested to load SAM``; not a line that begins as this one does, ``2022-07-06 15:37:03.100 ... flags: 0x2`` /
-    ``2022-07-06 15:37:03.102 ...``)."""
-    return (
-        len(lines) <= 6
-        and width in _CONSOLE_WIDTHS
-        and any(
-            _row(line, width)
-            and line[-1:].isalnum()
-            and (after[:1].islower() or after[:1].isdigit() or (line[-1].isupper() and after[:1].isupper()))
-            and not line.lstrip().startswith("File ")
-            and after[:12] != line[:12]  # (the next line begins as this one does: a log's own, its stamp's date)
-            for (line, _), (after, _) in pairwise(lines)  # (a frame's line cut short before its code's line: no wrap)
+_OWN_LINE = re.compile(r"[a-z]+(?::| \|)")
+"""A line that begins as a log's own (``error:``, ``warning:``, ``comfyui-1  |``): not a row's words going on."""
+
+
+def _goes_on(last: str, after: str) -> bool:
+    """Whether ``after`` goes on with the words a wrap cut after ``last``: inside a word (its lower-case letters or
+    digits, a capital's capitals, a name's part after ``_``), or at a space (``Out of `` / ``memory``, ``cudaSuccess``
+    / `` (2 vs. 0)``; not ``... `` / ``error: ...``)."""
+    first = after[:1]
+    if last.isalnum():
+        return (
+            first.islower()
+            or first.isdigit()
+            or (last.isupper() and first.isupper())
+            or first == "_"
+            or (first == " " and after[1:2].strip() != "")
         )
+    return (last == "_" and first.isalnum()) or (last == " " and first.islower() and not _OWN_LINE.match(after))
+
+
+def _cut_in_a_word(lines: list[tuple[str, bool]], width: int) -> bool:
+    """A paste copied from a console that wrapped it at its usual width, cut inside a word or at a space: rows of
+    exactly that width the next line goes on from (:func:`_goes_on`: ``... this operatio`` / ``n``, ``exit status 32``
+    / ``21225495.``, ``NODE_CLASS_MAPP`` / ``INGS.``, ``backward_data_workspace`` / ``_size_in_bytes)``), one in a
+    paste of a few lines (an error's line or two), two in a longer one; not a log's next line, ``... dtype:
+    torch.float16`` / ``Requested to load SAM``; not a line that begins as this one does, ``2022-07-06 15:37:03.100
+    ... flags: 0x2`` / ``2022-07-06 15:37:03.102 ...``."""
+    if width not in _CONSOLE_WIDTHS:
+        return False
+    cuts = sum(
+        _row(line, width)
+        and _goes_on(line[-1], after)
+        and not line.lstrip().startswith("File ")
+        and after[:12] != line[:12]  # (the next line begins as this one does: a log's own, its stamp's date)
+        for (line, _), (after, _) in pairwise(lines)  # (a frame's line cut short before its code's line: no wrap)
     )
+    return cuts >= 2 or (cuts == 1 and len(lines) <= 6)
 
 
 def unwrapped(

@@ -463,6 +463,18 @@ READINGS = [
     ("forge-neo_krea2_int8_qwen_vae_nan_latent.log", "other", None),
     # kohya's sd-scripts: a warning's path into a Python's "\lib\" cut where the paste ends is no shell's prompt
     ("sd-scripts_flux-lora_prodigy-fp8_training-start.log", None, None),
+    # -- the rounds of 2026-12-06 (hf to hm)
+    # git typed at a shell's prompt starts nothing that runs on ("...\\custom_nodes>git clone .../ComfyUI-Manager.git"):
+    # its "fatal: unable to access" is the paste's failure; cmd's "The filename, directory name, or volume label syntax
+    # is incorrect." says so too (Pinokio's install script)
+    ("comfyui-manager_git_clone_connection_reset.log", "other", None),
+    ("comfyui-pinokio_workflows_clone_syntax.log", "other", None),
+    # xformers' traceback of its failed "import triton", under "A matching Triton is not available, some optimizations
+    # will not be enabled" (Hallo): it ran on; pypdfium2's "This may cause a memory leak!" at exit (marker): a warning
+    ("hallo_windows_slow_run_xformers_triton_warnings.log", None, None),
+    ("marker_pypdfium2_cannot_close_object_warning.log", None, None),
+    # vLLM's KV cache refusal as olmOCR's reporter shortened it ("1.75 GiB KV cache is needed, available 0.13 GiB")
+    ("olmocr_vllm_kv_cache_needed_4090.log", "vram", None),
 ]
 
 

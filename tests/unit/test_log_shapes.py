@@ -263,6 +263,11 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "tf-directml_vega8_device_removed_alloc.log",
             "tfdml-plugin_aibench_fusion_not_implemented.log",
             "triton_k8s-pod_memcg-oom-kill_tritonserver.log",
+            # the rounds of 2026-12-06 (hf to hm): torch distributed's "[rank3]: " before each line of a worker's
+            "glm4v_lora_4x4090_rank3_oom.log",
+            "minicpmv25_zero3_rank3_grad_partition_oom.log",
+            "mmaudio_extract_training_latents_oom.log",
+            "qwen25vl_vllm_3x24g_profile_run_oom.log",
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -329,6 +334,8 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         "tensorrt_trtexec_batch16_resizephysical_oom.log",  # trtexec's lines, wrapped and padded to its console's width
         # InvokeAI's launcher, its lines cut at 104 characters (invoke-ai/InvokeAI, round ha)
         "invokeai_gtx1060_generation_closes_launcher_log.log",
+        # conda's fetch lines, each a JSON object of the widest length, as Pinokio's installer shows them (round hg)
+        "pinokio_py_install_conda_fetch_loop.log",
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
@@ -442,6 +449,9 @@ def test_a_logs_own_indentation_is_kept():
         "onnxruntime-android_readmodel_java_outofmemoryerror.log",
         "sdnext_6gb_sdxl_base_processing_error_args.log",
         "sdnext_hunyuan_video_g6e_48gb_oom_key_message.log",
+        # the rounds of 2026-12-06 (hf to hm): a web UI extension's traceback, an MPSGraph assertion's, as posted
+        "animatediff_webui_ext_please_download_models_manually.log",
+        "surya_mps_placeholder_shape_assert.log",
     }
 
 
@@ -558,8 +568,25 @@ def test_a_short_paste_cut_inside_a_word_at_a_consoles_width_is_joined_back():
     line = "OSError: [WinError 14] Not enough storage is available to complete this operation"
     assert explain_log(f"{line[:80]}\n{line[80:]}")["failure"]["kind"] == "system-ram"
     assert explain_log(line)["failure"]["kind"] == "system-ram"
-    # a row cut at a space, a frame's line cut before its code's line, another width: left as they are
-    assert unwrapped([("x" * 79 + " ", False), ("next", False)]) is None
+    # cut at a space, or at a name's "_" (ColabFold's and OpenMM's one-line errors, 80 columns wide)
+    for line in (
+        "Could not predict test_cdf7a. Not Enough GPU memory? RESOURCE_EXHAUSTED: Out of memory while trying to "
+        "allocate 7866899248 bytes.",
+        "simtk.openmm.OpenMMException: Error creating array interactingAtoms: CUDA_ERROR_OUT_OF_MEMORY (2)",
+    ):
+        assert explain_log(f"{line[:80]}\n{line[80:]}")["failure"]["kind"] == "vram"
+    # two rows cut inside words make a longer paste's wrap (waifu2x's Lua torch: "... you tried to al" / "locate")
+    torch7 = (
+        "/usr/local/torch/install/bin/luajit: $ Torch: not enough memory: you tried to allocate 2GB. Buy new RAM! "
+        "at /tmp/luarocks_torch-scm-1-9354/torch7/lib/TH/THGeneral.c:266"
+    )
+    frames = ["stack traceback:", "\t[C]: at 0x7fa585ca5ec0", "\t[C]: in function 'Tensor'"] * 3
+    assert explain_log("\n".join([torch7[:80], torch7[80:160], torch7[160:], *frames]))["failure"]["kind"] == (
+        explain_log("\n".join([torch7, *frames]))["failure"]["kind"]
+    )
+    # a row cut at a space before a log's own line, a frame's line cut before its code's line, another width: left
+    assert unwrapped([("x" * 79 + " ", False), ("next", False)]) is not None
+    assert unwrapped([("x" * 79 + " ", False), ("error: next", False)]) is None
     frame = '  File "D:\\ComfyUI\\custom_nodes\\{}\\node.py", line 5, in'
     frame = frame.format("p" * (80 - len(frame) + 2))
     assert unwrapped([(frame, False), ("import pandas as pd", False)]) is None
