@@ -42,6 +42,8 @@ _POSIX_PATH = re.compile(
     r"(?<![\w.:/~])(?:~/|/)(?:[^\s\"'<>/]+/)+(" + _FILE + r")?"  # /a/b/file.ext, ~/x/
     r"|(?<![\w.:/])/(?:home|Users|root|mnt|media|data|opt|srv|tmp|var)\b[^\s\"'<>]*"  # /home/name
 )
+_SHELL_PROMPT = re.compile(r"(?<![\w.-])[\w.-]+@[\w.-]+:(?:~|/)[^\s$#]*(?=[$#])")
+"""A shell's prompt: the user, the machine and the folder (``root@488a72695c82:/home/Upscale-A-Video#``)."""
 _FILE_URL = re.compile(r"file:/{1,3}\S+")  # (one slash too: ggml-sycl's "Exception caught at file:/home/...")
 _HAS_EXTENSION = re.compile(r"^[^.\s]+(?:\.[^.\s]+)*\.[A-Za-z0-9]{1,12}$")
 _QUOTED_FILE = re.compile(r"^[^\\/\s][^\\/]*\.[A-Za-z0-9]{1,12}$")
@@ -105,6 +107,7 @@ _SYSTEM_PATH = re.compile(r"/dev/shm\b|/proc/(?:meminfo|sys/vm/|pressure/|self/)
 
 def scrub_text(text: str) -> str:
     """Remove paths (a file keeps its name) and the user's name from free text."""
+    text = _SHELL_PROMPT.sub(PATH_MARK, text)
     text = _FILE_URL.sub(PATH_MARK, text)
     text = _QUOTED_PATH.sub(_quoted_file_name, text)
     text = _QUOTED_RELATIVE.sub(_quoted_file_name, text)

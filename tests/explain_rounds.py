@@ -341,4 +341,24 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     "hm": ((15, 26), (0, 0), (13, 15), (0, 0)),  # video generation research repositories (Latte, Open-Sora,
     # Pyramid-Flow, CogVideo, EasyAnimate, MAGI-1, SkyReels, mochi, FramePack): which memory ran out, or none, 21/26;
     # the original reader 9/26, 1/15
+    "hn": ((16, 23), (0, 0), (5, 6), (0, 0)),  # segmentation, depth, matting and pose research repositories (SAM 2,
+    # Segment Anything, Grounding DINO, Depth Anything, DepthCrafter, Sapiens): which memory ran out, or none, 19/23;
+    # the original reader 15/23, 0/6
+    "ho": ((15, 23), (0, 0), (5, 10), (0, 0)),  # model quantization, conversion and merging tools (AutoAWQ, GPTQModel,
+    # llm-compressor, mergekit, supermerger, hqq, ComfyUI-GGUF's tools): which memory ran out, or none, 18/23; the
+    # original reader 15/23, 2/10
+    "hp": ((14, 23), (0, 0), (3, 10), (0, 0)),  # machine learning in the browser and on the edge (transformers.js,
+    # web-llm, onnxruntime-web, TensorFlow.js, MediaPipe, ExecuTorch): which memory ran out, or none, 16/23; the
+    # original reader 3/23, 1/10
+    "hq": ((19, 21), (10, 11), (0, 0), (0, 0)),  # kijai's less-used ComfyUI wrappers (MimicMotion, DynamiCrafter, CCSR,
+    # Geowizard, ELLA, Florence2, CogVideoX, LivePortraitKJ): which memory ran out, or none, 21/21; the original reader
+    # 18/21, 0/0
+    "hr": ((17, 20), (8, 14), (1, 1), (0, 0)),  # ComfyUI's utility and workflow packs (essentials, efficiency nodes,
+    # Inspire, Crystools, Comfyroll, Inpaint-CropAndStitch, mixlab): which memory ran out, or none, 19/20; the original
+    # reader 15/20, 0/1
+    "hs": ((18, 25), (0, 0), (5, 7), (0, 0)),  # video upscaling and frame interpolation outside ComfyUI (video2x,
+    # Real-ESRGAN, Flowframes, REAL-Video-Enhancer, RIFE, BasicVSR++, FlashVSR): which memory ran out, or none, 22/25;
+    # the original reader 10/25, 0/7
+    "hu": ((18, 20), (2, 2), (4, 5), (0, 0)),  # threads in Japanese about local image, video and speech apps
+    # (EasyWan22, VOICEVOX, Style-Bert-VITS2, RVC): which memory ran out, or none, 19/20; the original reader 13/20, 0/5
 }

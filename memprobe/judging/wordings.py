@@ -82,6 +82,8 @@ SYSTEM_RAM_TEXTS = (
     "ressources système insuffisantes",  # mmapped on Windows; a small paging file), in French and Russian
     "недостаточно системных ресурсов",
     "can't allocate region",  # macOS' malloc: "malloc: can't allocate region ... mach_vm_map(size=...) failed"
+    "[error]: malloc of size",  # x264's and x265's encoder (FFmpeg's libx264, a video written): "x264 [error]: malloc of
+    # size 1688186816 failed" — the host's heap, not the GPU's
     "nicht genügend speicherressourcen",
     "ressources mémoire insuffisantes",
     "no hay suficientes recursos de memoria",

@@ -38,6 +38,7 @@ from .patterns import (
     _OUT_OF_RANGE,
     _OUTPUT_REASONS,
     _PROMPT_REFUSALS,
+    _QUALIFIED_CLASS,
     _REPORT_OPENERS,
     _RUST_PANIC,
     _SWARM_ERRORED,
@@ -274,8 +275,8 @@ class DialogReading(BlockReading):
         if s[:2] == "* " and (m := _VALIDATE_NODE.match(s)) and m.group(2).replace(":", "").isdigit():
             self.listed_node = (self.n, m.group(1), m.group(2), s[:400])
             return
-        if _BARE_CLASS.match(name := s.removesuffix(":").rstrip()):  # "KSampler", "KSampler:", "KSampler :": a title
-            self.bare_class = (self.n, name)
+        if _BARE_CLASS.match(name := s.removesuffix(":").rstrip()) or _QUALIFIED_CLASS.match(name):
+            self.bare_class = (self.n, name)  # "KSampler", "KSampler:", "KSampler :", "KSampler (Efficient)": a title
         elif s.endswith(" failed") and (named := s[:-7] if is_node_class(s[:-7]) else builtin_class_titled(s[:-7])):
             self.bare_class = (self.n, named)  # the newer frontend's toast title: "VAE Encode Audio failed"
         elif len(s) <= 40 and " " in s and s[0].isupper() and (titled := builtin_class_titled(s)):  # "VAE Decode"

@@ -276,6 +276,7 @@ _CRASH_EXIT = re.compile(
     r"|\bexited with code null and signal sig(?:ill|trap|abrt|bus|fpe|segv)\b"  # Node's child_process (Electron apps')
     r"|^sig(?:segv|bus)\s*\((?:segv|bus)_[a-z]+\)|\(sig(?:segv|bus|ill|fpe|abrt)\), code -?\d+"  # Android's
     # tombstone: the signal and its cause ("SIGSEGV(SEGV_MAPERR)", "signal 11 (SIGSEGV), code 1 (SEGV_MAPERR)")
+    r"|^thread \d+ crashed::"  # macOS' crash report, its crashed thread's stack ("Thread 0 Crashed:: Dispatch queue: ...")
 )
 """An exit status of a fatal signal, 128 and its number (docker's ``exited with code 139``, supervisord's ``exit status
 134``, LM Studio's ``(Exit code: 133)``): SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV."""
@@ -392,6 +393,7 @@ def ending_hint(low: str) -> bool:
         or "(sig" in low  # an Android tombstone's signal ("signal 11 (SIGSEGV), code 1 (SEGV_MAPERR)")
         or "(segv_" in low
         or "(bus_" in low
+        or " crashed::" in low  # macOS' crash report: "Thread 0 Crashed:: ..."
     )
 
 

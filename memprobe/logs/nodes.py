@@ -365,7 +365,7 @@ def identify(failure: LogFailure) -> Node:
         node.stage_evidence = _hint_evidence(failure.before_hint, failure.before.text)
         return node
     for line in failure.message.splitlines()[:8]:  # a pack's own words: "Error in Phase 3 (Decoding): ..."
-        if ":" in line and (m := _CODING.search(line.split(":", 1)[0])):
+        if ":" in line and (m := _CODING.search(line.split(":", 1)[0])) and not _MEDIA.search(line):
             node.stage = "vae-decode" if m.group(1).lower() == "de" else "vae-encode"
             node.stage_evidence = f"the failing step names itself: {line.split(':', 1)[0].strip()[:80]}"
             return node
@@ -374,6 +374,9 @@ def identify(failure: LogFailure) -> Node:
 
 _CODING = re.compile(r"(?i)\b(de|en)cod(?:e|ing|er)\b")
 """A decode (or encode) named before a failure's message: the phase a pack says it was in."""
+_MEDIA = re.compile(r"(?i)\b(?:video|audio|x26[45]|h\.?26[45]|hevc|ffmpeg|codec)\b|initialize encoder\b")
+"""A media file's encoder or decoder (FFmpeg's, x264's: video2x's "Failed to initialize encoder: Generic error in an
+external library", "Error while decoding video"): not a VAE's."""
 
 
 def _hint_evidence(hint: str, text: str) -> str | None:

@@ -222,10 +222,12 @@ _LAUNCH = re.compile(r"main\.py|python|\.bat\b|comfy|entry_with_update|launch")
 """A command that starts ComfyUI (or a program running it), typed at a shell's prompt."""
 _ONE_SHOT = re.compile(
     r"\s-c\s|-m\s+pip\b|^pip\d?\s|\s--version\b|^\"?git\s"
+    r'|^"?(?:[^"\s]*[\\/])?(?!python|comfyui)[\w.-]+\.exe\b'  # a Windows program of its own (llama.cpp's quantizer)
     r"|^comfy(?:\s+--?[\w-]+(?:[= ][^\s-]\S*)?)*\s+(?:node|model|install|update|env|which|set-default|tracking|standalone)\b"
 )
 """A command that runs and returns (``python -c "..."``, pip, a version check, git's ``git clone .../ComfyUI-Manager``,
-comfy-cli's ``comfy node install-deps`` and the like, not its ``comfy launch``): back at the prompt, nothing ended."""
+a program other than Python or ComfyUI's own, ``llama-quantize.exe ".../ComfyUI/models/..."``, comfy-cli's ``comfy node
+install-deps`` and the like, not its ``comfy launch``): back at the prompt, nothing ended."""
 _FALLBACKS = ("Error running sage attention: ",)
 """Errors ComfyUI caught and went on past: its SageAttention wrapper logs why the kernel failed ("out of resource:
 shared memory", "no kernel image is available") and runs PyTorch's attention instead (``comfy/ldm/modules/
@@ -265,7 +267,7 @@ def glog_level(levels: str) -> str:
     return rf"(?:[\d-]+ [\d:.]+: )?(?-i:[{levels}])(?:\d{{4}} [\d:.]+ +\d+)? [\w/.+-]+:\d+\] "
 
 
-_WARNS = re.compile(r"(?i)warn(?:ing)?\b\W|" + glog_level("W"))
+_WARNS = re.compile(r"(?i)warn(?:ing)?\b\W|.*?\.pyw?:\d+: \w*Warning: |" + glog_level("W"))
 """A line whose own first word says it warns ("Warning: caught exception 'Found no NVIDIA driver ...', memory monitor
 disabled": AUTOMATIC1111's web UI going on without its monitor), or its glog level (TensorFlow's ``W path.cc:64] ``):
 what it quotes did not stop anything."""
@@ -296,6 +298,12 @@ _CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63})\s?:\s+(.+)$")
 _BARE_CLASS = re.compile(r"^(?=.*[a-z])(?:[A-Z][a-z0-9]*_?[A-Z][A-Za-z0-9_]{1,62}|[A-Z][a-z0-9]+(?:_[a-z0-9]+){1,6})$")
 """A node's class alone on a line (two capitals at least, not all: ``KSampler``, ``Propainter_Sampler``; not ``ERROR``;
 or one capital and words joined by underscores: ``Joy_caption_two``)."""
+_QUALIFIED_CLASS = re.compile(
+    r"^[A-Z][a-z0-9]*[A-Z_][A-Za-z0-9_]{1,40}(?: [A-Z][\w.]*){0,2} \([A-Z][a-z]+(?: [A-Za-z]+){0,2}\)$"
+)
+"""A pack's node titled with its qualifier in brackets, alone on a line, its first word a class's (two capitals: the
+efficiency nodes' ``KSampler (Efficient)``, ``KSampler Adv. (Efficient)``; not a report's ``Translated Report (Full
+Report Below)``): an error dialog's title."""
 _CLASS_WORD = re.compile(r"^([A-Z][A-Za-z0-9_]{2,63}) +(.+)$")
 """A node's class, a space, the message: a one-line paste that lost its colon."""
 _VAE_CODING = r"(?i)\bvae\b.{0,20}\b(de|en)cod"
@@ -431,6 +439,7 @@ _NOT_A_FAILURE = re.compile(
     r"|when one has already been registered\b"  # TensorFlow, JAX: cuDNN's, cuFFT's, cuBLAS' plugin registered twice
     r"|\b(?:will|may|might|could) fail if\b"  # a forecast (Ray's disk monitor: "Object creation will fail if spilling ...")
     r"|\b(?:may|might|could) cause a memory leak\b"  # pypdfium2 at exit: "Cannot close object, library is destroyed. ..."
+    r"|\berror:? \d+\.\d+$"  # a metric named error, its value (llm-compressor's GPTQ: "METRIC - error 77.41")
     r"|(?-i:^(?=\d*[a-f])[0-9a-f]{7,12} (?=[\w\[(]))"  # a commit's subject in git's one-line log ("4965c0e2 WAN: Fix cache VRAM
     # leak on error (#10141)": an update's list of what changed)
     r"|^" + glog_level("IW")  # glog's level, TensorFlow's: info, warning ("W tensorflow/.../dso_loader.cc:64] Could not

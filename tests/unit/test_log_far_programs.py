@@ -475,6 +475,16 @@ READINGS = [
     ("marker_pypdfium2_cannot_close_object_warning.log", None, None),
     # vLLM's KV cache refusal as olmOCR's reporter shortened it ("1.75 GiB KV cache is needed, available 0.13 GiB")
     ("olmocr_vllm_kv_cache_needed_4090.log", "vram", None),
+    # -- the rounds of 2026-12-06 (hn to hu)
+    # Python's own warning line, its file before it ("sam2_video_predictor.py:787: UserWarning: cannot import name
+    # '_C'"): a warning; llm-compressor's metric named error and its value ("METRIC - error 77.41"): no failure
+    ("sam2_cpu-video_c-import-warning.log", None, None),
+    ("llm-compressor_gptq_metric_error_normal.log", None, None),
+    # llama.cpp's quantizer typed at a prompt, its arguments paths into ComfyUI's models: it launched nothing of
+    # ComfyUI's, so its "failed to quantize: unknown model architecture" is the paste's failure
+    ("comfyui-gguf_llama-quantize_unknown_arch_flux.log", "other", None),
+    # macOS' crash report, its crashed thread's stack ("Thread 0 Crashed:: ..."): a crash (Selene, an Electron app)
+    ("selene_electron_onnxruntime-bfcarena_crash-report.log", "abrupt", "crash"),
 ]
 
 
@@ -488,6 +498,22 @@ def test_each_programs_words_read_as_what_ran_out_or_how_it_ended(name, kind, en
     assert (failure["kind"], failure.get("ending"), failure["node"]["class_type"]) == (kind, ending, None)
     # a memory failure, a full disk and an unexplained end each get a first step; another error none
     assert bool(doc["suggestions"]) == (kind != "other")
+
+
+def test_x264s_failed_malloc_is_ram_in_no_vaes_stage():
+    # k4yt3x/video2x#1370: "x264 [error]: malloc of size 1688186816 failed", then "Failed to initialize encoder": the
+    # host's heap ran out in the video's encoder, no VAE's
+    doc = explain_log((LOGS / "video2x_x264_malloc_failed_4x_encoder.log").read_bytes())
+    assert (doc["failure"]["kind"], doc["failure"]["stage"]) == ("system-ram", None) and doc["suggestions"]
+
+
+def test_a_title_with_its_qualifier_in_brackets_names_its_node():
+    # jags111/efficiency-nodes-comfyui#247: the dialog's title "KSampler (Efficient)" above its CUDA error
+    doc = explain_log((LOGS / "efficiency_ksampler-hires_cuda-invalid-configuration.log").read_bytes())
+    assert (doc["failure"]["kind"], doc["failure"]["node"]["class_type"]) == ("other", "KSampler (Efficient)")
+    # a report's heading with words in brackets is no node ("Translated Report (Full Report Below)", macOS')
+    doc = explain_log((LOGS / "komac_macos_zsh_killed_code_signature_report.log").read_bytes())
+    assert doc["failure"]["node"]["class_type"] is None
 
 
 def test_a_titles_words_joined_by_underscores_name_its_node_and_a_copy_without_code_marks_is_one_failure():

@@ -268,6 +268,13 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "minicpmv25_zero3_rank3_grad_partition_oom.log",
             "mmaudio_extract_training_latents_oom.log",
             "qwen25vl_vllm_3x24g_profile_run_oom.log",
+            # (hn to hu): loguru's and Flowframes' stamps, GPTQModel's, the kernel's, logcat's, TensorFlow.js'
+            "depth-anything-v2_metric-finetune_eval-epochs.log",
+            "flowframes_normal_session_out_of_sequence.log",
+            "gptqmodel_oomkill_packing_dmesg.log",
+            "gptqmodel_quantize_high_loss_qwen25_normal.log",
+            "mediapipe-llm_pixel4_sigsegv_llminference.log",
+            "tfjs-node-gpu_bfc-allocator_rtx3060.log",
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -336,6 +343,7 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         "invokeai_gtx1060_generation_closes_launcher_log.log",
         # conda's fetch lines, each a JSON object of the widest length, as Pinokio's installer shows them (round hg)
         "pinokio_py_install_conda_fetch_loop.log",
+        "mergekit_runaway_memory_lazy_unpickle_windows.log",  # mergekit's bars, its log cut at the console's width (ho)
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
@@ -452,6 +460,10 @@ def test_a_logs_own_indentation_is_kept():
         # the rounds of 2026-12-06 (hf to hm): a web UI extension's traceback, an MPSGraph assertion's, as posted
         "animatediff_webui_ext_please_download_models_manually.log",
         "surya_mps_placeholder_shape_assert.log",
+        # (hn to hu): a Forge package's traceback, ONNX Runtime Web's and web-llm's browser consoles, as posted
+        "easysdxlwebui_forge_layerdiffusion_modulenotfound.log",
+        "onnxruntime-web_webgpu-static_aborted-assertion.log",
+        "web-llm_webgpu_vkallocatememory-out-of-device-memory.log",
     }
 
 
