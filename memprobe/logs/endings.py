@@ -279,7 +279,8 @@ _CRASH_EXIT = re.compile(
     r"|^thread \d+ crashed::"  # macOS' crash report, its crashed thread's stack ("Thread 0 Crashed:: Dispatch queue: ...")
 )
 """An exit status of a fatal signal, 128 and its number (docker's ``exited with code 139``, supervisord's ``exit status
-134``, LM Studio's ``(Exit code: 133)``): SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV."""
+134``, LM Studio's ``(Exit code: 133)``): SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV; or the signal as a crash's
+own report names it (an Android tombstone's, macOS' crashed thread)."""
 _CRASH_SIGNAL_CODE = re.compile(r"\bcode\s*=?\s*-(?:4|6|7|8|11)\b")
 """A child's exit code as Python's ``subprocess`` gives a signal's (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV), also as a
 launcher words it (DeepSpeed's "exits with return code = -11")."""

@@ -349,8 +349,9 @@ _LOOSE_ERROR = re.compile(
     r"|Error Code \d+: |Error during server start|[Cc]ould not bind on address|Cmd\('[\w.-]+'\) failed"  # TensorRT's; Krita's; GitPython's
     r"|has no len\(\)|not enough space in the (?:context's memory pool|scratch memory pool|buffer) \(needed"  # a TypeError's;
     # ggml's fixed pools and buffers (not RAM)
-    r"|^MIOpen\(HIP\): Error |backend compiler failed build|^Uncaught (?:\(in promise\) )?\w*(?:Error|Exception)\b"
-    r"|Maximum call stack size exceeded"  # MIOpen's; Intel's GPU compiler's; the browser console's
+    r"|^MIOpen\(HIP\): Error |backend compiler failed build|^Uncaught (?:\(in promise\) )?(?:\w*(?:Error|Exception)\b|abort\()"
+    r"|Maximum call stack size exceeded"  # MIOpen's; Intel's GPU compiler's; the browser console's (an Emscripten
+    # module's abort too: "Uncaught (in promise) abort("Cannot enlarge memory arrays. ...")")
     r"|missing \d+ required (?:positional|keyword-only) argument|unexpected keyword argument|object has no attribute"
     r"|object is not (?:a mapping|subscriptable|callable|iterable)|No module named|is not defined"
     r"|index out of range|values to unpack|Permission denied|No such file or directory|LoadLibrary failed"

@@ -485,6 +485,9 @@ READINGS = [
     ("comfyui-gguf_llama-quantize_unknown_arch_flux.log", "other", None),
     # macOS' crash report, its crashed thread's stack ("Thread 0 Crashed:: ..."): a crash (Selene, an Electron app)
     ("selene_electron_onnxruntime-bfcarena_crash-report.log", "abrupt", "crash"),
+    # an Emscripten module's uncaught abort ("Uncaught (in promise) abort("Cannot enlarge memory arrays ... instead of
+    # this abort ...")"): an error, its "instead" no fallback (WebML's polyfill; a WASM heap's cap, as a JVM's is)
+    ("webml-polyfill_wasm_cannot-enlarge-memory-arrays.log", "other", None),
 ]
 
 
