@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+from itertools import islice
 from pathlib import Path
 from types import ModuleType
 
@@ -285,3 +286,20 @@ def kind_and_ending(log: str | bytes) -> tuple[str | None, str | None]:
 
     failure = explain_log(log)["failure"] or {}
     return failure.get("kind"), failure.get("ending")
+
+
+def log_text(name: str) -> str:
+    """A corpus log's text (tests/fixtures/logs)."""
+    return (FIXTURES / "logs" / name).read_text(encoding="utf-8")
+
+
+def corpus_shaped(undo) -> set[str]:
+    """The corpus logs whose first lines the paste-shape detector ``undo`` (unwrapped, indented, spaced, numbered)
+    takes for its shape."""
+    from memprobe.logs.text import SHAPE_HEAD, iter_lines
+
+    return {
+        path.name
+        for path in sorted((FIXTURES / "logs").glob("*.log"))
+        if undo(list(islice(iter_lines(path.read_bytes()), SHAPE_HEAD))) is not None
+    }
