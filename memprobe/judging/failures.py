@@ -19,6 +19,7 @@ from .sizes import impossible_request, message_sizes
 from .wordings import (
     COMMIT_TEXTS,
     CUT_DEVICE_OOM,
+    DEVICE_ALLOCATION,
     DISK_TEXTS,
     FILE_EXHAUSTED,
     GENERIC_ALLOCATION,
@@ -137,6 +138,7 @@ def memory_sign(text: str) -> bool:
         or _direct3d_oom(low)
         or FILE_EXHAUSTED.search(low) is not None
         or WGPU_OOM.search(low) is not None
+        or DEVICE_ALLOCATION.search(low) is not None
     )
 
 
@@ -183,6 +185,7 @@ def classify_failure(
         any(t in text for t in VRAM_TEXTS)
         or CUT_DEVICE_OOM.search(text.rstrip()) is not None
         or WGPU_OOM.search(text) is not None
+        or DEVICE_ALLOCATION.search(text) is not None
         or translated_device_oom(text)
     )
     if (
@@ -262,6 +265,8 @@ _NOT_EXHAUSTION = (
     # count, not memory (GDAL, after "Integer overflow in TIFFNumberOfTiles")
     "inotify",  # ENOSPC (errno 28) also means the inotify watch limit: "[Errno 28] inotify watch limit reached"
     "in static tls block",  # the dynamic loader's "cannot allocate memory in static TLS block": a library's load
+    "too many memory regions",  # OpenBLAS' fixed table of thread buffers ("BLAS : Program is Terminated. Because you
+    # tried to allocate too many memory regions."): too many threads, not memory (OpenBLAS#1882)
 )
 """Worded as memory errors, not memory running out: :data:`_AIMDO_RESERVE`, and limits other than the
 machine's memory — V8's heap flag (a platform's limit on one allocation's size: :func:`allocation_size_limit`)."""

@@ -9,6 +9,7 @@ import re
 __all__ = [
     "COMMIT_TEXTS",
     "CUT_DEVICE_OOM",
+    "DEVICE_ALLOCATION",
     "DISK_TEXTS",
     "FILE_EXHAUSTED",
     "GENERIC_ALLOCATION",
@@ -42,6 +43,7 @@ WENT_ON = ("continuing anyway",)
 Cannot allocate memory"): neither a failure nor memory running out."""
 KILLED_CHILD_TEXTS = (
     "is killed by signal: killed",
+    "is killed by signal:killed",  # ... as a paste retyped it ("DataLoader worker(pid xxxxx) is killed by signal:killed.")
     "terminated with signal sigkill",
     "worker unexpectedly exits with a connection error code",
     "exited prematurely: signal 9 (sigkill)",  # Celery's (billiard's) WorkerLostError for a pool worker
@@ -113,6 +115,8 @@ SYSTEM_RAM_TEXTS = (
     "out of host memory",
     "bad allocation",  # std::bad_alloc's words in Microsoft's C++ library ("Exception during initialization: bad allocation")
     "node running low on memory",  # Ray: "Task was killed due to the node running low on memory." (its OOM killer)
+    "of the memory on node",  # Ray's older memory monitor: "RayOutOfMemoryError: More than 95% of the memory on node
+    # Local is used (15.98 / 16.82 GB)" (it raised before the kernel's OOM killer would act)
     "not enough memory: you tried to allocate",  # torch's CPU allocator, its prefix cut
     "you tried to allocate",  # the same, cut further ("... you tried to allocate 26214400 bytes.")
     "requires more system memory",  # Ollama: "model requires more system memory (12.3 GiB) than is available"
@@ -243,6 +247,8 @@ DISK_TEXTS = (
     "storage limit exceeded",  # Hugging Face Spaces: "Workload Evicted, Storage Limit Exceeded (50G)" (its disk)
     "storage quota has been exceeded",  # Google Drive (Colab): "Google Drive storage quota has been exceeded"
     "insufficient disk space",  # ComfyUI-FluxTrainer: "Insufficient disk space. Required: 2.0GB. Available: 1.36GB"
+    "free disk space available is",  # GDAL's own check before it writes (CHECK_DISK_FREE_SPACE): "Free disk space
+    # available is 6349627392 bytes, whereas 50606296192 are at least necessary"
     "not enough space on disk",  # Stability Matrix: "Not enough space on disk. Need 6.5 GiB but only have 2.1 GiB"
     "not enough free space on the selected drive",  # ... and its data folder's
     # the Desktop app's installer: "Insufficient space - minimum free space: 10 GB" (ComfyUI_frontend's
@@ -349,6 +355,10 @@ VRAM_TEXTS = (
     "vram grow failed",  # comfy-aimdo's cast buffer could not grow ("VRAM grow failed: 2147483648 bytes")
     "vram allocation failed",  # comfy-aimdo's fault-in: a page did not fit even after evicting others ("Fault failed: 2")
     "cudamalloc failed",  # llama.cpp's CUDA backend (LLM/VLM nodes)
+    "failed to cudamalloc",  # Faiss' GPU indexes ("... allocMemorySpace ...; details: Failed to cudaMalloc 16000000000 bytes")
+    "cuda failure 'out of memory'",  # NCCL's check of a CUDA call ("NCCL WARN Cuda failure 'out of memory'"), and its
+    "failed to cuda calloc",  # allocation's own line ("NCCL WARN Failed to CUDA calloc 10485760 bytes"): its buffers on
+    "failed to cuda malloc",  # the GPU ("ncclUnhandledCudaError ... Failed to CUDA calloc 536870912 bytes")
     "error code 2: outofmemory",  # TensorRT building an engine: its GPU buffer could not grow ("Requested size was ...")
     "cuda_error_out_of_memory",  # the CUDA driver API's name (numba, pycuda, cupy)
     "hiperroroutofmemory",
@@ -424,6 +434,8 @@ VRAM_TEXTS = (
 CUT_DEVICE_OOM = re.compile(r"\b(?:cuda|hip|xpu|npu|mps backend) out of m(?:e(?:m(?:o(?:r)?)?)?)?$")
 """A device's out-of-memory message cut mid-word where the paste (or the page it was copied from)
 ended: ``HIP out of m``."""
+DEVICE_ALLOCATION = re.compile(r"\ballocate \d+ bytes on device \d+")
+"""An allocation refused on a numbered device (NVIDIA DALI's: "Can't allocate 129499136 bytes on device 0."): the GPU's."""
 NAMED_MEMORY_ERROR = re.compile(
     r"(?:^|(?<=\s))(?<!function )(?:torch\.(?:cuda\.)?)?(outofmemoryerror|memoryerror)(?![\w.:])(?!\s*[=\"'(])"
 )
@@ -451,13 +463,17 @@ alone ("内存不足", "недостаточно памяти") does not say whi
 
 RAM_OOM = re.compile(
     r"(?<![a-z])ram oom(?![a-z])|\bframes but only \d+ can fit in memory\b|^memory allocation of \d+ bytes failed"
+    r"|(?<![a-z])(?:m|re)alloc of size \d+ failed"  # Apache Arrow's allocator ("pyarrow.lib.ArrowMemoryError: realloc of
+    # size 2172846080 failed": Hugging Face datasets, img2dataset), x264's ("x264 [error]: malloc of size ... failed")
+    r"|\bcannot allocate (?:\d+x)?\d+ bytes\b"  # GDAL's CPLE_OutOfMemory ("ERROR 2: ...memdataset.cpp, 1277: cannot
+    # allocate 1x403621047200 bytes"): its rasters in the host's memory
     r"|^tcmalloc: large alloc \d+ bytes == \(nil\)"  # gperftools' malloc refused (Colab's Python links it)
     r"|(?<![a-z_.])memoryerror\(\)"  # Python's MemoryError as its repr shows it (a Blender add-on's "Error: MemoryError()")
 )
 """What a user types for system memory running out ("RAM OOM"; not "VRAM OOM"), VideoHelperSuite's meta batch
 refused for RAM ("Meta Batch set to 256 frames but only 97 can fit in memory"), Rust's global allocator before it
 aborts ("memory allocation of 2097152 bytes failed": Polars, tokenizers, safetensors' Rust core), Python's MemoryError
-as its repr shows it, raised without a message."""
+as its repr shows it, raised without a message, Arrow's and GDAL's allocators refused."""
 
 
 def translated_device_oom(low: str) -> bool:
