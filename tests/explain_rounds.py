@@ -361,4 +361,37 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     # the original reader 10/25, 0/7
     "hu": ((18, 20), (2, 2), (4, 5), (0, 0)),  # threads in Japanese about local image, video and speech apps
     # (EasyWan22, VOICEVOX, Style-Bert-VITS2, RVC): which memory ran out, or none, 19/20; the original reader 13/20, 0/5
+    "hv": ((12, 26), (0, 0), (7, 12), (0, 0)),  # PyTorch data loading and shared memory (DataLoader workers, /dev/shm,
+    # Hugging Face datasets, DALI, webdataset): which memory ran out, or none, 13/26; the original reader 9/26, 2/12
+    "hw": ((17, 27), (0, 0), (7, 11), (0, 0)),  # data science on the CPU (pandas, numpy, scikit-learn, dask, Arrow,
+    # XGBoost, LightGBM, Jupyter): which memory ran out, or none, 20/27; the original reader 7/27, 0/11
+    "hx": ((25, 30), (0, 0), (12, 14), (0, 0)),  # embedding, retrieval and vector search (sentence-transformers, Faiss,
+    # Chroma, Milvus, BERTopic, LlamaIndex): which memory ran out, or none, 27/30; the original reader 14/30, 2/14
+    "hy": ((16, 28), (0, 0), (9, 15), (0, 0)),  # reinforcement learning, robotics and simulation (Isaac Lab, RLlib,
+    # MuJoCo and MJX, Brax, ManiSkill, Genesis): which memory ran out, or none, 19/28; the original reader 5/28, 1/15
+    "hz": ((16, 28), (0, 0), (10, 18), (0, 0)),  # multi-GPU and distributed training (FSDP, torchrun, NCCL, DeepSpeed,
+    # Accelerate, ColossalAI): which memory ran out, or none, 17/28; the original reader 10/28, 0/18
+    "ia": ((15, 27), (0, 0), (6, 12), (0, 0)),  # geospatial, remote sensing and weather (GDAL, rasterio, xarray,
+    # torchgeo, samgeo, GraphCast, Pangu-Weather): which memory ran out, or none, 16/27; the original reader 6/27, 0/12
+    "ib": ((18, 31), (0, 0), (6, 10), (0, 0)),  # image and media processing libraries (OpenCV, Pillow, ImageMagick,
+    # libvips, FFmpeg, GStreamer): which memory ran out, or none, 19/31; the original reader 8/31, 1/10
+    "ic": ((18, 26), (0, 0), (11, 13), (0, 1)),  # hosted notebooks running Stable Diffusion (Colab, Kaggle, SageMaker
+    # Studio Lab: TheLastBen's, camenduru's): which memory ran out, or none, 19/26; the original reader 15/26, 1/13
+    "id": ((23, 29), (0, 0), (5, 5), (0, 0)),  # vision backbones, CLIP and captioning repositories (timm, open_clip,
+    # BLIP, LAVIS, DINOv2/v3, MAE, InternImage): which memory ran out, or none, 25/29; the original reader 16/29, 0/5
+    "ie": ((20, 30), (0, 0), (8, 11), (0, 0)),  # PyTorch's own tracker (the caching allocator, MPS, ROCm, the CPU
+    # allocator, CI runners): which memory ran out, or none, 22/30; the original reader 15/30, 0/11
+    "if": ((17, 26), (0, 0), (6, 8), (0, 0)),  # Python programs ending inside IDEs and notebooks (PyCharm, VS Code's
+    # Jupyter, JupyterLab, Spyder, Thonny, Colab, Kaggle): which memory ran out, or none, 22/26; the original reader
+    # 12/26, 3/8
+    "ig": ((19, 30), (0, 0), (13, 15), (0, 0)),  # speech recognition and diarization beside Whisper (pyannote, Kaldi,
+    # Vosk, icefall, ESPnet, SpeechBrain): which memory ran out, or none, 24/30; the original reader 13/30, 1/15
+    "ih": ((20, 28), (0, 0), (12, 13), (0, 0)),  # graph neural networks and recommender systems (DGL, PyG, OGB,
+    # PyTorch-BigGraph, HugeCTR, cuGraph): which memory ran out, or none, 22/28; the original reader 14/28, 2/13
+    "ii": ((13, 24), (0, 0), (3, 7), (0, 0)),  # video analytics and camera recorders (Frigate, ZoneMinder, boxmot,
+    # Roboflow, Scrypted): which memory ran out, or none, 17/24; the original reader 1/24, 1/7
+    "ij": ((17, 30), (0, 0), (10, 12), (0, 0)),  # self-hosted apps with machine learning in Docker (Immich, PhotoPrism,
+    # Nextcloud Recognize, LibrePhotos, Jellyfin): which memory ran out, or none, 23/30; the original reader 8/30, 7/12
+    "ik": ((21, 30), (0, 0), (12, 14), (0, 0)),  # local-document chat and desktop LLM apps (privateGPT, localGPT,
+    # RAGFlow, GPT4All, Langchain-Chatchat, Onyx): which memory ran out, or none, 25/30; the original reader 16/30, 3/14
 }

@@ -270,9 +270,14 @@ _NOT_EXHAUSTION = (
 )
 """Worded as memory errors, not memory running out: :data:`_AIMDO_RESERVE`, and limits other than the
 machine's memory — V8's heap flag (a platform's limit on one allocation's size: :func:`allocation_size_limit`)."""
-_DEVICE_BAD_ALLOC = ("bad_alloc: cudaerrormemoryallocation", "bad_alloc: out_of_memory: cuda error")
+_DEVICE_BAD_ALLOC = (
+    "bad_alloc: cudaerrormemoryallocation",
+    "bad_alloc: out_of_memory: cuda error",
+    "bad_alloc: out_of_memory: rmm failure",
+)
 """Thrust's ``bad_alloc`` for a device allocation ("MemoryError: std::bad_alloc: cudaErrorMemoryAllocation: out of
-memory", a CUDA extension's), RMM's (RAPIDS: "std::bad_alloc: out_of_memory: CUDA error at: ..."): the GPU's memory,
+memory", a CUDA extension's), RMM's (RAPIDS: "std::bad_alloc: out_of_memory: CUDA error at: ...", its pool's "...: RMM
+failure at: ...: Maximum pool size exceeded"): the GPU's memory,
 though C++ names it as the host's."""
 _BARE_DEVICE_OOM = ("cuda error: out of memory", "cudaerrormemoryallocation")
 """CUDA's own error code, not torch's allocator ("CUDA out of memory. Tried to allocate ..."): a CUDA call

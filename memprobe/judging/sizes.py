@@ -85,10 +85,7 @@ _SIZE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("requested_bytes", r"attempting to allocate\s+" + _SIZE),  # MLX's Metal allocator
         ("requested_bytes", r"memory allocation of\s+" + _SIZE + r"\s+failed"),  # Rust's global allocator (Polars)
         ("requested_bytes", r"(?<![a-z])(?:m|re)alloc of size\s+" + _SIZE + r"\s+failed"),  # Apache Arrow's, x264's
-        (
-            "requested_bytes",
-            r"cannot allocate\s+(?:1x)?" + _SIZE + r"\s+bytes",
-        ),  # GDAL's ("cannot allocate 1x2119895040 bytes")
+        ("requested_bytes", r"cannot allocate\s+(?:1x)?" + _SIZE + r"\s+bytes"),  # GDAL's ("... 1x2119895040 bytes")
         ("requested_bytes", r"allocate\s+" + _SIZE + r"\s+on device\s+\d"),  # NVIDIA DALI's
         ("requested_bytes", r"failed to cuda ?[cm]alloc\s+" + _SIZE),  # NCCL's, Faiss'
         ("total_bytes", r"total capac(?:i)?ty of\s+" + _SIZE),

@@ -113,6 +113,7 @@ SYSTEM_RAM_TEXTS = (
     "메모리를 할당할 수 없습니다",
     "failed to allocate",  # "... memory", ONNX Runtime's "... memory for requested buffer", ggml's buffers
     "out of host memory",
+    "runtime: out of memory",  # Go's runtime when the OS refused its heap ("fatal error: runtime: out of memory")
     "bad allocation",  # std::bad_alloc's words in Microsoft's C++ library ("Exception during initialization: bad allocation")
     "node running low on memory",  # Ray: "Task was killed due to the node running low on memory." (its OOM killer)
     "of the memory on node",  # Ray's older memory monitor: "RayOutOfMemoryError: More than 95% of the memory on node
@@ -424,7 +425,8 @@ VRAM_TEXTS = (
     "try to increase --mem-fraction-static",  # SGLang: its KV pool, in the GPU's share it was given ("Not enough memory.
     # Please try to increase --mem-fraction-static.")
     "rmm_error_out_of_memory",  # ... its older releases ("RMM call in line 68 ... failed with result RMM_ERROR_OUT_OF_MEMORY")
-    "out_of_memory: cuda error",  # RAPIDS' RMM (cuDF, cuML): "std::bad_alloc: out_of_memory: CUDA error at: ..."
+    "out_of_memory: cuda error",
+    "maximum pool size exceeded",  # ... its pool on the GPU ("RMM failure at: .../mr/device/pool_memory_resource.hpp")  # RAPIDS' RMM (cuDF, cuML): "std::bad_alloc: out_of_memory: CUDA error at: ..."
     "cusparse_status_alloc_failed",  # cuSPARSE's device allocation, by its name or its number (DGL: "CUSPARSE ERROR: 2")
     "cusparse error: 2",
     "[malloc_or_wait] unable to allocate",  # MLX's Metal allocator (Apple silicon's GPU, in unified memory)

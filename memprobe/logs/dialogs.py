@@ -353,7 +353,8 @@ class DialogReading(BlockReading):
         if (
             (m := _CLASS_PREFIX.match(s)) is not None
             and not LOG_LEVEL.fullmatch(m.group(1).upper())  # "ERROR: Unexpected bus error ...": a level, no node
-            and not (m.group(1).isupper() and "_" in m.group(1))  # a macro's name ("GGML_ASSERT: ggml.c:4411: ...")
+            and not (m.group(1).isupper() and ("_" in m.group(1) or not is_node_class(m.group(1))))  # a macro's name
+            # ("GGML_ASSERT: ggml.c:4411: ..."), a library's ("BLAS : Program is Terminated. Because you tried to ...")
             and not _DIAGNOSTIC_CODE.match(m.group(1))  # a tool's own code ("LNK1171: unable to load mspdbcore.dll")
             and (is_node_class(m.group(1)) or not s.lower().startswith(MEMORY_TEXTS))  # "DefaultCPUAllocator: ..."
         ):

@@ -70,7 +70,6 @@ _CRASH = (
     "speicherabzug geschrieben",  # "(core dumped)" in German and Chinese, after any fatal signal's name
     "核心已转储",
     "аварийный останов",  # SIGABRT ("Aborted"), Russian
-    "illegal instruction",  # SIGILL: a build for another CPU
     "floating point exception",  # SIGFPE
     "bus error",
     "abort trap",  # macOS' SIGABRT
@@ -117,6 +116,7 @@ _CRASH = (
 )
 _NT_CRASH = re.compile(
     r"(?:\b0xc0000(?!12d|017)[0-9a-f]{3}|\b322122(?!5773|5495)[56]\d{3}|-10737(?!41523|41801)\d{5})\b"
+    r"|\bexception code:\s+c0000(?!12d|017|01d)[0-9a-f]{3}\b"  # Windows' problem report ("Exception Code:\tc0000005")
     r"|\bexit code: 184467440[67]\d{10}\b"  # the same, negative, read as 64 bits unsigned (LM Studio's dialog)
 )
 """An NTSTATUS crash code as an exit code (0xC0000005 access violation, 0xC0000409 stack buffer overrun,
@@ -125,12 +125,16 @@ and STATUS_NO_MEMORY's 0xC0000017 are memory failures (:mod:`memprobe.judging.fa
 could not start are errors (:data:`COULD_NOT_START`). A 64-bit reading of a
 negative status (``Exit code: 18446744072635810000``) lost its low digits to a float: only its being one is read."""
 COULD_NOT_START = (
-    r"(?i:(?:\b0xc0000(?:135|139|142)|\b322122(?:5781|5785|5794)|-107374(?:1515|1511|1502))\b|exit code: 9009$)"
+    r"(?i:(?:\b0xc0000(?:135|139|142|01d)|\b322122(?:5781|5785|5794|5501)|-107374(?:1515|1511|1502|1795))\b|exit code: 9009$"
+    r"|illegal (?:hardware )?instruction|\bsigill\b|status=4/ill\b|\btrap invalid opcode\b)"
 )
 """The NTSTATUS codes of a program that could not start, in hex and in decimal (unsigned, signed): a DLL not found
 (0xC0000135), an entry point not found in one (0xC0000139), a DLL that failed to initialise (0xC0000142); and cmd's
 9009 for a command it did not find, as AUTOMATIC1111's launchers report it ("Couldn't launch python" / "exit code:
-9009"). An error, not a crash: nothing ran (a pattern's text, for the error lines' pattern to hold too)."""
+9009"). And an instruction the CPU does not have (SIGILL: "Illegal instruction (core dumped)", zsh's "illegal
+hardware instruction", the kernel's "trap invalid opcode", Windows' 0xC000001D): a build for another CPU (AVX on a
+Celeron, a Pentium, an old Xeon, a VM that hides it). An error, not a crash: the program could not run there (a
+pattern's text, for the error lines' pattern to hold too)."""
 _COULD_NOT_START = re.compile(COULD_NOT_START)
 _FATAL_CHECK = re.compile(r"^\[f [^\]]*:\d+\]")
 _NATIVE_ASSERT = re.compile(r"assertion failed: .*, file .+, line \d+")
@@ -198,6 +202,7 @@ _BACKEND_EXIT = (
     "appears to have died. it will restart",  # ... as Jupyter's page says it ("The kernel appears to have died. ...")
     "the kernel crashed while executing code",  # VS Code's Jupyter ("... in the current cell or a previous cell")
     "canceled future for execute_request message",  # ... its line above that one
+    "as kernel process died",  # ... its Jupyter log ("Disposing session as kernel process died ExitCode: undefined")
     "driver has stopped unexpectedly and is restarting",  # Databricks: "The spark driver has stopped unexpectedly ..."
     "exits with return code = ",  # DeepSpeed's launcher on a rank it started ("... exits with return code = 1")
     "space failed to start. exit code",  # Hugging Face Spaces' page on its container ("Space failed to start. Exit code: 1",
@@ -235,6 +240,7 @@ _CGROUP_KILL = (
     "oom_kill event in stepid",  # ... as newer releases word it: "Detected 1 oom_kill event in StepId=42.batch. ..."
     "oom_kill events in stepid",
     "mem_cgroup_out_of_memory",
+    "memory cgroup stats for ",  # ... and its statistics' heading ("Memory cgroup stats for /system.slice/docker-...")
     "memory+swap: usage ",  # the kernel's report of a memory cgroup at its OOM ("memory+swap: usage 117964800kB, limit
     # 117964800kB, failcnt 0"), a line a paste may hold alone  # the kernel's stack of an OOM kill inside a memory cgroup (dmesg)
     "killed by yarn for exceeding memory limits",  # Hadoop YARN's container (Spark's executors)
@@ -249,6 +255,9 @@ _CGROUP_KILL = (
 """The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
 OOM_KILLED_FALSE = re.compile(r"oomkilled\"?\s*:\s*false", re.IGNORECASE)
 """docker inspect's state of a container its memory cgroup's OOM killer did not end (``"OOMKilled": false``)."""
+_CGROUP_USAGE = re.compile(r"\bmemory: usage \d+kb, limit \d+kb\b")
+"""The kernel's report of a memory cgroup at its OOM, its first line ("memory: usage 6291460kB, limit 6291456kB,
+failcnt 254573"): a container's limit reached."""
 _NO_FREE_SWAP = re.compile(r"\bfree swap\s*=\s*0kb")
 """The kernel's OOM report (its memory's state as the OOM killer chose a victim): "Free swap  = 0kB"."""
 _SRUN_OOM = re.compile(r"srun: error: \S+: tasks? [\d,-]+: out of memory")
@@ -278,6 +287,8 @@ _CRASH_EXIT = re.compile(
     r"|\bexited with code null and signal sig(?:ill|trap|abrt|bus|fpe|segv)\b"  # Node's child_process (Electron apps')
     r"|^sig(?:segv|bus)\s*\((?:segv|bus)_[a-z]+\)|\(sig(?:segv|bus|ill|fpe|abrt)\), code -?\d+"  # Android's
     # tombstone: the signal and its cause ("SIGSEGV(SEGV_MAPERR)", "signal 11 (SIGSEGV), code 1 (SEGV_MAPERR)")
+    r"|\bwas sent (?:code 13[3-69]|sig(?:segv|abrt|bus|fpe))!"  # gunicorn's arbiter on a worker a signal ended
+    # ("Worker (pid:258) was sent code 139!", "... was sent SIGSEGV!"; its SIGKILL's words are a kill's)
     r"|^thread \d+ crashed::"  # macOS' crash report, its crashed thread's stack ("Thread 0 Crashed:: Dispatch queue: ...")
 )
 """An exit status of a fatal signal, 128 and its number (docker's ``exited with code 139``, supervisord's ``exit status
@@ -345,7 +356,17 @@ _HINT_WORDS = (
     r"fatal|violation|c0000|322122|107374|resource-exhaustion|virtual memory|semaphore|memcg|refused|"
     r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first|(?:error|code) 137|free swap"
 )
-_HINT_SUBSTRINGS = ("/n)", "signal 9", "memory limit of", "badness ", "(segv_", "(bus_", "(sig")
+_HINT_SUBSTRINGS = (
+    "/n)",
+    "signal 9",
+    "memory limit of",
+    "badness ",
+    "(segv_",
+    "(bus_",
+    "(sig",
+    "memory: usage ",
+    "was sent ",
+)
 """Tested apart, with ``in`` (:func:`ending_hint`): each more alternative slows the pattern by a tenth on every
 line (``/n)``: cmd's question after Ctrl+C, ``(Y/N)?`` in English, ``(J/N)?``, ``(O/N)?``, ``(S/N)?`` in German,
 French, Spanish; ``(sig``, ``(segv_``, ``(bus_``: an Android tombstone's signal and its cause)."""
@@ -397,6 +418,8 @@ def ending_hint(low: str) -> bool:
         or "(segv_" in low
         or "(bus_" in low
         or " crashed::" in low  # macOS' crash report: "Thread 0 Crashed:: ..."
+        or "memory: usage " in low  # the kernel's report of a memory cgroup at its OOM
+        or "was sent " in low  # gunicorn's arbiter on a worker a signal ended
     )
 
 
@@ -437,7 +460,12 @@ def ending_kind(low: str, s: str) -> str | None:
         return "stopped"
     if OOM_KILLED_FALSE.search(low):
         return None  # docker's state says its OOM killer did not end the container (read by the reader, not an end)
-    if any(p in low for p in _CGROUP_KILL) or _MEMORY_LIMIT_OF.search(low) or _SRUN_OOM.match(low):
+    if (
+        any(p in low for p in _CGROUP_KILL)
+        or _MEMORY_LIMIT_OF.search(low)
+        or _SRUN_OOM.match(low)
+        or _CGROUP_USAGE.search(low)
+    ):
         return "cgroup-kill"
     if "container" in low and "low on resource" not in low and any(p in low for p in _MEMORY_KILL):
         return "cgroup-kill"  # "Container killed by the kernel OOM killer" (an eviction names its container too)

@@ -24,13 +24,18 @@ _FATAL_LOAD = (
     "CUDA error at ",
     "could not create cudnn handle",
     "not enough space in the ",
+    "llegal instruction",
+    "llegal hardware instruction",
+    "SIGILL",
+    "trap invalid opcode",
 )
 """A native library's last words before the process dies of them: cuDNN's when a library of its is missing ("Could
 not load library libcudnn_ops_infer.so.8. Error: ... cannot open shared object file"), a CUDA extension's kernel
 built for another GPU ("CUDA kernel failed : invalid device function", pointnet2_ops), CUDA's samples' check of a
 call ("CUDA error at kernel2.cu:596 code=700(cudaErrorIllegalAddress)"), TensorFlow's cuDNN that did not start,
-ggml's fixed pool or buffer too small ("not enough space in the scratch memory pool (needed 536950912, ..."): the
-abort or segfault right after is that error's, not a crash of its own; so is a fatal line logged by glog's or
+ggml's fixed pool or buffer too small ("not enough space in the scratch memory pool (needed 536950912, ..."), an
+instruction the CPU lacks (SIGILL: "Illegal instruction (core dumped)", the kernel's "trap invalid opcode"): the
+abort, segfault or exit code right after is that error's, not a crash of its own; so is a fatal line logged by glog's or
 TensorFlow's logger (``F .../nvptx_compiler.cc:478] ptxas returned an error ...``), whose check aborts."""
 _FATAL_LOGGED = re.compile("^" + glog_level("F"))
 
@@ -80,7 +85,7 @@ def focus_of(facts: LogFacts) -> Focus:
         and (
             strong.kind in ("pause", "exited")
             or (
-                strong.kind == "crash"
+                strong.kind in ("crash", "backend-exit")
                 and (any(words in final.message for words in _FATAL_LOAD) or _FATAL_LOGGED.match(final.message))
                 and 0 <= strong.line.number - final.line <= 3
             )

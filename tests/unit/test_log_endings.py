@@ -97,7 +97,15 @@ def test_a_crash_printed_on_a_progress_bars_line_ends_the_run_at_that_bars_stage
         ("Violación de segmento (`core' generado)", "crash"),
         ("Speicherzugriffsfehler (Speicherabzug geschrieben)", "crash"),
         ("段错误 (核心已转储)", "crash"),
-        ("zsh: illegal instruction  python main.py", "crash"),
+        ("zsh: segmentation fault  python main.py", "crash"),
+        # an instruction the CPU lacks (SIGILL) is an error of its own, the build's: no crash of unknown cause
+        ("zsh: illegal instruction  python main.py", None),
+        ("docker-immich_microservices-1  | Illegal instruction (core dumped)", None),
+        ("Worker (pid:258) was sent code 139!", "crash"),  # gunicorn's arbiter on a worker a signal ended
+        ("WARNING  Worker (pid:44557) was sent SIGSEGV!", "crash"),
+        ("Exception Code:\tc0000005", "crash"),  # Windows' problem report of an app's crash (Event Viewer)
+        ("[10114.342746] memory: usage 6291460kB, limit 6291456kB, failcnt 254573", "cgroup-kill"),
+        ("22:07:55.806 [error] Disposing session as kernel process died ExitCode: undefined, Reason: ", "backend-exit"),
         ("comfyui exited with code 134", "crash"),
         ("Getötet", "killed"),
         ("已杀死", "killed"),

@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 from helpers import FIXTURES
 
+from memprobe.format import fmt_bytes
+from memprobe.judging.sizes import message_sizes
 from memprobe.logs.explain import explain_log
 
 LOGS = FIXTURES / "logs"
@@ -488,6 +490,56 @@ READINGS = [
     # an Emscripten module's uncaught abort ("Uncaught (in promise) abort("Cannot enlarge memory arrays ... instead of
     # this abort ...")"): an error, its "instead" no fallback (WebML's polyfill; a WASM heap's cap, as a JVM's is)
     ("webml-polyfill_wasm_cannot-enlarge-memory-arrays.log", "other", None),
+    # -- the rounds of 2026-12-06 (hv to ik)
+    # the GPU's memory refused in a library's own words: NVIDIA DALI's "Can't allocate 129499136 bytes on device 0."
+    # (NVIDIA/DALI#1137), Faiss' "Failed to cudaMalloc 16000000000 bytes" (facebookresearch/faiss#648), NCCL's "NCCL
+    # WARN Cuda failure 'out of memory'" (NVIDIA/TensorRT-LLM#1670) and "Failed to CUDA calloc 536870912 bytes"
+    # (NVIDIA/nccl#2363), RMM's pool on the GPU, "Maximum pool size exceeded" under std::bad_alloc (rapidsai/cugraph#2769)
+    ("dali_imagedecoder_cant-allocate-device.log", "vram", None),
+    ("faiss_gpuindexflat_add_16gb_aborted.log", "vram", None),
+    ("tensorrt-llm_triton-8xv100_nccl-cuda-oom.log", "vram", None),
+    ("nccl_singleton-group_net-p2p-buffer-calloc.log", "vram", None),
+    ("cugraph_from_edgelist_rmm_pool_exceeded.log", "vram", None),
+    # the host's: a DataLoader kill as a paste retyped it ("worker(pid xxxxx) is killed by signal:killed",
+    # NVlabs/GroupViT#12), Arrow's "realloc of size 2172846080 failed" (rom1504/img2dataset#443), Ray's memory monitor
+    # ("More than 95% of the memory on node Local is used", ray-project/ray#4877), GDAL's "cannot allocate
+    # 1x2119895040 bytes" (Circuitscape/Omniscape.jl#39), Go's "fatal error: runtime: out of memory"
+    # (photoprism/photoprism#421)
+    ("groupvit_dataloader-worker-killed_webdataset.log", "system-ram", None),
+    ("img2dataset_arrowmemoryerror_realloc.log", "system-ram", None),
+    ("ray_rllib_impala_raymemoryerror_16gb.log", "system-ram", None),
+    ("omniscape_archgdal_memdataset_cannot_allocate.log", "system-ram", None),
+    ("photoprism_indexing_fatal_out_of_memory.log", "system-ram", None),
+    # GDAL's own check before it writes: "Free disk space available is 6349627392 bytes, whereas 50606296192 are at
+    # least necessary" (pulibrary/figgy#7142)
+    ("figgy_gdalwarp_free_disk_space_check.log", "disk", None),
+    # the kernel's report of a memory cgroup at its OOM: "memory+swap: usage 117964800kB, limit 117964800kB" alone
+    # (chaoyi-wu/RadFM#30), "memory: usage 6291460kB, limit 6291456kB" and "Memory cgroup stats for
+    # /system.slice/docker-....scope" (blakeblackshear/frigate#8913), and beside "ffmpeg invoked oom-killer" (#5375)
+    ("radfm_ddp-test_cgroup-memsw-limit.log", "cgroup-limit", "cgroup-kill"),
+    ("frigate_docker_memcg_stats_6gb_limit.log", "cgroup-limit", "cgroup-kill"),
+    ("frigate_beta7_cgroup_oom_syslog.log", "cgroup-limit", "cgroup-kill"),
+    # not memory: OpenBLAS' "you tried to allocate too many memory regions" (its table of thread buffers,
+    # autogluon/autogluon#1020), GDAL's "cannot allocate 18446744072761901056 bytes" (an overflow, OSGeo/gdal#2261),
+    # an instruction the CPU lacks ("Illegal instruction (core dumped)" then exit code 132, immich-app/immich#151;
+    # "Fatal Python error: Illegal instruction" above faulthandler's stack, LibrePhotos/librephotos#1070; zsh's
+    # "illegal hardware instruction", zylon-ai/private-gpt#457): an error of the build, not a crash of unknown cause
+    ("autogluon_knn_blas_too_many_memory_regions.log", "other", None),
+    ("gdal_rasterize_cannot_allocate_overflow.log", "other", None),
+    ("immich_microservices_illegal_instruction_noavx.log", "other", None),
+    ("librephotos_face_recognition_illegal_instruction.log", "other", None),
+    ("privategpt_gptj_illegal_hardware_instruction.log", "other", None),
+    # ends: gunicorn's "Worker (pid:258) was sent code 139!" (immich-app/immich#10726), Windows' problem report
+    # "Exception Code: c0000005" (nomic-ai/gpt4all#3415), VS Code's Jupyter log "Disposing session as kernel process
+    # died" (microsoft/vscode-jupyter#15463)
+    ("immich_ml_cuda_worker_code_139.log", "abrupt", "crash"),
+    ("gpt4all_chat_exe_crash_on_close_bex64.log", "abrupt", "crash"),
+    ("vscode-jupyter_mps_resnet18_kernel-died-exitcode-undefined.log", "abrupt", "backend-exit"),
+    # no failure: uvicorn's logger named "uvicorn.error" at the level "[INFO    ]" ("Started server process",
+    # zylon-ai/private-gpt#1179); docker's "Your kernel does not support swap limit capabilities ... Memory limited
+    # without swap." (infiniflow/ragflow#2378)
+    ("privategpt_startup_ok_after_hf_mirror.log", None, None),
+    ("ragflow_compose_memory_limited_without_swap.log", None, None),
 ]
 
 
@@ -595,3 +647,19 @@ def test_a_forecast_of_memory_running_out_is_none():
     # TensorFlow's pinned host allocator is the host's RAM, not the GPU's
     pinned = "W tensorflow/bfc_allocator.cc:485] Allocator (gpu_host_bfc) ran out of memory trying to allocate 2.0GiB\n"
     assert explain_log(pinned)["failure"]["kind"] == "system-ram"
+
+
+def test_the_size_a_library_was_refused_is_a_fact_of_the_failure():
+    # the request each library's own words name becomes the failure's requested size (the judgement weighs it
+    # against the device or the machine): DALI's, Faiss', NCCL's, Arrow's, GDAL's
+    for name, requested in (
+        ("dali_imagedecoder_cant-allocate-device.log", 129499136),
+        ("faiss_gpuindexflat_add_16gb_aborted.log", 16000000000),
+        ("nccl_singleton-group_net-p2p-buffer-calloc.log", 536870912),
+        ("img2dataset_arrowmemoryerror_realloc.log", 2172846080),
+        ("omniscape_archgdal_memdataset_cannot_allocate.log", 2119895040),
+    ):
+        doc = explain_log((LOGS / name).read_bytes())
+        assert message_sizes(doc["failure"]["message"]).requested_bytes == requested, name
+        if doc["failure"]["kind"] == "vram":  # the first step for the GPU says what was asked of it
+            assert f"{fmt_bytes(requested)} requested" in doc["suggestions"][0]["why"], name

@@ -184,7 +184,6 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "tensorrt_deserialize_safe_version_tag_mismatch.log",  # ... and again (NVIDIA/TensorRT#2195)
             "diffusion_pipe_hunyuan_lora_cuda_unknown_error.log",  # torchrun's "[rank0]: " (tdrussell/diffusion-pipe#6)
             "nmkd_sd_gui_dreambooth_memoryerror_tail.log",  # NMKD's "[00000599] [01-24-2023 23:20:26] " (text2image-gui#65)
-            "sdcpp_ggml_assert_mem_buffer_null.log",  # stable-diffusion.cpp's "[INFO ] " (leejet/stable-diffusion.cpp#879)
             "localai_llama_cpp_rpc_eof_fallback.log",  # compose's "api_1  | " and zerolog's "8:39AM INF " (LocalAI#3007)
             "localai_diffusers_sd3_cuda_out_of_memory.log",  # zerolog's "10:29PM ERR " (mudler/LocalAI#2845)
             "spleeter_tf_allocation_exceeds_10pct_warning.log",  # TensorFlow's stamp and level (deezer/spleeter#495)
@@ -232,8 +231,6 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "invokeai_rocm_flux_assertionerror_startup_lines.log",
             "invokeai_rocm_startup_memeff_attention_warning.log",
             "jetson-nano_sdkmanager_flash_failed-t210ref.log",
-            "sdcpp_ctx_pool_assert_batch_decode.log",
-            "sdcpp_ctx_pool_assert_sdxl_decode_win.log",
             "sdnext_dev_washed_out_images_high_memory_utilization.log",
             "sdnext_flux_sd35_decode_cuda_oom_startup_head.log",
             "sdnext_pinokio_2070s_sd15_oom_startup_head.log",
@@ -257,6 +254,29 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "gptqmodel_quantize_high_loss_qwen25_normal.log",
             "mediapipe-llm_pixel4_sigsegv_llminference.log",
             "tfjs-node-gpu_bfc-allocator_rtx3060.log",
+            # (hv to ik): torch distributed's "[rank7]: ", the kernel's "[10114.342746] " and syslog's stamps, XLA's
+            # and TensorFlow's, Immich's and Frigate's, a loguru-like "| INFO  | ", a JupyterLab's "[I 2024-...]"
+            "bagel_fsdp_save-ckpt-oom_rank7.log",
+            "codeproject-ai_alpr_queue_connectionrefused.log",
+            "frigate_beta7_cgroup_oom_syslog.log",
+            "frigate_lxc_memcg_oom_calltrace.log",
+            "frigate_vm_journald_memory_pressure_embeddings.log",
+            "immich_ml_cuda_worker_code_139.log",
+            "internimage_dcnv3_no_kernel_image.log",
+            "internimage_dcnv3_whl_testpy_false_checks.log",
+            "memories_go-vod_vaapi_no_va_display.log",
+            "mujoco_mjx_321_bfc_allocator_oom.log",
+            "nextcloud-aio_memories_vaapi_image_size_constraints.log",
+            "open_clip_coca_finetune_nllloss_assert.log",
+            "open_clip_train_stops_during_eval_no_message.log",
+            "pai-megatron_datasets-map_no-space.log",
+            "photoprism_tf_cuda_p1000_gpu_device_created.log",
+            "ragflow_es01_exit_code_137_mem_limit.log",
+            "recognize_classifier_imagenet_allocation_killed.log",
+            "torchgeo_randomgeosampler_empty_intersection_valueerror.log",
+            "transformers_fsdp-lora-3gpu_init-oom.log",
+            "zmeventnotification_memory_verify_failed_reload.log",
+            "zoneminder_zmc_memory_exhaustion_oom_tasklist.log",
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -375,6 +395,14 @@ def test_a_logs_own_indentation_is_kept():
         "easysdxlwebui_forge_layerdiffusion_modulenotfound.log",
         "onnxruntime-web_webgpu-static_aborted-assertion.log",
         "web-llm_webgpu_vkallocatememory-out-of-device-memory.log",
+        # (hv to ik): tracebacks, a kernel's memory cgroup report and a build's output, each indented as a whole
+        "ai-models_graphcast_bufferassignment_long_rollout.log",
+        "frigate_docker_memcg_stats_6gb_limit.log",
+        "immich_ml_cuda_buffalo_vram_leak_traceback.log",
+        "infinity_batch_handler_cuda_oom_shared_gpu.log",
+        "ogb_load_signal9_time_v.log",
+        "privategpt_gptj_illegal_hardware_instruction.log",
+        "pyg_torch_scatter_build_gcc_failed.log",
     }
 
 
@@ -463,6 +491,11 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         # the rounds of 2026-12-06 (gt to he): a blank line after each of its lines
         "ai-toolkit_zimage_wsl_cuda-error-oom.log",
         "kjnodes_patchsage_no_module_sageattention.log",
+        # (hv to ik): NCCL's warnings, PhysX's and SAPIEN's errors, CodeProject.AI's module log, each line a paragraph
+        "codeproject-ai_yolov8_module_codeproject_ai_sdk_missing.log",
+        "isaaclab_physx_collisionstacksize_buffer_overflow.log",
+        "maniskill_sapien_contact_buffer_overflow_error700.log",
+        "tensorrt-llm_triton-8xv100_nccl-cuda-oom.log",
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")
