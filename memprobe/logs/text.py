@@ -334,9 +334,10 @@ _WHOLE_FRAME = re.compile(r'^ *File ".+", line \d+, in \S+$')
 """A traceback's frame line, whole."""
 
 
-_PADDED_PLACE = re.compile(r" {2}[\w.-]+\.py(?::\d+)?(?: :: [A-Z]+)?$")
+_PADDED_PLACE = re.compile(r" {2}(?:[\w.-]+\.py(?::\d+)?(?: :: [A-Z]+)?|\d+(?:\.\d+)?s ?)$")
 """Where a logger padded its line to the console's width to print its place on the right (rich's
-``train_network.py:1006``, Forge Neo's ``memory_management.py :: INFO``): a line of its own, not a wrapped row."""
+``train_network.py:1006``, Forge Neo's ``memory_management.py :: INFO``), or a tool its time (docker compose's
+``✔ Container comfyui  Started      2.9s``): a line of its own, not a wrapped row."""
 
 
 def _row(line: str, width: int) -> bool:

@@ -64,13 +64,10 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         # conda's fetch lines, each a JSON object of the widest length, as Pinokio's installer shows them (round hg)
         "pinokio_py_install_conda_fetch_loop.log",
         "mergekit_runaway_memory_lazy_unpickle_windows.log",  # mergekit's bars, its log cut at the console's width (ho)
-        # Opencast's FFmpeg command wrapped at 154 columns, RETURNN's cache lines at 151 (rounds ib, hv); and docker
-        # compose's rows padded to 140 and 177 columns, each cut at a space, joined as though wrapped: a miss of the
-        # wrap's (their readings are their threads' all the same: nothing failed, a disk's excerpt cut before its error)
+        # Opencast's FFmpeg command wrapped at 154 columns, RETURNN's cache lines at 151 (rounds ib, hv); not docker
+        # compose's rows padded to the console's width to print their time on the right ("Started      2.9s ")
         "opencast_ffmpeg61_trim_concat_exit137.log",
         "returnn_filecache_no-space-left.log",
-        "ragflow_compose_memory_limited_without_swap.log",
-        "ragflow_compose_pull_no_space_macos.log",
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
