@@ -425,8 +425,8 @@ VRAM_TEXTS = (
     "try to increase --mem-fraction-static",  # SGLang: its KV pool, in the GPU's share it was given ("Not enough memory.
     # Please try to increase --mem-fraction-static.")
     "rmm_error_out_of_memory",  # ... its older releases ("RMM call in line 68 ... failed with result RMM_ERROR_OUT_OF_MEMORY")
-    "out_of_memory: cuda error",
-    "maximum pool size exceeded",  # ... its pool on the GPU ("RMM failure at: .../mr/device/pool_memory_resource.hpp")  # RAPIDS' RMM (cuDF, cuML): "std::bad_alloc: out_of_memory: CUDA error at: ..."
+    "out_of_memory: cuda error",  # RAPIDS' RMM (cuDF, cuML): "std::bad_alloc: out_of_memory: CUDA error at: ..."
+    "maximum pool size exceeded",  # ... its pool on the GPU ("RMM failure at: .../mr/device/pool_memory_resource.hpp")
     "cusparse_status_alloc_failed",  # cuSPARSE's device allocation, by its name or its number (DGL: "CUSPARSE ERROR: 2")
     "cusparse error: 2",
     "[malloc_or_wait] unable to allocate",  # MLX's Metal allocator (Apple silicon's GPU, in unified memory)

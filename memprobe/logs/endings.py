@@ -239,10 +239,10 @@ _CGROUP_KILL = (
     "oom-kill event(s) in step",  # Slurm: "Detected 1 oom-kill event(s) in StepId=191.batch cgroup" ("in step 42.batch")
     "oom_kill event in stepid",  # ... as newer releases word it: "Detected 1 oom_kill event in StepId=42.batch. ..."
     "oom_kill events in stepid",
-    "mem_cgroup_out_of_memory",
+    "mem_cgroup_out_of_memory",  # the kernel's stack of an OOM kill inside a memory cgroup (dmesg)
     "memory cgroup stats for ",  # ... and its statistics' heading ("Memory cgroup stats for /system.slice/docker-...")
     "memory+swap: usage ",  # the kernel's report of a memory cgroup at its OOM ("memory+swap: usage 117964800kB, limit
-    # 117964800kB, failcnt 0"), a line a paste may hold alone  # the kernel's stack of an OOM kill inside a memory cgroup (dmesg)
+    # 117964800kB, failcnt 0"), a line a paste may hold alone
     "killed by yarn for exceeding memory limits",  # Hadoop YARN's container (Spark's executors)
     "exceeded job memory limit",  # slurmstepd: "error: Exceeded job memory limit" (its cgroup's), older releases
     "exceeded step memory limit",

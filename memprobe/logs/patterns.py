@@ -440,7 +440,7 @@ _NOT_A_FAILURE = re.compile(
     r"|when one has already been registered\b"  # TensorFlow, JAX: cuDNN's, cuFFT's, cuBLAS' plugin registered twice
     r"|\b(?:will|may|might|could) fail if\b"  # a forecast (Ray's disk monitor: "Object creation will fail if spilling ...")
     r"|\bmemory limited without swap\b|\bno swap limit support\b"  # docker's warning on a kernel that has no swap
-    # accounting ("Your kernel does not support swap limit capabilities ... Memory limited without swap."): it runs
+    # accounting ("Your kernel does not support swap limit capabilities ... Memory limited without swap."): it runs all the same
     r"|\b(?:may|might|could) cause a memory leak\b"  # pypdfium2 at exit: "Cannot close object, library is destroyed. ..."
     r"|\berror:? \d+\.\d+$"  # a metric named error, its value (llm-compressor's GPTQ: "METRIC - error 77.41")
     r"|(?-i:^(?=\d*[a-f])[0-9a-f]{7,12} (?=[\w\[(]))"  # a commit's subject in git's one-line log ("4965c0e2 WAN: Fix cache VRAM
