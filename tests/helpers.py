@@ -288,6 +288,20 @@ def kind_and_ending(log: str | bytes) -> tuple[str | None, str | None]:
     return failure.get("kind"), failure.get("ending")
 
 
+def assert_far_reading(name: str, kind: str | None, ending: str | None) -> None:
+    """A corpus log of a program far from ComfyUI reads as ``kind`` (``None``: no failure) and ``ending``, naming no
+    node; a memory failure, a full disk and an unexplained end get a first step, another error none."""
+    from memprobe.logs.explain import explain_log
+
+    doc = explain_log((FIXTURES / "logs" / name).read_bytes())
+    failure = doc["failure"]
+    if kind is None:
+        assert failure is None and not doc["suggestions"]
+        return
+    assert (failure["kind"], failure.get("ending"), failure["node"]["class_type"]) == (kind, ending, None)
+    assert bool(doc["suggestions"]) == (kind != "other")
+
+
 def log_text(name: str) -> str:
     """A corpus log's text (tests/fixtures/logs)."""
     return (FIXTURES / "logs" / name).read_text(encoding="utf-8")

@@ -1,0 +1,270 @@
+"""Logs of programs far from ComfyUI as users paste them, for how each ended and for what only sounds like memory
+running out: crashes, kernels and backends gone, errors worded like memory (a size gone wrong, a program's own limit,
+an instruction the CPU lacks), and pastes in which nothing failed. What ran out, in the same programs' words, is in
+test_log_far_programs.py. Held-out rounds cc to ik (tests/fixtures/logs/SOURCES.md cites each thread)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import FIXTURES, assert_far_reading
+
+from memprobe.logs.explain import explain_log
+
+LOGS = FIXTURES / "logs"
+
+READINGS = [
+    # -- the limits of a container, a job, a pod, and what keeps a 137 from them
+    # kubernetes#19825, coderaiser/cloudcmd#440: docker inspect's "ExitCode": 137 beside "OOMKilled": false;
+    # kubernetes#122256: kubectl's "Reason: Error" over "Exit Code: 137": a SIGKILL no memory cgroup sent
+    ("docker_inspect_exit137_oomkilled_false.log", "abrupt", "killed"),
+    ("cloudcmd_docker_state_exit137_oomkilled_false.log", "abrupt", "killed"),
+    ("k8s_pod_exit137_reason_error.log", "abrupt", "killed"),
+    # -- ends: crashes, and kernels or backends gone
+    # LeCAR-Lab/ASAP#35: PhysX's "... : warning : Failed to allocate pinned memory." after its CUDA errors, then a
+    # segfault: the warning is no RAM failure, the process crashed
+    ("asap_isaacgym_hoi_4000_envs_physx_segfault.log", "abrupt", "crash"),
+    # isl-org/Open3D#2109: coredumpctl's "Process 9600 (python) of user 1000 dumped core."
+    ("open3d_coredump_sigsegv_journal.log", "abrupt", "crash"),
+    # catboost/catboost#491: glibc's Russian "Аварийный останов" (Aborted)
+    ("catboost_multiclass_abort_ru.log", "abrupt", "crash"),
+    # lmstudio-bug-tracker#1078: "(Exit code: 18446744072635810000)": a negative status read as 64 bits unsigned
+    ("lmstudio_failed_to_load_unknown_exit_code.log", "abrupt", "crash"),
+    # fluent-ffmpeg#1299: "ffmpeg was killed with signal SIGSEGV": its child crashed
+    ("fluent_ffmpeg_docker_killed_sigsegv.log", "abrupt", "crash"),
+    # autonomys/space-acres#56: Windows' "Faulting application name: space-acres.exe", whatever app it was
+    ("space_acres_faulting_vcruntime_event.log", "abrupt", "crash"),
+    # marella/ctransformers#189: "GGML_ASSERT: ...llama.cpp:453: data": ggml aborts
+    ("ctransformers_ggml_assert_data.log", "abrupt", "crash"),
+    # satijalab/seurat#5601: RStudio's "R Session Aborted / R encountered a fatal error."; gorpipe/gor#5: "Gradle build
+    # daemon disappeared unexpectedly"; microsoft/DirectML#503: fish's "terminated by signal SIGSEGV (Address boundary
+    # error)"; lmstudio-bug-tracker#285: "(Exit code: 133)", SIGTRAP's status (disputed: Electron's allocator)
+    ("r_seurat_findtransferanchors_session_aborted.log", "abrupt", "crash"),
+    ("gor_gradle_daemon_disappeared_make_build.log", "abrupt", "crash"),
+    ("torch_directml_linux_sigsegv_tensor_to_dml.log", "abrupt", "crash"),
+    ("lmstudio_linux_exit_code_133_large_model.log", "abrupt", "crash"),
+    # Rudrabha/Wav2Lip#267: Colab's "^C" after "Reading video frames...", nothing of ComfyUI's in the paste: the
+    # program was stopped; deepspeedai/DeepSpeed#5302: its launcher's "... exits with return code = 1"
+    ("wav2lip_colab_reading_frames_ctrl_c.log", "abrupt", "stopped"),
+    ("llamafactory_deepspeed_return_code_1_after_checkpoint.log", "abrupt", "backend-exit"),
+    # magenta/midi-ddsp#65, OpenHands/OpenHands#4595: Hugging Face Spaces' "Space failed to start. Exit code: 1", a
+    # build's "Job failed with exit code: 143"; basetenlabs/truss#751: "Inference server seems to have crashed, restarting"
+    ("hf_space_midi_ddsp_failed_to_start_exit1.log", "abrupt", "backend-exit"),
+    ("hf_space_openhands_build_exit_143.log", "abrupt", "backend-exit"),
+    ("truss_baseten_inference_server_crashed.log", "abrupt", "backend-exit"),
+    # deepspeedai/DeepSpeed-MII#400: its client's "RuntimeError: server crashed for some reason, unable to proceed";
+    # deepspeedai/DeepSpeed#4571: its launcher's "[launch.py:315:sigkill_handler] Killing subprocess 1080504"
+    ("deepspeed_mii_serve_mixtral_server_crashed.log", "abrupt", "backend-exit"),
+    ("deepspeed_zero3_nvme_sigkill_cpu_virtual_memory.log", "abrupt", "backend-exit"),
+    # Jupyter's "The kernel for ... appears to have died" (BME1478H/Fall2022class#220), VS Code's "The Kernel crashed
+    # while executing code ..." (AammarTufail/...#1), Databricks' "The spark driver has stopped unexpectedly ..."
+    # (IIIS-Li-Group/OpenFE#44): the kernel's process ended, cause unsaid
+    ("jupyter_kernel_restarting_assignment6_first_cell.log", "abrupt", "backend-exit"),
+    ("vscode_canceled_future_kernel_crashed_student.log", "abrupt", "backend-exit"),
+    ("databricks_spark_driver_stopped_openfe_n_jobs.log", "abrupt", "backend-exit"),
+    # -- errors worded like memory, and errors a crash or a kill followed
+    # open-runtimes#330: gunicorn's "WORKER TIMEOUT (pid:17)", then its own "... was sent SIGKILL! Perhaps out of memory?"
+    ("open_runtimes_gunicorn_worker_timeout_sigkill.log", "other", None),
+    # onnxruntime_backend#203: ONNX Runtime's arena asked for "4547406516732812544" bytes; googlecolab/colabtools#2774:
+    # tcmalloc's "large alloc 140113840283648 bytes == (nil)": sizes gone wrong, nothing ran out
+    ("triton_onnxruntime_bfc_arena_overflow_size.log", "other", None),
+    ("colab_tcmalloc_large_alloc_140tb_bad_alloc.log", "other", None),
+    # llama.cpp#1815: Metal's "buffer 'data' size 18300780544 is larger than buffer maximum of 17179869184"
+    ("llama_cpp_metal_buffer_larger_than_maximum.log", "other", None),
+    # OSGeo/gdal#1761: libtiff's "Failed to allocate memory for ... array (0 elements of 8 bytes each)": an overflow
+    ("gdal_translate_sparse_tiled_integer_overflow.log", "other", None),
+    # yangxue0827/RotationDetection#56: "CUDA driver version is insufficient for CUDA runtime version" alone
+    ("rotationdetection_training_cuda_driver_insufficient_oneliner.log", "other", None),
+    # rigaya/NVEnc#439: NVENC's "nvEncOpenEncodeSessionEx: 10 (...)"; joinhive-ai/transcoder#11: its session error
+    # first, the ENOMEMs its transcoder reports after it: a GeForce card's session limit, in the threads that quote it
+    ("nvencc_open_kernel_module_enc_session_oom.log", "other", None),
+    ("livepeer_nvenc_opensession_out_of_memory_session_limit.log", "other", None),
+    # meta-pytorch/tnt#858: "Watchdog caught collective operation timeout: WorkNCCL(...) ran for 60033 ms ..."
+    ("nccl_watchdog_broadcast_timeout_test_oneline.log", "other", None),
+    # cubiq/ComfyUI_InstantID#27: ONNX Runtime's "CUDA_PATH is set but CUDA wasnt able to be loaded"
+    ("comfyui_instantid_onnxruntime_cuda_path_not_loaded.log", "other", None),
+    # facefusion#248: its work, then "[FACEFUSION.CORE] Merging video failed" as the paste's last line
+    ("facefusion_merging_video_failed_enhancer.log", "other", None),
+    # KlingAIResearch/LivePortrait#438: ffmpeg's "Invalid buffer size, packet size 65536 < expected frame_size", not
+    # Metal's "Invalid buffer size: 5.53 GB"
+    ("liveportrait_runpod_second_animation_ram_full.log", "other", None),
+    # yuxumin/PoinTr#5, erikwijmans/Pointnet2_PyTorch#74: a CUDA op's "CUDA kernel failed : invalid device function",
+    # then the segfault it causes: the error is the failure, not a crash of its own
+    ("pointr_kitti_invalid_device_function_segfault.log", "other", None),
+    ("pointnet2_pytorch_cls_invalid_device_segfault_zsh.log", "other", None),
+    # HPCLab-933/Vina-CUDA#3: "CUDA error at ./inc/cuda/kernel2.cu:596 code=700(cudaErrorIllegalAddress)", then the
+    # abort; tensorflow/tensorflow#14111: "could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR", then its abort
+    ("vina_cuda_illegal_address_core_dumped.log", "other", None),
+    ("tf_cudnn_internal_error_conv_ops_abort.log", "other", None),
+    # abetlen/llama-cpp-python#585, ggml-org/llama.cpp#3644: ggml's "not enough space in the scratch memory pool
+    # (needed ...)", "... in the buffer (needed ...)", then its segfault or assert: a fixed pool's size, not RAM
+    ("llamacpppython_scratch_memory_pool_segfault.log", "other", None),
+    ("llamacpp_finetune_ggml_allocr_not_enough_space.log", "other", None),
+    # jax-ml/jax#6799: XLA's fatal line ("F .../nvptx_compiler.cc:478] ptxas returned an error ..."), then the abort
+    ("jax_6799_ptxas_unsupported_version_abort.log", "other", None),
+    # levihsu/OOTDiffusion#205: ZeroGPU's "You have exceeded your GPU quota (46s left vs. 60s requested)", a quota;
+    # TencentARC/InstantMesh#76: "subprocess.CalledProcessError:" with its message on the lines below
+    ("zerogpu_quota_ootdiffusion_api.log", "other", None),
+    ("instantmesh_which_cpp_calledprocesserror.log", "other", None),
+    # xinntao/Real-ESRGAN#55: its hint "If you encounter CUDA out of memory, try to set --tile ..." under a shape error;
+    # hacksider/Deep-Live-Cam#1338: "Could not locate cublasLt64_10.dll. Please make sure it is in your library path!"
+    ("realesrgan_cpu_face_enhance_tensor_size_mismatch.log", "other", None),
+    ("deeplivecam_cublaslt64_10_dll_missing.log", "other", None),
+    # meco-group/cpp_splines#40: MATLAB asked for "(17179869169.0GB)"; CharlesShang/FastMaskRCNN#129: TensorFlow's
+    # "EigenAllocator for GPU ran out of memory when allocating 0": sizes gone wrong, nothing ran out
+    ("matlab_splines_mex_bogus_array_size.log", "other", None),
+    ("fastmaskrcnn_eigenallocator_allocate_zero_abort.log", "other", None),
+    # hessiser/veritas#41, megai2/d912pxy#111: Direct3D's device removed ("The GPU device instance has been suspended.
+    # ... (0x887A0005)", "hr = 887A0005"); apple/embedding-atlas#159: WebGPU's "Buffer size (870585948) exceeds the max
+    # buffer size limit (536870912)", a limit the page asked for
+    ("veritas_plugin_gpu_device_suspended.log", "other", None),
+    ("d912pxy_gw2_rendertarget_887a0005.log", "other", None),
+    ("embedding_atlas_webgpu_max_buffer_size.log", "other", None),
+    # -- 2026-12-05's rounds (ew to fk)
+    # SwarmUI's "... failed. AutoRestart ignored as this was an initial launch failure."; an Electron app's "Child process
+    # exited with code null and signal SIGTRAP"
+    ("stableswarmui_selfstart_initial_launch_failure.log", "abrupt", "backend-exit"),
+    ("anythingllm_desktop_native_embedder_worker_sigtrap.log", "abrupt", "crash"),
+    # Rust's "memory allocation of 18446744071841293701 bytes failed": a size gone negative (Polars); cuDNN 9's "Unable
+    # to load any of {libcudnn_cnn.so.9.1.0, ...}"; FaceFusion's last line "Temporary frames not found"
+    ("polars_empty_csv_memory_allocation_18446744071841293701_bytes.log", "other", None),
+    ("chatterbox-tts-extended_faster-whisper_cudnn-cnn-missing.log", "other", None),
+    ("facefusion_temporary_frames_not_found.log", "other", None),
+    # -- no failure
+    # ONNX Runtime's warning level ("[W:onnxruntime:, transformer_memcpy.cc:74 ApplyImpl] ... unable to run CUDA
+    # graph"); ALSA's and SDL's lines where there is no sound card, TensorFlow's "Unable to register cuDNN factory ...
+    # when one has already been registered"; llama.cpp's "can't use mmap because tensors are not aligned"; a one-line
+    # script at the prompt ('python -c "..."'), back at the prompt
+    ("funaudiollm_onnxruntime_memcpy_warnings.log", None, None),
+    ("hallo_inference_warnings_alsa_before_abrupt_end.log", None, None),
+    ("privategpt_llama_cpp_mmap_not_aligned_warning_load.log", None, None),
+    ("comfy-aimdo_init_device_cudart_not_found_diag.log", None, None),
+    # ray-project/ray#36959: the raylet's "... is over 95% full ... Object creation will fail if spilling is required"
+    ("ray_file_system_monitor_tmp_over_95_full_warning.log", None, None),
+    # llama-cpp-python#254: "warning: failed to mlock ... Cannot allocate memory" (RLIMIT_MLOCK) and the model loads
+    ("llama_cpp_python_mlock_warning_cannot_allocate.log", None, None),
+    # pythongosssss/ComfyUI-WD14-Tagger#59: ONNX Runtime's CUDA provider after "EP Error": it fell back and went on
+    ("ComfyUI-WD14-Tagger59_onnx_ep_fallback_other.log", None, None),
+    # RuiLiFeng/Deep-Generative-Projection#15: TensorFlow's BFC allocator, "... The caller indicates that this is not
+    # a failure"; google/lightweight_mmm#23, tensorflow/tensorflow#57103: its warning level ("W .../dso_loader.cc:64]
+    # Could not load dynamic library 'cudart64_110.dll'"), then it ran
+    ("deep_generative_projection_bfc_not_a_failure_warning.log", None, None),
+    ("lightweight_mmm_cudart64_110_not_found_warning.log", None, None),
+    ("tf_cudart64_110_missing_warning_exit0.log", None, None),
+    # -- the rounds of 2026-12-06 (fl to fx)
+    # ArthurBrussee/brush#500: Rust's panic, "called `Result::unwrap()` on an `Err` value: BufferTooBig(...)", an error;
+    # patientx/ComfyUI-Zluda#305: "thread caused non-unwinding panic. aborting.", a crash
+    ("brush_cubecl_buffertoobig_11m_splats.log", "other", None),
+    ("comfyui-zluda_non_unwinding_panic_abort.log", "abrupt", "crash"),
+    # docker/for-win#6933: "The application was unable to start correctly (0xc0000142)"; vladmandic/sdnext#1560: torch's
+    # "INTERNAL ASSERT FAILED at" at the end of a wrapped line
+    ("docker_wsl_distro_proxy_0xc0000142_popup.log", "other", None),
+    ("sdnext_directml_unbox-expects-dml-tensor_controlnet-cpu.log", "other", None),
+    # no failure: rfjakob/earlyoom#97's "Could not lock memory - continuing anyway: Cannot allocate memory";
+    # patientx/ComfyUI-Zluda#324's git log of an update ("4965c0e2 WAN: Fix cache VRAM leak on error"); unslothai/unsloth#2033's
+    # "Using the latest cached version of the dataset since ... couldn't be found on the Hugging Face Hub"
+    ("earlyoom_could_not_lock_memory_startup.log", None, None),
+    ("comfyui-zluda_comfyui-n_update_git_log_pager_stuck.log", None, None),
+    ("unsloth_grpo-startup_two-sloth-banners.log", None, None),
+    # h2oai/h2ogpt#1383: "Windows fatal exception: code 0xc0000139" (an entry point not found: it could not start);
+    # ollama/ollama#3531, its install script on a Chinese system: "chmod: 无法访问'/usr/share/ollama': 没有那个文件或目录"
+    ("h2ogpt_awq_windows_fatal_0xc0000139.log", "other", None),
+    ("ollama_install_sh_chmod_missing_dir_zh.log", "other", None),
+    # -- the later rounds of 2026-12-06 (gd to go)
+    # verl: a bare AssertionError behind Ray's "(main_task pid=N) "
+    ("verl_vllm063_rope-scaling_assertionerror.log", "other", None),
+    # ColabFold's "Not Enough GPU memory?" before any error is a guess; TensorFlow 1's "UnknownError (see above for
+    # traceback): ..."; kohya's GUI, its last line's message wrapped onto an indented line after the shell's command
+    ("colabfold_ret-check-dnn-nullptr_a100.log", "other", None),
+    ("pygta5_cudnn_failed_init_conv2d.log", "other", None),
+    ("kohya-ss_winerror126_fbgemm_gui.log", "other", None),
+    # no failure: llama.cpp's fit of a model to the devices ("cannot meet free memory target"); InvokeAI without
+    # xformers
+    ("ollama-intel-arc_uma_fit_offload_1of37.log", None, None),
+    ("invokeai_mps_m1_slow_generation_stats.log", None, None),
+    # AUTOMATIC1111's launcher, "Couldn't launch python" / "exit code: 9009" (cmd found no python: it could not start)
+    ("forge_launch_exitcode9009_python.log", "other", None),
+    # -- the rounds of 2026-12-06 (gt to he)
+    # Tencent/ncnn: an Android tombstone's "SIGSEGV(SEGV_MAPERR)" above its frames: a crash
+    ("ncnn_android_pool_allocator_get_wild_sigsegv.log", "abrupt", "crash"),
+    # a pack's "[ERROR] Inference failed:" in capitals inside a prompt (Simple-Qwen3-VL-GGUF); Forge Neo's "Encountered
+    # NaN in Latent" under lines padded to the console before their place ("memory_management.py :: INFO")
+    ("simple-qwen3vl-gguf_gemma4_failed-to-load.log", "other", None),
+    ("forge-neo_krea2_int8_qwen_vae_nan_latent.log", "other", None),
+    # kohya's sd-scripts: a warning's path into a Python's "\lib\" cut where the paste ends is no shell's prompt
+    ("sd-scripts_flux-lora_prodigy-fp8_training-start.log", None, None),
+    # -- the rounds of 2026-12-06 (hf to hm)
+    # git typed at a shell's prompt starts nothing that runs on ("...\\custom_nodes>git clone .../ComfyUI-Manager.git"):
+    # its "fatal: unable to access" is the paste's failure; cmd's "The filename, directory name, or volume label syntax
+    # is incorrect." says so too (Pinokio's install script)
+    ("comfyui-manager_git_clone_connection_reset.log", "other", None),
+    ("comfyui-pinokio_workflows_clone_syntax.log", "other", None),
+    # xformers' traceback of its failed "import triton", under "A matching Triton is not available, some optimizations
+    # will not be enabled" (Hallo): it ran on; pypdfium2's "This may cause a memory leak!" at exit (marker): a warning
+    ("hallo_windows_slow_run_xformers_triton_warnings.log", None, None),
+    ("marker_pypdfium2_cannot_close_object_warning.log", None, None),
+    # -- the rounds of 2026-12-06 (hn to hu)
+    # Python's own warning line, its file before it ("sam2_video_predictor.py:787: UserWarning: cannot import name
+    # '_C'"): a warning; llm-compressor's metric named error and its value ("METRIC - error 77.41"): no failure
+    ("sam2_cpu-video_c-import-warning.log", None, None),
+    ("llm-compressor_gptq_metric_error_normal.log", None, None),
+    # llama.cpp's quantizer typed at a prompt, its arguments paths into ComfyUI's models: it launched nothing of
+    # ComfyUI's, so its "failed to quantize: unknown model architecture" is the paste's failure
+    ("comfyui-gguf_llama-quantize_unknown_arch_flux.log", "other", None),
+    # macOS' crash report, its crashed thread's stack ("Thread 0 Crashed:: ..."): a crash (Selene, an Electron app)
+    ("selene_electron_onnxruntime-bfcarena_crash-report.log", "abrupt", "crash"),
+    # an Emscripten module's uncaught abort ("Uncaught (in promise) abort("Cannot enlarge memory arrays ... instead of
+    # this abort ...")"): an error, its "instead" no fallback (WebML's polyfill; a WASM heap's cap, as a JVM's is)
+    ("webml-polyfill_wasm_cannot-enlarge-memory-arrays.log", "other", None),
+    # -- the rounds of 2026-12-06 (hv to ik)
+    # not memory: OpenBLAS' "you tried to allocate too many memory regions" (its table of thread buffers,
+    # autogluon/autogluon#1020), GDAL's "cannot allocate 18446744072761901056 bytes" (an overflow, OSGeo/gdal#2261),
+    # an instruction the CPU lacks ("Illegal instruction (core dumped)" then exit code 132, immich-app/immich#151;
+    # "Fatal Python error: Illegal instruction" above faulthandler's stack, LibrePhotos/librephotos#1070; zsh's
+    # "illegal hardware instruction", zylon-ai/private-gpt#457): an error of the build, not a crash of unknown cause
+    ("autogluon_knn_blas_too_many_memory_regions.log", "other", None),
+    ("gdal_rasterize_cannot_allocate_overflow.log", "other", None),
+    ("immich_microservices_illegal_instruction_noavx.log", "other", None),
+    ("librephotos_face_recognition_illegal_instruction.log", "other", None),
+    ("privategpt_gptj_illegal_hardware_instruction.log", "other", None),
+    # ends: gunicorn's "Worker (pid:258) was sent code 139!" (immich-app/immich#10726), Windows' problem report
+    # "Exception Code: c0000005" (nomic-ai/gpt4all#3415), VS Code's Jupyter log "Disposing session as kernel process
+    # died" (microsoft/vscode-jupyter#15463)
+    ("immich_ml_cuda_worker_code_139.log", "abrupt", "crash"),
+    ("gpt4all_chat_exe_crash_on_close_bex64.log", "abrupt", "crash"),
+    ("vscode-jupyter_mps_resnet18_kernel-died-exitcode-undefined.log", "abrupt", "backend-exit"),
+    # no failure: uvicorn's logger named "uvicorn.error" at the level "[INFO    ]" ("Started server process",
+    # zylon-ai/private-gpt#1179); docker's "Your kernel does not support swap limit capabilities ... Memory limited
+    # without swap." (infiniflow/ragflow#2378)
+    ("privategpt_startup_ok_after_hf_mirror.log", None, None),
+    ("ragflow_compose_memory_limited_without_swap.log", None, None),
+]
+
+
+@pytest.mark.parametrize(("name", "kind", "ending"), READINGS, ids=[row[0] for row in READINGS])
+def test_each_programs_end_or_error_read_as_it_was(name, kind, ending):
+    assert_far_reading(name, kind, ending)
+
+
+def test_the_browsers_failed_fetch_is_its_server_gone():
+    # chaiNNer's popup, "An unexpected error occurred: TypeError: Failed to fetch", after its backend died upscaling
+    # to 8K (chaiNNer-org/chaiNNer#1871); the same words alone in ComfyUI's frontend (Comfy-Org/ComfyUI#8483)
+    for name in (
+        "chainner_failed_to_fetch_backend_crash_8k_upscale.log",
+        "ComfyUI8483_flux_failed_to_fetch_oneline.log",
+    ):
+        doc = explain_log((LOGS / name).read_bytes())
+        assert (doc["failure"]["kind"], doc["failure"]["ending"]) == ("abrupt", "unreachable")
+        assert doc["suggestions"][0]["id"] == "find-who-ended-it"
+
+
+def test_cudnns_missing_library_is_the_failure_not_the_abort_after_it():
+    # ufal/whisper_streaming#119, lenML/Speech-AI-Forge#139: "Could not load library libcudnn_ops_infer.so.8. Error:
+    # ... cannot open shared object file", then "Aborted (core dumped)" (in Chinese: "已放弃 (核心已转储)")
+    for name in (
+        "whisper_streaming_libcudnn_ops_infer_aborted.log",
+        "speech_ai_forge_faster_whisper_cudnn_core_dumped_zh.log",
+    ):
+        doc = explain_log((LOGS / name).read_bytes())
+        assert doc["failure"]["kind"] == "other" and "libcudnn" in doc["failure"]["message"]
+    # an abort with no such line before it stays a crash
+    assert explain_log("Loading model\nAborted (core dumped)\n")["failure"]["kind"] == "abrupt"
