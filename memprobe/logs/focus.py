@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from ..judging.failures import memory_sign
-from .endings import ending_kind
+from .endings import COULD_NOT_START, ending_kind
 from .patterns import _BARE_MEMORY_ERRORS, glog_level
 from .reader import Ending, LogFacts, LogFailure, LogLine, PromptLog
 
@@ -24,20 +24,18 @@ _FATAL_LOAD = (
     "CUDA error at ",
     "could not create cudnn handle",
     "not enough space in the ",
-    "llegal instruction",
-    "llegal hardware instruction",
-    "SIGILL",
-    "trap invalid opcode",
 )
 """A native library's last words before the process dies of them: cuDNN's when a library of its is missing ("Could
 not load library libcudnn_ops_infer.so.8. Error: ... cannot open shared object file"), a CUDA extension's kernel
 built for another GPU ("CUDA kernel failed : invalid device function", pointnet2_ops), CUDA's samples' check of a
 call ("CUDA error at kernel2.cu:596 code=700(cudaErrorIllegalAddress)"), TensorFlow's cuDNN that did not start,
-ggml's fixed pool or buffer too small ("not enough space in the scratch memory pool (needed 536950912, ..."), an
-instruction the CPU lacks (SIGILL: "Illegal instruction (core dumped)", the kernel's "trap invalid opcode"): the
+ggml's fixed pool or buffer too small ("not enough space in the scratch memory pool (needed 536950912, ..."): the
 abort, segfault or exit code right after is that error's, not a crash of its own; so is a fatal line logged by glog's or
-TensorFlow's logger (``F .../nvptx_compiler.cc:478] ptxas returned an error ...``), whose check aborts."""
+TensorFlow's logger (``F .../nvptx_compiler.cc:478] ptxas returned an error ...``), whose check aborts, and a program
+that could not run there (:data:`~memprobe.logs.endings.COULD_NOT_START`: an instruction the CPU lacks, "Illegal
+instruction (core dumped)", a DLL not found)."""
 _FATAL_LOGGED = re.compile("^" + glog_level("F"))
+_COULD_NOT_RUN = re.compile(COULD_NOT_START)
 
 
 @dataclass(slots=True)
@@ -86,7 +84,11 @@ def focus_of(facts: LogFacts) -> Focus:
             strong.kind in ("pause", "exited")
             or (
                 strong.kind in ("crash", "backend-exit")
-                and (any(words in final.message for words in _FATAL_LOAD) or _FATAL_LOGGED.match(final.message))
+                and (
+                    any(words in final.message for words in _FATAL_LOAD)
+                    or _FATAL_LOGGED.match(final.message)
+                    or _COULD_NOT_RUN.search(final.message)
+                )
                 and 0 <= strong.line.number - final.line <= 3
             )
         )
