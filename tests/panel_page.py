@@ -134,3 +134,11 @@ def our_badges(page) -> list[list[str]]:
 
 def toasts(page) -> list[dict]:
     return page.evaluate("() => window.__memprobe.toasts")
+
+
+def open_timeline(page) -> None:
+    """Open the bottom panel's memory timeline and wait until its chart exists: the view mounts at once but creates
+    its chart only once the chart's library has loaded, so a chart read (or a sample broadcast) before then races it."""
+    page.locator("[data-action=timeline]").click()
+    page.wait_for_selector("[data-testid=memprobe-timeline]")
+    page.wait_for_function("() => !!window.__memprobe.timeline.chart")

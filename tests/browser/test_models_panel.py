@@ -7,13 +7,9 @@ import time
 
 from frontend_server import open_panel
 from helpers import load_json
+from panel_page import open_timeline
 
 ROWS = "[data-testid=memprobe-table] tbody tr"
-
-
-def open_timeline(page) -> None:
-    page.locator("[data-action=timeline]").click()
-    page.wait_for_function("window.__memprobe.timeline.chart")
 
 
 def test_a_recorded_run_says_which_node_loaded_which_model(comfy):

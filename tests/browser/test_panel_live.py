@@ -8,7 +8,7 @@ import time
 
 import pytest
 from frontend_server import open_panel, wait_for_doc
-from panel_page import ours, recorded_txt2img, run_doc, selected_ids, store_runs, toasts
+from panel_page import open_timeline, ours, recorded_txt2img, run_doc, selected_ids, store_runs, toasts
 
 
 # ---------------------------------------------------------------------------------- live runs
@@ -46,8 +46,7 @@ def samples(run_id: str, batch: int) -> dict:
 def test_a_live_run_streams_into_the_headline_and_the_timeline(comfy):
     page, server, version, errors = comfy
     open_panel(page)
-    page.locator("[data-action=timeline]").click()
-    page.wait_for_selector("[data-testid=memprobe-timeline]")
+    open_timeline(page)
     run_id = "live-run-1"
     server.broadcast(
         "memprobe.run_start",
@@ -161,8 +160,7 @@ def test_the_bottom_panel_timeline_draws_the_whole_run(comfy):
     page, server, version, errors = comfy
     doc = recorded_txt2img(page, server)
     open_panel(page, doc["id"])
-    page.locator("[data-action=timeline]").click()
-    page.wait_for_selector("[data-testid=memprobe-timeline]")
+    open_timeline(page)
     page.wait_for_function("n => window.__memprobe.timeline.chart.pointCount() === n", arg=len(doc["timeline"]["t"]))
     chart = "window.__memprobe.timeline.chart"
     width = page.evaluate(f"() => {chart}.plot.width")
@@ -209,7 +207,7 @@ def test_legend_sort_headers_and_rows_work_from_the_keyboard(comfy):
     page, server, version, errors = comfy
     doc = recorded_txt2img(page, server)
     open_panel(page, doc["id"])
-    page.locator("[data-action=timeline]").click()
+    open_timeline(page)
     key = page.locator("[data-testid=memprobe-timeline] .mp-legend [data-series]").first
     series = key.get_attribute("data-series")
     key.focus()
