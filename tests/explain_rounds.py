@@ -394,4 +394,57 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     # Nextcloud Recognize, LibrePhotos, Jellyfin): which memory ran out, or none, 23/30; the original reader 8/30, 7/12
     "ik": ((21, 30), (0, 0), (12, 14), (0, 0)),  # local-document chat and desktop LLM apps (privateGPT, localGPT,
     # RAGFlow, GPT4All, Langchain-Chatchat, Onyx): which memory ran out, or none, 25/30; the original reader 16/30, 3/14
+    "il": ((20, 30), (0, 0), (5, 9), (0, 0)),  # building native ML extensions from source (flash-attention, xformers,
+    # SageAttention, apex, detectron2, bitsandbytes, tiny-cuda-nn): which memory ran out, or none, 25/30; the original
+    # reader 3/30, 3/9
+    "im": ((19, 30), (0, 0), (15, 17), (0, 0)),  # GPU computing outside machine learning (hashcat, John the Ripper,
+    # cryptocurrency miners, Folding@home, OpenMM, LAMMPS): which memory ran out, or none, 23/30; the original reader
+    # 4/30, 1/17
+    "in": ((18, 30), (0, 0), (9, 11), (0, 0)),  # game engines, emulators and video editors (Unreal, Unity, Godot,
+    # Ryujinx, yuzu, OBS, HandBrake, Shotcut): which memory ran out, or none, 24/30; the original reader 3/30, 1/11
+    "io": ((19, 30), (0, 0), (15, 18), (0, 0)),  # natural-language toolkits and machine translation (fairseq, spaCy,
+    # flair, OpenNMT, Marian, sentencepiece, LibreTranslate): which memory ran out, or none, 21/30; the original reader
+    # 9/30, 1/18
+    "ip": ((23, 30), (0, 0), (5, 7), (0, 0)),  # continuous-integration runners and container builds (GitHub Actions,
+    # docker build, pip and conda on a full disk): which memory ran out, or none, 25/30; the original reader 4/30, 3/7
+    "iq": ((20, 30), (0, 0), (14, 17), (0, 0)),  # gradient boosting, tabular deep learning, time series and AutoML
+    # (XGBoost, LightGBM, AutoGluon, H2O, TabPFN): which memory ran out, or none, 21/30; the original reader 13/30, 0/17
+    "ir": ((15, 31), (0, 0), (13, 18), (1, 1)),  # deep-learning frameworks beside PyTorch, TensorFlow and JAX (darknet,
+    # MXNet, MindSpore, Jittor, Chainer, dlib, tinygrad): which memory ran out, or none, 21/31; the original reader
+    # 4/31, 0/18
+    "is": ((19, 28), (0, 0), (7, 10), (0, 0)),  # LLM evaluation, RAG and agent frameworks on local models
+    # (lm-evaluation-harness, OpenCompass, LangChain, LightRAG): which memory ran out, or none, 21/28; the original
+    # reader 14/28, 0/10
+    "it": ((12, 30), (0, 0), (10, 14), (0, 0)),  # model-serving and task-queue servers (TorchServe, Triton, KServe,
+    # BentoML, gunicorn, Celery, RQ): which memory ran out, or none, 18/30; the original reader 6/30, 0/14
+    "iu": ((19, 30), (0, 0), (13, 15), (0, 0)),  # autonomous driving, 3D perception and driving simulators (CARLA,
+    # Apollo, OpenPCDet, BEVFusion, spconv): which memory ran out, or none, 23/30; the original reader 8/30, 3/15
+    "iv": ((19, 30), (0, 0), (10, 16), (0, 0)),  # animal pose, behaviour and microscopy tools (DeepLabCut, SLEAP,
+    # QuPath, ilastik, SlowFast, MMAction2): which memory ran out, or none, 19/30; the original reader 11/30, 0/16
+    "iw": ((16, 29), (0, 0), (7, 10), (0, 0)),  # numerical simulation and scientific computing on clusters (PETSc,
+    # deal.II, LAMMPS, Quantum ESPRESSO, MPI jobs): which memory ran out, or none, 21/29; the original reader 2/29, 2/10
+    # (its thirtieth log, GOMC#169, was im's too: joined once)
+    "ix": ((20, 30), (0, 0), (7, 11), (0, 0)),  # cloud ML platforms and managed notebooks (SageMaker, Azure ML, Vertex
+    # AI, Databricks, Hugging Face Spaces, cog): which memory ran out, or none, 24/30; the original reader 12/30, 0/11
+    "iy": ((18, 30), (0, 0), (5, 13), (0, 0)),  # mobile, Apple and on-device ML (Core ML, MediaPipe, LiteRT,
+    # ExecuTorch, Qualcomm QNN, MLC LLM, Local Dream): which memory ran out, or none, 21/30; the original reader 2/30,
+    # 0/13
+    "iz": ((20, 23), (0, 0), (9, 10), (0, 0)),  # desktop transcription and subtitle apps built on Whisper (Buzz,
+    # noScribe, Vibe, Subtitle Edit, WhisperDesktop, VideoCaptioner): which memory ran out, or none, 22/23; the original
+    # reader 6/23, 0/10
+    "ja": ((13, 25), (0, 0), (10, 11), (0, 0)),  # real-time voice changers and voice-conversion GUIs (w-okada's voice
+    # changer, Applio, RVC forks, so-vits-svc, DDSP-SVC, Beatrice): which memory ran out, or none, 16/25; the original
+    # reader 12/25, 0/11
+    "jb": ((18, 25), (0, 0), (7, 10), (0, 0)),  # machine-learned interatomic potentials (MACE, DeePMD-kit, DP-GEN,
+    # NequIP and Allegro, fairchem, TorchMD-Net, SevenNet): which memory ran out, or none, 22/25; the original reader
+    # 11/25, 0/10
+    "jc": ((18, 23), (0, 0), (8, 8), (0, 0)),  # Stable Diffusion add-ons in creative apps and its early repositories
+    # (Dream Textures, GIMP-ML, CompVis, optimizedSD, lstein's): which memory ran out, or none, 23/23; the original
+    # reader 16/23, 0/8
+    "jd": ((15, 26), (0, 0), (6, 8), (0, 0)),  # game-AI and agent training with simulators (ML-Agents, Gym and MuJoCo
+    # rendering, MineRL, MineDojo, Habitat, MetaDrive, DI-engine): which memory ran out, or none, 18/26; the original
+    # reader 10/26, 0/8
+    "je": ((20, 25), (0, 0), (9, 10), (0, 0)),  # image-tagging, captioning and dataset tools for training image models
+    # (TagGUI, WD14 tagger, CogVLM, clip-interrogator, img2dataset): which memory ran out, or none, 22/25; the original
+    # reader 14/25, 0/10
 }

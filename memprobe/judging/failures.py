@@ -118,6 +118,8 @@ def memory_sign(text: str) -> bool:
     if "srun: error:" in low:  # Slurm's "srun: error: h19c54: task 300: Out Of Memory": its cgroup's kill (an ending,
         low = _SRUN_OOM.sub("", low)  # with slurmstepd's "oom-kill event(s)" above it), not a device's; also where a
         # page flattened the log into one line
+    if "job had an out of memory error" in low:  # a Slurm site's job summary: its cgroup's kill (an ending), not a
+        return False  # device's
     if any(w in low for w in WENT_ON):  # "continuing anyway": it went on
         return False
     if low.startswith("warning: failed to mlock"):  # llama.cpp's: RLIMIT_MLOCK refused to pin the weights, which load

@@ -111,15 +111,20 @@ _REQUESTED = (
     # refused), TensorFlow's GPU allocator's ("EigenAllocator for GPU ran out of memory when allocating 0"): read for
     re.compile(r"ran out of memory when allocating\s+" + _SIZE),  # an impossible size only, not as one it names
 )
+_NEGATIVE_REQUEST = re.compile(r"\ballocat(?:e|ing) -\d+ bytes\b")
+"""A negative count of bytes asked for (LAMMPS' "Failed to allocate -156019200 bytes for array"): a size that
+overflowed a 32-bit integer."""
 _IMPOSSIBLE = 2**46
 """64 TiB at once: no machine holds that (the largest a few TiB of RAM)."""
 
 
 def impossible_request(message: str | None) -> bool:
-    """The message asks for 64 TiB or more at once, or for nothing, so a size went wrong (an integer overflow, a shape
-    gone wild: ONNX Runtime's "requested buffer of size 4547406516732812544", tcmalloc's "large alloc 140113840283648
-    bytes", TensorFlow's "ran out of memory when allocating 0"), nothing ran out."""
+    """The message asks for 64 TiB or more at once, for nothing or for less than nothing, so a size went wrong (an
+    integer overflow, a shape gone wild: ONNX Runtime's "requested buffer of size 4547406516732812544", tcmalloc's
+    "large alloc 140113840283648 bytes", TensorFlow's "ran out of memory when allocating 0"), nothing ran out."""
     text = message or ""
+    if _NEGATIVE_REQUEST.search(text):
+        return True
     asked = next((m for pattern in _REQUESTED if (m := pattern.search(text))), None)
     if asked is None or (size := _scaled(*asked.groups())) is None:
         return False

@@ -38,9 +38,11 @@ __all__ = [
 PINNED_TEXTS = ("hostbuffer.read_file_slice failed", "hostbuffer allocation failed")
 """comfy-aimdo's pinned host buffer failed to take a slice of a model file (ComfyUI issue #14250, fixed by
 ``--disable-pinned-memory``; PR #15699), or to be allocated (comfy-aimdo 0.6): pinned host RAM."""
-WENT_ON = ("continuing anyway",)
+WENT_ON = ("continuing anyway", ", switching to", ", reducing batch size")
 """A program's words that it went on past what it could not do (earlyoom's "Could not lock memory - continuing anyway:
-Cannot allocate memory"): neither a failure nor memory running out."""
+Cannot allocate memory", XMRig's "failed to allocate RandomX dataset, switching to slow mode", a manager's "Due to a
+network error, switching to local mode", a trainer's "Out of memory error, reducing batch size to 8"): neither a
+failure nor memory running out."""
 KILLED_CHILD_TEXTS = (
     "is killed by signal: killed",
     "is killed by signal:killed",  # ... as a paste retyped it ("DataLoader worker(pid xxxxx) is killed by signal:killed.")
@@ -247,6 +249,8 @@ DISK_TEXTS = (
     "ephemeral local storage usage exceeds",
     "storage limit exceeded",  # Hugging Face Spaces: "Workload Evicted, Storage Limit Exceeded (50G)" (its disk)
     "storage quota has been exceeded",  # Google Drive (Colab): "Google Drive storage quota has been exceeded"
+    "not enough disk space",  # a solver's own check (Antares: "... (probably not enough disk space)")
+    "usage of emptydir volume",  # Kubernetes evicted the pod: "Usage of EmptyDir volume "models-dir" exceeds the limit"
     "insufficient disk space",  # ComfyUI-FluxTrainer: "Insufficient disk space. Required: 2.0GB. Available: 1.36GB"
     "free disk space available is",  # GDAL's own check before it writes (CHECK_DISK_FREE_SPACE): "Free disk space
     # available is 6349627392 bytes, whereas 50606296192 are at least necessary"
@@ -373,6 +377,8 @@ VRAM_TEXTS = (
     "vkallocatememory failed -2",  # ncnn's Vulkan (Real-ESRGAN-, RIFE-, waifu2x-ncnn-vulkan): VK_ERROR_OUT_OF_DEVICE_MEMORY
     "pi_error_out_of_resources",  # Intel's SYCL runtime when a device allocation fails (IPEX on Arc)
     "ur_result_error_out_of_resources",  # the same in its newer unified runtime
+    "failed to allocate private mtlbuffer",  # Metal Performance Shaders: a buffer in the GPU's own storage ("failed
+    # assertion `Failed to allocate private MTLBuffer for size 2717908992'")
     "callbackerroroutofmemory",  # Metal: kIOGPUCommandBufferCallbackErrorOutOfMemory (Apple silicon's GPU)
     "command buffer execution failed: insufficient memory",  # MLX's Metal ("[METAL] Command buffer execution failed:
     # Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)")
@@ -399,9 +405,12 @@ VRAM_TEXTS = (
     "out of device memory",  # Vulkan's VK_ERROR_OUT_OF_DEVICE_MEMORY as its C++ wrappers word it (std::system_error)
     "cumemalloc failed: out of memory",  # PyCUDA's allocator (a MemoryError it raises: "cuMemAlloc failed: out of memory")
     "out of memory to allocate",  # CuPy's OutOfMemoryError ("out of memory to allocate 205520896 bytes (total ...)")
+    "bytes (allocated so far:",  # ... its older wording (Chainer's: "Out of memory allocating 25,600,000 bytes
+    # (allocated so far: 3,635,267,072 bytes).")
     "out of memory in cumemalloc(",  # Blender's Cycles: "CUDA error: Out of memory in cuMemAlloc(&device_pointer, ...)"
     "out of memory in custreamcreate(",  # ... its queue's stream, the card full (or ZLUDA's translation failing)
     "system is out of gpu",  # ... "System is out of GPU memory", "System is out of GPU and shared host memory"
+    "out of memory on vulkan",  # ... its Vulkan RHI ("Out of memory on Vulkan; MemoryTypeIndex=5, AllocSize=1.000MB")
     "out of video memory",  # Unreal Engine: "Out of video memory trying to allocate a rendering resource"
     "out_of_video_memory",  # ... as a code names it (AMD's Radeon Image Filters: "RIF_ERROR_OUT_OF_VIDEO_MEMORY")
     "failed with error out of memor",  # tiny-cuda-nn (instant-ngp): "cudaMalloc(&rawptr, ...) failed with error out of memory"
@@ -426,10 +435,20 @@ VRAM_TEXTS = (
     # Please try to increase --mem-fraction-static.")
     "rmm_error_out_of_memory",  # ... its older releases ("RMM call in line 68 ... failed with result RMM_ERROR_OUT_OF_MEMORY")
     "out_of_memory: cuda error",  # RAPIDS' RMM (cuDF, cuML): "std::bad_alloc: out_of_memory: CUDA error at: ..."
+    "gpu outofmemory",  # the RAPIDS Accelerator for Spark ("com.nvidia.spark.rapids.jni.SplitAndRetryOOM: GPU OutOfMemory")
     "maximum pool size exceeded",  # ... its pool on the GPU ("RMM failure at: .../mr/device/pool_memory_resource.hpp")
     "cusparse_status_alloc_failed",  # cuSPARSE's device allocation, by its name or its number (DGL: "CUSPARSE ERROR: 2")
     "cusparse error: 2",
     "[malloc_or_wait] unable to allocate",  # MLX's Metal allocator (Apple silicon's GPU, in unified memory)
+    "is more than total mem size",  # MindSpore's device allocator (Ascend, GPU): "TotalUsedMemStatistics : N plus
+    # ... alloc size : N is more than total mem size : N"
+    "cuda resources could not be allocated",  # dlib's words for cuDNN's CUDNN_STATUS_ALLOC_FAILED ("code: 2, reason: ...")
+    "memory object allocation failure",  # OpenCL's CL_MEM_OBJECT_ALLOCATION_FAILURE as Boost.Compute words it (LightGBM)
+    "parallel_for failed: out of memory",  # Thrust's system_error for a kernel's device allocation (XGBoost's gpu_hist)
+    # the GPU miners' DAG (Ethash, its size growing each epoch) that no longer fits the card: lolMiner's "GPU 0:
+    # insufficient memory for DAG epoch 381.", T-Rex's "Device does not have enough free memory to hold the DAG ..."
+    "insufficient memory for dag",
+    "enough free memory to hold the dag",
     "greater than the maximum allowed buffer size",  # MLX's Metal allocator: one buffer over what the GPU takes
     # ("[metal::malloc] Attempting to allocate 73359820800 bytes which is greater than the maximum allowed ...")
 )

@@ -91,6 +91,11 @@ _CRASH = (
     "free(): invalid",
     "malloc(): corrupted",
     "corrupted size vs. prev_size",
+    "corrupted double-linked list",
+    "malloc(): invalid",  # "malloc(): invalid size (unsorted)", "... invalid next size"
+    "malloc_consolidate(): invalid",
+    "munmap_chunk(): invalid",
+    "realloc(): invalid",
     "stack smashing detected",
     # faulthandler's stack, which Python prints only at a fatal error (its first lines may be cut from a paste)
     "(most recent call first):",
@@ -112,6 +117,8 @@ _CRASH = (
     "status=7/bus",
     "]: segfault at ",  # the kernel's own line for a process's SIGSEGV ("python3[1234]: segfault at 0 ip ...")
     "nvrm: xid",  # NVIDIA's driver reporting a GPU fault in the kernel log (an MMU fault, a GPU off the bus)
+    "commonunixcrashhandler: signal=",  # Unreal Engine's crash handler on Linux (CARLA: "Signal 11 caught.", then
+    "engine crash handling finished",  # "... re-raising signal 11 for the default handler. Good bye.")
     "caught in c10/util/aborthandler.h",  # torch's handler on Windows: "Unhandled exception caught in ...", then abort
 )
 _NT_CRASH = re.compile(
@@ -146,6 +153,8 @@ _MEMORY_KILL = (
     "and low swap space",  # macOS' panic report: "Compressor Info: ... with 12 swapfiles and LOW swap space"
     "just before the backend process failed",  # SwarmUI: its ComfyUI backend died with system memory near full
     "terminated due to memory issue",  # macOS' (Xcode's debugger): the system ended the app for its memory footprint
+    "because it is using too much memory",  # ... Xcode's newer words for iOS' kill ("The app "X" has been killed by the
+    # operating system because it is using too much memory.")
     "killing largest compressed process",  # macOS' kernel: its compressor full ("memorystatus: killing largest ...")
     "out of memory: killed process",
     "out of memory: kill process",  # older kernels ("... score 900 or sacrifice child")
@@ -195,6 +204,8 @@ _BACKEND_EXIT = (
     "comfyui exited before it became ready",  # a pipeline that launches ComfyUI ("... Exit code: 1")
     "comfyui server process exited unexpectedly",  # Replicate's cog-comfyui (a RuntimeError it raises)
     "] worker process exited",  # ComfyUI-Distributed: "[Distributed] Worker process exited" (a worker's ComfyUI)
+    "stub process is unhealthy",  # Triton's Python backend: the process running the model's code died ("Stub process
+    "stub process is not healthy",  # is unhealthy and it will be restarted"; a client's error: "... is not healthy.")
     "exited (exit code ",  # the Desktop app's "ComfyUI process exited (exit code 1)", an MCP server's "... launched
     # EXITED (exit code 1)"
     "程序异常退出，退出代码为",  # the Aki launcher: "[程序异常退出，退出代码为 3 (0x00000003)]" (ended abnormally)
@@ -246,6 +257,7 @@ _CGROUP_KILL = (
     "killed by yarn for exceeding memory limits",  # Hadoop YARN's container (Spark's executors)
     "exceeded job memory limit",  # slurmstepd: "error: Exceeded job memory limit" (its cgroup's), older releases
     "exceeded step memory limit",
+    "job had an out of memory error",  # a Slurm site's job summary (Sigma2's) after its cgroup's OOM kills
     "beyond the 'physical' memory limit",  # Hadoop YARN's container monitor ("Container [pid=...] is running 2.1GB
     "beyond the 'virtual' memory limit",  # beyond the 'PHYSICAL' memory limit"), and as older releases word it
     "beyond physical memory limits",
@@ -277,6 +289,8 @@ _SIGKILL_EXIT = re.compile(
     r"|\bhas been signaled with signal \"?9\b"  # Symfony's Process (Nextcloud's apps): "... signaled with signal "9"."
     r"|\bsignal:? some\(9\)"  # Rust's ExitStatus as its Debug prints it ("Command exited with signal: Some(9)")
     r"|\bsignaled to shutdown with signal 9\b"  # text-generation-inference's launcher on a shard ("Shard process was ...")
+    r"|\bsignal 9 \(sigkill\) received by pid\b"  # torch.distributed.elastic's root cause of a rank's end ("traceback :
+    # Signal 9 (SIGKILL) received by PID 11408", under "exitcode  : -9")
     r"|\bwas sent sigkill\b"  # gunicorn's arbiter: "Worker (pid:7) was sent SIGKILL! Perhaps out of memory?"
 )
 """An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
@@ -290,10 +304,12 @@ _CRASH_EXIT = re.compile(
     r"|\bwas sent (?:code 13[3-69]|sig(?:segv|abrt|bus|fpe))!"  # gunicorn's arbiter on a worker a signal ended
     # ("Worker (pid:258) was sent code 139!", "... was sent SIGSEGV!"; its SIGKILL's words are a kill's)
     r"|^thread \d+ crashed::"  # macOS' crash report, its crashed thread's stack ("Thread 0 Crashed:: Dispatch queue: ...")
+    r"|\bexit code: -(?:4|6|7|8|11)$"  # pip's box for a build step a signal ended ("│ exit code: -7", SIGBUS):
+    # Python's subprocess gives a signal's number negated
 )
 """An exit status of a fatal signal, 128 and its number (docker's ``exited with code 139``, supervisord's ``exit status
 134``, LM Studio's ``(Exit code: 133)``): SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV; or the signal as a crash's
-own report names it (an Android tombstone's, macOS' crashed thread)."""
+own report names it (an Android tombstone's, macOS' crashed thread, pip's)."""
 _CRASH_SIGNAL_CODE = re.compile(r"\bcode\s*=?\s*-(?:4|6|7|8|11)\b")
 """A child's exit code as Python's ``subprocess`` gives a signal's (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV), also as a
 launcher words it (DeepSpeed's "exits with return code = -11")."""
@@ -309,11 +325,12 @@ c10's ``00007FFA79B2A9BC00007FFA79B19EB0 torch_python.dll!initModule [...]``): t
 _KERNEL_SEGFAULT = re.compile(r"\berror \d+ in [\w.+-]+\.so\b")
 """The end of the kernel's line for a process's SIGSEGV (``... segfault at 0 ip ... error 4 in libhsa-runtime64.so.1``)."""
 _SHELL_JOB = re.compile(
-    r"line \d+:\s+\d+\s+killed|^(?:zsh|bash|sh): killed\s|^\[\d+\]\s*[+-]?\s+killed\s|^\d+ killed {2,}\S"
+    r"line \d+:\s+\d+\s+killed|^(?:zsh|bash|sh): killed\s|^\[\d+\]\s*[+-]?\s+(?:\d+\s+)?killed\s|^\d+ killed {2,}\S"
 )
 """A shell's report of its child's SIGKILL: a script's (``entrypoint.sh: line 63:  6544 Killed``, or its process
 number alone: ``70361 Killed                  openvino2tensorflow ...``), zsh's (``zsh: killed     mflux-generate
-...``), a job's (``[1]+  Killed    python train.py``)."""
+...``), a job's (``[1]+  Killed    python train.py``, zsh's with its process number: ``[1]    22539 killed     sudo
+pip3 install spacy``)."""
 _KILLED_ANY = ("killed", *_KILLED_WORDS)
 _KILLED_AMID_BARS = re.compile(
     rf"(?:s/it|it/s|\d)\]?(?:killed|{'|'.join(map(re.escape, _KILLED_WORDS))})[a-z]+ .*\d%\|"

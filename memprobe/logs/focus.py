@@ -22,15 +22,19 @@ _FATAL_LOAD = (
     "Could not load library ",
     "CUDA kernel failed : ",
     "CUDA error at ",
+    "CUDA Error: ",
+    "with error VK_ERROR_",
     "could not create cudnn handle",
     "not enough space in the ",
 )
 """A native library's last words before the process dies of them: cuDNN's when a library of its is missing ("Could
 not load library libcudnn_ops_infer.so.8. Error: ... cannot open shared object file"), a CUDA extension's kernel
 built for another GPU ("CUDA kernel failed : invalid device function", pointnet2_ops), CUDA's samples' check of a
-call ("CUDA error at kernel2.cu:596 code=700(cudaErrorIllegalAddress)"), TensorFlow's cuDNN that did not start,
-ggml's fixed pool or buffer too small ("not enough space in the scratch memory pool (needed 536950912, ..."): the
-abort, segfault or exit code right after is that error's, not a crash of its own; so is a fatal line logged by glog's or
+call ("CUDA error at kernel2.cu:596 code=700(cudaErrorIllegalAddress)"), darknet's ("CUDA Error: invalid argument",
+then its ``assert(0)``), Unreal Engine's Vulkan check (``with error VK_ERROR_DEVICE_LOST``, then its crash
+handler), TensorFlow's cuDNN that did not start, ggml's fixed pool or buffer too small ("not enough space in the
+scratch memory pool (needed 536950912, ..."): the first abort, segfault or exit code within three lines after is that
+error's, not a crash of its own; so is a fatal line logged by glog's or
 TensorFlow's logger (``F .../nvptx_compiler.cc:478] ptxas returned an error ...``), whose check aborts, and a program
 that could not run there (:data:`~memprobe.logs.endings.COULD_NOT_START`: an instruction the CPU lacks, "Illegal
 instruction (core dumped)", a DLL not found)."""
@@ -89,7 +93,7 @@ def focus_of(facts: LogFacts) -> Focus:
                     or _FATAL_LOGGED.match(final.message)
                     or _COULD_NOT_RUN.search(final.message)
                 )
-                and 0 <= strong.line.number - final.line <= 3
+                and 0 <= next((e.line.number for e in endings if e.line.number >= final.line), -1) - final.line <= 3
             )
         )
     )

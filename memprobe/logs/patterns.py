@@ -378,6 +378,14 @@ _LOOSE_ERROR = re.compile(
     r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z][A-Za-z0-9]+: \S"  # a qualified exception ("torch._dynamo.exc.BackendCompilerFailed: ...")
     r"|^(?:[a-z_][a-z0-9_]*\.){1,6}[A-Z]\w*(?:Error|Exception):$"  # ... its message on the lines below ("subprocess.CalledProcessError:")
     r"|\b(?:cuda|hip)Error[A-Z]\w+|\b(?:CUDA|UR|ZE)_(?:RESULT_)?ERROR_[A-Z_]+"  # a runtime's own error code, alone
+    r"|\bCL_(?:OUT_OF_RESOURCES|INVALID_[A-Z_]+|BUILD_PROGRAM_FAILURE|DEVICE_NOT_(?:FOUND|AVAILABLE)|MAP_FAILURE"
+    r"|PLATFORM_NOT_FOUND_KHR)\b"  # OpenCL's (hashcat's "clCreateContext(): CL_OUT_OF_RESOURCES"): not memory by itself
+    r"|\bwith error VK_ERROR_[A-Z_]+$"  # Unreal Engine's Vulkan check, under its "LowLevelFatalError" (then it crashes)
+    r"|^ ?CUDA Error: "  # darknet's check of a CUDA call ("CUDA Error: invalid argument"), before it asserts
+    r"|Unhandled exception has occurred in your application|User specified autocast device_type must be"  # .NET
+    # WinForms' dialog ("... Object reference not set to an instance of an object."); torch's autocast refusing a device
+    r"|^g?make(?:\[\d+\])?: \*\*\* (?!\[)"  # make's own fatal error, in any language ("make: *** No rule to make
+    # target 'cuda12x'.  Stop."; not a recipe's "make: *** [Makefile:28: all] Error 1", the error above it is the one)
     r"|^Unable to load any of \{|Cannot load symbol cudnn"  # cuDNN 9's loader: its library missing (CTranslate2's
     # faster-whisper: "Unable to load any of {libcudnn_cnn.so.9.1.0, ...}", "Invalid handle. Cannot load symbol ...")
     r"|could not create cudnn handle"  # TensorFlow's cuDNN that did not start

@@ -1,7 +1,7 @@
 """Logs of programs far from ComfyUI as users paste them, for how each ended and for what only sounds like memory
 running out: crashes, kernels and backends gone, errors worded like memory (a size gone wrong, a program's own limit,
 an instruction the CPU lacks), and pastes in which nothing failed. What ran out, in the same programs' words, is in
-test_log_far_programs.py. Held-out rounds cc to ik (tests/fixtures/logs/SOURCES.md cites each thread)."""
+test_log_far_programs.py. Held-out rounds cc to je (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
 
@@ -237,6 +237,39 @@ READINGS = [
     # without swap." (infiniflow/ragflow#2378)
     ("privategpt_startup_ok_after_hf_mirror.log", None, None),
     ("ragflow_compose_memory_limited_without_swap.log", None, None),
+    # -- 2026-12-06's rounds (il to je): what went on, errors in other programs' words, and how they ended
+    # xmrig/xmrig#2090: "failed to allocate RandomX dataset, switching to slow mode" (it mined on); sillsdev/machine.py#58:
+    # "Out of memory error, reducing batch size to 8" (it translated on)
+    ("xmrig_randomx_dataset_slow_mode_centos_vm.log", None, None),
+    ("machine.py_nmt_build_oom_backoff_batch_size.log", None, None),
+    # hashcat/hashcat#2592, brichard19/BitCrack#320: OpenCL's CL_OUT_OF_RESOURCES, an error (not memory by itself)
+    ("hashcat_clcreatecontext_cl_out_of_resources_960m.log", "other", None),
+    ("bitcrack_cl_out_of_resources_geforce210.log", "other", None),
+    # AlexeyAB/darknet#7648, #6712, theAIGuysCode/YOLOv4-Cloud-Tutorial#1: darknet's "CUDA Error: invalid argument",
+    # then its assert(0): the abort is that error's
+    ("darknet_invalid_argument_colab_cfg.log", "other", None),
+    ("darknet_no_cuda_device_colab.log", "other", None),
+    ("darknet_invalid_argument_zh_locale.log", "other", None),
+    # bitsandbytes#912: make's own fatal error, in Chinese ("make: *** 没有规则可以创建目标“cuda12x”。 停止。")
+    ("bitsandbytes_make_no_rule_cuda12x_zh.log", "other", None),
+    # YuelangX/Gaussian-Head-Avatar#46: pip's box for a build step SIGBUS ended ("│ exit code: -7")
+    ("gaussian_head_avatar_dgr_egg_info_exit_minus7.log", "abrupt", "crash"),
+    # lammps/lammps#1532: "Failed to allocate -156019200 bytes": a size that overflowed, not memory
+    ("lammps_alloc_ncachex_negative.log", "other", None),
+    # carla-simulator/carla#6581: Unreal Engine's crash handler ("CommonUnixCrashHandler: Signal=11"); #6355: its
+    # Vulkan check "with error VK_ERROR_DEVICE_LOST" four lines above the same handler: the crash is that error's
+    ("carla_0.9.14_server_crash_signal11_after_while.log", "abrupt", "crash"),
+    ("carla_0.9.14_vk_error_device_lost_collapse.log", "other", None),
+    # triton-inference-server/server#6480, #3678: Triton's Python backend, "Stub process is unhealthy" (the process
+    # running the model's code died), and a client's error quoting it
+    ("triton_python_stub_unhealthy_gke.log", "abrupt", "backend-exit"),
+    ("triton_python_stub_not_healthy_detectron_client.log", "abrupt", "backend-exit"),
+    # mir-group/pair_nequip#61: glibc's heap checks ("malloc_consolidate(): invalid chunk size"), then SIGABRT
+    ("pair-nequip_lammps_malloc-abort_invalid-chunk.log", "abrupt", "crash"),
+    # starik222/BooruDatasetTagManager#194: .NET WinForms' "Unhandled exception has occurred in your application";
+    # CompVis/stable-diffusion#25: torch's "User specified autocast device_type must be 'cuda' or 'cpu'"
+    ("booru-dataset-tag-manager_exit_nullreference_popup.log", "other", None),
+    ("lstein-sd_dream_py_mps_autocast_device_type.log", "other", None),
 ]
 
 

@@ -3,7 +3,7 @@ rendering, serving, weather, video, edge devices, Windows tools, distributed tra
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
 servers, upscalers, GPU computing outside PyTorch, trainers, LLM front-ends, cluster jobs, the operating system's own
 killers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full disk. How
-such programs end, and what only sounds like memory, are in test_log_far_endings.py. Held-out rounds cc to ik
+such programs end, and what only sounds like memory, are in test_log_far_endings.py. Held-out rounds cc to je
 (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
@@ -321,6 +321,44 @@ READINGS = [
     ("radfm_ddp-test_cgroup-memsw-limit.log", "cgroup-limit", "cgroup-kill"),
     ("frigate_docker_memcg_stats_6gb_limit.log", "cgroup-limit", "cgroup-kill"),
     ("frigate_beta7_cgroup_oom_syslog.log", "cgroup-limit", "cgroup-kill"),
+    # -- 2026-12-06's rounds (il to je): the GPU's memory in miners', frameworks' and engines' words
+    # Lolliedieb/lolMiner-releases#102, trexminer/T-Rex#1122: the Ethash DAG that no longer fits the card
+    ("lolminer_insufficient_memory_dag_zombie_1050ti.log", "vram", None),
+    ("trex_not_enough_free_memory_dag_conflux_2060.log", "vram", None),
+    # cupy/cupy#2537: CuPy's older "Out of memory allocating 25,600,000 bytes (allocated so far: ...)" under Chainer
+    ("chainer_cupy_oom_allocated_so_far.log", "vram", None),
+    # MindNLP (candle-org/MindAct#1761), mindspore-lab/mindone#820: MindSpore's device allocator, "... alloc size : N
+    # is more than total mem size : N" (an Ascend NPU's)
+    ("mindnlp_gemma7b_npu_mem_total_exceeded.log", "vram", None),
+    ("mindone_opensora_npu_alloc_exceeds_total.log", "vram", None),
+    # dmlc/xgboost#6388: Thrust's "parallel_for failed: out of memory" under C++'s terminate
+    ("xgboost_dask_gpu_oom_parallel_for_worker.log", "vram", None),
+    # lightgbm-org/LightGBM#4480: Boost.Compute's "Memory Object Allocation Failure" (OpenCL's)
+    ("lightgbm_gpu_opencl_memory_object_allocation_failure.log", "vram", None),
+    # davisking/dlib#2445: dlib's "reason: CUDA Resources could not be allocated" (cuDNN's ALLOC_FAILED)
+    ("dlib_cudnn_resources_not_allocated_4k.log", "vram", None),
+    # carla-simulator/carla#8575: Unreal Engine's "Out of memory on Vulkan; MemoryTypeIndex=5, AllocSize=1.000MB"
+    ("carla_ue5_0.10.0_out_of_memory_on_vulkan_launch.log", "vram", None),
+    # NVIDIA/cudf-spark#8240: the RAPIDS Accelerator's "SplitAndRetryOOM: GPU OutOfMemory"
+    ("spark-rapids_databricks_nds_gpu_oom_splitandretry.log", "vram", None),
+    # apple/ml-stable-diffusion#188: Metal's "Failed to allocate private MTLBuffer for size 2717908992"
+    ("ml-stable-diffusion_ipad-controlnet_mtlbuffer-alloc-failed.log", "vram", None),
+    # -- kills and limits in other words
+    # chombo-discharge#501: a Slurm site's job summary, "Job had an out of memory error.", under its cgroup's kills
+    ("chombo-discharge_restart_oom_kill_events.log", "cgroup-limit", "cgroup-kill"),
+    # explosion/spaCy#3659: zsh's job report with its process number ("[1]    22539 killed     sudo pip3 install spacy")
+    ("spacy_pip_install_killed_2g_server.log", "system-ram", "killed"),
+    # cardona/SwiftMistralCoreML#15: Xcode's "... has been killed by the operating system because it is using too much
+    # memory." (iOS' kill)
+    ("swiftmistralcoreml_iphone15pro_killed-too-much-memory.log", "system-ram", "memory-kill"),
+    # THUDM/CogVLM#320: torchrun's root cause, "traceback : Signal 9 (SIGKILL) received by PID 11408"
+    ("cogvlm_cogagent_torchrun_sigkill_ram.log", "system-ram", "killed"),
+    # -- full disks: a solver's own check (AntaresSimulatorTeam/Antares_Simulator#775: "(probably not enough disk
+    # space)"), Kubernetes' eviction of a pod whose emptyDir outgrew its limit (kserve/kserve#3792,
+    # kserve/modelmesh-runtime-adapter#48: 'Usage of EmptyDir volume "models-dir" exceeds the limit "1536Mi"')
+    ("antares_solver_disk_full_memory_report.log", "disk", None),
+    ("kserve_modelmesh_triton_emptydir_evicted.log", "disk", None),
+    ("modelmesh_adapter_models_dir_exceeds_limit.log", "disk", None),
 ]
 
 

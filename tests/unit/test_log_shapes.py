@@ -277,6 +277,33 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "transformers_fsdp-lora-3gpu_init-oom.log",
             "zmeventnotification_memory_verify_failed_reload.log",
             "zoneminder_zmc_memory_exhaustion_oom_tasklist.log",
+            # the rounds of 2026-12-06 (il to iy)
+            "additivefoam_cannot_find_processor_t.log",
+            "bitcrack_cl_out_of_resources_geforce210.log",
+            "darknet_cudnn_bad_param_map_calc.log",
+            "flashvsr_pro_docker_block_sparse_attn_killed.log",
+            "graphrag_summarize_descriptions_expat_out_of_memory.log",
+            "kserve_mlflow_model_sigterm_restart.log",
+            "lightrag_ollama_gemma3_connection_forcibly_closed.log",
+            "lm-eval_vllm_mistral7b_squadv2_before_loglikelihood_oom.log",
+            "lm-eval_vllm_oom_leaderboard_qwen72b.log",
+            "obs_flatpak_nvenc_startup_console.log",
+            "openpcdet_waymo_infos_tf_warnings_cuinit_no_device.log",
+            "ppsspp_blockallocator_partition_alloc_failed.log",
+            "qupath_cell_detection_java_heap_plugin.log",
+            "qupath_czi_java_heap_third_file.log",
+            "rodan_celery_gpu_textalign_sigkill.log",
+            "sagemaker-examples_image_classification_epochs_completed.log",
+            "samsung-one_ci_pip_torch_connection_timeout.log",
+            "sleap_inference_bfc_allocator_dump_5.7gb.log",
+            "sleap_train_cudnn_internal_error.log",
+            "sleap_train_op_requires_conv_ops_bfc.log",
+            "slowfast_charades_train_errno12_cannot_allocate.log",
+            # the rounds of 2026-12-06 (iz to je)
+            "deepmd_lammps_tf-illegal-address_npt-compute.log",
+            "dream-textures_macos_crash_report_seamless.log",
+            "minerl_basalt_malmo_workers_died.log",
+            "nmkd-sd-gui_onnx_dml_warnings_no_images.log",
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)
@@ -403,6 +430,15 @@ def test_a_logs_own_indentation_is_kept():
         "ogb_load_signal9_time_v.log",
         "privategpt_gptj_illegal_hardware_instruction.log",
         "pyg_torch_scatter_build_gcc_failed.log",
+        # the rounds of 2026-12-06 (il to iy)
+        "kserve_triton_bert_oom_modelstatus.log",
+        "openpose_caffe_syncedmem_oom_hand.log",
+        "pytorch3d_source_build_ball_query_nvcc_errors.log",
+        "qupath_analysis_java_heap_trace_tail.log",
+        "simple_knn_build_gcc_missing_nvcc_preprocess.log",
+        "spark-rapids_databricks_nds_gpu_oom_splitandretry.log",
+        "triton_python_stub_not_healthy_detectron_client.log",
+        "xformers_win_build_ram_ninja_stopped.log",
     }
 
 
@@ -496,6 +532,8 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "isaaclab_physx_collisionstacksize_buffer_overflow.log",
         "maniskill_sapien_contact_buffer_overflow_error700.log",
         "tensorrt-llm_triton-8xv100_nccl-cuda-oom.log",
+        # the rounds of 2026-12-06 (il to iy)
+        "executorch_qnn-llama_fastrpc-map-weights-failed.log",
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")

@@ -68,6 +68,12 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         # compose's rows padded to the console's width to print their time on the right ("Started      2.9s ")
         "opencast_ffmpeg61_trim_concat_exit137.log",
         "returnn_filecache_no-space-left.log",
+        # the rounds of 2026-12-06 (il to iy)
+        "cog_yolov8_train_fatalworker_exitcode-11.log",
+        "lorax_docker_flash_attn_v2_nvcc_killed.log",
+        "ryujinx_vulkan_outofdevicememory_ocr_screenshot.log",
+        # the rounds of 2026-12-06 (iz to je)
+        "dream-textures_macos_crash_report_seamless.log",
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
