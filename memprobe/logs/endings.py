@@ -295,6 +295,8 @@ _SIGKILL_EXIT = re.compile(
 )
 """An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
 ``exit status 137``, ``exited with code -9``, fish's ``terminated by signal SIGKILL``, ``terminated by signal 9``)."""
+_FATAL_SIGNALS = "(?:4|6|7|8|11)"
+"""The numbers of the signals that crash a process: SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV."""
 _CRASH_EXIT = re.compile(
     r"\bexit(?:ed)?(?: with)? (?:code|status):? ?\(?13[2-69]\b"
     r"|\bsignaled to shutdown with signal (?:4|5|6|7|8|11)\b"  # text-generation-inference's shard
@@ -304,13 +306,13 @@ _CRASH_EXIT = re.compile(
     r"|\bwas sent (?:code 13[3-69]|sig(?:segv|abrt|bus|fpe))!"  # gunicorn's arbiter on a worker a signal ended
     # ("Worker (pid:258) was sent code 139!", "... was sent SIGSEGV!"; its SIGKILL's words are a kill's)
     r"|^thread \d+ crashed::"  # macOS' crash report, its crashed thread's stack ("Thread 0 Crashed:: Dispatch queue: ...")
-    r"|\bexit code: -(?:4|6|7|8|11)$"  # pip's box for a build step a signal ended ("│ exit code: -7", SIGBUS):
+    rf"|\bexit code: -{_FATAL_SIGNALS}$"  # pip's box for a build step a signal ended ("│ exit code: -7", SIGBUS):
     # Python's subprocess gives a signal's number negated
 )
 """An exit status of a fatal signal, 128 and its number (docker's ``exited with code 139``, supervisord's ``exit status
 134``, LM Studio's ``(Exit code: 133)``): SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV; or the signal as a crash's
 own report names it (an Android tombstone's, macOS' crashed thread, pip's)."""
-_CRASH_SIGNAL_CODE = re.compile(r"\bcode\s*=?\s*-(?:4|6|7|8|11)\b")
+_CRASH_SIGNAL_CODE = re.compile(rf"\bcode\s*=?\s*-{_FATAL_SIGNALS}\b")
 """A child's exit code as Python's ``subprocess`` gives a signal's (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV), also as a
 launcher words it (DeepSpeed's "exits with return code = -11")."""
 _SUPERVISED_SIGNAL = re.compile(r"exited with code \d+ \(by signal (\d+)\)")
