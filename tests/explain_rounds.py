@@ -34,6 +34,8 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     # Rounds v (16 logs: the search budget ran out), zz and ac (15 and 14: what was left of it) scored 10/16, 4/5,
     # 2/5; 12/15, 0/0, 9/10, 1/1; and 12/14, 4/4, 2/2, 0/1: under a round's 20, not held here. So round ai (13 logs,
     # the last of a budget): 11/13, 0/0, 7/8, 0/1; round ak (13): 11/13, 4/4, 6/7, 0/1; and round am (16): 5/16, 1/1, 3/9, 1/1.
+    # Rounds jv, jw and jx (11, 17 and 16 logs, the search budget ran out; Windows' commit limit, AMD, Apple silicon in
+    # any program): 9/11, 0/0, 8/8, 0/0; 1/17, 0/0, 2/6, 0/0; and 7/16, 0/0, 4/10, 0/0.
     "w": ((37, 44), (14, 15), (13, 14), (0, 0)),
     "x": ((17, 25), (3, 3), (10, 13), (0, 0)),
     "y": ((20, 31), (4, 4), (12, 16), (0, 0)),
@@ -447,4 +449,43 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     "je": ((20, 25), (0, 0), (9, 10), (0, 0)),  # image-tagging, captioning and dataset tools for training image models
     # (TagGUI, WD14 tagger, CogVLM, clip-interrogator, img2dataset): which memory ran out, or none, 22/25; the original
     # reader 14/25, 0/10
+    "jf": ((23, 30), (0, 0), (13, 14), (0, 0)),  # face-swap and deepfake desktop programs (DeepFaceLab, DeepFaceLive,
+    # faceswap, Deep-Live-Cam, roop forks, FaceFusion): which memory ran out, or none, 26/30; the original reader 6/30,
+    # 2/14
+    "jg": ((17, 30), (0, 0), (9, 16), (0, 0)),  # compilers, linkers and build tools outside machine learning (rustc and
+    # cargo, gcc, MSVC, GHC, Go, Bazel, Gradle): which memory ran out, or none, 21/30; the original reader 2/30, 0/16
+    "jh": ((18, 30), (0, 0), (11, 15), (0, 0)),  # bioinformatics and genomics pipelines (Nextflow and nf-core,
+    # Snakemake, GATK, STAR, SPAdes, Cell Ranger, scanpy): which memory ran out, or none, 21/30; the original reader
+    # 2/30, 4/15
+    "ji": ((14, 20), (2, 2), (1, 1), (0, 0)),  # ComfyUI's own tracker, its newest threads (2025 and 2026): which memory
+    # ran out, or none, 19/20; the original reader 10/20, 0/1
+    "jj": ((19, 27), (0, 0), (7, 8), (0, 0)),  # text-to-speech programs of 2024 to 2026 (Spark-TTS, ChatTTS, OpenVoice,
+    # Orpheus, Kimi-Audio, MegaTTS3, chatterbox): which memory ran out, or none, 23/27; the original reader 16/27, 0/8
+    "jk": ((20, 26), (0, 0), (9, 9), (0, 0)),  # image-to-3D research repositories (Stable Fast 3D, TripoSG, UniRig,
+    # Hi3DGen, Unique3D, Wonder3D, TRELLIS.2): which memory ran out, or none, 24/26; the original reader 15/26, 0/9
+    "jl": ((11, 30), (0, 0), (9, 15), (0, 0)),  # databases and data engines (PostgreSQL, ClickHouse, DuckDB, Qdrant,
+    # Elasticsearch, Redis, MongoDB, Milvus): which memory ran out, or none, 13/30; the original reader 5/30, 0/15
+    "jm": ((22, 30), (0, 0), (10, 12), (1, 1)),  # image restoration and super-resolution research repositories
+    # (Real-ESRGAN, GFPGAN, CodeFormer, BasicSR, HAT, DiffBIR, StableSR): which memory ran out, or none, 26/30; the
+    # original reader 18/30, 0/12
+    "jn": ((21, 30), (0, 0), (11, 13), (0, 0)),  # machine learning on small boards (NVIDIA Jetson, Rockchip's RKNN, the
+    # Kendryte K210, Raspberry Pi): which memory ran out, or none, 25/30; the original reader 9/30, 2/13
+    "jo": ((20, 30), (0, 0), (5, 13), (0, 0)),  # JavaScript tooling and Electron apps (webpack, Vite, Next.js,
+    # TypeScript, npm, VS Code): which memory ran out, or none, 22/30; the original reader 6/30, 4/13
+    "jp": ((12, 30), (0, 0), (8, 16), (0, 0)),  # Minecraft and other Java game servers and launchers (Forge crash
+    # reports, PaperMC, Pterodactyl, docker-minecraft-server): which memory ran out, or none, 18/30; the original reader
+    # 7/30, 0/16
+    "jq": ((22, 30), (0, 0), (5, 8), (0, 0)),  # video transcoding and hardware encoders (FFmpeg with NVENC, QSV and
+    # VA-API, HandBrake, Tdarr, Jellyfin): which memory ran out, or none, 23/30; the original reader 5/30, 3/8
+    "jr": ((17, 30), (0, 0), (10, 14), (0, 0)),  # LLM pretraining frameworks (nanoGPT, Megatron-LM, torchtitan, litgpt,
+    # ColossalAI, llm-foundry, OLMo): which memory ran out, or none, 23/30; the original reader 13/30, 0/14
+    "js": ((13, 30), (0, 0), (7, 15), (0, 0)),  # photo and image processing outside machine learning (darktable,
+    # ImageMagick, libvips and sharp, OpenDroneMap): which memory ran out, or none, 19/30; the original reader 5/30,
+    # 3/15
+    "jt": ((21, 30), (0, 0), (10, 11), (0, 0)),  # backup, sync and storage tools (restic, borg, kopia, MinIO,
+    # Syncthing, Nextcloud): which memory ran out, or none, 23/30; the original reader 4/30, 3/11
+    "ju": ((18, 30), (0, 0), (7, 12), (0, 0)),  # home automation on small machines (Home Assistant, ESPHome, Node-RED,
+    # Zigbee2MQTT, openHAB): which memory ran out, or none, 21/30; the original reader 8/30, 2/12
+    "jy": ((9, 20), (0, 0), (5, 9), (0, 0)),  # Intel GPUs in any program (PyTorch XPU, SYCL, ipex-llm, OpenVINO): which
+    # memory ran out, or none, 12/20; the original reader 5/20, 0/9
 }

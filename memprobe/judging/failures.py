@@ -27,8 +27,10 @@ from .wordings import (
     MEMORY_TEXTS,
     NAMED_MEMORY_ERROR,
     NAMES_GPU,
+    NOT_A_FAILURE,
     OOM_SUMMARY_LINE,
     ORT_ARENA,
+    OWN_LIMITS,
     PINNED_TEXTS,
     RAM_OOM,
     SHM_FULL,
@@ -54,6 +56,7 @@ __all__ = [
     "FALLBACKS",
     "memory_sign",
     "killed_child",
+    "own_limit",
     "pinned_host",
     "dynamic_vram_reserve",
     "allocation_size_limit",
@@ -70,6 +73,16 @@ def shared_memory_full(message: str | None) -> bool:
         or SHM_WRITE.search(low) is not None
         or ("/dev/shm" in low and "no space left" in low)
     )
+
+
+def own_limit(message: str | None) -> tuple[str, str] | None:
+    """The memory cap of its own the program stopped at, and the setting that raises it (:data:`OWN_LIMITS`).
+
+    >>> own_limit("java.lang.OutOfMemoryError: Java heap space")
+    ("the JVM's heap limit", "its -Xmx (a launcher's or a server's memory setting)")
+    """
+    low = (message or "").lower()
+    return next(((whose, knob) for words, whose, knob in OWN_LIMITS if words in low), None)
 
 
 def killed_child(message: str | None) -> bool:
@@ -128,8 +141,8 @@ def memory_sign(text: str) -> bool:
         return False  # RAM here."): what fails, if anything, says so below
     if "if you encounter cuda out of memory" in low:  # Real-ESRGAN's hint under any error ("... try to set --tile")
         return False
-    if "indicates that this is not a failure" in low:  # TensorFlow's BFC allocator, whose caller will do without:
-        return False  # "W ... ran out of memory trying to allocate 2.14GiB ... The caller indicates that this is not a failure"
+    if NOT_A_FAILURE in low:  # TensorFlow's BFC allocator, whose caller will do without
+        return False
     if _NATIVE_WARNING.search(low):  # PhysX's "PxgCudaMemoryAllocator.cpp (59) : warning : Failed to allocate pinned
         return False  # memory." after its CUDA errors: a warning, the library went on (its error is the failure)
     return (
@@ -173,6 +186,8 @@ def classify_failure(
         return "vram"
     if any(t in text for t in _NOT_EXHAUSTION) or allocation_size_limit(message) or impossible_request(message):
         return "other"
+    if own_limit(message) is not None:
+        return "system-ram"  # the share of it the program allowed itself (its heap's, its policy's cap)
     if _SIZE_LIMIT in text:  # (a block too big for the card itself: its memory, whatever the platform's limit)
         return "vram"
     if _COG_GUESS in text:  # Replicate's cog only guesses at memory: a SIGKILL (-9) on its platform is its limit's
@@ -212,11 +227,18 @@ def classify_failure(
         return "system-ram"
     if vram_text:
         return "vram"
+    if (exception_type or "").startswith(_JVM_PACKAGES):
+        return "other"  # the JVM's OutOfMemoryError beyond the OS' refusal: its own caps (direct buffers, metaspace, threads)
     if type_name == "OutOfMemoryError" or "out of memory" in text or TENSORFLOW_OOM in text:
         return "system-ram" if compute_device == "cpu" or "device:cpu" in text else "vram"
     return "other"
 
 
+_JVM_PACKAGES = ("java.", "javax.", "kotlin.")
+"""A JVM's exception (``java.lang.OutOfMemoryError``), not torch's ``OutOfMemoryError``: the JVM raises it at its own
+limits (the heap's -Xmx, MaxDirectMemorySize: "Cannot reserve 4194304 bytes of direct buffer memory (allocated: ...,
+limit: 536870912)", the threads it may start: "unable to create native thread: possibly out of memory or process/resource
+limits reached"), none of them the GPU's."""
 _AIMDO_RESERVE = (
     "vbar allocation failed",
     "vram reservation failed",  # comfy-aimdo's cast buffer (VRAMBuffer) could not reserve its address range
@@ -258,20 +280,23 @@ _XPU_BLOCK_LIMIT = 4 * 1024**3
 """The largest block an Alchemist card's Level Zero driver allocates is just under 4 GiB (its maxMemAllocSize)."""
 _NOT_EXHAUSTION = (
     *_AIMDO_RESERVE,
-    "javascript heap out of memory",  # Node.js (an Electron app, a frontend build): V8's heap limit, not the machine's
-    "java heap space",  # the JVM's heap (-Xmx: Spark, H2O, a Java-based simulator), its OutOfMemoryError not torch's
-    "gc overhead limit exceeded",  # ... the same heap, nearly full
     "openencodesessionex failed: out of memory",  # NVENC's error 10 opening a session: on GeForce cards its limit
     "nvencopenencodesessionex: 10 ",  # on concurrent sessions or an unsupported driver, in the threads that quote it
     "(0 elements of",  # libtiff's "Failed to allocate memory for ... array (0 elements of 8 bytes each)": an overflowed
     # count, not memory (GDAL, after "Integer overflow in TIFFNumberOfTiles")
     "inotify",  # ENOSPC (errno 28) also means the inotify watch limit: "[Errno 28] inotify watch limit reached"
     "in static tls block",  # the dynamic loader's "cannot allocate memory in static TLS block": a library's load
+    "could not create shared memory segment: no space left",  # PostgreSQL's shmget() refused (its hint: "This error
+    # does *not* mean that you have run out of disk space"): System V shared memory's ids or the kernel's limit on it
+    "ignored (for causing prior/excessive gpu errors)",  # Metal's command buffer in error for another reason than
+    "kiogpucommandbuffercallbackerrortimeout",  # memory (its status 5 is memory's where it says no other): ignored
+    "(0000000e:internal error)",  # submissions, a timeout, an internal error
     "too many memory regions",  # OpenBLAS' fixed table of thread buffers ("BLAS : Program is Terminated. Because you
     # tried to allocate too many memory regions."): too many threads, not memory (OpenBLAS#1882)
 )
-"""Worded as memory errors, not memory running out: :data:`_AIMDO_RESERVE`, and limits other than the
-machine's memory — V8's heap flag (a platform's limit on one allocation's size: :func:`allocation_size_limit`)."""
+"""Worded as memory errors, not memory running out: :data:`_AIMDO_RESERVE`, and limits other than memory's — NVENC's
+sessions, a count overflowed, inotify's watches, a TLS block, OpenBLAS' thread buffers (a platform's limit on one
+allocation's size: :func:`allocation_size_limit`)."""
 _DEVICE_BAD_ALLOC = (
     "bad_alloc: cudaerrormemoryallocation",
     "bad_alloc: out_of_memory: cuda error",

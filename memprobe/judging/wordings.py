@@ -17,9 +17,11 @@ __all__ = [
     "MEMORY_TEXTS",
     "NAMED_MEMORY_ERROR",
     "NAMES_GPU",
+    "NOT_A_FAILURE",
     "OOM_HANDLER_LINES",
     "OOM_SUMMARY_LINE",
     "OOM_UNLOAD_LINE",
+    "OWN_LIMITS",
     "ORT_ARENA",
     "PINNED_TEXTS",
     "RAM_OOM",
@@ -43,6 +45,34 @@ WENT_ON = ("continuing anyway", ", switching to", ", reducing batch size")
 Cannot allocate memory", XMRig's "failed to allocate RandomX dataset, switching to slow mode", a manager's "Due to a
 network error, switching to local mode", a trainer's "Out of memory error, reducing batch size to 8"): neither a
 failure nor memory running out."""
+NOT_A_FAILURE = "indicates that this is not a failure"
+"""TensorFlow's BFC allocator on a request whose caller does without it ("Allocator (GPU_0_bfc) ran out of memory trying
+to allocate 2.14GiB ... The caller indicates that this is not a failure, but may mean that there could be performance
+gains if more memory were available"): a warning, whatever its line's level."""
+OWN_LIMITS: tuple[tuple[str, str, str], ...] = (
+    # (its words, lower-cased; the cap; the setting that raises it)
+    ("java heap space", "the JVM's heap limit", "its -Xmx (a launcher's or a server's memory setting)"),
+    ("gc overhead limit exceeded", "the JVM's heap limit", "its -Xmx (a launcher's or a server's memory setting)"),
+    ("outofmemoryerror: metaspace", "the JVM's metaspace limit", "-XX:MaxMetaspaceSize, or -Xmx"),
+    ("of direct buffer memory", "the JVM's limit on direct buffers", "-XX:MaxDirectMemorySize"),
+    ("javascript heap out of memory", "Node's V8 heap limit", "--max-old-space-size (in NODE_OPTIONS)"),
+    ("cache resources exhausted", "ImageMagick's resource limits", "policy.xml's memory, map, area and disk limits"),
+    ("when used memory > 'maxmemory'", "Redis' maxmemory", "maxmemory (or set an eviction policy: maxmemory-policy)"),
+    (
+        "data too large, data for [",
+        "an Elasticsearch circuit breaker's limit",
+        "the JVM heap (-Xmx) or the breaker's limit",
+    ),
+    ("(memory_limit_exceeded)", "ClickHouse's memory limit", "max_server_memory_usage or max_memory_usage"),
+    ("memory limit (total) exceeded", "ClickHouse's memory limit", "max_server_memory_usage or max_memory_usage"),
+    ("(total) memory limit exceeded", "ClickHouse's memory limit", "max_server_memory_usage or max_memory_usage"),
+    ("memory limit (for query) exceeded", "ClickHouse's memory limit", "max_server_memory_usage or max_memory_usage"),
+    ("not enough memory for bam sorting", "STAR's limit on its sorting memory", "--limitBAMsortRAM"),
+)
+"""A program that stopped at a memory cap of its own, below what the OS allows: the JVM's heap (Minecraft, Gradle,
+Spark, Elasticsearch), V8's (a frontend build, an Electron app, Node-RED), ImageMagick's policy, a database's own limit.
+What ran out is the system RAM the program allowed itself — raising its cap, within the RAM there is, is what helps;
+more swap or pagefile does not while that cap is the one reached."""
 KILLED_CHILD_TEXTS = (
     "is killed by signal: killed",
     "is killed by signal:killed",  # ... as a paste retyped it ("DataLoader worker(pid xxxxx) is killed by signal:killed.")
@@ -52,6 +82,8 @@ KILLED_CHILD_TEXTS = (
     "exited with 'signal 9 (sigkill)'",  # ... and its MainProcess' line above it
     "killed signal terminated program",  # gcc: "fatal error: Killed signal terminated program cc1plus"
     "internal compiler error: killed (program",  # older gcc's words for the same ("... Killed (program cc1plus)")
+    "was killed (i.e. sigkill)",  # cabal: "The build process was killed (i.e. SIGKILL). The typical reason for this is
+    # that there is not enough memory available"
     "died due to signal 9",  # nvcc: "nvcc error   : 'ptxas' died due to signal 9 (Kill signal)"
 )
 """torch's words for a worker it started that SIGKILL ended (a DataLoader's, torch.multiprocessing's child), Ray's for
@@ -154,6 +186,13 @@ SYSTEM_RAM_TEXTS = (
     "could not get memory for large allocation",  # Unity's allocator ("DynamicHeapAllocator out of memory - ...")
     "ran out of memory allocating",  # Unreal Engine's ("Ran out of memory allocating 1073807360 bytes with alignment")
     "fail to alloc memory of",  # PaddlePaddle's on the host ("... size, error code is 12."; on a GPU it names the GPU)
+    "vips_tracked: out of memory",  # libvips' own malloc ("vips_tracked: out of memory --- size == 26784MB")
+    "insufficient memory to continue the execution of the program",  # .NET's OutOfMemoryException, its own words
+    "fatal error: out of memory",  # Go's runtime ("fatal error: out of memory" then its goroutines: Syncthing, a
+    # Go server's panic log)
+    "failed on request of size",  # PostgreSQL's backend ("ERROR:  out of memory DETAIL:  Failed on request of size 2048")
+    "out of memory error: could not allocate block",  # DuckDB's buffer manager ("... block of size 2.0 GiB (10.2 GiB/10.8
+    "out of memory error: failed to allocate block",  # GiB used)"; its limit is 80 % of the machine's RAM by default)
 )
 GENERIC_ALLOCATION = (
     "failed to allocate",
@@ -218,6 +257,8 @@ SHM_FULL = (
     "is killed by signal: bus error",  # ... older torch's "DataLoader worker (pid 125) is killed by signal: Bus error."
     # (no hint): a worker's bus error writing its batch into a /dev/shm that filled, in every thread that quotes it
     "error while creating shared memory segment /dev/shm",  # NCCL's ("... /dev/shm/nccl-pZafXL (size 7340384)")
+    "could not resize shared memory",  # PostgreSQL's parallel query in /dev/shm ("... segment "/PostgreSQL.638321836"
+    # to 16777216 bytes: No space left on device": a Docker container's 64 MB)
     "memory available in /dev/shm",  # Ray's object store: "System memory request exceeds memory available in ..."
     "insufficient shared storage space",  # PaddlePaddle's DataLoader: "It may be caused by insufficient shared storage ..."
 )
@@ -394,6 +435,11 @@ VRAM_TEXTS = (
     "failed creating cuda context for nvenc: 0x2",
     "gpuassert: out of memory",  # the CUDA ops' check macro (OpenPCDet's "GPUassert: out of memory pcdet/ops/...")
     "there may not be enough free memory for allocation to succeed",  # older TensorRT ("Requested amount of memory")
+    "failed with status 5",  # Metal's command buffer in error (ggml's "command buffer 0 failed with status 5"), its
+    # reason the next line when said ("Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)",
+    # "out of memory"): the GPU's memory in every thread that quotes it alone (chatglm.cpp, llama-gpt, llama.cpp)
+    "you do not have enough gpu memory available",  # faceswap's trainer ("... to train the selected model at the
+    # selected settings"), the OOM it caught
     "failed to malloc npu memory",  # Rockchip's RKNN runtime: the NPU's memory ("failed to malloc npu memory, size: ...")
     "kgsl_sharedmem_alloc ioctl failed",  # Qualcomm Adreno's driver: the phone GPU's allocation (Android's logcat)
     "(ioctl_kgsl_gpuobj_alloc) failed: errno 12",  # FFmpeg's NVENC: cuCtxCreate's CUDA_ERROR_OUT_OF_MEMORY
@@ -483,7 +529,10 @@ alone ("内存不足", "недостаточно памяти") does not say whi
 
 
 RAM_OOM = re.compile(
-    r"(?<![a-z])ram oom(?![a-z])|\bframes but only \d+ can fit in memory\b|^memory allocation of \d+ bytes failed"
+    r"(?<![a-z])ram oom(?![a-z])|\bframes but only \d+ can fit in memory\b"
+    r"|(?<!device )(?<!gpu )memory allocation of \d+ bytes failed"  # Rust's (after a progress bar's "ETA: 14s")
+    r"|: out of memory allocating \d+ bytes"  # libiberty's xmalloc (gcc's cc1plus, ld, gdb: "cc1plus.exe: out of memory
+    # allocating 65536 bytes after a total of ...")
     r"|(?<![a-z])(?:m|re)alloc of size \d+ failed"  # Apache Arrow's allocator ("pyarrow.lib.ArrowMemoryError: realloc of
     # size 2172846080 failed": Hugging Face datasets, img2dataset), x264's ("x264 [error]: malloc of size ... failed")
     r"|\bcannot allocate (?:\d+x)?\d+ bytes\b"  # GDAL's CPLE_OutOfMemory ("ERROR 2: ...memdataset.cpp, 1277: cannot

@@ -183,9 +183,10 @@ _MEMORY_KILL = (
     "low on resource: memory",  # Kubernetes evicted the pod: its node's memory ran low (not the container's limit)
     "run out of application memory",  # macOS: "Your system has run out of application memory."
 )
-_WINDOW_OOM = ("render-process-gone reason=oom",)
-"""The window ComfyUI runs in ran out of memory: Electron's event for the Desktop app's renderer. The server is
-another process."""
+_WINDOW_OOM = ("render-process-gone reason=oom", "(reason: 'oom'", "-536870904")
+"""The window ComfyUI runs in ran out of memory: Electron's event for the Desktop app's renderer, an Electron app's
+dialog for its window ("The window terminated unexpectedly (reason: 'oom', code: '-536870904')"), Chromium's exit code
+for a renderer's OOM (0xE0000008, as Electron's render-process-gone details print it). The server is another process."""
 _KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了", "убито")
 """The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese, Japanese and Russian catalogs
 (Portuguese's "Morto" only as a line of its own: :data:`_KILLED_LINES`, as the signal's name a runner printed alone)."""
@@ -222,6 +223,10 @@ _BACKEND_EXIT = (
     "server seems to have crashed",  # Baseten's Truss: "Inference server seems to have crashed, restarting"
     "server crashed for some reason",  # DeepSpeed-MII's client: "RuntimeError: server crashed for some reason, ..."
     "sigkill_handler] killing subprocess",  # DeepSpeed's launcher ending the ranks after one of them died
+    "server terminated abruptly (error code:",  # Bazel's client: its server (a JVM) died ("... error code: 14, error
+    # message: 'Socket closed'")
+    "terminated for an unknown reason -- likely it has been terminated by the external system",  # Nextflow on a task
+    # its executor (Slurm, a cloud batch) ended without an exit status
 )
 """The program that runs ComfyUI as its backend saw its process end, without saying why."""
 _CTRL_C = (
@@ -274,13 +279,18 @@ _NO_FREE_SWAP = re.compile(r"\bfree swap\s*=\s*0kb")
 """The kernel's OOM report (its memory's state as the OOM killer chose a victim): "Free swap  = 0kB"."""
 _SRUN_OOM = re.compile(r"srun: error: \S+: tasks? [\d,-]+: out of memory")
 """Slurm's srun on the tasks its step's cgroup OOM handler killed ("srun: error: h19c54: task 300: Out Of Memory")."""
+_SACCT_OOM = re.compile(r"\s(?:out_of_memory|out_of_me\+)\s+\d+:\d+$")
+"""Slurm's accounting (``sacct``) on a job step its cgroup's OOM handler ended: the state column before the exit code
+("python3.12  default  1 OUT_OF_ME+    0:125", the state cut to ten characters by default)."""
 _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\bexceeded")
 """A hosting platform's own kill (Cloud Run: "Memory limit of 2048 MiB exceeded with 2101 MiB used")."""
 _SIGKILL_EXIT = re.compile(
     r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*\(?(?:137|-9)\b"
     r"|\b(?:killed|terminated)(?: by| with)? signal:? (?:9|sigkill|killed)\b"
-    r"|\b(?:terminated|error from [\w.-]+): signal: killed\b"  # Go's os/exec (Ollama's runner: "llama runner process
-    # has terminated: signal: killed", Livepeer's "Error from ffmpeg: signal: killed")
+    r"|: signal: killed\b"  # Go's os/exec (Ollama's runner: "llama runner process has terminated: signal: killed",
+    # Livepeer's "Error from ffmpeg: signal: killed", go build's ".../pkg/tool/linux_amd64/compile: signal: killed")
+    r"|\bexitfailure \(-9\)"  # Haskell's stack on a build step ("Process exited with code: ExitFailure (-9) (THIS MAY
+    # INDICATE OUT OF MEMORY)")
     r"|\bexited \((?:137|-9)\)"  # docker ps's status column: "Exited (137) 3 minutes ago"
     r"|\bexitcode: (?:137|-9)\b"  # a Kubernetes status' "exitCode: 137" (its YAML, lower-cased)
     r"|\bexitcode\"?\s*:\s*137\b"  # docker inspect's state ("ExitCode": 137)
@@ -306,6 +316,10 @@ _CRASH_EXIT = re.compile(
     r"|\bwas sent (?:code 13[3-69]|sig(?:segv|abrt|bus|fpe))!"  # gunicorn's arbiter on a worker a signal ended
     # ("Worker (pid:258) was sent code 139!", "... was sent SIGSEGV!"; its SIGKILL's words are a kill's)
     r"|^thread \d+ crashed::"  # macOS' crash report, its crashed thread's stack ("Thread 0 Crashed:: Dispatch queue: ...")
+    rf"|\bsignal {_FATAL_SIGNALS} \(sig[a-z]+\) received by pid\b"  # torch.distributed.elastic's root cause of a
+    # rank's end ("traceback : Signal 11 (SIGSEGV) received by PID 3304209", under "exitcode  : -11")
+    rf"|\bfinish process received signal {_FATAL_SIGNALS}\b"  # s6-overlay's finish script (Home Assistant's
+    # container: "INFO: Home Assistant Core finish process received signal 11")
     rf"|\bexit code: -{_FATAL_SIGNALS}$"  # pip's box for a build step a signal ended ("│ exit code: -7", SIGBUS):
     # Python's subprocess gives a signal's number negated
 )
@@ -480,9 +494,10 @@ def ending_kind(low: str, s: str) -> str | None:
     if OOM_KILLED_FALSE.search(low):
         return None  # docker's state says its OOM killer did not end the container (read by the reader, not an end)
     if (
-        any(p in low for p in _CGROUP_KILL)
+        (any(p in low for p in _CGROUP_KILL) and "(memory_limit_exceeded)" not in low)  # (ClickHouse's own limit)
         or _MEMORY_LIMIT_OF.search(low)
         or _SRUN_OOM.match(low)
+        or _SACCT_OOM.search(low.rstrip())
         or _CGROUP_USAGE.search(low)
     ):
         return "cgroup-kill"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..judging.wordings import OOM_HANDLER_LINES, WENT_ON
+from ..judging.wordings import NOT_A_FAILURE, OOM_HANDLER_LINES, WENT_ON
 from .endings import COULD_NOT_START
 from .records import _PROGRESS as _PROGRESS
 from .records import Frame, LogFailure
@@ -433,7 +433,7 @@ the wording ("[AnimateDiffEvo] - ERROR - No motion models found", "Required inpu
 _NOT_A_FAILURE = re.compile(
     r"(?i)warn|\binstead\b|trying again|\bretry(?:ing)?\b|fall(?:ing)? ?back|\bdefaulting to\b|\bskipp(?:ing|ed)\b|\bignored?\b"
     r"|\bno errors?\b|"
-    + "|".join(map(re.escape, WENT_ON))
+    + "|".join(map(re.escape, (*WENT_ON, NOT_A_FAILURE)))
     + r"|^\W*(?:clip|unet|vae|model) (?:missing|unexpected) ?:|\bEP Error\b|\(Triggered internally at "
     r"|^(?:" + "|".join(map(re.escape, _NOTICES)) + r")|\bencountered in (?!cast)\w"
     r"|\b(?:(?:will|may|might|could) )+be slower\b"  # Wan2GP's "Unable to pin data ... Transfer ... will may be slower."

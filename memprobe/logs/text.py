@@ -112,6 +112,7 @@ _FLAT_BREAK = re.compile(
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\w*:|\[(?:INFO|WARNING|ERROR|info|warning|error)\] "
     r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d[:\]]|\[?\d\d:\d\d:\d\d(?:\.\d{3})?\]? \[[A-Z][a-z]+\] "  # SwarmUI's "23:05:55.937 [Warning] "
     r"|(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception): |\^{3,}|MemoryError *$"
+    r"|\tat [\w$.<>]+\("  # a JVM's stack frame ("\tat net.minecraftforge.client.model...(UnpackedBakedQuad.java:105)")
     r")"
     r"|(?<![\d\s]) +(?=Killed *$|Killed \S)"  # the shell's word, not inside its report of a job ("line 89: 106100 Killed")
 )
@@ -548,6 +549,20 @@ def _table_cell(text: str) -> str | None:
     return cells[0].removeprefix(" ") if cells else ""
 
 
+_FENCE = re.compile(r"(?:```|~~~)[\w+.-]*\s*")
+"""A Markdown fence line: its backticks (or tildes) and an info string at most (```` ```python ````)."""
+
+
+def _unfenced(text: str) -> str:
+    """A line that begins with a Markdown fence and goes on with the paste (a page flattened it onto the fence's line:
+    ```` ``` torch.OutOfMemoryError: ... ``` ````, ```` ```info: installing component ````): the paste, without the
+    fences; a fence line itself is left as it is."""
+    if _FENCE.fullmatch(text):
+        return text
+    rest = text[3:].strip()
+    return rest[:-3].rstrip() if rest.endswith(("```", "~~~")) else rest
+
+
 def clean(text: str) -> str:
     r"""The log line without colours, without the prefixes loggers and launchers add, and without
     the backticks of a line pasted as Markdown code (``\`...\```, but not a ```` ``` ```` fence) or the
@@ -569,6 +584,8 @@ def clean(text: str) -> str:
                     break
                 text = text[m.end() :]
         text = text.rstrip()
+    if text[:3] in ("```", "~~~"):
+        text = _unfenced(text)
     if (text[:1] == "`" or text[-1:] == "`") and "```" not in text:
         text = text.strip("`").rstrip()
     if text[:2] == "**" and text[-2:] == "**" and len(text) > 4:  # a line set in bold: "**Error occurred when ...:**"

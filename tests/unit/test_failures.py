@@ -210,10 +210,32 @@ def test_glibcs_own_words_in_other_languages_name_their_memory(line: str, kind: 
         ("[Errno 12] Cannot allocate memory", "system-ram"),
         # Ollama's refusal to load (its server's check against free RAM), raised by the Ollama packs' nodes
         ("model requires more system memory (9.9 GiB) than is available (7.6 GiB)", "system-ram"),
-        # Node.js (an Electron app, a frontend build) at V8's heap limit: its flag, not the machine, ran out
-        ("FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory", "other"),
-        ('Exception in thread "main" java.lang.OutOfMemoryError: Java heap space', "other"),  # the JVM's -Xmx
-        ("java.lang.OutOfMemoryError: GC overhead limit exceeded", "other"),
+        # a program at a memory cap of its own: V8's heap limit (Node.js: an Electron app, a frontend build), the JVM's
+        # -Xmx, ImageMagick's policy, Redis' maxmemory, ClickHouse's limit: the system RAM it allowed itself
+        ("FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory", "system-ram"),
+        ('Exception in thread "main" java.lang.OutOfMemoryError: Java heap space', "system-ram"),
+        ("java.lang.OutOfMemoryError: GC overhead limit exceeded", "system-ram"),
+        ("convert-im6.q16: cache resources exhausted `frame.png' @ error/cache.c/OpenPixelCache/4095.", "system-ram"),
+        ("OOM command not allowed when used memory > 'maxmemory'.", "system-ram"),
+        (
+            "Code: 241. DB::Exception: Memory limit (total) exceeded: would use 64.00 GiB (attempt to allocate chunk "
+            "of 4217828 bytes), maximum: 64.00 GiB. (MEMORY_LIMIT_EXCEEDED)",
+            "system-ram",
+        ),
+        # PostgreSQL's palloc and DuckDB's buffer manager refused: the host's memory; Go's runtime the same
+        ("ERROR:  out of memory DETAIL:  Failed on request of size 2048.", "system-ram"),
+        ("Out of Memory Error: could not allocate block of size 2.0 GiB (10.2 GiB/10.8 GiB used)", "system-ram"),
+        ("fatal error: out of memory", "system-ram"),
+        # libiberty's xmalloc (gcc's cc1plus, ld), Rust's allocator after a progress bar's last figure
+        ("cc1plus.exe: out of memory allocating 65536 bytes", "system-ram"),
+        ("1.2 MiB/s in  1m 14s ETA: 14smemory allocation of 148512752 bytes failed", "system-ram"),
+        # PostgreSQL's System V shared memory refused is no disk (its hint says so); its /dev/shm full is
+        ("FATAL:  could not create shared memory segment: No space left on device", "other"),
+        (
+            'ERROR: could not resize shared memory segment "/PostgreSQL.2791547698" to 33554432 bytes: No space left '
+            "on device (SQLSTATE 53100)",
+            "disk",
+        ),
         ("Error: ENOMEM: not enough memory, read", "system-ram"),  # Node's (libuv's) ENOMEM
         # a petabyte or more asked at once is a size gone wrong (an overflow), not memory running out
         ("Failed to allocate memory for requested buffer of size 4547406516732812544", "other"),
@@ -225,6 +247,26 @@ def test_glibcs_own_words_in_other_languages_name_their_memory(line: str, kind: 
 )
 def test_other_libraries_allocation_errors(message, kind):
     assert classify_failure("RuntimeError", message) == kind
+
+
+def test_the_jvms_outofmemoryerror_is_not_torchs():
+    # the JVM raises it at its own limits: on memory (its heap, its direct buffers: the RAM it allowed itself) and on
+    # what is not memory (the threads it may start), never the GPU's
+    jvm = "java.lang.OutOfMemoryError"
+    assert classify_failure(jvm, "Java heap space") == "system-ram"
+    assert (
+        classify_failure(
+            jvm, "Cannot reserve 4194304 bytes of direct buffer memory (allocated: 535498591, limit: 536870912)"
+        )
+        == "system-ram"
+    )
+    assert (
+        classify_failure(
+            jvm, "unable to create native thread: possibly out of memory or process/resource limits reached"
+        )
+        == "other"
+    )
+    assert classify_failure("torch.OutOfMemoryError", "Allocation on device") == "vram"
 
 
 def test_cudas_bare_out_of_memory_while_pinning_host_ram_is_that_ram():

@@ -1,7 +1,7 @@
 """Logs of programs far from ComfyUI as users paste them, for how each ended and for what only sounds like memory
 running out: crashes, kernels and backends gone, errors worded like memory (a size gone wrong, a program's own limit,
 an instruction the CPU lacks), and pastes in which nothing failed. What ran out, in the same programs' words, is in
-test_log_far_programs.py. Held-out rounds cc to je (tests/fixtures/logs/SOURCES.md cites each thread)."""
+test_log_far_programs.py. Held-out rounds cc to jy (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
 
@@ -270,6 +270,21 @@ READINGS = [
     # CompVis/stable-diffusion#25: torch's "User specified autocast device_type must be 'cuda' or 'cpu'"
     ("booru-dataset-tag-manager_exit_nullreference_popup.log", "other", None),
     ("lstein-sd_dream_py_mps_autocast_device_type.log", "other", None),
+    # -- rounds jf to jy: bazelbuild/rules_rust#2038, envoyproxy/envoy#30146: Bazel's "Server terminated abruptly
+    # (error code: 14, ...)", its server gone without a reason
+    ("rules_rust_bazel_head_server_terminated_code14.log", "abrupt", "backend-exit"),
+    ("envoy_bazel_mac_server_terminated.log", "abrupt", "backend-exit"),
+    # home-assistant/core#152123: s6-overlay's "Home Assistant Core finish process received signal 11";
+    # NVIDIA/Megatron-LM#1880: torchelastic's "Signal 11 (SIGSEGV) received by PID"
+    ("homeassistant_container_exit139_signal11.log", "abrupt", "crash"),
+    ("megatron_b200_elastic_summary_signal11.log", "abrupt", "crash"),
+    # ildoonet/tf-pose-estimation#538: TensorFlow's BFC allocator "ran out of memory trying to allocate 2.33GiB ... The
+    # caller indicates that this is not a failure", alone and without its level: a warning
+    ("tf-pose-estimation_tx2_bfc_warning_slow.log", None, None),
+    # ggml-org/llama.cpp#8886: Metal's status 5 with its reason, "Ignored (for causing prior/excessive GPU errors)":
+    # no memory; yandex-qatools/postgresql-embedded#157: shmget's ENOSPC, no disk (its hint says so)
+    ("llama.cpp_metal_submissions-ignored_main-gpu.log", "other", None),
+    ("postgresql-embedded_macos_shmget_enospc.log", "other", None),
 ]
 
 

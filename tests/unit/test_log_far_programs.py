@@ -3,7 +3,7 @@ rendering, serving, weather, video, edge devices, Windows tools, distributed tra
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
 servers, upscalers, GPU computing outside PyTorch, trainers, LLM front-ends, cluster jobs, the operating system's own
 killers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full disk. How
-such programs end, and what only sounds like memory, are in test_log_far_endings.py. Held-out rounds cc to je
+such programs end, and what only sounds like memory, are in test_log_far_endings.py. Held-out rounds cc to jy
 (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
@@ -359,6 +359,46 @@ READINGS = [
     ("antares_solver_disk_full_memory_report.log", "disk", None),
     ("kserve_modelmesh_triton_emptydir_evicted.log", "disk", None),
     ("modelmesh_adapter_models_dir_exceeds_limit.log", "disk", None),
+    # -- the host's memory in the words of compilers, databases and servers (rounds jf to jy)
+    # rust-lang/rustup#2365, #2229: Rust's "memory allocation of 148512752 bytes failed" right after a progress
+    # bar's last figure ("ETA: 14smemory allocation of ..."), then "Aborted", on 512 MB boards
+    ("rustup_pizero_unpack_alloc_failed.log", "system-ram", None),
+    ("rustup_mips_update_alloc_failed.log", "system-ram", None),
+    # phadej/trustee#11: cabal's "The build process was killed (i.e. SIGKILL). The typical reason for this is that
+    # there is not enough memory available"; yuin/goldmark#159: go build's ".../compile: signal: killed"
+    ("cabal_trustee_ghc_sigkill.log", "system-ram", None),
+    ("goldmark_go_build_compile_signal_killed.log", "system-ram", "killed"),
+    # swapmyvote/swapmyvote#996: PostgreSQL's "out of memory DETAIL:  Failed on request of size 2048" (palloc);
+    # deepseek-ai/smallpond#2: DuckDB's "Out of Memory Error: could not allocate block of size 2.0 GiB"
+    ("swapmyvote_pg_outofmemory_request_size_2048.log", "system-ram", None),
+    ("smallpond_duckdb_ray_out_of_memory_2gib_block.log", "system-ram", None),
+    # syncthing/syncthing#6981: Go's runtime, "fatal error: out of memory" (a NAS' 32-bit ARM); libvips/pyvips#395:
+    # "vips_tracked: out of memory --- size == 26784MB"; duplicati/duplicati#4481: .NET's "Insufficient memory to
+    # continue the execution of the program."
+    ("syncthing_qnap_armv7_panic_grep_out_of_memory.log", "system-ram", None),
+    ("pyvips_dzsave_vips_tracked_out_of_memory_26gb.log", "system-ram", None),
+    ("duplicati_rpi_docker_insufficient_memory_aggregate.log", "system-ram", None),
+    # a program at a memory cap of its own: V8's heap (jonamat/webpack-visualizer-plugin2#2, node-red/node-red#2766),
+    # the JVM's heap and direct buffers (TeamAOF/All-of-Fabric-6#143, GemstoneGG/Velocity-CTD#521), ImageMagick's
+    # policy (openzim/sotoki#147), Redis' maxmemory (rhubarbgroup/redis-cache#530), ClickHouse's limit
+    # (ClickHouse/ClickHouse#21218), STAR's sorting memory (alexdobin/STAR#870): the system RAM it allowed itself
+    ("webpack-visualizer-plugin2_heap_oom_filesystem-cache.log", "system-ram", None),
+    ("node-red_heap_oom_socketio_stringify.log", "system-ram", None),
+    ("allofabric6_heap_space_exception_ticking_world.log", "system-ram", None),
+    ("velocity-ctd_direct_buffer_memory_config_session.log", "system-ram", None),
+    ("sotoki_mogrify_cache_resources_exhausted.log", "system-ram", None),
+    ("redis-cache_wp_oom_command_not_allowed_maxmemory.log", "system-ram", None),
+    ("clickhouse_memory_limit_total_64gib_insert.log", "system-ram", None),
+    ("star_not_enough_memory_bam_sorting_400gb.log", "system-ram", None),
+    # snakemake/snakemake-executor-plugin-slurm#348: sacct's state column, "OUT_OF_ME+" (OUT_OF_MEMORY cut to ten
+    # characters): the job's cgroup
+    ("snakemake_slurm_jobstep_sacct_out_of_memory.log", "cgroup-limit", "cgroup-kill"),
+    # electron/electron#36614: render-process-gone's details, "exitCode: -536870904, reason: oom": the window's
+    ("electron_renderer_oom_exitcode.log", "system-ram", "window-oom"),
+    # deepfakes/faceswap#973: its trainer's "You do not have enough GPU memory available to train the selected model";
+    # ggml-org/llama.cpp#6987: Metal's "command buffer 6 failed with status 5", then "out of memory"
+    ("faceswap_jetson_nano_not_enough_gpu_memory.log", "vram", None),
+    ("llama.cpp_metal_status5_out-of-memory-msg.log", "vram", None),
 ]
 
 
@@ -423,6 +463,30 @@ def test_a_downloads_finished_bar_is_no_samplers():
     # above MLX's refused buffer: nothing sampled, so no decode to tile
     doc = explain_log((LOGS / "mlxvlm_qwen2vl_72b_metal_buffer_abort.log").read_bytes())
     assert doc["failure"]["kind"] == "vram" and doc["suggestions"][0]["id"] == "smaller-step"
+
+
+def test_a_programs_own_memory_cap_is_raised_first_not_the_pagefile():
+    # the JVM's heap, V8's, ImageMagick's policy: the cap the program set itself was reached, not the OS' limit, so
+    # the first step raises that cap (naming its setting) and none adds swap or pagefile
+    for name, setting in (
+        ("allofabric6_heap_space_exception_ticking_world.log", "-Xmx"),
+        ("nextjs_dev_heap_oom_4096.log", "--max-old-space-size"),
+        ("sotoki_mogrify_cache_resources_exhausted.log", "policy.xml"),
+    ):
+        doc = explain_log((LOGS / name).read_bytes())
+        first, *rest = doc["suggestions"]
+        assert (first["id"], first["tier"]) == ("raise-own-limit", "failure") and setting in first["try"], name
+        assert "pagefile" not in {s["id"] for s in rest}, name
+
+
+def test_postgresqls_dev_shm_full_is_told_to_grow_it_and_its_shmget_is_no_disk():
+    # aboutcode-org/vulnerablecode#1897: "could not resize shared memory segment ... No space left on device" in a
+    # container's 64 MB /dev/shm; yandex-qatools/postgresql-embedded#157: shmget's ENOSPC, whose hint says it "does
+    # *not* mean that you have run out of disk space"
+    doc = explain_log((LOGS / "vulnerablecode_pg_resize_shm_segment_enospc.log").read_bytes())
+    assert doc["failure"]["kind"] == "disk" and doc["suggestions"][0]["id"] == "grow-shared-memory"
+    doc = explain_log((LOGS / "postgresql-embedded_macos_shmget_enospc.log").read_bytes())
+    assert doc["failure"]["kind"] == "other" and not doc["suggestions"]
 
 
 def test_a_forecast_of_memory_running_out_is_none():

@@ -74,6 +74,10 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         "ryujinx_vulkan_outofdevicememory_ocr_screenshot.log",
         # the rounds of 2026-12-06 (iz to je)
         "dream-textures_macos_crash_report_seamless.log",
+        # the rounds of 2026-12-06 (jf to jy)
+        "darktable_windows_astro_denoise_closes_last_lines.log",
+        "restic_check_index_cache_enospc.log",
+        "restic_sftp_hetzner_connection_lost.log",
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined

@@ -341,6 +341,25 @@ def test_a_pastes_closing_fence_is_not_part_of_its_error_message():
     assert (failure["kind"], failure["message"]) == ("vram", "HIP out of m")
 
 
+def test_a_paste_flattened_onto_its_fences_line_is_read():
+    # GIVEN pastes a page flattened onto the lines of their Markdown fences (microsoft/TRELLIS.2's "``` torch.OutOfMemoryError:
+    # ... ```", rust-lang/rustup#2229's "```info: installing component 'cargo' ... memory allocation of ... failed")
+    for name, kind in (
+        ("trellis2_decode_shape_slat_oom_a10g.log", "vram"),
+        ("rustup_mips_update_alloc_failed.log", "system-ram"),
+    ):
+        flat = " ".join(text(name).splitlines())
+        assert flat.startswith("```"), name
+        # THEN the paste after the fence is read, not taken for the fence's info string
+        assert explain_log(flat)["failure"]["kind"] == kind, name
+    # AND a JVM's stack flattened breaks at each of its "\tat" frames, its error a line of its own (Cazadorsniper/PO3#749)
+    flat = " ".join(text("po3_gc_overhead_initializing_game.log").splitlines())
+    assert explain_log(flat)["failure"]["kind"] == "system-ram"
+    # AND a fence with an info string only is still a fence, not a line of the paste
+    assert explain_log("```python\nMemoryError\n```")["failure"]["kind"] == "system-ram"
+    assert explain_log("```text\n```")["failure"] is None
+
+
 def test_comfyuis_memory_summary_alone_is_a_device_out_of_memory():
     # GIVEN only what ComfyUI (2026, execution.py: logged only when model_management.is_oom(ex)) prints after a device
     # OOM: "Memory summary:" and torch's table — here cut from Comfy-Org/ComfyUI#15025's paste, as an excerpt that

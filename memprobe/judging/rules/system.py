@@ -11,6 +11,7 @@ from ..failures import (
     allocation_size_limit,
     dynamic_vram_reserve,
     malloc_async_assert,
+    own_limit,
     pinned_host,
     shared_memory_full,
 )
@@ -99,6 +100,29 @@ def one_allocation_too_large(f: RunFacts) -> list[Suggestion]:
     ]
 
 
+@rule("own-limit", needs=("failure",), tiers=("failure",))
+def own_memory_limit(f: RunFacts) -> list[Suggestion]:
+    """The program stopped at a memory cap of its own (the JVM's heap, V8's, ImageMagick's policy, a database's
+    limit): raise that cap, within the RAM there is — not the OS' limit, which was not the one reached."""
+    failure = f.failure
+    found = own_limit(failure.message) if failure is not None and failure.kind == "system-ram" else None
+    if failure is None or found is None:
+        return []
+    cap, knob = found
+    return [
+        Suggestion(
+            "raise-own-limit",
+            "failure",
+            f"Raise {cap}",
+            f"It failed {failure.where} with '{short(failure.message)}': the program stopped at {cap}, a cap of its "
+            "own below what the OS allows.",
+            f"Raise {knob}, within the RAM the machine has free; or give it less to hold at once. More swap or "
+            "pagefile does not help while that cap is the one reached.",
+            None,
+        )
+    ]
+
+
 @rule("cuda-malloc-assert", needs=("failure",), tiers=("failure",))
 def malloc_async_bug(f: RunFacts) -> list[Suggestion]:
     """PyTorch's cudaMallocAsync allocator tripped its own assertion: use torch's native allocator instead."""
@@ -161,6 +185,8 @@ def system_memory(f: RunFacts) -> list[Suggestion]:
         return []  # pinned RAM: not the limit the OS enforces (pinned-memory says what helps)
     if failure is not None and failure.crashed_in == "window":
         return []  # the window's memory, not the server's (window-memory says what helps)
+    if failure is not None and own_limit(failure.message) is not None:
+        return []  # the program's own cap, not the OS' limit (own-limit says what helps)
     abrupt = failure is not None and failure.abrupt
     failed = kind in SYSTEM_KINDS  # RAM + swap, the commit limit or a container's limit ran out
     near = limit.near(f.peaks)
