@@ -82,7 +82,7 @@ def own_limit(message: str | None) -> tuple[str, str] | None:
     ("the JVM's heap limit", "its -Xmx (a launcher's or a server's memory setting)")
     """
     low = (message or "").lower()
-    return next(((whose, knob) for words, whose, knob in OWN_LIMITS if words in low), None)
+    return next(((cap, knob) for words, cap, knob in OWN_LIMITS if any(w in low for w in words)), None)
 
 
 def killed_child(message: str | None) -> bool:

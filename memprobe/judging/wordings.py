@@ -49,25 +49,38 @@ NOT_A_FAILURE = "indicates that this is not a failure"
 """TensorFlow's BFC allocator on a request whose caller does without it ("Allocator (GPU_0_bfc) ran out of memory trying
 to allocate 2.14GiB ... The caller indicates that this is not a failure, but may mean that there could be performance
 gains if more memory were available"): a warning, whatever its line's level."""
-OWN_LIMITS: tuple[tuple[str, str, str], ...] = (
+OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     # (its words, lower-cased; the cap; the setting that raises it)
-    ("java heap space", "the JVM's heap limit", "its -Xmx (a launcher's or a server's memory setting)"),
-    ("gc overhead limit exceeded", "the JVM's heap limit", "its -Xmx (a launcher's or a server's memory setting)"),
-    ("outofmemoryerror: metaspace", "the JVM's metaspace limit", "-XX:MaxMetaspaceSize, or -Xmx"),
-    ("of direct buffer memory", "the JVM's limit on direct buffers", "-XX:MaxDirectMemorySize"),
-    ("javascript heap out of memory", "Node's V8 heap limit", "--max-old-space-size (in NODE_OPTIONS)"),
-    ("cache resources exhausted", "ImageMagick's resource limits", "policy.xml's memory, map, area and disk limits"),
-    ("when used memory > 'maxmemory'", "Redis' maxmemory", "maxmemory (or set an eviction policy: maxmemory-policy)"),
     (
-        "data too large, data for [",
+        ("java heap space", "gc overhead limit exceeded"),
+        "the JVM's heap limit",
+        "its -Xmx (a launcher's or a server's memory setting)",
+    ),
+    (("outofmemoryerror: metaspace",), "the JVM's metaspace limit", "-XX:MaxMetaspaceSize, or -Xmx"),
+    (("of direct buffer memory",), "the JVM's limit on direct buffers", "-XX:MaxDirectMemorySize"),
+    (("javascript heap out of memory",), "Node's V8 heap limit", "--max-old-space-size (in NODE_OPTIONS)"),
+    (("cache resources exhausted",), "ImageMagick's resource limits", "policy.xml's memory, map, area and disk limits"),
+    (
+        ("when used memory > 'maxmemory'",),
+        "Redis' maxmemory",
+        "maxmemory (or set an eviction policy: maxmemory-policy)",
+    ),
+    (
+        ("data too large, data for [",),
         "an Elasticsearch circuit breaker's limit",
         "the JVM heap (-Xmx) or the breaker's limit",
     ),
-    ("(memory_limit_exceeded)", "ClickHouse's memory limit", "max_server_memory_usage or max_memory_usage"),
-    ("memory limit (total) exceeded", "ClickHouse's memory limit", "max_server_memory_usage or max_memory_usage"),
-    ("(total) memory limit exceeded", "ClickHouse's memory limit", "max_server_memory_usage or max_memory_usage"),
-    ("memory limit (for query) exceeded", "ClickHouse's memory limit", "max_server_memory_usage or max_memory_usage"),
-    ("not enough memory for bam sorting", "STAR's limit on its sorting memory", "--limitBAMsortRAM"),
+    (
+        (
+            "(memory_limit_exceeded)",
+            "memory limit (total) exceeded",
+            "(total) memory limit exceeded",
+            "memory limit (for query) exceeded",
+        ),
+        "ClickHouse's memory limit",
+        "max_server_memory_usage or max_memory_usage",
+    ),
+    (("not enough memory for bam sorting",), "STAR's limit on its sorting memory", "--limitBAMsortRAM"),
 )
 """A program that stopped at a memory cap of its own, below what the OS allows: the JVM's heap (Minecraft, Gradle,
 Spark, Elasticsearch), V8's (a frontend build, an Electron app, Node-RED), ImageMagick's policy, a database's own limit.
