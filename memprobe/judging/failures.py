@@ -228,7 +228,7 @@ def classify_failure(
     if vram_text:
         return "vram"
     if (exception_type or "").startswith(_JVM_PACKAGES):
-        return "other"  # the JVM's OutOfMemoryError beyond the OS' refusal: its own caps (direct buffers, metaspace, threads)
+        return "other"  # the JVM's OutOfMemoryError at a limit on no memory (the threads it may start)
     if type_name == "OutOfMemoryError" or "out of memory" in text or TENSORFLOW_OOM in text:
         return "system-ram" if compute_device == "cpu" or "device:cpu" in text else "vram"
     return "other"
@@ -236,9 +236,9 @@ def classify_failure(
 
 _JVM_PACKAGES = ("java.", "javax.", "kotlin.")
 """A JVM's exception (``java.lang.OutOfMemoryError``), not torch's ``OutOfMemoryError``: the JVM raises it at its own
-limits (the heap's -Xmx, MaxDirectMemorySize: "Cannot reserve 4194304 bytes of direct buffer memory (allocated: ...,
-limit: 536870912)", the threads it may start: "unable to create native thread: possibly out of memory or process/resource
-limits reached"), none of them the GPU's."""
+limits, none of them the GPU's — on memory (its heap, its direct buffers: :data:`OWN_LIMITS`) and on what is not memory
+(the threads it may start: "unable to create native thread: possibly out of memory or process/resource limits
+reached")."""
 _AIMDO_RESERVE = (
     "vbar allocation failed",
     "vram reservation failed",  # comfy-aimdo's cast buffer (VRAMBuffer) could not reserve its address range
