@@ -543,7 +543,7 @@ alone ("内存不足", "недостаточно памяти") does not say whi
 
 RAM_OOM = re.compile(
     r"(?<![a-z])ram oom(?![a-z])|\bframes but only \d+ can fit in memory\b"
-    r"|(?<!device )(?<!gpu )memory allocation of \d+ bytes failed"  # Rust's (after a progress bar's "ETA: 14s")
+    r"|m(?<![a-z] m)emory allocation of \d+ bytes failed"  # Rust's (after a progress bar's "ETA: 14s"; not a device's)
     r"|: out of memory allocating \d+ bytes"  # libiberty's xmalloc (gcc's cc1plus, ld, gdb: "cc1plus.exe: out of memory
     # allocating 65536 bytes after a total of ...")
     r"|(?<![a-z])(?:m|re)alloc of size \d+ failed"  # Apache Arrow's allocator ("pyarrow.lib.ArrowMemoryError: realloc of

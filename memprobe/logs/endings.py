@@ -289,7 +289,7 @@ _SIGKILL_EXIT = re.compile(
     r"|\b(?:killed|terminated)(?: by| with)? signal:? (?:9|sigkill|killed)\b"
     r"|: signal: killed\b"  # Go's os/exec (Ollama's runner: "llama runner process has terminated: signal: killed",
     # Livepeer's "Error from ffmpeg: signal: killed", go build's ".../pkg/tool/linux_amd64/compile: signal: killed")
-    r"|\bexitfailure \(-9\)"  # Haskell's stack on a build step ("Process exited with code: ExitFailure (-9) (THIS MAY
+    r"|exitfailure \(-9\)"  # Haskell's stack on a build step ("Process exited with code: ExitFailure (-9) (THIS MAY
     # INDICATE OUT OF MEMORY)")
     r"|\bexited \((?:137|-9)\)"  # docker ps's status column: "Exited (137) 3 minutes ago"
     r"|\bexitcode: (?:137|-9)\b"  # a Kubernetes status' "exitCode: 137" (its YAML, lower-cased)
@@ -316,9 +316,9 @@ _CRASH_EXIT = re.compile(
     r"|\bwas sent (?:code 13[3-69]|sig(?:segv|abrt|bus|fpe))!"  # gunicorn's arbiter on a worker a signal ended
     # ("Worker (pid:258) was sent code 139!", "... was sent SIGSEGV!"; its SIGKILL's words are a kill's)
     r"|^thread \d+ crashed::"  # macOS' crash report, its crashed thread's stack ("Thread 0 Crashed:: Dispatch queue: ...")
-    rf"|\bsignal {_FATAL_SIGNALS} \(sig[a-z]+\) received by pid\b"  # torch.distributed.elastic's root cause of a
+    rf"|signal {_FATAL_SIGNALS} \(sig[a-z]+\) received by pid\b"  # torch.distributed.elastic's root cause of a
     # rank's end ("traceback : Signal 11 (SIGSEGV) received by PID 3304209", under "exitcode  : -11")
-    rf"|\bfinish process received signal {_FATAL_SIGNALS}\b"  # s6-overlay's finish script (Home Assistant's
+    rf"|finish process received signal {_FATAL_SIGNALS}\b"  # s6-overlay's finish script (Home Assistant's
     # container: "INFO: Home Assistant Core finish process received signal 11")
     rf"|\bexit code: -{_FATAL_SIGNALS}$"  # pip's box for a build step a signal ended ("│ exit code: -7", SIGBUS):
     # Python's subprocess gives a signal's number negated
