@@ -40,6 +40,7 @@ from .patterns import (
     _message_key,
 )
 from .records import Frame, LogFacts, LogFailure, LoggedException, LogLine, PromptLog
+from .text import FENCES
 
 __all__ = ["BlockReading", "Mode", "MAX_FAILURES", "MAX_FRAMES", "MAX_MESSAGE_LINES", "MAX_MESSAGE_CHARS"]
 
@@ -333,7 +334,7 @@ class BlockReading:
                 if self.mode in (Mode.EXC_MESSAGE, Mode.AFTER_EXC):
                     self.mode = Mode.FRAMES
                 return True
-            if mode == Mode.EXC_MESSAGE and (s.startswith(("```", "~~~")) or _MARKUP.match(s)):
+            if mode == Mode.EXC_MESSAGE and (s.startswith(FENCES) or _MARKUP.match(s)):
                 self.mode = Mode.AFTER_EXC  # the paste's fence or </details>: the message ended before it
                 return True
             # the web UI's line heading the next traceback ("loading ...: MemoryError"), not this message's

@@ -71,7 +71,7 @@ from .patterns import (  # what the reader's lines are tested against
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog
 from .stamps import Stamps
-from .text import TAKEN, clean, paste_lines
+from .text import FENCES, TAKEN, clean, paste_lines
 
 __all__ = [
     "read_log",
@@ -289,7 +289,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             self.said_through = self.n  # (its message wrapped onto an indented line)
         self.facts.last_text = self.n
         if self.texts < 2:  # the paste's first lines: where it begins, and whether it is one line
-            fence = stripped.startswith(("```", "~~~")) or _MARKUP.match(stripped)
+            fence = stripped.startswith(FENCES) or _MARKUP.match(stripped)
             if not self.texts and fence:
                 self.lead = self.n  # a fence or a <details> before the paste's first line: the paste begins after it
                 return

@@ -33,6 +33,7 @@ __all__ = [
     "MAX_LINE_CHARS",
     "FLAT_MAX_CHARS",
     "LOG_LEVEL",
+    "FENCES",
 ]
 
 MAX_LINE_CHARS = 8192
@@ -549,7 +550,9 @@ def _table_cell(text: str) -> str | None:
     return cells[0].removeprefix(" ") if cells else ""
 
 
-_FENCE = re.compile(r"(?:```|~~~)[\w+.-]*\s*")
+FENCES = ("```", "~~~")
+"""What opens and closes a Markdown code block."""
+_FENCE = re.compile("(?:" + "|".join(map(re.escape, FENCES)) + r")[\w+.-]*\s*")
 """A Markdown fence line: its backticks (or tildes) and an info string at most (```` ```python ````)."""
 
 
@@ -560,7 +563,7 @@ def _unfenced(text: str) -> str:
     if _FENCE.fullmatch(text):
         return text
     rest = text[3:].strip()
-    return rest[:-3].rstrip() if rest.endswith(("```", "~~~")) else rest
+    return rest[:-3].rstrip() if rest.endswith(FENCES) else rest
 
 
 def clean(text: str) -> str:
@@ -584,7 +587,7 @@ def clean(text: str) -> str:
                     break
                 text = text[m.end() :]
         text = text.rstrip()
-    if text[:3] in ("```", "~~~"):
+    if text[:3] in FENCES:
         text = _unfenced(text)
     if (text[:1] == "`" or text[-1:] == "`") and "```" not in text:
         text = text.strip("`").rstrip()
