@@ -3,7 +3,7 @@ CRLF, UTF-16 from PowerShell, Windows code pages, progress bars redrawn with CR)
 banner, prompts, model loads, ComfyUI's silent fallbacks, tracebacks and reports. Built on recorded ComfyUI
 0.3.64 logs and the real issue-thread logs of tests/fixtures/logs. What a paste says alone is in
 test_log_pastes.py, how a process ended in test_log_endings.py, how a paste's shape is undone in
-test_log_shapes.py."""
+test_log_shapes.py, test_log_prefixes.py and test_log_wraps.py."""
 
 from __future__ import annotations
 
