@@ -488,4 +488,24 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     # Zigbee2MQTT, openHAB): which memory ran out, or none, 21/30; the original reader 8/30, 2/12
     "jy": ((9, 20), (0, 0), (5, 9), (0, 0)),  # Intel GPUs in any program (PyTorch XPU, SYCL, ipex-llm, OpenVINO): which
     # memory ran out, or none, 12/20; the original reader 5/20, 0/9
+    "jz": ((9, 30), (0, 0), (3, 15), (0, 0)),  # PHP applications and tools (Composer, WordPress and WP-CLI, Nextcloud,
+    # Magento, Laravel, PHPStan and Psalm, php-fpm): which memory ran out, or none, 13/30; the original reader 3/30,
+    # 2/15
+    "ka": ((22, 30), (0, 0), (12, 16), (0, 0)),  # statistical and numerical languages (R and its packages, MATLAB,
+    # Julia and CUDA.jl, Octave): which memory ran out, or none, 24/30; the original reader 3/30, 1/16
+    "kb": ((23, 30), (0, 0), (10, 12), (0, 0)),  # web back-ends and their worker servers (Rails, Sidekiq, Puma, Erlang
+    # and Elixir, uWSGI, gunicorn, Celery, ASP.NET): which memory ran out, or none, 26/30; the original reader 3/30,
+    # 2/12
+    "kc": ((14, 30), (0, 0), (2, 8), (0, 0)),  # headless browsers and end-to-end test runners (Puppeteer, Playwright,
+    # Selenium, Cypress, Chrome, Jest and Vitest): which memory ran out, or none, 22/30; the original reader 9/30, 1/8
+    "kd": ((11, 30), (0, 0), (4, 11), (0, 0)),  # 3D printing, CAD and mesh tools (PrusaSlicer, OrcaSlicer, Bambu
+    # Studio, FreeCAD, MeshLab, PCL, COLMAP, OpenMVS): which memory ran out, or none, 18/30; the original reader 3/30,
+    # 0/11
+    "ke": ((19, 30), (0, 0), (8, 10), (0, 0)),  # observability, logging and messaging infrastructure (Prometheus,
+    # Loki, Thanos, Logstash, Fluentd, Kafka, RabbitMQ, Pulsar, Flink): which memory ran out, or none, 25/30; the
+    # original reader 6/30, 1/10
+    "kf": ((12, 30), (0, 0), (5, 12), (0, 0)),  # mobile app builds and tools (Gradle and the Kotlin daemon, Expo,
+    # Flutter, Xcode, the Android emulator): which memory ran out, or none, 15/30; the original reader 1/30, 0/12
+    "kg": ((20, 30), (0, 0), (11, 14), (0, 0)),  # electronics design and FPGA tools (Vivado, Yosys and ABC, nextpnr,
+    # Verilator, OpenLane, Quartus, gem5): which memory ran out, or none, 26/30; the original reader 4/30, 2/14
 }

@@ -293,9 +293,12 @@ _NOT_EXHAUSTION = (
     "(0000000e:internal error)",  # submissions, a timeout, an internal error
     "too many memory regions",  # OpenBLAS' fixed table of thread buffers ("BLAS : Program is Terminated. Because you
     # tried to allocate too many memory regions."): too many threads, not memory (OpenBLAS#1882)
+    "llvm error: out of memory",  # LLVM's allocator at a size nothing could hold, then abort: Swift 5.6 compiling one
+    # pod, an OpenCL kernel's build with doubles, a JIT (in the four threads that quote it, more RAM did not help)
 )
 """Worded as memory errors, not memory running out: :data:`_AIMDO_RESERVE`, and limits other than memory's — NVENC's
-sessions, a count overflowed, inotify's watches, a TLS block, OpenBLAS' thread buffers (a platform's limit on one
+sessions, a count overflowed, inotify's watches, a TLS block, OpenBLAS' thread buffers, LLVM's request of a size
+nothing could hold (a platform's limit on one
 allocation's size: :func:`allocation_size_limit`)."""
 _DEVICE_BAD_ALLOC = (
     "bad_alloc: cudaerrormemoryallocation",

@@ -52,13 +52,37 @@ gains if more memory were available"): a warning, whatever its line's level."""
 OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     # (its words, lower-cased; the cap; the setting that raises it)
     (
-        ("java heap space", "gc overhead limit exceeded"),
+        (
+            "java heap space",
+            "gc overhead limit exceeded",
+            "outofmemoryerror (no error message)",  # Gradle's report of an OutOfMemoryError the JVM gave no detail
+        ),
         "the JVM's heap limit",
         "its -Xmx (a launcher's or a server's memory setting)",
     ),
     (("outofmemoryerror: metaspace",), "the JVM's metaspace limit", "-XX:MaxMetaspaceSize, or -Xmx"),
     (("of direct buffer memory",), "the JVM's limit on direct buffers", "-XX:MaxDirectMemorySize"),
-    (("javascript heap out of memory",), "Node's V8 heap limit", "--max-old-space-size (in NODE_OPTIONS)"),
+    (
+        (
+            "javascript heap out of memory",
+            "node::oomerrorhandler",  # the frame of Node's fatal handler, where a paste kept the stack, not the line above
+            "scavenge might not succeed",  # V8's "<--- Last few GCs --->", printed only before that end (a worker's,
+            # a 32-bit browser tab's: "Mark-Compact 991.6 (1033.3) -> 973.6 (1032.5) MB, ... allocation failure;
+            # scavenge might not succeed")
+        ),
+        "Node's V8 heap limit",
+        "--max-old-space-size (in NODE_OPTIONS)",
+    ),
+    (
+        ("not enough memory to run compilation",),  # "... Try to increase it via 'gradle.properties':
+        "the Kotlin daemon's heap limit",  # kotlin.daemon.jvmargs=-Xmx<size>"
+        "kotlin.daemon.jvmargs=-Xmx… in gradle.properties",
+    ),
+    (
+        ("allowed memory size of",),  # "PHP Fatal error:  Allowed memory size of 134217728 bytes exhausted (tried to
+        "PHP's memory_limit",  # allocate 20480 bytes)": Composer's, PHPStan's, Nextcloud's occ, WP-CLI's
+        "memory_limit in php.ini (php -d memory_limit=…; COMPOSER_MEMORY_LIMIT for Composer)",
+    ),
     (("cache resources exhausted",), "ImageMagick's resource limits", "policy.xml's memory, map, area and disk limits"),
     (
         ("when used memory > 'maxmemory'",),
@@ -83,7 +107,8 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("not enough memory for bam sorting",), "STAR's limit on its sorting memory", "--limitBAMsortRAM"),
 )
 """A program that stopped at a memory cap of its own, below what the OS allows: the JVM's heap (Minecraft, Gradle,
-Spark, Elasticsearch), V8's (a frontend build, an Electron app, Node-RED), ImageMagick's policy, a database's own limit.
+Spark, Elasticsearch), V8's (a frontend build, an Electron app, Node-RED), PHP's memory_limit, ImageMagick's policy, a
+database's own limit.
 What ran out is the system RAM the program allowed itself — raising its cap, within the RAM there is, is what helps;
 more swap or pagefile does not while that cap is the one reached."""
 KILLED_CHILD_TEXTS = (
@@ -201,11 +226,15 @@ SYSTEM_RAM_TEXTS = (
     "fail to alloc memory of",  # PaddlePaddle's on the host ("... size, error code is 12."; on a GPU it names the GPU)
     "vips_tracked: out of memory",  # libvips' own malloc ("vips_tracked: out of memory --- size == 26784MB")
     "insufficient memory to continue the execution of the program",  # .NET's OutOfMemoryException, its own words
+    "outofmemoryerror()",  # Julia's, on the host (the GPU's is CUDA.jl's OutOfGPUMemoryError)
+    "terminate because of running out of memory",  # Bambu Studio's and OrcaSlicer's dialog ("BambuStudio will
+    # terminate because of running out of memory.")
     "fatal error: out of memory",  # Go's runtime ("fatal error: out of memory" then its goroutines: Syncthing, a
     # Go server's panic log)
     "failed on request of size",  # PostgreSQL's backend ("ERROR:  out of memory DETAIL:  Failed on request of size 2048")
     "out of memory error: could not allocate block",  # DuckDB's buffer manager ("... block of size 2.0 GiB (10.2 GiB/10.8
     "out of memory error: failed to allocate block",  # GiB used)"; its limit is 80 % of the machine's RAM by default)
+    *(word for words, _cap, _knob in OWN_LIMITS for word in words),  # the RAM a program allowed itself
 )
 GENERIC_ALLOCATION = (
     "failed to allocate",
@@ -274,6 +303,7 @@ SHM_FULL = (
     # to 16777216 bytes: No space left on device": a Docker container's 64 MB)
     "memory available in /dev/shm",  # Ray's object store: "System memory request exceeds memory available in ..."
     "insufficient shared storage space",  # PaddlePaddle's DataLoader: "It may be caused by insufficient shared storage ..."
+    "free space in temporary directory for shared memory files",  # Chromium's ("Less than 64MB of free space in ...: 0")
 )
 """/dev/shm full: a filesystem in memory of its own size (a container's is 64 MB unless it is given more), read as
 a full disk (its remedy is its size, not RAM's)."""
@@ -290,6 +320,9 @@ DISK_TEXTS = (
     "os error 28)",
     "not enough space on the disk",
     "not enough free space to write",  # numpy's tofile/save: "OSError: Not enough free space to write 292626432 bytes"
+    "possibly out of free disk space",  # Composer: "... Only 8192 of 44635 bytes written, possibly out of free disk space"
+    "is full, this may be the cause of the following exception",  # ... "The disk hosting /root/.composer is full, ..."
+    "not enough space to create userdata partition",  # the Android emulator ("... Available: 4189.42 MB at ...")
     *SHM_FULL,
     "winerror 112",
     "os error 112",

@@ -19,6 +19,7 @@ from .patterns import (
     _API_NODE,
     _BARE_CLASS,
     _BARE_MEMORY_ERRORS,
+    _CHROMIUM_START,
     _CLASS_PREFIX,
     _CLASS_VALIDATION,
     _CLASS_WORD,
@@ -250,7 +251,13 @@ class DialogReading(BlockReading):
             self._open("message", s, message=s)
             self._close()
             return True
-        if self.n <= LOOSE_LINES and _LOOSE_ERROR.search(s) and not s.startswith(_NOTICES) and not _WARNS.match(s):
+        if (
+            self.n <= LOOSE_LINES
+            and _LOOSE_ERROR.search(s)
+            and not s.startswith(_NOTICES)
+            and not _WARNS.match(s)
+            and not _CHROMIUM_START.search(s)
+        ):
             self.facts.last_loose = LogFailure("message", self.n, message=s, evidence=[self._ev(s)])
             self.facts.loose_error = self.facts.loose_error or self.facts.last_loose
         return False

@@ -120,6 +120,8 @@ _CRASH = (
     "commonunixcrashhandler: signal=",  # Unreal Engine's crash handler on Linux (CARLA: "Signal 11 caught.", then
     "engine crash handling finished",  # "... re-raising signal 11 for the default handler. Good bye.")
     "caught in c10/util/aborthandler.h",  # torch's handler on Windows: "Unhandled exception caught in ...", then abort
+    "sigsegv (0xb) at pc=",  # the JVM's fatal error report ("#  SIGSEGV (0xb) at pc=0x00007f05ac3c07f2, pid=1, tid=652")
+    "sigbus (0x7) at pc=",
 )
 _NT_CRASH = re.compile(
     r"(?:\b0xc0000(?!12d|017)[0-9a-f]{3}|\b322122(?!5773|5495)[56]\d{3}|-10737(?!41523|41801)\d{5})\b"
@@ -302,6 +304,8 @@ _SIGKILL_EXIT = re.compile(
     r"|\bsignal 9 \(sigkill\) received by pid\b"  # torch.distributed.elastic's root cause of a rank's end ("traceback :
     # Signal 9 (SIGKILL) received by PID 11408", under "exitcode  : -9")
     r"|\bwas sent sigkill\b"  # gunicorn's arbiter: "Worker (pid:7) was sent SIGKILL! Perhaps out of memory?"
+    r"|\bchild killed: kill signal\b"  # Tcl's exec (Yosys' ABC under OpenLane: "child killed: kill signal")
+    r"|\bthrew signal 9\b"  # Verilator: "%Error: Verilator threw signal 9"
 )
 """An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
 ``exit status 137``, ``exited with code -9``, fish's ``terminated by signal SIGKILL``, ``terminated by signal 9``)."""
@@ -320,6 +324,7 @@ _CRASH_EXIT = re.compile(
     # rank's end ("traceback : Signal 11 (SIGSEGV) received by PID 3304209", under "exitcode  : -11")
     rf"|finish process received signal {_FATAL_SIGNALS}\b"  # s6-overlay's finish script (Home Assistant's
     # container: "INFO: Home Assistant Core finish process received signal 11")
+    rf"|\bkilled by signal {_FATAL_SIGNALS}\b"  # uWSGI's master ("DAMN ! worker 1 (pid: 5541) died, killed by signal 7")
     rf"|\bexit code: -{_FATAL_SIGNALS}$"  # pip's box for a build step a signal ended ("│ exit code: -7", SIGBUS):
     # Python's subprocess gives a signal's number negated
 )

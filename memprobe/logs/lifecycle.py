@@ -22,6 +22,10 @@ __all__ = ["EndingReading"]
 _TRITON_OFF = "A matching Triton is not available"
 """xformers' line before the traceback of its failed ``import triton`` (older releases print it whole; newer ones say
 ``Error caught was: ...``): it runs without its Triton kernels, nothing failed."""
+_OWN_KILL = ("WORKER TIMEOUT", "NO MERCY")
+"""A server's words before it kills a worker of its own that did not answer in time (gunicorn's arbiter: "WORKER TIMEOUT
+(pid:7)", then "... was sent SIGKILL!"; uWSGI's master: "... is taking too much time to die...NO MERCY !!!", then
+"... died, killed by signal 9"): the timeout is the failure, not the kill."""
 _LABEL_MAX = 80
 """A progress bar's own label (``Steps:``, ``Sampling 4 frames``) is shorter; a longer one holds what was printed
 before the bar on its line."""
@@ -184,12 +188,13 @@ class EndingReading:
             return  # "...>pause" and "Press any key" are one ending
         if (
             kind == "killed"
-            and "was sent sigkill" in low
+            and any(w in low for w in ("was sent sigkill", "killed by signal 9"))
             and any(
-                e is not None and "WORKER TIMEOUT" in e.message for e in (self.facts.loose_error, self.facts.last_loose)
+                e is not None and any(w in e.message for w in _OWN_KILL)
+                for e in (self.facts.loose_error, self.facts.last_loose)
             )
         ):
-            return  # gunicorn's own kill of the worker it had timed out: the timeout is the failure
+            return  # a server's own kill of the worker it had timed out: the timeout is the failure
         if (
             kind == "crash"
             and "leaked semaphore" in low

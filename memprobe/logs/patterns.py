@@ -73,8 +73,9 @@ _CAPACITY = re.compile(
 )
 _COMMAND = re.compile(r"(?:^|[>$#]\s*)(?:\S*[\\/])?python(?:3(?:\.\d+)?)?(?:\.exe)?\s+(?:-\S+\s+)*\S*main\.py\b(.*)$")
 _USER_PATH = re.compile(r"[A-Za-z]:[\\/]+Users[\\/]+([^\\/:*?\"<>|\r\n]+?)[\\/]|/(?:home|Users)/([^/\s\"'<>]+)/")
-_GENERIC_USERS = frozenset("user users admin administrator public default root me shared runner comfyui".split())
-"""Names in a home folder's place that identify no one (``/home/ComfyUI/execution.py``: ComfyUI installed there)."""
+_GENERIC_USERS = frozenset("user users admin administrator public default root me shared runner comfyui node".split())
+"""Names in a home folder's place that identify no one (``/home/ComfyUI/execution.py``: ComfyUI installed there;
+``/home/node/``: the official Node.js image's user)."""
 _VERSION_LINES = (
     (re.compile(r"^ComfyUI version: (\S+)"), "comfyui"),
     (re.compile(r"^ComfyUI frontend version: (\S+)"), "frontend"),
@@ -404,6 +405,7 @@ _LOOSE_ERROR = re.compile(
     r"|^Fatal error in launcher: "  # a Windows console script's launcher (pip's): its Python is not where it was
     r"|'status': 'error', 'message': '"  # a serverless worker's result (runpod-worker-comfy's handler)
     r"|\bWORKER TIMEOUT \(pid:"  # gunicorn's arbiter, about to kill a worker that did not answer in time
+    r"|too much time to die\.\.\.NO MERCY"  # ... uWSGI's master, about to kill one that would not stop
     r"|\b887A000[5-7]\b|DXGI_ERROR_DEVICE_|GPU device instance has been suspended"  # Direct3D's device removed, hung, reset
     r"|exceeds the max buffer size limit"  # WebGPU's createBuffer over the device's maxBufferSize (a limit it asked for)
     r"|Could not locate \S+\.dll\b|vkQueueSubmit failed|exceeded your GPU quota"  # cuDNN's, cuBLAS' missing DLL; ncnn's
@@ -430,6 +432,14 @@ _SAYS_FAILED = re.compile(
 """Words that say something went wrong, in the languages users post in: a paste with nothing ComfyUI prints in it
 (a pack's or a tool's own lines, an installer's, a launcher's, a popup's text) is pasted for its error, whatever
 the wording ("[AnimateDiffEvo] - ERROR - No motion models found", "Required input is missing: force_uniform_tiles")."""
+_CHROMIUM_START = re.compile(
+    r"\bFailed to (?:connect to the bus|adjust OOM score of renderer)\b|\bPassthrough is not supported, GL is\b"
+    r"|\bLost UI shared context\b"
+)
+"""Chromium's complaints starting in a container (no D-Bus, no right to set its renderers' OOM scores, no GPU, no GL
+context for its UI compositor): it runs
+all the same ("DevTools listening on ws://..."), whatever its line's level and words ("ERROR:bus.cc(393)] Failed to
+connect to the bus: ... No such file or directory")."""
 _NOT_A_FAILURE = re.compile(
     r"(?i)warn|\binstead\b|trying again|\bretry(?:ing)?\b|fall(?:ing)? ?back|\bdefaulting to\b|\bskipp(?:ing|ed)\b|\bignored?\b"
     r"|\bno errors?\b|"
@@ -449,7 +459,10 @@ _NOT_A_FAILURE = re.compile(
     r"|\b(?:will|may|might|could) fail if\b"  # a forecast (Ray's disk monitor: "Object creation will fail if spilling ...")
     r"|\bmemory limited without swap\b|\bno swap limit support\b"  # docker's warning on a kernel that has no swap
     # accounting ("Your kernel does not support swap limit capabilities ... Memory limited without swap."): it runs all the same
-    r"|\b(?:may|might|could) cause a memory leak\b"  # pypdfium2 at exit: "Cannot close object, library is destroyed. ..."
+    r"|\bhas failed to exit gracefully and has been force exited\b"  # Jest, after its tests: a worker left a handle open
+    + "|"
+    + _CHROMIUM_START.pattern
+    + r"|\b(?:may|might|could) cause a memory leak\b"  # pypdfium2 at exit: "Cannot close object, library is destroyed. ..."
     r"|\berror:? \d+\.\d+$"  # a metric named error, its value (llm-compressor's GPTQ: "METRIC - error 77.41")
     r"|(?-i:^(?=\d*[a-f])[0-9a-f]{7,12} (?=[\w\[(]))"  # a commit's subject in git's one-line log ("4965c0e2 WAN: Fix cache VRAM
     # leak on error (#10141)": an update's list of what changed)

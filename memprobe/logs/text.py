@@ -114,8 +114,13 @@ _FLAT_BREAK = re.compile(
     r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d[:\]]|\[?\d\d:\d\d:\d\d(?:\.\d{3})?\]? \[[A-Z][a-z]+\] "  # SwarmUI's "23:05:55.937 [Warning] "
     r"|(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception): |\^{3,}|MemoryError *$"
     r"|\tat [\w$.<>]+\("  # a JVM's stack frame ("\tat net.minecraftforge.client.model...(UnpackedBakedQuad.java:105)")
+    r"|make(?:\[\d+\])?: \*\*\* "  # GNU make's error ("make[2]: *** [CMakeFiles/...] Error 1")
+    r"|level=(?:debug|info|warn|error) ts="  # a Go server's logfmt line (Prometheus', Loki's, Mimir's, Thanos')
+    r"|\[\d\d-[A-Z][a-z]{2}-\d{4} \d\d:\d\d:\d\d(?: [A-Z]{3})?\] "  # PHP's error log and php-fpm's ("[30-Dec-2018 15:47:58] ")
+    r"|(?:Error|Warning|Info|Critical Warning) \(\d{3,6}\): "  # Quartus' messages ("Error (10054): Verilog HDL ...")
     r")"
-    r"|(?<![\d\s]) +(?=Killed *$|Killed \S)"  # the shell's word, not inside its report of a job ("line 89: 106100 Killed")
+    r"|(?<![\d\s])(?<!error:) +(?=Killed *$|Killed \S)"  # the shell's word, not inside its report of a job ("line 89:
+    # 106100 Killed") nor gcc's ("c++: internal compiler error: Killed (program cc1plus)")
 )
 """Where a flattened paste had its line breaks: before what begins a line of a ComfyUI log or a
 Python traceback."""

@@ -243,6 +243,16 @@ def test_glibcs_own_words_in_other_languages_name_their_memory(line: str, kind: 
         ("CUDA out of memory. Tried to allocate 1536.00 GiB (GPU 0; 80.00 GiB total capacity)", "vram"),
         ("memory allocation of 2097152 bytes failed", "system-ram"),  # Rust's allocator (Polars), then abort
         ("GGML_ASSERT: ggml.c:4411: ctx->mem_buffer != NULL", "system-ram"),  # ggml's context got no buffer
+        # PHP's memory_limit, the Kotlin daemon's heap: caps of their own, the RAM each allowed itself
+        (
+            "PHP Fatal error:  Allowed memory size of 134217728 bytes exhausted (tried to allocate 20480 bytes)",
+            "system-ram",
+        ),
+        ("Not enough memory to run compilation. Try to increase it via 'gradle.properties':", "system-ram"),
+        # Julia's managed heap (vtjeng/MIPVerify.jl#97): the host's memory
+        ("OutOfMemoryError()", "system-ram"),
+        # LLVM's allocator failing at a size nothing could hold (flutter/flutter#100193, a Swift 5.6 bug): no memory
+        ("LLVM ERROR: out of memory", "other"),
     ],
 )
 def test_other_libraries_allocation_errors(message, kind):

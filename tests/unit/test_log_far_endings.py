@@ -1,7 +1,7 @@
 """Logs of programs far from ComfyUI as users paste them, for how each ended and for what only sounds like memory
 running out: crashes, kernels and backends gone, errors worded like memory (a size gone wrong, a program's own limit,
 an instruction the CPU lacks), and pastes in which nothing failed. What ran out, in the same programs' words, is in
-test_log_far_programs.py. Held-out rounds cc to jy (tests/fixtures/logs/SOURCES.md cites each thread)."""
+test_log_far_programs.py. Held-out rounds cc to kg (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
 
@@ -285,6 +285,20 @@ READINGS = [
     # no memory; yandex-qatools/postgresql-embedded#157: shmget's ENOSPC, no disk (its hint says so)
     ("llama.cpp_metal_submissions-ignored_main-gpu.log", "other", None),
     ("postgresql-embedded_macos_shmget_enospc.log", "other", None),
+    # -- rounds jz to kg: uWSGI's master on its worker, "died, killed by signal 7" (unbit/uwsgi#1903): a crash; its own
+    # kill after "is taking too much time to die...NO MERCY !!!" (openwrt/packages#8742): the hang, not memory
+    ("uwsgi_sigbus_worker-respawn-journal.log", "abrupt", "crash"),
+    ("luci_uwsgi_robust-mutex-no-mercy.log", "other", None),
+    # flutter/flutter#100193: "LLVM ERROR: out of memory" from Swift 5.6 compiling one pod (a compiler bug)
+    ("flutter_ios-archive_llvm-out-of-memory_dkimagepicker.log", "other", None),
+    # Chromium starting in a container, "ERROR:bus.cc(393)] Failed to connect to the bus", "Passthrough is not
+    # supported, GL is egl", "Failed to adjust OOM score of renderer" (heroku/heroku-buildpack-google-chrome#108,
+    # puppeteer/puppeteer#13513, rendora/rendora#37); Jest's "A worker process has failed to exit gracefully and has
+    # been force exited" after its tests (stylelint/stylelint#4596): nothing failed
+    ("heroku-chrome_dbus_devtools_listening.log", None, None),
+    ("puppeteer_docker_amd64_success_run_dbus.log", None, None),
+    ("rendora_chrome-headless_oom_score_permission.log", None, None),
+    ("jest_stylelint_worker_force_exited_warning.log", None, None),
 ]
 
 

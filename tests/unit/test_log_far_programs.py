@@ -3,7 +3,7 @@ rendering, serving, weather, video, edge devices, Windows tools, distributed tra
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
 servers, upscalers, GPU computing outside PyTorch, trainers, LLM front-ends, cluster jobs, the operating system's own
 killers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full disk. How
-such programs end, and what only sounds like memory, are in test_log_far_endings.py. Held-out rounds cc to jy
+such programs end, and what only sounds like memory, are in test_log_far_endings.py. Held-out rounds cc to kg
 (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
@@ -399,6 +399,39 @@ READINGS = [
     # ggml-org/llama.cpp#6987: Metal's "command buffer 6 failed with status 5", then "out of memory"
     ("faceswap_jetson_nano_not_enough_gpu_memory.log", "vram", None),
     ("llama.cpp_metal_status5_out-of-memory-msg.log", "vram", None),
+    # -- the rounds of 2026-12-06's last session (jz to kg): PHP, R and Julia, web servers, browsers, slicers,
+    # brokers, mobile builds, chip design
+    # PHP's memory_limit: "Allowed memory size of 1610612736 bytes exhausted (tried to allocate 4096 bytes)" in
+    # Composer (overtrue/easy-sms#257), Nextcloud's occ (nextcloud/server#8642), Psalm (psalm/psalm-vscode-plugin#191)
+    ("composer_easy-sms_memory_solver.log", "system-ram", None),
+    ("nextcloud_occ_memory_files-scan-128m.log", "system-ram", None),
+    ("psalm-vscode_language-server_memory_512m.log", "system-ram", None),
+    # V8's heap in a worker's stack, its fatal handler's frame "node::OOMErrorHandler" above "Error: Worker exited
+    # unexpectedly" (facebook/astryx#1387), and its "<--- Last few GCs --->" in a 32-bit tab (SeleniumHQ/selenium#16375)
+    ("vitest_astryx_worker_oom_exited.log", "system-ram", None),
+    ("selenium_chrome32_v8_last_gcs.log", "system-ram", None),
+    # the Kotlin daemon's heap (damontecres/Wholphin#1237: "Not enough memory to run compilation. Try to increase it via
+    # 'gradle.properties'"), Gradle's "java.lang.OutOfMemoryError (no error message)" (schwabe/ics-openvpn#1637), the
+    # JVM's heap under a later Kotlin error (expo/expo#30413)
+    ("wholphin_kotlin_not-enough-memory_compile.log", "system-ram", None),
+    ("ics-openvpn_gradle_package-outofmemoryerror.log", "system-ram", None),
+    ("expo_eas-local_gradle-java-heap-space.log", "system-ram", None),
+    # Julia's "OutOfMemoryError()" in a 32-bit CI job (vtjeng/MIPVerify.jl#97); Bambu Studio's dialog "BambuStudio will
+    # terminate because of running out of memory" (bambulab/BambuStudio#10899)
+    ("mipverify-jl_julia_outofmemoryerror_x86_ci.log", "system-ram", None),
+    ("bambustudio_fatal-error_out-of-memory-popup-loop.log", "system-ram", None),
+    # kills: Tcl's "child killed: kill signal" for ABC under OpenLane (The-OpenROAD-Project/OpenLane#2152),
+    # "%Error: Verilator threw signal 9" (nvdla/hw#112)
+    ("openlane_abc_child-killed_snncore.log", "system-ram", "killed"),
+    ("nvdla_verilator_signal9_nv-full.log", "system-ram", "killed"),
+    # full disks: Composer's "possibly out of free disk space" and "The disk hosting ... is full"
+    # (grokability/snipe-it#6177), the Android emulator's "Not enough space to create userdata partition"
+    # (google/android-emulator-container-scripts#215, ionic-team/native-run#52), Chromium's /dev/shm ("Less than 64MB of
+    # free space in temporary directory for shared memory files: 0", rust-headless-chrome/rust-headless-chrome#426)
+    ("snipe-it_composer_disk_full.log", "disk", None),
+    ("emulator-container_userdata-partition_no-space.log", "disk", None),
+    ("native-run_emulator_userdata-no-space.log", "disk", None),
+    ("rust-headless-chrome_tmp_shm_free_space_zero.log", "disk", None),
 ]
 
 
@@ -472,6 +505,8 @@ def test_a_programs_own_memory_cap_is_raised_first_not_the_pagefile():
         ("allofabric6_heap_space_exception_ticking_world.log", "-Xmx"),
         ("nextjs_dev_heap_oom_4096.log", "--max-old-space-size"),
         ("sotoki_mogrify_cache_resources_exhausted.log", "policy.xml"),
+        ("composer_easy-sms_memory_solver.log", "memory_limit"),
+        ("wholphin_kotlin_not-enough-memory_compile.log", "kotlin.daemon.jvmargs"),
     ):
         doc = explain_log((LOGS / name).read_bytes())
         first, *rest = doc["suggestions"]

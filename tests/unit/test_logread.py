@@ -186,6 +186,15 @@ def test_over_long_lines_come_in_pieces_and_the_rest_past_the_bound_is_cut_and_c
             "commit-limit",
             None,
         ),  # SwarmUI's "23:05:55.938 [Warning]"
+        ("mimir_per_user_series_limit_exceeded.log", "other", None),  # a Go server's "level=error ts=..."
+        ("tsn-ranksystem_php-fpm_sigsegv_php73.log", "other", None),  # php-fpm's "[30-Dec-2018 16:29:40] WARNING:"
+        ("quartus_xoro_verilog-file-io_peak-virtual-memory.log", "other", None),  # Quartus' "Error (10054): ..."
+        (
+            "arrayfire_vm_256mb_cc1plus_killed.log",
+            "system-ram",
+            None,
+        ),  # gcc's "error: Killed (program cc1plus)", make's
+        # "make[2]: *** [...] Error 4" after it
     ],
 )
 def test_a_log_flattened_onto_one_line_reads_as_the_log(name, kind, class_type):

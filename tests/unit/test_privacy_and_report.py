@@ -116,6 +116,10 @@ def test_free_text_is_scrubbed_of_paths_and_the_user_name():
     assert scrub_text("Exception caught at file:/home/runner/_work/ggml-sycl.cpp, line:14714") == (
         "Exception caught at [path] line:14714"
     )
+    # ... and PHP's archive (Composer's own code: "Allowed memory size ... exhausted ... in phar:///usr/local/bin/...")
+    assert scrub_text("exhausted in phar:///root/site/vendor/phpstan/phpstan/phpstan.phar/src/Node.php on line 2") == (
+        "exhausted in [path] on line 2"
+    )
     # a shell's prompt pasted after the error: its user, its machine and its folder (Upscale-A-Video's container)
     assert scrub_text("(.venv) root@488a72695c82:/home/Upscale-A-Video# ") == "(.venv) [path]# "
     assert scrub_text("bob@desk:~/ComfyUI$ python main.py") == "[path]$ python main.py"
