@@ -40,7 +40,8 @@ _QUOTED_PATH = re.compile(r"""(["'<])((?:[A-Za-z]:[\\/]|\\\\|/|~/)[^"'<>\r\n]*?)
 _QUOTED_RELATIVE = re.compile(r"""(["'])([^"'<>\r\n\s:][^"'<>\r\n:]*?[\\/][^"'<>\r\n]*?\.[A-Za-z0-9]{1,12})(["'])""")
 _POSIX_PATH = re.compile(
     r"(?<![\w.:/~])(?:~/|/)(?:[^\s\"'<>/]+/)+(" + _FILE + r")?"  # /a/b/file.ext, ~/x/
-    r"|(?<![\w.:/])/(?:home|Users|root|mnt|media|data|opt|srv|tmp|var)\b[^\s\"'<>]*"  # /home/name
+    r"|(?<![\w./])/(?:home|Users|root|mnt|media|data|opt|srv|tmp|var)\b[^\s\"'<>]*"  # /home/name (after a colon too:
+    # BitBake's "virtual:native:/home/name/poky/...")
 )
 _SHELL_PROMPT = re.compile(r"(?<![\w.-])[\w.-]+@[\w.-]+:(?:~|/)[^\s$#]*(?=[$#])")
 """A shell's prompt: the user, the machine and the folder (``root@488a72695c82:/home/Upscale-A-Video#``)."""

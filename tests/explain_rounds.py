@@ -508,4 +508,43 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     # Flutter, Xcode, the Android emulator): which memory ran out, or none, 15/30; the original reader 1/30, 0/12
     "kg": ((20, 30), (0, 0), (11, 14), (0, 0)),  # electronics design and FPGA tools (Vivado, Yosys and ABC, nextpnr,
     # Verilator, OpenLane, Quartus, gem5): which memory ran out, or none, 26/30; the original reader 4/30, 2/14
+    "kh": ((19, 30), (0, 0), (6, 11), (0, 0)),  # embedded Linux and firmware builds (Yocto and BitBake, Buildroot,
+    # OpenWrt, Zephyr, ESP-IDF, PlatformIO, AOSP): which memory ran out, or none, 23/30; the original reader 7/30, 4/11
+    "ki": ((17, 30), (0, 0), (7, 12), (0, 0)),  # search engines and crawlers (Meilisearch, Manticore, Solr, Typesense,
+    # Vespa, OpenGrok, Scrapy, Crawlee): which memory ran out, or none, 19/30; the original reader 6/30, 1/12
+    "kj": ((25, 30), (0, 0), (11, 13), (0, 0)),  # virtual machines and hypervisors (QEMU and libvirt, Hyper-V,
+    # VirtualBox, Xen, Vagrant, Multipass, Lima, Kata): which memory ran out, or none, 27/30; the original reader 2/30,
+    # 4/13
+    "kk": ((16, 30), (0, 0), (13, 16), (0, 0)),  # serverless functions and app platforms (AWS Lambda, Cloud Functions
+    # and Cloud Run, Azure Functions, Vercel, Netlify, Fly.io, Heroku): which memory ran out, or none, 19/30; the
+    # original reader 3/30, 1/16
+    "kl": ((22, 30), (0, 0), (8, 14), (0, 0)),  # Python packaging and environments (conda and mamba, pip, uv, poetry,
+    # wheel builds): which memory ran out, or none, 23/30; the original reader 7/30, 3/14
+    "km": ((21, 30), (0, 0), (13, 15), (0, 0)),  # mobile apps at run time (Android's heap in Glide, Fresco and
+    # ExoPlayer, iOS' memory limits, ANRs): which memory ran out, or none, 25/30; the original reader 6/30, 0/15
+    "kn": ((17, 30), (0, 0), (11, 13), (0, 0)),  # audio and music software (Audacity, MuseScore, LMMS, Mixxx, VCV
+    # Rack, Ardour, JACK, PipeWire): which memory ran out, or none, 23/30; the original reader 8/30, 6/13
+    "ko": ((20, 30), (0, 0), (7, 12), (0, 0)),  # scientific visualization and image viewers (ParaView and VTK,
+    # PyVista, napari, ImageJ, QuPath, VAPOR, Infinigen): which memory ran out, or none, 23/30; the original reader
+    # 10/30, 1/12
+    "kp": ((10, 27), (0, 0), (6, 8), (0, 0)),  # dedicated game servers beside Minecraft (Valheim, ARK, Rust, Palworld,
+    # Project Zomboid, Terraria, CS2, SteamCMD): which memory ran out, or none, 15/27; the original reader 3/27, 1/8
+    "kq": ((13, 30), (0, 0), (5, 12), (0, 0)),  # network security and monitoring tools (Wazuh, ClamAV, Zeek, Suricata,
+    # Snort, ntopng, Arkime, Wireshark): which memory ran out, or none, 17/30; the original reader 3/30, 2/12
+    "kr": ((23, 30), (0, 0), (12, 14), (0, 0)),  # Java back-end servers and developer platforms (Jenkins, SonarQube,
+    # Keycloak, Nexus, Artifactory, Spring Boot, Jira): which memory ran out, or none, 25/30; the original reader 7/30,
+    # 3/14
+    "ks": ((19, 30), (0, 0), (6, 10), (0, 0)),  # JavaScript runtimes beside Node and self-hosted servers in Go and
+    # Rust (Bun, Deno, Zig, Gitea, Mattermost, Caddy, Traefik, Vaultwarden): which memory ran out, or none, 24/30; the
+    # original reader 4/30, 4/10
+    "kt": ((15, 23), (0, 0), (4, 9), (0, 0)),  # Windows developer tools (Visual Studio, MSBuild and the .NET SDK,
+    # NuGet, PowerShell, winget, Chocolatey, Windows Terminal): which memory ran out, or none, 17/23; the original
+    # reader 3/23, 2/9
+    "ku": ((7, 21), (0, 0), (6, 10), (0, 0)),  # workflow orchestrators and data pipelines (Airflow, Airbyte, Dagster,
+    # Prefect, Argo): which memory ran out, or none, 11/21; the original reader 3/21, 0/10
+    "kv": ((14, 27), (0, 0), (3, 4), (0, 0)),  # image and graphics editors (GIMP, Inkscape, Blender and its add-ons,
+    # Scribus, Paint.NET): which memory ran out, or none, 24/27; the original reader 2/27, 0/4
+    "kw": ((14, 30), (0, 0), (7, 12), (0, 0)),  # chemistry, materials and molecular simulation (Psi4, PySCF and
+    # GPU4PySCF, Quantum ESPRESSO, NWChem, OpenMM, NAMD, RDKit, AutoDock-GPU, Vina): which memory ran out, or none,
+    # 19/30; the original reader 7/30, 0/12
 }

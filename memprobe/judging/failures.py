@@ -135,8 +135,10 @@ def memory_sign(text: str) -> bool:
         return False  # device's
     if any(w in low for w in WENT_ON):  # "continuing anyway": it went on
         return False
-    if low.startswith("warning: failed to mlock"):  # llama.cpp's: RLIMIT_MLOCK refused to pin the weights, which load
-        return False  # all the same ("Try increasing RLIMIT_MLOCK ('ulimit -l' as root).")
+    if low.startswith("warning: failed to mlock") or "cannot lock down" in low:  # llama.cpp's, JACK's: RLIMIT_MLOCK
+        return (
+            False  # refused to pin memory, which works all the same ("Try increasing RLIMIT_MLOCK ('ulimit -l' ...)")
+        )
     if _MAY_RUN_OUT.search(low):  # a forecast ("Lazyloader failed, falling back to stock HF load. You may run out of
         return False  # RAM here."): what fails, if anything, says so below
     if "if you encounter cuda out of memory" in low:  # Real-ESRGAN's hint under any error ("... try to set --tile")
@@ -293,6 +295,10 @@ _NOT_EXHAUSTION = (
     "(0000000e:internal error)",  # submissions, a timeout, an internal error
     "too many memory regions",  # OpenBLAS' fixed table of thread buffers ("BLAS : Program is Terminated. Because you
     # tried to allocate too many memory regions."): too many threads, not memory (OpenBLAS#1882)
+    "allocate write+execute memory",  # cffi's callback where the OS forbids it ("MemoryError: Cannot allocate
+    # write+execute memory for ffi.callback()": macOS on Apple silicon, SELinux): a policy, not memory
+    "cannot lock down",  # JACK's mlock refused ("Cannot lock down 82278944 byte memory area (Cannot allocate memory)"):
+    # RLIMIT_MEMLOCK, the limit on locked memory, not memory running out (the audio server goes on)
     "llvm error: out of memory",  # LLVM's allocator at a size nothing could hold, then abort: Swift 5.6 compiling one
     # pod, an OpenCL kernel's build with doubles, a JIT (in the four threads that quote it, more RAM did not help)
 )

@@ -85,6 +85,27 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     ),
     (("cache resources exhausted",), "ImageMagick's resource limits", "policy.xml's memory, map, area and disk limits"),
     (
+        ("<all available memory (",),  # its dialog: "<Out of memory> <All available memory (247MB) has been> <used. To
+        "ImageJ's memory limit",  # make more available, use the> <Edit>Options>Memory & Threads command.>"
+        "Edit > Options > Memory & Threads",
+    ),
+    (
+        ("until oom",),  # Android's ART ("Failed to allocate a 4792046832 byte allocation with 2097152 free bytes
+        "the Android app's heap limit",  # and 253MB until OOM, target footprint 4961960, growth limit 268435456")
+        "it with android:largeHeap=\"true\" in the app's manifest (its growth limit is the device's)",
+    ),
+    (
+        ("dpd_block_matrix: no memory left",),  # Psi4's coupled-cluster code at the memory it was given ("Core max
+        "Psi4's memory setting",  # size: 48000000.0 kB ... Error in: dpd_block_matrix: No memory left.")
+        "memory in its input (memory 48 GB) or psi4 -m",
+    ),
+    (
+        ("exceeded mem limit: ", "(resource_type_memory: "),  # iOS' jetsam on an app or an extension ("EXC_RESOURCE ->
+        "iOS' memory limit on the app",  # NotificationServiceExtension[478] exceeded mem limit: ActiveHard 24 MB
+        # (fatal)"; Xcode's "EXC_RESOURCE (RESOURCE_TYPE_MEMORY: high watermark memory limit exceeded) (limit=3376 MB)")
+        "it with the entitlement com.apple.developer.kernel.increased-memory-limit (an app's; an extension's is fixed)",
+    ),
+    (
         ("when used memory > 'maxmemory'",),
         "Redis' maxmemory",
         "maxmemory (or set an eviction policy: maxmemory-policy)",
@@ -227,6 +248,11 @@ SYSTEM_RAM_TEXTS = (
     "vips_tracked: out of memory",  # libvips' own malloc ("vips_tracked: out of memory --- size == 26784MB")
     "insufficient memory to continue the execution of the program",  # .NET's OutOfMemoryException, its own words
     "outofmemoryerror()",  # Julia's, on the host (the GPU's is CUDA.jl's OutOfGPUMemoryError)
+    "out of cpu memory",  # GPU4PySCF's check of the host's ("RuntimeError: Out of CPU memory")
+    "bun has ran out of memory",  # Bun's crash report ("oh no: Bun has ran out of memory.")
+    "bun has run out of memory",
+    "out of memory! attempted allocation size",  # Valve's tier0 (SteamCMD, Source servers: "***** OUT OF MEMORY!
+    "fatal assertion failed: out of memory",  # attempted allocation size: 147962298 ****", then memstd.cpp's assert)
     "terminate because of running out of memory",  # Bambu Studio's and OrcaSlicer's dialog ("BambuStudio will
     # terminate because of running out of memory.")
     "fatal error: out of memory",  # Go's runtime ("fatal error: out of memory" then its goroutines: Syncthing, a
@@ -323,6 +349,10 @@ DISK_TEXTS = (
     "possibly out of free disk space",  # Composer: "... Only 8192 of 44635 bytes written, possibly out of free disk space"
     "is full, this may be the cause of the following exception",  # ... "The disk hosting /root/.composer is full, ..."
     "not enough space to create userdata partition",  # the Android emulator ("... Available: 4189.42 MB at ...")
+    "state is 0x202 after update job",  # SteamCMD's "Error! App '556450' state is 0x202 after update job." (0x202: not
+    # enough disk space; its other states are other errors)
+    "since the disk space monitor action is",  # BitBake's ("No new tasks can be executed since the disk space monitor
+    # action is "STOPTASKS"!", "Immediately halt since ... "HALT"!"): its build folder's disk ran low
     *SHM_FULL,
     "winerror 112",
     "os error 112",
@@ -422,6 +452,7 @@ VRAM_TEXTS = (
     "could not allocate tensor with",
     OOM_UNLOAD_LINE.lower(),  # ComfyUI itself, after a device OOM
     "ran out of memory on your gpu",  # the frontend's tip (current ComfyUI)
+    "not enough gpu ram",  # VAPOR's volume renderer: "Not enough GPU RAM free (3686MB free, need at least 4122MB)"
     "not enough gpu memory",  # the newer frontend's toast ("Generation failed: Not enough GPU memory. Try ...")
     "insufficient free vram",  # packs' own checks before they allocate ("Insufficient free VRAM: need ~1.1 GB")
     "insufficient vram",
@@ -577,7 +608,7 @@ alone ("内存不足", "недостаточно памяти") does not say whi
 RAM_OOM = re.compile(
     r"(?<![a-z])ram oom(?![a-z])|\bframes but only \d+ can fit in memory\b"
     r"|m(?<![a-z] m)emory allocation of \d+ bytes failed"  # Rust's (after a progress bar's "ETA: 14s"; not a device's)
-    r"|: out of memory allocating \d+ bytes"  # libiberty's xmalloc (gcc's cc1plus, ld, gdb: "cc1plus.exe: out of memory
+    r"|(?:^|: )out of memory allocating \d+ bytes"  # libiberty's xmalloc (gcc's cc1plus, ld, gdb: "cc1plus.exe: out of memory
     # allocating 65536 bytes after a total of ...")
     r"|(?<![a-z])(?:m|re)alloc of size \d+ failed"  # Apache Arrow's allocator ("pyarrow.lib.ArrowMemoryError: realloc of
     # size 2172846080 failed": Hugging Face datasets, img2dataset), x264's ("x264 [error]: malloc of size ... failed")

@@ -19,7 +19,6 @@ from .patterns import (
     _API_NODE,
     _BARE_CLASS,
     _BARE_MEMORY_ERRORS,
-    _CHROMIUM_START,
     _CLASS_PREFIX,
     _CLASS_VALIDATION,
     _CLASS_WORD,
@@ -27,6 +26,7 @@ from .patterns import (
     _CUT_TORCH_OOM,
     _EXC_LINE,
     _FALLBACKS,
+    _HARMLESS,
     _IMPORT_FAILED,
     _INTERRUPT_REQUESTS,
     _LOOSE_ERROR,
@@ -256,7 +256,7 @@ class DialogReading(BlockReading):
             and _LOOSE_ERROR.search(s)
             and not s.startswith(_NOTICES)
             and not _WARNS.match(s)
-            and not _CHROMIUM_START.search(s)
+            and not _HARMLESS.search(s)
         ):
             self.facts.last_loose = LogFailure("message", self.n, message=s, evidence=[self._ev(s)])
             self.facts.loose_error = self.facts.loose_error or self.facts.last_loose

@@ -184,6 +184,9 @@ _MEMORY_KILL = (
     # ("Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/.../ray-oom-...")
     "low on resource: memory",  # Kubernetes evicted the pod: its node's memory ran low (not the container's limit)
     "run out of application memory",  # macOS: "Your system has run out of application memory."
+    "(result: oom-kill)",  # systemctl status: "Active: failed (Result: oom-kill) since ..."
+    "was killed: failed to reclaim memory",  # FreeBSD's kernel ("pid 52546 (AdGuardHome), jid 0, uid 0, was killed:
+    "was killed: out of swap space",  # failed to reclaim memory"; older releases: "... out of swap space")
 )
 _WINDOW_OOM = ("render-process-gone reason=oom", "(reason: 'oom'", "-536870904")
 """The window ComfyUI runs in ran out of memory: Electron's event for the Desktop app's renderer, an Electron app's
@@ -192,9 +195,10 @@ for a renderer's OOM (0xE0000008, as Electron's render-process-gone details prin
 _KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了", "убито")
 """The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese, Japanese and Russian catalogs
 (Portuguese's "Morto" only as a line of its own: :data:`_KILLED_LINES`, as the signal's name a runner printed alone)."""
-_BAR_END = frozenset("0123456789]|%).…")
-"""How a progress line ends (a figure, a bar's bracket or edge), or a sentence a program left without its line break
-("gsplat: Setting up CUDA (This may take a few minutes the first time)Killed")."""
+_BAR_END = frozenset("0123456789]|%).…\\/-")
+"""How a progress line ends (a figure, a bar's bracket or edge, a spinner's frame: conda's "Solving environment: \\
+Killed"), or a sentence a program left without its line break ("gsplat: Setting up CUDA (This may take a few minutes
+the first time)Killed")."""
 _KILLED_LINES = ("morto", "sigkill")
 _KILLED_JOB = re.compile(rf"(?:^\[\d+\]\s*[+-]?|\d)\s+(?:{'|'.join(map(re.escape, _KILLED_WORDS))}|morto|ucciso)\s")
 """A shell's report of its child's SIGKILL in another language, the child's command after it (``./webui.sh: Zeile
@@ -270,6 +274,7 @@ _CGROUP_KILL = (
     "beyond physical memory limits",
     "beyond virtual memory limits",
     "exceeded the memory limit of",  # a platform's ("The container was killed as it exceeded the memory limit of 4g")
+    "runtime exited with error: signal: killed",  # AWS Lambda: the function at the memory size it was given
 )
 """The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
 OOM_KILLED_FALSE = re.compile(r"oomkilled\"?\s*:\s*false", re.IGNORECASE)
@@ -304,8 +309,11 @@ _SIGKILL_EXIT = re.compile(
     r"|\bsignal 9 \(sigkill\) received by pid\b"  # torch.distributed.elastic's root cause of a rank's end ("traceback :
     # Signal 9 (SIGKILL) received by PID 11408", under "exitcode  : -9")
     r"|\bwas sent sigkill\b"  # gunicorn's arbiter: "Worker (pid:7) was sent SIGKILL! Perhaps out of memory?"
+    r"|\bterminated due to signal 9\b"  # ninja: "ninja: job terminated due to signal 9: cd /home/build && ..."
     r"|\bchild killed: kill signal\b"  # Tcl's exec (Yosys' ABC under OpenLane: "child killed: kill signal")
     r"|\bthrew signal 9\b"  # Verilator: "%Error: Verilator threw signal 9"
+    r"|\bcode=killed, signal=kill\b"  # systemd's status of the unit's process ("Main PID: 513 (code=killed, signal=KILL)")
+    r"|\breturned a non-zero code: 137\b"  # docker build's step
 )
 """An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
 ``exit status 137``, ``exited with code -9``, fish's ``terminated by signal SIGKILL``, ``terminated by signal 9``)."""
@@ -324,6 +332,7 @@ _CRASH_EXIT = re.compile(
     # rank's end ("traceback : Signal 11 (SIGSEGV) received by PID 3304209", under "exitcode  : -11")
     rf"|finish process received signal {_FATAL_SIGNALS}\b"  # s6-overlay's finish script (Home Assistant's
     # container: "INFO: Home Assistant Core finish process received signal 11")
+    r"|\bcode=(?:killed|dumped), signal=(?:segv|abrt|bus|ill|fpe)\b"  # systemd's status ("(code=dumped, signal=SEGV)")
     rf"|\bkilled by signal {_FATAL_SIGNALS}\b"  # uWSGI's master ("DAMN ! worker 1 (pid: 5541) died, killed by signal 7")
     rf"|\bexit code: -{_FATAL_SIGNALS}$"  # pip's box for a build step a signal ended ("│ exit code: -7", SIGBUS):
     # Python's subprocess gives a signal's number negated
@@ -392,7 +401,7 @@ returned to the shell."""
 _HINT_WORDS = (
     r"pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
     r"fatal|violation|c0000|322122|107374|resource-exhaustion|virtual memory|semaphore|memcg|refused|"
-    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first|(?:error|code) 137|free swap"
+    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first|(?:error|code):? 137|free swap"
 )
 _HINT_SUBSTRINGS = (
     "/n)",
@@ -499,7 +508,12 @@ def ending_kind(low: str, s: str) -> str | None:
     if OOM_KILLED_FALSE.search(low):
         return None  # docker's state says its OOM killer did not end the container (read by the reader, not an end)
     if (
-        (any(p in low for p in _CGROUP_KILL) and "(memory_limit_exceeded)" not in low)  # (ClickHouse's own limit)
+        (
+            any(p in low for p in _CGROUP_KILL)
+            and "(memory_limit_exceeded)" not in low
+            and "resource_type_memory" not in low
+        )
+        # (ClickHouse's own limit; iOS' on an app: memprobe.judging.wordings.OWN_LIMITS)
         or _MEMORY_LIMIT_OF.search(low)
         or _SRUN_OOM.match(low)
         or _SACCT_OOM.search(low.rstrip())

@@ -432,14 +432,16 @@ _SAYS_FAILED = re.compile(
 """Words that say something went wrong, in the languages users post in: a paste with nothing ComfyUI prints in it
 (a pack's or a tool's own lines, an installer's, a launcher's, a popup's text) is pasted for its error, whatever
 the wording ("[AnimateDiffEvo] - ERROR - No motion models found", "Required input is missing: force_uniform_tiles")."""
-_CHROMIUM_START = re.compile(
-    r"\bFailed to (?:connect to the bus|adjust OOM score of renderer)\b|\bPassthrough is not supported, GL is\b"
+_HARMLESS = re.compile(
+    r"(?i)\bFailed to (?:connect to the bus|adjust OOM score of renderer)\b|\bPassthrough is not supported, GL is\b"
     r"|\bLost UI shared context\b"
+    r"|\bcannot lock down \d+ byte memory area\b"
 )
-"""Chromium's complaints starting in a container (no D-Bus, no right to set its renderers' OOM scores, no GPU, no GL
-context for its UI compositor): it runs
-all the same ("DevTools listening on ws://..."), whatever its line's level and words ("ERROR:bus.cc(393)] Failed to
-connect to the bus: ... No such file or directory")."""
+"""Complaints of programs that run all the same, whatever their line's level and words: Chromium starting in a
+container (no D-Bus, no right to set its renderers' OOM scores, no GPU, no GL context for its UI compositor: "ERROR:bus.cc
+(393)] Failed to connect to the bus: ... No such file or directory", then "DevTools listening on ws://..."); JACK, whose
+memory the limit on locked memory keeps unlocked ("Cannot lock down 82278944 byte memory area (Cannot allocate memory)":
+RLIMIT_MEMLOCK, not memory running out)."""
 _NOT_A_FAILURE = re.compile(
     r"(?i)warn|\binstead\b|trying again|\bretry(?:ing)?\b|fall(?:ing)? ?back|\bdefaulting to\b|\bskipp(?:ing|ed)\b|\bignored?\b"
     r"|\bno errors?\b|"
@@ -459,9 +461,10 @@ _NOT_A_FAILURE = re.compile(
     r"|\b(?:will|may|might|could) fail if\b"  # a forecast (Ray's disk monitor: "Object creation will fail if spilling ...")
     r"|\bmemory limited without swap\b|\bno swap limit support\b"  # docker's warning on a kernel that has no swap
     # accounting ("Your kernel does not support swap limit capabilities ... Memory limited without swap."): it runs all the same
+    r"|^NOTE: "  # BitBake's level for what it is doing ("NOTE: Resolving any missing task queue dependencies")
     r"|\bhas failed to exit gracefully and has been force exited\b"  # Jest, after its tests: a worker left a handle open
     + "|"
-    + _CHROMIUM_START.pattern
+    + _HARMLESS.pattern.removeprefix("(?i)")
     + r"|\b(?:may|might|could) cause a memory leak\b"  # pypdfium2 at exit: "Cannot close object, library is destroyed. ..."
     r"|\berror:? \d+\.\d+$"  # a metric named error, its value (llm-compressor's GPTQ: "METRIC - error 77.41")
     r"|(?-i:^(?=\d*[a-f])[0-9a-f]{7,12} (?=[\w\[(]))"  # a commit's subject in git's one-line log ("4965c0e2 WAN: Fix cache VRAM

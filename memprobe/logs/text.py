@@ -112,15 +112,22 @@ _FLAT_BREAK = re.compile(
     r"|Segmentation fault|Press (?:any )?[Kk]ey|[A-Z]:\\[^ <>|]*>|\S+: line \d+: |fish: Job "
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\w*:|\[(?:INFO|WARNING|ERROR|info|warning|error)\] "
     r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d[:\]]|\[?\d\d:\d\d:\d\d(?:\.\d{3})?\]? \[[A-Z][a-z]+\] "  # SwarmUI's "23:05:55.937 [Warning] "
-    r"|(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception): |\^{3,}|MemoryError *$"
+    r"|(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception)(?: \(see above for traceback\))?: |\^{3,}"  # (TensorFlow 1's
+    # "ResourceExhaustedError (see above for traceback): OOM when allocating ...")
+    r"|(?:[a-z_]\w*\.)+error: |MemoryError(?= |$)"  # OpenCV's "cv2.error: OpenCV(4.4.0) ...", a bare MemoryError
     r"|\tat [\w$.<>]+\("  # a JVM's stack frame ("\tat net.minecraftforge.client.model...(UnpackedBakedQuad.java:105)")
-    r"|make(?:\[\d+\])?: \*\*\* "  # GNU make's error ("make[2]: *** [CMakeFiles/...] Error 1")
+    r"|g?make(?:\[\d+\])?: \*\*\* "  # GNU make's error ("make[2]: *** [CMakeFiles/...] Error 1", BSD's gmake)
+    r"|\[ *\d{1,7}\.\d{6}\] "  # the kernel's ring buffer, dmesg's stamp ("[28224.365945] Out of memory: Killed ...")
     r"|level=(?:debug|info|warn|error) ts="  # a Go server's logfmt line (Prometheus', Loki's, Mimir's, Thanos')
     r"|\[\d\d-[A-Z][a-z]{2}-\d{4} \d\d:\d\d:\d\d(?: [A-Z]{3})?\] "  # PHP's error log and php-fpm's ("[30-Dec-2018 15:47:58] ")
     r"|(?:Error|Warning|Info|Critical Warning) \(\d{3,6}\): "  # Quartus' messages ("Error (10054): Verilog HDL ...")
+    r"|(?:DEBU|INFO|WARN|ERRO|FATA)\[\d{4}\] "  # a Go program's logrus ("FATA[0003] error starting vm: ...")
+    r"|Caused by: |FAILED: "  # a cause under its error (the JVM's, Rust's anyhow), ninja's failed step
+    r"|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}: "  # a C program's ctime stamp ("Sun Sep  5 13:43:45 2021: ")
     r")"
-    r"|(?<![\d\s])(?<!error:) +(?=Killed *$|Killed \S)"  # the shell's word, not inside its report of a job ("line 89:
-    # 106100 Killed") nor gcc's ("c++: internal compiler error: Killed (program cc1plus)")
+    r"|(?<![\d\s])(?<!error:) +(?=Killed *$|Killed +(?!process )\S|SIGKILL *$)"  # the shell's word (or a runner's
+    # SIGKILL alone), not inside its report of a job ("line 89: 106100 Killed"), gcc's ("c++: internal compiler error:
+    # Killed (program cc1plus)") nor the kernel's ("Out of memory: Killed process 11552 (olive)")
 )
 """Where a flattened paste had its line breaks: before what begins a line of a ComfyUI log or a
 Python traceback."""

@@ -1,7 +1,7 @@
 """Logs of programs far from ComfyUI as users paste them, for how each ended and for what only sounds like memory
 running out: crashes, kernels and backends gone, errors worded like memory (a size gone wrong, a program's own limit,
 an instruction the CPU lacks), and pastes in which nothing failed. What ran out, in the same programs' words, is in
-test_log_far_programs.py. Held-out rounds cc to kg (tests/fixtures/logs/SOURCES.md cites each thread)."""
+test_log_far_programs.py. Held-out rounds cc to kw (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
 
@@ -299,12 +299,35 @@ READINGS = [
     ("puppeteer_docker_amd64_success_run_dbus.log", None, None),
     ("rendora_chrome-headless_oom_score_permission.log", None, None),
     ("jest_stylelint_worker_force_exited_warning.log", None, None),
+    # -- and kh to ko: BitBake's "NOTE: Resolving any missing task queue dependencies" in a build that went on
+    # (bootlin/training-materials#339); cffi's "MemoryError: Cannot allocate write+execute memory for ffi.callback()"
+    # where macOS forbids it (dataabc/weibo-search#241): a policy, no memory
+    ("bootlin-training_poky_scarthgap_build_ok.log", None, None),
+    ("scrapy_weibo_search_cffi_wx_memoryerror_m1.log", "other", None),
+    # JACK's "Cannot lock down 107350048 byte memory area (Cannot allocate memory)": its limit on locked memory, it goes
+    # on (monome/norns#1596); the error after it is the failure (falkTX/Cadence#274)
+    ("norns_jack_lsp_memlock_warning.log", None, None),
+    ("cadence_catia_lockdown_typeerror.log", "other", None),
+    # -- and kp to kw: gunicorn's own kill of the workers it timed out ("WORKER TIMEOUT (pid:7296)", then "Worker with
+    # pid 7284 was terminated due to signal 9", benoitc/gunicorn#3136): the timeout, not memory
+    ("gunicorn_worker_timeout_signal6_signal9.log", "other", None),
 ]
 
 
 @pytest.mark.parametrize(("name", "kind", "ending"), READINGS, ids=[row[0] for row in READINGS])
 def test_each_programs_end_or_error_read_as_it_was(name, kind, ending):
     assert_far_reading(name, kind, ending)
+
+
+def test_systemds_status_of_its_units_process_names_the_signal_that_ended_it():
+    # "systemctl status": "Main PID: 513 (code=killed, signal=KILL)" a kill, "(code=dumped, signal=SEGV)" a crash
+    for status, ending in (
+        ("killed, signal=KILL", "killed"),
+        ("dumped, signal=SEGV", "crash"),
+        ("dumped, signal=ABRT", "crash"),
+    ):
+        log = f"meilisearch.service - MeiliSearch\n   Main PID: 513 (code={status})\n"
+        assert explain_log(log)["failure"]["ending"] == ending, status
 
 
 def test_the_browsers_failed_fetch_is_its_server_gone():

@@ -3,7 +3,7 @@ rendering, serving, weather, video, edge devices, Windows tools, distributed tra
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
 servers, upscalers, GPU computing outside PyTorch, trainers, LLM front-ends, cluster jobs, the operating system's own
 killers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full disk. How
-such programs end, and what only sounds like memory, are in test_log_far_endings.py. Held-out rounds cc to kg
+such programs end, and what only sounds like memory, are in test_log_far_endings.py. Held-out rounds cc to kw
 (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
@@ -432,6 +432,49 @@ READINGS = [
     ("emulator-container_userdata-partition_no-space.log", "disk", None),
     ("native-run_emulator_userdata-no-space.log", "disk", None),
     ("rust-headless-chrome_tmp_shm_free_space_zero.log", "disk", None),
+    # -- and kh to ko: embedded builds, search engines, VMs, serverless, packaging, phones, audio, visualization
+    # caps of their own: Android's ART heap ("Failed to allocate a 4792046832 byte allocation with 2097152 free bytes and
+    # 253MB until OOM, target footprint ..., growth limit 268435456", bumptech/glide, facebook/fresco), iOS' limit on an
+    # app ("EXC_RESOURCE -> NotificationServiceExtension[478] exceeded mem limit: ActiveHard 24 MB (fatal)",
+    # nextcloud/talk-ios#1223; "EXC_RESOURCE (RESOURCE_TYPE_MEMORY: high watermark memory limit exceeded)",
+    # yangKJ/Harbeth#33), ImageJ's ("<All available memory (247MB) has been> <used ...>", nolanlab/CODEX#59)
+    ("glide_oom_executor_60byte.log", "system-ram", None),
+    ("talk-ios_nse_exc_resource_24mb.log", "system-ram", None),
+    ("harbeth_demo_exc_resource_high_watermark.log", "system-ram", None),
+    ("codex_imagej_out-of-memory_247mb.log", "system-ram", None),
+    # libiberty's line alone at the top ("out of memory allocating 5611 bytes after a total of 790239176 bytes", gcc's
+    # genautomata: coolsnowwolf/lede#6368); VAPOR's "Not enough GPU RAM free (3686MB free, need at least 4122MB)"
+    # (NCAR/VAPOR#3236)
+    ("lede_vultr_genautomata_out_of_memory_allocating.log", "system-ram", None),
+    ("vapor_volume-render_not-enough-gpu-ram.log", "vram", None),
+    # kills: systemd's "Main PID: 513 (code=killed, signal=KILL)" (meilisearch/meilisearch#711); conda's spinner, then
+    # the shell's "Killed" ("Solving environment: \ Killed", ImperialCollegeLondon/sharpy#268, conda/conda#10355); AWS
+    # Lambda's "Runtime exited with error: signal: killed", its function at the memory size it was given
+    # (doug-macleod/Pipe-1Dev#18)
+    ("meilisearch_systemd_killed_1gb_droplet.log", "system-ram", "killed"),
+    ("sharpy_conda_env_create_solving_killed.log", "system-ram", "killed"),
+    ("conda_env_create_repodata_killed_oneline.log", "system-ram", "killed"),
+    ("lambda_pipe1dev_runtime-exiterror_signal-killed.log", "cgroup-limit", "cgroup-kill"),
+    # BitBake's disk monitor: "No new tasks can be executed since the disk space monitor action is "STOPTASKS"!"
+    # (qualcomm-linux/meta-qcom#1846)
+    ("meta-qcom_diskmon_halt_nightly.log", "disk", None),
+    # -- and kp to kw: game servers, security tools, Java servers, Bun and Deno, Windows tools, pipelines, editors,
+    # chemistry. The host's memory in Bun's words ("oh no: Bun has ran out of memory.", oven-sh/bun#14781), GPU4PySCF's
+    # ("RuntimeError: Out of CPU memory", pyscf/gpu4pyscf#235), Valve's tier0 ("***** OUT OF MEMORY! attempted allocation
+    # size: 147962298 ****", CM2Walki/steamcmd#10); Psi4's own budget ("Error in: dpd_block_matrix: No memory left.",
+    # psi4/psi4#2913)
+    ("bun_oom_windows_aws-task.log", "system-ram", None),
+    ("gpu4pyscf_df_out_of_cpu_memory_cderi.log", "system-ram", None),
+    ("cm2walki-steamcmd_out-of-memory_memstd_1g-vps.log", "system-ram", None),
+    ("psi4_ccsdt_dpd_block_matrix_no_memory_left.log", "system-ram", None),
+    # kills: systemctl's "Active: failed (Result: oom-kill)" (wazuh/wazuh#22141), FreeBSD's "was killed: failed to
+    # reclaim memory" (ntop/ntopng#8030), ninja's "job terminated due to signal 9" (wolfi-dev/os#3825)
+    ("wazuh_manager_vd-updater_oom-kill.log", "system-ram", "memory-kill"),
+    ("ntopng_opnsense_failed-to-reclaim-memory_kill.log", "system-ram", "memory-kill"),
+    ("wolfi_zig-build_signal9_aarch64.log", "system-ram", "killed"),
+    # SteamCMD's "Error! App '556450' state is 0x202 after update job." (0x202: no room on the disk;
+    # jammsen/docker-the-forest-dedicated-server#33)
+    ("the-forest-dedicated-server_steamcmd_0x202_wine-c0000135.log", "disk", None),
 ]
 
 
@@ -507,6 +550,9 @@ def test_a_programs_own_memory_cap_is_raised_first_not_the_pagefile():
         ("sotoki_mogrify_cache_resources_exhausted.log", "policy.xml"),
         ("composer_easy-sms_memory_solver.log", "memory_limit"),
         ("wholphin_kotlin_not-enough-memory_compile.log", "kotlin.daemon.jvmargs"),
+        ("glide_oom_executor_60byte.log", "android:largeHeap"),
+        ("talk-ios_nse_exc_resource_24mb.log", "increased-memory-limit"),
+        ("psi4_ccsdt_dpd_block_matrix_no_memory_left.log", "psi4 -m"),
     ):
         doc = explain_log((LOGS / name).read_bytes())
         first, *rest = doc["suggestions"]

@@ -116,6 +116,10 @@ def test_free_text_is_scrubbed_of_paths_and_the_user_name():
     assert scrub_text("Exception caught at file:/home/runner/_work/ggml-sycl.cpp, line:14714") == (
         "Exception caught at [path] line:14714"
     )
+    # a path after a colon with no slashes of a URL (BitBake's task name: "virtual:native:/home/<user>/poky/...")
+    assert scrub_text("ERROR: Task (virtual:native:/home/bob/poky/libdnf.bb:do_compile) failed") == (
+        "ERROR: Task (virtual:native:[path] failed"
+    )
     # ... and PHP's archive (Composer's own code: "Allowed memory size ... exhausted ... in phar:///usr/local/bin/...")
     assert scrub_text("exhausted in phar:///root/site/vendor/phpstan/phpstan/phpstan.phar/src/Node.php on line 2") == (
         "exhausted in [path] on line 2"
