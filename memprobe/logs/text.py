@@ -42,7 +42,10 @@ FLAT_MAX_CHARS = 1 << 17
 """How much of an over-long line is read, to find a flattened paste in it (GitHub holds an issue's or a
 comment's text to 65,536 characters); the rest of it is skipped (and counted)."""
 _FLAT_MIN = 120
-"""A shorter line is never taken for a flattened paste."""
+"""A shorter line is never taken for a flattened paste, unless it ends in the shell's word for a SIGKILL."""
+_KILLED = ("Killed", "已杀死")
+"""The shell's report of its job's SIGKILL, in English and Chinese, as the last line of a paste a page flattened
+("INFO - root - Loaded 10530 total Killed")."""
 _CHUNK = 1 << 18
 """How much of a log is read at a time (its lines split at C speed): the heap's peak stays a few MiB, whatever the
 log's size (more for a chunk of very short lines, each an object)."""
@@ -125,7 +128,7 @@ _FLAT_BREAK = re.compile(
     r"|Caused by: |FAILED: "  # a cause under its error (the JVM's, Rust's anyhow), ninja's failed step
     r"|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}: "  # a C program's ctime stamp ("Sun Sep  5 13:43:45 2021: ")
     r")"
-    r"|(?<![\d\s])(?<!error:) +(?=Killed *$|Killed +(?!process )\S|SIGKILL *$)"  # the shell's word (or a runner's
+    r"|(?<![\d\s])(?<!error:) +(?=Killed *$|Killed +(?!process )\S|SIGKILL *$|已杀死 *$)"  # the shell's word (or a runner's
     # SIGKILL alone), not inside its report of a job ("line 89: 106100 Killed"), gcc's ("c++: internal compiler error:
     # Killed (program cc1plus)") nor the kernel's ("Out of memory: Killed process 11552 (olive)")
 )
@@ -151,7 +154,7 @@ def _pieces(line: str, cut: bool) -> Iterator[tuple[str, bool]]:
         start = _unknown_prefix(line)  # a logger's prefix, known or not, stays with the first piece
         start += _prefixes_end(line[start:])
         split = _FLAT_BREAK.split(" " + line[start:])  # the space: a marker that begins the text counts too
-        if len(split) > 2 or split[-1].rstrip() == "Killed":  # (or one break: the shell's word that ends it)
+        if len(split) > 2 or split[-1].rstrip() in _KILLED:  # (or one break: the shell's word that ends it)
             parts = []
             for piece in split:  # a piece that is only a logger's prefix goes with the line it began
                 if parts and _prefixes_end(parts[-1] + " ") > len(parts[-1]):
@@ -184,7 +187,10 @@ def iter_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
                 line = _plain(line)
         else:
             line = _plain(raw.rstrip("\r"))
-        if len(line) > _FLAT_MIN and "\r" not in line:  # (a progress bar redrawn in place is not flattened)
+        if (
+            len(line) > _FLAT_MIN or line.endswith(_KILLED) or (line[-1:] == " " and line.rstrip().endswith(_KILLED))
+        ) and "\r" not in line:  # (a progress bar redrawn in place is not flattened; a short paste flattened with
+            # the shell's word at its end is)
             yield from _pieces(line, cut)
         else:
             yield line, cut

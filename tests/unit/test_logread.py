@@ -189,12 +189,13 @@ def test_over_long_lines_come_in_pieces_and_the_rest_past_the_bound_is_cut_and_c
         ("mimir_per_user_series_limit_exceeded.log", "other", None),  # a Go server's "level=error ts=..."
         ("tsn-ranksystem_php-fpm_sigsegv_php73.log", "other", None),  # php-fpm's "[30-Dec-2018 16:29:40] WARNING:"
         ("quartus_xoro_verilog-file-io_peak-virtual-memory.log", "other", None),  # Quartus' "Error (10054): ..."
-        (
-            "arrayfire_vm_256mb_cc1plus_killed.log",
-            "system-ram",
-            None,
-        ),  # gcc's "error: Killed (program cc1plus)", make's
-        # "make[2]: *** [...] Error 4" after it
+        ("arrayfire_vm_256mb_cc1plus_killed.log", "system-ram", None),  # gcc's "error: Killed (program cc1plus)"
+        ("imitation_dagger_loading_demonstrations_killed.log", "system-ram", None),  # a short paste: "... total Killed"
+        ("dreamerv3_training_killed_zh_locale.log", "system-ram", None),  # ... its shell's word in Chinese ("已杀死")
+        ("torch_xla_4863_training_sigkill_host_ram.log", "system-ram", None),  # a runner's "SIGKILL" alone at its end
+        ("nextpnr_ecp5-chipdb_memoryerror_4gb.log", "system-ram", None),  # a bare MemoryError, make's errors after it
+        ("wav2lip_opencv_insufficient_memory_reading_frames.log", "system-ram", None),  # OpenCV's "cv2.error: ..."
+        ("traefik_vm_dmesg_oom-killed.log", "system-ram", None),  # dmesg's "[28224.365945] Out of memory: Killed"
     ],
 )
 def test_a_log_flattened_onto_one_line_reads_as_the_log(name, kind, class_type):
