@@ -66,9 +66,8 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         (
             "javascript heap out of memory",
             "node::oomerrorhandler",  # the frame of Node's fatal handler, where a paste kept the stack, not the line above
-            "scavenge might not succeed",  # V8's "<--- Last few GCs --->", printed only before that end (a worker's,
-            # a 32-bit browser tab's: "Mark-Compact 991.6 (1033.3) -> 973.6 (1032.5) MB, ... allocation failure;
-            # scavenge might not succeed")
+            "fatal javascript out of memory: reached heap limit",  # V8's newer words (Deno: "# Fatal JavaScript out of
+            # memory: Reached heap limit")
         ),
         "Node's V8 heap limit",
         "--max-old-space-size (in NODE_OPTIONS)",
@@ -87,12 +86,13 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (
         ("<all available memory (",),  # its dialog: "<Out of memory> <All available memory (247MB) has been> <used. To
         "ImageJ's memory limit",  # make more available, use the> <Edit>Options>Memory & Threads command.>"
-        "Edit > Options > Memory & Threads",
+        "the maximum memory in Edit > Options > Memory & Threads",
     ),
     (
-        ("until oom",),  # Android's ART ("Failed to allocate a 4792046832 byte allocation with 2097152 free bytes
+        ("b until oom",),  # Android's ART ("Failed to allocate a 4792046832 byte allocation with 2097152 free bytes
         "the Android app's heap limit",  # and 253MB until OOM, target footprint 4961960, growth limit 268435456")
-        "it with android:largeHeap=\"true\" in the app's manifest (its growth limit is the device's)",
+        'the app\'s heap limit with android:largeHeap="true" in its manifest (the growth limit itself is the '
+        "device's)",
     ),
     (
         ("dpd_block_matrix: no memory left",),  # Psi4's coupled-cluster code at the memory it was given ("Core max
@@ -103,7 +103,8 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         ("exceeded mem limit: ", "(resource_type_memory: "),  # iOS' jetsam on an app or an extension ("EXC_RESOURCE ->
         "iOS' memory limit on the app",  # NotificationServiceExtension[478] exceeded mem limit: ActiveHard 24 MB
         # (fatal)"; Xcode's "EXC_RESOURCE (RESOURCE_TYPE_MEMORY: high watermark memory limit exceeded) (limit=3376 MB)")
-        "it with the entitlement com.apple.developer.kernel.increased-memory-limit (an app's; an extension's is fixed)",
+        "the app's limit with the entitlement com.apple.developer.kernel.increased-memory-limit (an extension's "
+        "cannot be raised: make it hold less)",
     ),
     (
         ("when used memory > 'maxmemory'",),
@@ -127,9 +128,9 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     ),
     (("not enough memory for bam sorting",), "STAR's limit on its sorting memory", "--limitBAMsortRAM"),
 )
-"""A program that stopped at a memory cap of its own, below what the OS allows: the JVM's heap (Minecraft, Gradle,
+"""A program that stopped at a memory cap set for it, below what the machine has: the JVM's heap (Minecraft, Gradle,
 Spark, Elasticsearch), V8's (a frontend build, an Electron app, Node-RED), PHP's memory_limit, ImageMagick's policy, a
-database's own limit.
+database's own limit, an Android app's heap, iOS' limit on an app.
 What ran out is the system RAM the program allowed itself — raising its cap, within the RAM there is, is what helps;
 more swap or pagefile does not while that cap is the one reached."""
 KILLED_CHILD_TEXTS = (

@@ -24,8 +24,9 @@ _TRITON_OFF = "A matching Triton is not available"
 ``Error caught was: ...``): it runs without its Triton kernels, nothing failed."""
 _OWN_KILL = ("WORKER TIMEOUT", "NO MERCY")
 """A server's words before it kills a worker of its own that did not answer in time (gunicorn's arbiter: "WORKER TIMEOUT
-(pid:7)", then "... was sent SIGKILL!" or "Worker with pid 7284 was terminated due to signal 9"; uWSGI's master: "... is taking too much time to die...NO MERCY !!!", then
-"... died, killed by signal 9"): the timeout is the failure, not the kill."""
+(pid:7)", then "... was sent SIGKILL!" or "Worker with pid 7284 was terminated due to signal 9"; uWSGI's master:
+"... is taking too much time to die...NO MERCY !!!", then "... died, killed by signal 9"): the timeout is the failure,
+not the kill."""
 _LABEL_MAX = 80
 """A progress bar's own label (``Steps:``, ``Sampling 4 frames``) is shorter; a longer one holds what was printed
 before the bar on its line."""

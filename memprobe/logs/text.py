@@ -101,7 +101,8 @@ def _plain(line: str) -> str:
 
 _FLAT_BREAK = re.compile(
     r"(?<=it/s\]) +|(?<=s/it\]) +|(?<=[^%]\|) +(?=\|)"  # after a progress bar, between a table's rows (not in an empty bar)
-    r"| +(?="
+    r"|(?<! )(?<!Caused by:) +(?="  # (at a run of spaces' start only: a line of spaces costs nothing; a cause's exception
+    # stays on its "Caused by:" line)
     r"Traceback \(most recent call last\)|File \"[^\"]{1,500}\", line \d+,? in "
     r"|During handling of the above exception|The above exception was the direct cause"
     r"|!!! Exception during processing|Error occurred when executing|Exception in thread "
@@ -117,10 +118,11 @@ _FLAT_BREAK = re.compile(
     r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d[:\]]|\[?\d\d:\d\d:\d\d(?:\.\d{3})?\]? \[[A-Z][a-z]+\] "  # SwarmUI's "23:05:55.937 [Warning] "
     r"|(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception)(?: \(see above for traceback\))?: |\^{3,}"  # (TensorFlow 1's
     # "ResourceExhaustedError (see above for traceback): OOM when allocating ...")
-    r"|(?:[a-z_]\w*\.)+error: |MemoryError(?= |$)"  # OpenCV's "cv2.error: OpenCV(4.4.0) ...", a bare MemoryError
+    r"|cv2\.error: |MemoryError(?= |$)"  # OpenCV's "cv2.error: OpenCV(4.4.0) ...", a bare MemoryError
     r"|\tat [\w$.<>]+\("  # a JVM's stack frame ("\tat net.minecraftforge.client.model...(UnpackedBakedQuad.java:105)")
     r"|g?make(?:\[\d+\])?: \*\*\* "  # GNU make's error ("make[2]: *** [CMakeFiles/...] Error 1", BSD's gmake)
-    r"|\[ *\d{1,7}\.\d{6}\] "  # the kernel's ring buffer, dmesg's stamp ("[28224.365945] Out of memory: Killed ...")
+    r"|\[[ \d]{5,12}\.\d{6}\] "  # the kernel's ring buffer, dmesg's stamp, its seconds padded to five ("[28224.365945]
+    # Out of memory: Killed ...", "[    0.000000] "; not a loss's "[0.693147]")
     r"|level=(?:debug|info|warn|error) ts="  # a Go server's logfmt line (Prometheus', Loki's, Mimir's, Thanos')
     r"|\[\d\d-[A-Z][a-z]{2}-\d{4} \d\d:\d\d:\d\d(?: [A-Z]{3})?\] "  # PHP's error log and php-fpm's ("[30-Dec-2018 15:47:58] ")
     r"|(?:Error|Warning|Info|Critical Warning) \(\d{3,6}\): "  # Quartus' messages ("Error (10054): Verilog HDL ...")
@@ -128,7 +130,7 @@ _FLAT_BREAK = re.compile(
     r"|Caused by: |FAILED: "  # a cause under its error (the JVM's, Rust's anyhow), ninja's failed step
     r"|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}: "  # a C program's ctime stamp ("Sun Sep  5 13:43:45 2021: ")
     r")"
-    r"|(?<![\d\s])(?<!error:) +(?=Killed *$|Killed +(?!process )\S|SIGKILL *$|已杀死 *$)"  # the shell's word (or a runner's
+    r"|(?= )(?<![\d\s])(?<!error:) +(?=Killed *$|Killed +(?!process )\S|SIGKILL *$|已杀死 *$)"  # the shell's word (or a runner's
     # SIGKILL alone), not inside its report of a job ("line 89: 106100 Killed"), gcc's ("c++: internal compiler error:
     # Killed (program cc1plus)") nor the kernel's ("Out of memory: Killed process 11552 (olive)")
 )

@@ -407,9 +407,8 @@ READINGS = [
     ("nextcloud_occ_memory_files-scan-128m.log", "system-ram", None),
     ("psalm-vscode_language-server_memory_512m.log", "system-ram", None),
     # V8's heap in a worker's stack, its fatal handler's frame "node::OOMErrorHandler" above "Error: Worker exited
-    # unexpectedly" (facebook/astryx#1387), and its "<--- Last few GCs --->" in a 32-bit tab (SeleniumHQ/selenium#16375)
+    # unexpectedly" (facebook/astryx#1387)
     ("vitest_astryx_worker_oom_exited.log", "system-ram", None),
-    ("selenium_chrome32_v8_last_gcs.log", "system-ram", None),
     # the Kotlin daemon's heap (damontecres/Wholphin#1237: "Not enough memory to run compilation. Try to increase it via
     # 'gradle.properties'"), Gradle's "java.lang.OutOfMemoryError (no error message)" (schwabe/ics-openvpn#1637), the
     # JVM's heap under a later Kotlin error (expo/expo#30413)

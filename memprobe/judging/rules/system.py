@@ -114,8 +114,8 @@ def own_memory_limit(f: RunFacts) -> list[Suggestion]:
             "raise-own-limit",
             "failure",
             f"Raise {cap}",
-            f"It failed {failure.where} with '{short(failure.message)}': the program stopped at {cap}, a cap of its "
-            "own below what the OS allows.",
+            f"It failed {failure.where} with '{short(failure.message)}': the program stopped at {cap}, a cap set "
+            "for it below what the machine has.",
             f"Raise {knob}, within the RAM the machine has free; or give it less to hold at once. More swap or "
             "pagefile does not help while that cap is the one reached.",
             None,
