@@ -146,6 +146,32 @@ def test_a_logs_own_indentation_is_kept():
         "stack_circleci_haskell-src-exts_exitfailure9.log",
         "stack_wire-server_configurator_exitfailure6.log",
         "velocity-ctd_direct_buffer_memory_config_session.log",
+        # the rounds of 2026-12-06's last session (jz to kw)
+        "aiidalab-qe_pwx_gpu_memory_report_xps.log",
+        "airbyte_destination-lakehouse_source_exit_137_cloud.log",
+        "alpakka-kafka_console_consumer_tls_java_heap_space.log",
+        "applovin_inmobi_oom_sqlite_prepare.log",
+        "bioformats_showinf_jpeg_java-heap-space.log",
+        "clij_fiji_blur3d_cl-mem-object-allocation-failure.log",
+        "crawlee_python_overloaded_warning_statistics.log",
+        "deno_oilpan_cagedheap_ulimit-v.log",
+        "fresco-helper_oom_bitmappool_jpeg.log",
+        "fresco_oom_decodeexecutor_190.log",
+        "glide_canvas_too_large_bitmap.log",
+        "glide_oom_createscaledbitmap_461.log",
+        "glide_oom_executor_60byte.log",
+        "grapheneos_unity_segfault_16gb_addresses.log",
+        "inkscape_haiku_launch_segment_violation.log",
+        "lambda_hm-linter_enospc_tmp.log",
+        "leakcanary_heapdump_zero_bytes.log",
+        "meilisearch_task_too_many_open_files.log",
+        "napari_3d-volume_gl-out-of-memory_teximage3d.log",
+        "nexus2-docker_lucene-index_no-space-left.log",
+        "opengrok_indexer_oome_parallel_indexing_aosp.log",
+        "operate-first_kafka_disk_quota_exceeded_log_recovery.log",
+        "solr_docker_shared_memory_warnings_startup.log",
+        "wazuh-agent_4.4.1_docker-listener_status-1.6g.log",
+        "wechat-assets-picker_flutter-build-ipa_llvm-oom.log",
     }
 
 
@@ -229,6 +255,12 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "tensorrt-llm_triton-8xv100_nccl-cuda-oom.log",
         # the rounds of 2026-12-06 (il to iy)
         "executorch_qnn-llama_fastrpc-map-weights-failed.log",
+        # the rounds of 2026-12-06's last session (jz to kw)
+        "alpine-node-chromium_oom_score_gpu_process_crashed.log",
+        "docker-android-sdk_emulator_no-hw-acceleration.log",
+        "flimfit_matlab_out_of_memory_fitting.log",
+        "flyio_outdoor-heart-sutra_oom-email_ruby.log",
+        "puppeteer-sharp_tmp_no_space_left.log",
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")

@@ -78,6 +78,11 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         "darktable_windows_astro_denoise_closes_last_lines.log",
         "restic_check_index_cache_enospc.log",
         "restic_sftp_hetzner_connection_lost.log",
+        # the rounds of 2026-12-06's last session (jz to kw)
+        "clamav_docker_memory-8m_clamscan-killed-137.log",
+        "mixxx_analyzer_mp3_warnings_flood.log",
+        "openwrt_toolchain_gcc_initial_failed.log",
+        "zeek_4.1_logger_zeekctl-top_37g-rss.log",
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
