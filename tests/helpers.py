@@ -310,7 +310,8 @@ def log_text(name: str) -> str:
 def corpus_shaped(undo) -> set[str]:
     """The corpus logs whose first lines the paste-shape detector ``undo`` (unwrapped, indented, spaced, numbered)
     takes for its shape."""
-    from memprobe.logs.text import SHAPE_HEAD, iter_lines
+    from memprobe.logs.shapes import SHAPE_HEAD
+    from memprobe.logs.text import iter_lines
 
     return {
         path.name

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from .._log import logger
 from ..sensing.snapshot import SystemMemory
 from ..vocabulary import AT_LIMIT, FAILURE_KINDS, KINDS
+from .caps import OWN_LIMITS
 from .sizes import impossible_request, message_sizes
 from .wordings import (
     COMMIT_TEXTS,
@@ -24,13 +25,13 @@ from .wordings import (
     FILE_EXHAUSTED,
     GENERIC_ALLOCATION,
     KILLED_CHILD_TEXTS,
+    MEMORY_LOCK_REFUSED,
     MEMORY_TEXTS,
     NAMED_MEMORY_ERROR,
     NAMES_GPU,
     NOT_A_FAILURE,
     OOM_SUMMARY_LINE,
     ORT_ARENA,
-    OWN_LIMITS,
     PINNED_TEXTS,
     RAM_OOM,
     SHM_FULL,
@@ -76,7 +77,7 @@ def shared_memory_full(message: str | None) -> bool:
 
 
 def own_limit(message: str | None) -> tuple[str, str] | None:
-    """The memory cap of its own the program stopped at, and the setting that raises it (:data:`OWN_LIMITS`).
+    """The memory cap set for the program that it stopped at, and the setting that raises it (:data:`OWN_LIMITS`).
 
     >>> own_limit("java.lang.OutOfMemoryError: Java heap space")
     ("the JVM's heap limit", "its -Xmx (a launcher's or a server's memory setting)")
@@ -135,10 +136,8 @@ def memory_sign(text: str) -> bool:
         return False  # device's
     if any(w in low for w in WENT_ON):  # "continuing anyway": it went on
         return False
-    if low.startswith("warning: failed to mlock") or "cannot lock down" in low:  # llama.cpp's, JACK's: RLIMIT_MLOCK
-        return (
-            False  # refused to pin memory, which works all the same ("Try increasing RLIMIT_MLOCK ('ulimit -l' ...)")
-        )
+    if any(w in low for w in MEMORY_LOCK_REFUSED):  # memory left unlocked: it works all the same
+        return False
     if _MAY_RUN_OUT.search(low):  # a forecast ("Lazyloader failed, falling back to stock HF load. You may run out of
         return False  # RAM here."): what fails, if anything, says so below
     if "if you encounter cuda out of memory" in low:  # Real-ESRGAN's hint under any error ("... try to set --tile")
@@ -297,15 +296,13 @@ _NOT_EXHAUSTION = (
     # tried to allocate too many memory regions."): too many threads, not memory (OpenBLAS#1882)
     "allocate write+execute memory",  # cffi's callback where the OS forbids it ("MemoryError: Cannot allocate
     # write+execute memory for ffi.callback()": macOS on Apple silicon, SELinux): a policy, not memory
-    "cannot lock down",  # JACK's mlock refused ("Cannot lock down 82278944 byte memory area (Cannot allocate memory)"):
-    # RLIMIT_MEMLOCK, the limit on locked memory, not memory running out (the audio server goes on)
     "llvm error: out of memory",  # LLVM's allocator at a size nothing could hold, then abort: Swift 5.6 compiling one
     # pod, an OpenCL kernel's build with doubles, a JIT (in the four threads that quote it, more RAM did not help)
 )
 """Worded as memory errors, not memory running out: :data:`_AIMDO_RESERVE`, and limits other than memory's — NVENC's
 sessions, a count overflowed, inotify's watches, a TLS block, OpenBLAS' thread buffers, LLVM's request of a size
-nothing could hold (a platform's limit on one
-allocation's size: :func:`allocation_size_limit`)."""
+nothing could hold, cffi's write+execute memory a policy forbids (a platform's limit on one allocation's size:
+:func:`allocation_size_limit`)."""
 _DEVICE_BAD_ALLOC = (
     "bad_alloc: cudaerrormemoryallocation",
     "bad_alloc: out_of_memory: cuda error",

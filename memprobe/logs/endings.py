@@ -513,7 +513,7 @@ def ending_kind(low: str, s: str) -> str | None:
             and "(memory_limit_exceeded)" not in low
             and "resource_type_memory" not in low
         )
-        # (ClickHouse's own limit; iOS' on an app: memprobe.judging.wordings.OWN_LIMITS)
+        # (ClickHouse's own limit; iOS' on an app: memprobe.judging.caps.OWN_LIMITS)
         or _MEMORY_LIMIT_OF.search(low)
         or _SRUN_OOM.match(low)
         or _SACCT_OOM.search(low.rstrip())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..judging.wordings import NOT_A_FAILURE, OOM_HANDLER_LINES, WENT_ON
+from ..judging.wordings import MEMORY_LOCK_REFUSED, NOT_A_FAILURE, OOM_HANDLER_LINES, WENT_ON
 from .endings import COULD_NOT_START
 from .records import _PROGRESS as _PROGRESS
 from .records import Frame, LogFailure
@@ -435,7 +435,7 @@ the wording ("[AnimateDiffEvo] - ERROR - No motion models found", "Required inpu
 _HARMLESS = re.compile(
     r"(?i)\bFailed to (?:connect to the bus|adjust OOM score of renderer)\b|\bPassthrough is not supported, GL is\b"
     r"|\bLost UI shared context\b"
-    r"|\bcannot lock down \d+ byte memory area\b"
+    r"|\b" + re.escape(MEMORY_LOCK_REFUSED[1]) + r" \d+ byte memory area\b"
 )
 """Complaints of programs that run all the same, whatever their line's level and words: Chromium starting in a
 container (no D-Bus, no right to set its renderers' OOM scores, no GPU, no GL context for its UI compositor: "ERROR:bus.cc

@@ -70,8 +70,9 @@ from .patterns import (  # what the reader's lines are tested against
     _VAE_WORK,
 )
 from .records import Ending, Frame, LogFacts, LogFailure, LoggedException, LogLine, ModelLoad, PromptLog
+from .shapes import paste_lines
 from .stamps import Stamps
-from .text import FENCES, TAKEN, clean, paste_lines
+from .text import FENCES, TAKEN, clean
 
 __all__ = [
     "read_log",

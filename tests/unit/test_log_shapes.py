@@ -10,7 +10,8 @@ from helpers import FIXTURES, corpus_shaped
 from helpers import log_text as text
 
 from memprobe.logs.explain import explain_log
-from memprobe.logs.text import TAKEN, indented, numbered, spaced
+from memprobe.logs.shapes import indented, numbered, spaced
+from memprobe.logs.text import TAKEN
 
 LOGS = FIXTURES / "logs"
 RUNPOD = LOGS / "ComfyUI-runpod_userlog_zimage_gtx1660ti_oom_console.log"  # PogChan/ComfyUI-runpod

@@ -10,7 +10,7 @@ from helpers import log_text as text
 
 from memprobe.logs.explain import explain_log
 from memprobe.logs.reader import read_log
-from memprobe.logs.text import unwrapped
+from memprobe.logs.shapes import unwrapped
 
 
 @pytest.mark.parametrize("width", [80, 100, 120])
