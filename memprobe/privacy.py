@@ -45,8 +45,9 @@ _POSIX_PATH = re.compile(
 )
 _SHELL_PROMPT = re.compile(r"(?<![\w.-])[\w.-]+@[\w.-]+:(?:~|/)[^\s$#]*(?=[$#])")
 """A shell's prompt: the user, the machine and the folder (``root@488a72695c82:/home/Upscale-A-Video#``)."""
-_FILE_URL = re.compile(r"(?:file|phar):/{1,3}\S+")  # (one slash too: ggml-sycl's "Exception caught at file:/home/...";
-# PHP's archive: "... in phar:///usr/local/bin/composer/src/Composer/DependencyResolver/Solver.php on line 223")
+_FILE_URL = re.compile(r"(?:file|phar|jar):/{1,3}\S+")  # (one slash too: ggml-sycl's "Exception caught at
+# file:/home/..."; PHP's archive: "... in phar:///usr/local/bin/composer/src/Composer/DependencyResolver/Solver.php on
+# line 223"; the JVM's: "... for file jar:///Users/<name>/.../OfflineSymbolTable.zip!/...")
 _HAS_EXTENSION = re.compile(r"^[^.\s]+(?:\.[^.\s]+)*\.[A-Za-z0-9]{1,12}$")
 _QUOTED_FILE = re.compile(r"^[^\\/\s][^\\/]*\.[A-Za-z0-9]{1,12}$")
 """A file name in quotes: its spaces are its own ('Cinematic Model - v1.0.safetensors')."""

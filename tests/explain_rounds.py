@@ -547,4 +547,40 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     "kw": ((14, 30), (0, 0), (7, 12), (0, 0)),  # chemistry, materials and molecular simulation (Psi4, PySCF and
     # GPU4PySCF, Quantum ESPRESSO, NWChem, OpenMM, NAMD, RDKit, AutoDock-GPU, Vina): which memory ran out, or none,
     # 19/30; the original reader 7/30, 0/12
+    "kx": ((19, 30), (0, 0), (11, 16), (0, 0)),  # quantum computing SDKs and simulators (Qiskit Aer, Cirq and qsim,
+    # PennyLane, QuTiP, cuQuantum, CUDA-Q, Braket, tket, Stim): which memory ran out, or none, 21/30; the original
+    # reader 18/30, 1/16
+    "ky": ((18, 30), (0, 0), (11, 15), (0, 0)),  # GIS servers and tools (GeoServer, MapServer, QGIS, PostGIS and
+    # pgRouting, osm2pgsql, Nominatim, OSRM, Valhalla, GraphHopper, tippecanoe): which memory ran out, or none, 22/30;
+    # the original reader 13/30, 5/15
+    "kz": ((11, 30), (0, 0), (5, 13), (0, 0)),  # document and site builds (LaTeX and MiKTeX, pandoc, Sphinx and Read
+    # the Docs, MkDocs, Hugo, Jekyll, Docusaurus, Gatsby, Quarto, Typst, Doxygen): which memory ran out, or none, 18/30;
+    # the original reader 13/30, 2/13
+    "la": ((14, 30), (0, 0), (5, 10), (0, 0)),  # media streaming and conferencing servers (Jitsi, Janus, mediasoup,
+    # MediaMTX, SRS, nginx-rtmp, Owncast, Ant Media, BigBlueButton, Kurento): which memory ran out, or none, 21/30; the
+    # original reader 17/30, 0/10
+    "lb": ((18, 30), (0, 0), (11, 14), (0, 0)),  # Kubernetes' control plane and add-ons (etcd, kube-apiserver, kubelet,
+    # Argo CD, Flux, Istio, Cilium, CoreDNS, metrics-server, k3s, minikube): which memory ran out, or none, 23/30; the
+    # original reader 12/30, 8/14
+    "lc": ((16, 30), (0, 0), (8, 16), (0, 0)),  # functional and proof-language toolchains (GHC, Stack and Cabal, OCaml
+    # and opam, sbt, Elixir, Leiningen, F#, Coq, Lean, Agda, Elm): which memory ran out, or none, 19/30; the original
+    # reader 9/30, 3/16
+    "ld": ((20, 30), (0, 0), (11, 15), (0, 0)),  # trading, backtesting and crypto bots (freqtrade, Hummingbot,
+    # Backtrader, Lean, Zipline, vectorbt, Jesse, Gekko, zenbot, vn.py): which memory ran out, or none, 24/30; the
+    # original reader 18/30, 1/15
+    "le": ((23, 30), (0, 0), (12, 12), (0, 0)),  # IDEs and language servers (rust-analyzer, clangd, pyright and
+    # Pylance, tsserver, gopls, jdtls, JetBrains IDEs, Eclipse, VS Code, ctags): which memory ran out, or none, 27/30;
+    # the original reader 18/30, 4/12
+    "lf": ((13, 30), (0, 0), (9, 13), (0, 0)),  # self-hosted mail, chat and federated servers (Synapse, Mastodon,
+    # PeerTube, Rocket.Chat, Zulip, Discourse, mailcow, Dovecot, rspamd): which memory ran out, or none, 18/30; the
+    # original reader 11/30, 2/13
+    "lg": ((19, 30), (0, 0), (9, 12), (0, 0)),  # infrastructure as code and CI runners (Terraform, Atlantis, Pulumi,
+    # Ansible, Packer, GitHub Actions, GitLab Runner, CircleCI, Buildkite, Drone): which memory ran out, or none, 23/30;
+    # the original reader 11/30, 4/12
+    "lh": ((21, 30), (0, 0), (14, 14), (0, 0)),  # blockchain nodes (geth, Erigon, Nethermind, Reth, Lighthouse, Prysm,
+    # Teku, Solana, Bitcoin Core, Cardano, Polkadot and Substrate, Cosmos): which memory ran out, or none, 23/30; the
+    # original reader 18/30, 8/14
+    "li": ((23, 30), (0, 0), (11, 13), (0, 0)),  # static analysis, fuzzing and security scanners (CodeQL, Semgrep,
+    # Infer, SonarScanner, SpotBugs, AFL++, honggfuzz, Trivy, tsc, mypy): which memory ran out, or none, 27/30; the
+    # original reader 10/30, 1/13
 }

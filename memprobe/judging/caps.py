@@ -26,6 +26,8 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
             "node::oomerrorhandler",  # the frame of Node's fatal handler, where a paste kept the stack, not the line above
             "fatal javascript out of memory: reached heap limit",  # V8's newer words (Deno: "# Fatal JavaScript out of
             # memory: Reached heap limit")
+            "js allocation failed - process out of memory",  # V8's words before 2015 ("FATAL ERROR: JS Allocation
+            # failed - process out of memory")
         ),
         "Node's V8 heap limit",
         "--max-old-space-size (in NODE_OPTIONS)",
@@ -85,6 +87,60 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         "max_server_memory_usage or max_memory_usage",
     ),
     (("not enough memory for bam sorting",), "STAR's limit on its sorting memory", "--limitBAMsortRAM"),
+    (
+        ("query evaluation ran out of memory (java heap maximum",),  # CodeQL's evaluator ("... (Java heap maximum:
+        "CodeQL's memory for a query's evaluation",  # 1165 MiB, Off-heap arrays maximum: 1941 MiB)")
+        "codeQL.runningQueries.memory (the CLI's --ram)",
+    ),
+    (
+        (
+            "{ vsz_limit=",  # Dovecot's master on its child: "Out of memory (service imap { vsz_limit=256 MB }, you
+            "fatal: block_alloc(",  # may need to increase it)"; the child's own words at that limit: "Fatal:
+            "fatal: pool_system_realloc(",  # block_alloc(134217728): Out of memory"
+            "fatal: pool_system_malloc(",
+        ),
+        "Dovecot's vsz_limit on the service",
+        "vsz_limit in the service's block, or default_vsz_limit",
+    ),
+    (
+        ("current maximum heap size is",),  # GHC's runtime ("agda: Heap exhausted; agda: Current maximum heap size is
+        "the Haskell runtime's heap limit",  # 2684354560 bytes (2560 MB). agda: Use `+RTS -M<size>' to increase it."):
+        "+RTS -M<size> (or -with-rtsopts=-M<size> when it is built)",  # pandoc's, Agda's, a Haskell server's
+    ),
+    (
+        (
+            "tex capacity exceeded, sorry [main memory size",  # TeX's fixed arrays ("! TeX capacity exceeded, sorry
+            "tex capacity exceeded, sorry [pattern memory",  # [main memory size=5000000]."; a format's hyphenation
+            "tex capacity exceeded, sorry [pool size",  # patterns: "[pattern memory=700000]"), set in texmf.cnf; its
+            "tex capacity exceeded, sorry [font memory",  # stacks' ("[input stack size=...]": a runaway macro) are not
+        ),
+        "TeX's fixed memory",
+        "main_memory (or trie_size, pool_size, font_mem_size) in texmf.cnf (MiKTeX: initexmf --edit-config-file), or "
+        "LuaLaTeX, which grows its memory",
+    ),
+    (
+        (
+            "insufficient memory to run circuit",  # Qiskit Aer: "Insufficient memory to run circuit circuit-22865 using
+            "-qubit circuit using",  # the Qasm simulator. Required memory: 274877906944M, max memory: 7998M"; older:
+        ),  # "QasmSimulator: Insufficient memory for 30-qubit circuit using "statevector" method."
+        "Qiskit Aer's max_memory_mb (half the machine's RAM by default)",
+        "max_memory_mb in the simulator's options, or fewer qubits, or the matrix_product_state method",
+    ),
+    (
+        ("whilst the maximum memory allowed is",),  # GeoServer's WMS: "Rendering request would use 188051KB, whilst
+        "GeoServer's limit on a rendering request's memory",  # the maximum memory allowed is 65536KB"
+        "Max rendering memory in the WMS settings (or a smaller image)",
+    ),
+    (
+        ("physical memory usage is too high: physicalbytes",),  # JavaCPP's: "java.lang.OutOfMemoryError: Physical
+        "JavaCPP's maxPhysicalBytes",  # memory usage is too high: physicalBytes (4974M) > maxPhysicalBytes (3876M)"
+        "-Dorg.bytedeco.javacpp.maxPhysicalBytes (by default derived from -Xmx)",
+    ),
+    (
+        ("invalid memory alloc request size",),  # PostgreSQL's backend ("ERROR:  invalid memory alloc request size
+        "PostgreSQL's limit of 1 GB on one allocation",  # 1073792000"): one value or one array over MaxAllocSize
+        "no setting raises it: ask for less at once (fewer rows, a bounding box, a smaller array)",
+    ),
 )
 """A program that stopped at a memory cap set for it, below what the machine has: the JVM's heap (Minecraft, Gradle,
 Spark, Elasticsearch), V8's (a frontend build, an Electron app, Node-RED), PHP's memory_limit, ImageMagick's policy, a

@@ -93,7 +93,7 @@ def killed_child(message: str | None) -> bool:
 
 
 _GATE_WORDS = (
-    r"memor|alloc|paging|space|quota|oom|buffer size|hostbuffer|_resources|available ram|out of |full|exhausted"
+    r"memor|alloc|paging|space|quota|oom|buffer size|hostbuffer|_resources|available ram|out of |full|exhausted|100% /"
 )
 _MEMORY_GATE = re.compile(
     "|".join([_GATE_WORDS, *(re.escape(t) for t in MEMORY_TEXTS if t.isascii() and not re.search(_GATE_WORDS, t))])
@@ -105,6 +105,10 @@ much; a character class among the alternatives three times (it defeats the engin
 
 
 _SRUN_OOM = re.compile(r"srun: error: \S+: tasks? [\d,-]+: out of memory")
+_DF_FULL = re.compile(r"^(?!/dev/loop)\S+(?:\s+\d[\d.,]*[kmgtpe]?i?){3}\s+100% /(?!snap/|media/|cdrom|run/media/)\S*$")
+"""``df``'s row of a file system with nothing left (``/dev/nvme0n1p1   20G   20G   50M 100% /``, a tmpfs' ``tmpfs  524288
+524288  0 100% /mnt/mongo-ramdisk``): a full disk, where a paste shows only that; not a snap's or a disc's image (they are
+always full)."""
 _MAY_RUN_OUT = re.compile(r"\b(?:may|might|could|will likely) run out of\b")
 _NATIVE_WARNING = re.compile(r"\.(?:cpp|cu|h) \(\d+\) : warning : ")
 """A native library's own warning, its source file and line before it (PhysX's)."""
@@ -127,6 +131,8 @@ def memory_sign(text: str) -> bool:
     low = text.lower().replace(_GUESSED, "")
     if detect_fallback(text) is not None or "(non oom)" in low:  # aimdo's "VRAM Allocation failed (non OOM)"
         return False
+    if "was sent sigkill" in low or "process exited too early" in low:  # (CircleCI's guess: an ending)
+        return False
     if "was sent sigkill" in low:  # gunicorn's kill, which only guesses "Perhaps out of memory?": an ending
         return False
     if "srun: error:" in low:  # Slurm's "srun: error: h19c54: task 300: Out Of Memory": its cgroup's kill (an ending,
@@ -148,11 +154,17 @@ def memory_sign(text: str) -> bool:
         return False  # memory." after its CUDA errors: a warning, the library went on (its error is the failure)
     return (
         any(t in low for t in MEMORY_TEXTS)
-        or ("out of memory" in low and ("error" in low or "tried to allocate" in low or "encodesession" in low))
+        or (
+            "out of memory" in low
+            and (
+                "error" in low or "tried to allocate" in low or "encodesession" in low or low.lstrip()[:7] == "what():"
+            )
+        )  # (C++'s terminate names its exception's words: "what():  [custatevec] %out of memory in addQubitsToState")
         or translated_device_oom(low)
         or RAM_OOM.search(low) is not None
         or _direct3d_oom(low)
         or FILE_EXHAUSTED.search(low) is not None
+        or _DF_FULL.match(low.strip()) is not None
         or WGPU_OOM.search(low) is not None
         or DEVICE_ALLOCATION.search(low) is not None
     )
@@ -197,7 +209,12 @@ def classify_failure(
         return "vram"  # DirectML's E_OUTOFMEMORY: the GPU's (ONNX Runtime's DML provider, torch-directml, Direct3D)
     if any(t in text for t in COMMIT_TEXTS):
         return "commit-limit"
-    if any(t in text for t in DISK_TEXTS) or SHM_WRITE.search(text) or FILE_EXHAUSTED.search(text):
+    if (
+        any(t in text for t in DISK_TEXTS)
+        or SHM_WRITE.search(text)
+        or FILE_EXHAUSTED.search(text)
+        or any(_DF_FULL.match(line.strip().lower()) for line in (message or "").splitlines()[:8] if "100% /" in line)
+    ):
         return "disk"
     vram_text = (
         any(t in text for t in VRAM_TEXTS)
@@ -296,6 +313,15 @@ _NOT_EXHAUSTION = (
     # tried to allocate too many memory regions."): too many threads, not memory (OpenBLAS#1882)
     "allocate write+execute memory",  # cffi's callback where the OS forbids it ("MemoryError: Cannot allocate
     # write+execute memory for ffi.callback()": macOS on Apple silicon, SELinux): a policy, not memory
+    "vm.max_map_count",  # a process at the kernel's limit on its memory mappings ("Failed to map the data file
+    # (size: 786432): Cannot allocate memory (os error 12). Please increase sysctl vm.max_map_count"), RAM to spare
+    "requested allocation size is too large",  # a Wasm runtime's allocator at its own bound (Substrate's "Failed to
+    # allocate memory: "Requested allocation size is too large""): a size its heap cannot hold, not the machine's
+    "unable to create native thread",  # the JVM at a limit on threads ("... possibly out of memory or process/resource
+    # limits reached"), whether or not its exception's name was parsed
+    "failed to allocate space when creating new wal file (op",  # etcd preallocating its WAL where the file system
+    "failed to allocate space when creating a new wal (str",  # cannot ("operation not supported") or is damaged
+    # ("structure needs cleaning"): not a full disk (that one says "no space left on device")
     "llvm error: out of memory",  # LLVM's allocator at a size nothing could hold, then abort: Swift 5.6 compiling one
     # pod, an OpenCL kernel's build with doubles, a JIT (in the four threads that quote it, more RAM did not help)
 )

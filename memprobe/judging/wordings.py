@@ -145,6 +145,7 @@ SYSTEM_RAM_TEXTS = (
     "ram is full",
     "ctx->mem_buffer != null",  # ggml's assert when malloc gave its context no buffer (GGML_ASSERT: ...ggml.c:4411)
     "enomem: not enough memory",  # Node's (libuv's) ENOMEM: "Error: ENOMEM: not enough memory, read"
+    "spawn enomem",  # Node's child_process when fork was refused ("Error: spawn ENOMEM")
     "array buffer allocation failed",  # V8's RangeError for an ArrayBuffer it could not allocate (tfjs-node's models)
     "errno 12] not enough space",  # ENOMEM in Microsoft's C runtime ("OSError: [Errno 12] Not enough space")
     "resource_exhausted: out of memory allocating",  # XLA's CPU client ("... allocating 124867611608 bytes.")
@@ -176,6 +177,11 @@ SYSTEM_RAM_TEXTS = (
     "bun has run out of memory",
     "out of memory! attempted allocation size",  # Valve's tier0 (SteamCMD, Source servers: "***** OUT OF MEMORY!
     "fatal assertion failed: out of memory",  # attempted allocation size: 147962298 ****", then memstd.cpp's assert)
+    ": out of memory (requested ",  # GHC's runtime when the OS refused its heap ("pandoc: out of memory (requested
+    # 5705302016 bytes)", "ghc: out of memory (requested 1048576 bytes)")
+    "not enough memory in the system to start the virtual machine",  # Hyper-V: the host's RAM for the VM's
+    "outofmemory,microsoft.hyperv",  # ... the same refusal's error id in PowerShell ("FullyQualifiedErrorId :
+    # OutOfMemory,Microsoft.HyperV.PowerShell.Commands.StartVM", its message in the system's language)
     "terminate because of running out of memory",  # Bambu Studio's and OrcaSlicer's dialog ("BambuStudio will
     # terminate because of running out of memory.")
     "fatal error: out of memory",  # Go's runtime ("fatal error: out of memory" then its goroutines: Syncthing, a
@@ -280,6 +286,10 @@ DISK_TEXTS = (
     "winerror 112",
     "os error 112",
     "disk quota exceeded",
+    "unknown system error -122",  # EDQUOT as Node (libuv) names it on Linux ("Error: Unknown system error -122: ...
+    # mkdir '/home/…/.config/Code/logs/…'")
+    "mvcc: database space exceeded",  # etcd's backend at its quota (--quota-backend-bytes: its NOSPACE alarm): the
+    # store's disk space, which compaction and defragmentation give back
     "disc quota exceeded",  # macOS' EDQUOT
     "quota disco superata",  # EDQUOT in glibc's Italian, Russian and Traditional Chinese
     "превышена дисковая квота",
@@ -290,6 +300,9 @@ DISK_TEXTS = (
     "storage limit exceeded",  # Hugging Face Spaces: "Workload Evicted, Storage Limit Exceeded (50G)" (its disk)
     "storage quota has been exceeded",  # Google Drive (Colab): "Google Drive storage quota has been exceeded"
     "not enough disk space",  # a solver's own check (Antares: "... (probably not enough disk space)")
+    "disk space is too low",  # Bitcoin Core ("Error: Disk space is too low!", then it shuts down)
+    "machine runs out of disk space",  # GitHub Actions' runner ("You are running out of disk space. The runner will
+    # stop working when the machine runs out of disk space. Free space left: 66 MB")
     "usage of emptydir volume",  # Kubernetes evicted the pod: "Usage of EmptyDir volume "models-dir" exceeds the limit"
     "insufficient disk space",  # ComfyUI-FluxTrainer: "Insufficient disk space. Required: 2.0GB. Available: 1.36GB"
     "free disk space available is",  # GDAL's own check before it writes (CHECK_DISK_FREE_SPACE): "Free disk space

@@ -187,6 +187,8 @@ _MEMORY_KILL = (
     "(result: oom-kill)",  # systemctl status: "Active: failed (Result: oom-kill) since ..."
     "was killed: failed to reclaim memory",  # FreeBSD's kernel ("pid 52546 (AdGuardHome), jid 0, uid 0, was killed:
     "was killed: out of swap space",  # failed to reclaim memory"; older releases: "... out of swap space")
+    "tasks state (memory values in pages)",  # the kernel's table of tasks, printed only by the OOM killer (the victim's
+    # line may be cut from a paste)
 )
 _WINDOW_OOM = ("render-process-gone reason=oom", "(reason: 'oom'", "-536870904")
 """The window ComfyUI runs in ran out of memory: Electron's event for the Desktop app's renderer, an Electron app's
@@ -213,6 +215,8 @@ _BACKEND_EXIT = (
     "] worker process exited",  # ComfyUI-Distributed: "[Distributed] Worker process exited" (a worker's ComfyUI)
     "stub process is unhealthy",  # Triton's Python backend: the process running the model's code died ("Stub process
     "stub process is not healthy",  # is unhealthy and it will be restarted"; a client's error: "... is not healthy.")
+    "the process exited too early",  # CircleCI's ("The build failed because the process exited too early. This
+    # probably means the system ran out of memory or someone called `kill -9` on the process."): a guess, not a finding
     "exited (exit code ",  # the Desktop app's "ComfyUI process exited (exit code 1)", an MCP server's "... launched
     # EXITED (exit code 1)"
     "程序异常退出，退出代码为",  # the Aki launcher: "[程序异常退出，退出代码为 3 (0x00000003)]" (ended abnormally)
@@ -275,6 +279,8 @@ _CGROUP_KILL = (
     "beyond virtual memory limits",
     "exceeded the memory limit of",  # a platform's ("The container was killed as it exceeded the memory limit of 4g")
     "runtime exited with error: signal: killed",  # AWS Lambda: the function at the memory size it was given
+    "killed due to excessive memory consumption",  # Read the Docs' builder at its limit on a build's memory ("Command
+    # killed due to excessive memory consumption")
 )
 """The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
 OOM_KILLED_FALSE = re.compile(r"oomkilled\"?\s*:\s*false", re.IGNORECASE)
@@ -292,7 +298,7 @@ _SACCT_OOM = re.compile(r"\s(?:out_of_memory|out_of_me\+)\s+\d+:\d+$")
 _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\bexceeded")
 """A hosting platform's own kill (Cloud Run: "Memory limit of 2048 MiB exceeded with 2101 MiB used")."""
 _SIGKILL_EXIT = re.compile(
-    r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*\(?(?:137|-9)\b"
+    r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated|failed)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*\(?(?:137|-9)\b"
     r"|\b(?:killed|terminated)(?: by| with)? signal:? (?:9|sigkill|killed)\b"
     r"|: signal: killed\b"  # Go's os/exec (Ollama's runner: "llama runner process has terminated: signal: killed",
     # Livepeer's "Error from ffmpeg: signal: killed", go build's ".../pkg/tool/linux_amd64/compile: signal: killed")
@@ -355,12 +361,13 @@ c10's ``00007FFA79B2A9BC00007FFA79B19EB0 torch_python.dll!initModule [...]``): t
 _KERNEL_SEGFAULT = re.compile(r"\berror \d+ in [\w.+-]+\.so\b")
 """The end of the kernel's line for a process's SIGSEGV (``... segfault at 0 ip ... error 4 in libhsa-runtime64.so.1``)."""
 _SHELL_JOB = re.compile(
-    r"line \d+:\s+\d+\s+killed|^(?:zsh|bash|sh): killed\s|^\[\d+\]\s*[+-]?\s+(?:\d+\s+)?killed\s|^\d+ killed {2,}\S"
+    r"line \d+:\s+\d+\s+killed|^(?:zsh|bash|sh): killed\s|(?:^|(?<=[\s.]))\[\d+\]\s*[+-]?\s+(?:\d+\s+)?killed\s|^\d+ killed {2,}\S"
 )
 """A shell's report of its child's SIGKILL: a script's (``entrypoint.sh: line 63:  6544 Killed``, or its process
 number alone: ``70361 Killed                  openvino2tensorflow ...``), zsh's (``zsh: killed     mflux-generate
 ...``), a job's (``[1]+  Killed    python train.py``, zsh's with its process number: ``[1]    22539 killed     sudo
-pip3 install spacy``)."""
+pip3 install spacy``, also after the progress line it cut: ``Populating index cache ...[1]    32713 killed     stack
+build``)."""
 _KILLED_ANY = ("killed", *_KILLED_WORDS)
 _KILLED_AMID_BARS = re.compile(
     rf"(?:s/it|it/s|\d)\]?(?:killed|{'|'.join(map(re.escape, _KILLED_WORDS))})[a-z]+ .*\d%\|"
@@ -520,7 +527,13 @@ def ending_kind(low: str, s: str) -> str | None:
         or _CGROUP_USAGE.search(low)
     ):
         return "cgroup-kill"
-    if "container" in low and "low on resource" not in low and any(p in low for p in _MEMORY_KILL):
+    if (
+        "container" in low
+        and "low on resource" not in low
+        and "constraint_none" not in low  # (the kernel's global OOM: "oom-kill:constraint=CONSTRAINT_NONE,...,
+        # cpuset=containerd.service,...,global_oom" names a cpuset, not a memory cgroup's limit)
+        and any(p in low for p in _MEMORY_KILL)
+    ):
         return "cgroup-kill"  # "Container killed by the kernel OOM killer" (an eviction names its container too)
     if (
         any(p in low for p in _MEMORY_KILL)

@@ -72,8 +72,11 @@ def focus_of(facts: LogFacts) -> Focus:
         if e.line.number > last_failure_line
         and (e.during_prompt is None or finished.get(e.during_prompt, -1) < e.line.number)
     ]  # not one its prompt outlived ("Prompt executed" after it)
-    strong = next((e for e in reversed(endings) if e.kind in MEMORY_ENDINGS), None) or (
-        endings[-1] if endings else None
+    strong = (
+        next((e for e in reversed(endings) if e.kind == "cgroup-kill"), None)  # (a memory cgroup's OOM report holds
+        # the kernel's words for any OOM kill too: its cgroup's lines say whose limit it was)
+        or next((e for e in reversed(endings) if e.kind in MEMORY_ENDINGS), None)
+        or (endings[-1] if endings else None)
     )
     ran = [p for p in facts.prompts if p.started is not None]
     loose = facts.loose_error

@@ -253,6 +253,23 @@ def test_glibcs_own_words_in_other_languages_name_their_memory(line: str, kind: 
         ("OutOfMemoryError()", "system-ram"),
         # LLVM's allocator failing at a size nothing could hold (flutter/flutter#100193, a Swift 5.6 bug): no memory
         ("LLVM ERROR: out of memory", "other"),
+        # GHC's runtime when the OS refused its heap (jgm/pandoc#2648); Node's fork refused (askmike/gekko#1641)
+        ("pandoc: out of memory (requested 5705302016 bytes)", "system-ram"),
+        ("(node:248) UnhandledPromiseRejectionWarning: Unhandled promise rejection: Error: spawn ENOMEM", "system-ram"),
+        # etcd preallocating its WAL where the file system cannot (etcd-io/etcd#3335): no memory, no full disk; the
+        # same words for want of space are the disk's
+        ("wal: failed to allocate space when creating new wal file (operation not supported)", "other"),
+        ("wal: failed to allocate space when creating new wal file (no space left on device)", "disk"),
+        # a limit on mappings, not on memory (solana-labs/solana's validators: "... Cannot allocate memory (os error
+        # 12). Please increase sysctl vm.max_map_count")
+        (
+            "Failed to map the data file: Cannot allocate memory (os error 12). Please increase sysctl vm.max_map_count",
+            "other",
+        ),
+        # df's row at 100 %: a full disk; a snap's image is always full (Mailu/Mailu#2520)
+        ("/dev/nvme0n1p1   20G   20G   50M 100% /", "disk"),
+        ("tmpfs              524288   524288          0 100% /mnt/mongo-ramdisk", "disk"),
+        ("/dev/loop5       64M   64M     0 100% /snap/core20/1634", "other"),
     ],
 )
 def test_other_libraries_allocation_errors(message, kind):
@@ -273,6 +290,13 @@ def test_the_jvms_outofmemoryerror_is_not_torchs():
     assert (
         classify_failure(
             jvm, "unable to create native thread: possibly out of memory or process/resource limits reached"
+        )
+        == "other"
+    )
+    # ... also where a paste's quote kept its exception's name from being read (georchestra/docker#286)
+    assert (
+        classify_failure(
+            None, '"java.lang.OutOfMemoryError: unable to create native thread: possibly out of memory or process'
         )
         == "other"
     )

@@ -311,6 +311,16 @@ READINGS = [
     # -- and kp to kw: gunicorn's own kill of the workers it timed out ("WORKER TIMEOUT (pid:7296)", then "Worker with
     # pid 7284 was terminated due to signal 9", benoitc/gunicorn#3136): the timeout, not memory
     ("gunicorn_worker_timeout_signal6_signal9.log", "other", None),
+    # -- and kx to li: etcd preallocating its WAL where the file system cannot ("wal: failed to allocate space when
+    # creating new wal file (operation not supported)", etcd-io/etcd#3335): no disk ran out; a Wasm runtime's allocator at
+    # its own bound ("Failed to allocate memory: "Requested allocation size is too large"", paritytech/polkadot#3287);
+    # PostgreSQL's request for 18 EB, a length gone negative (diffix/pg_diffix#255); CircleCI's guess ("The build failed
+    # because the process exited too early. This probably means the system ran out of memory or someone called `kill -9`",
+    # all-of-us/workbench#6133): an end it could not explain
+    ("etcd_wal_allocate_space_operation_not_supported.log", "other", None),
+    ("polkadot_sync_wasm_allocation_size_too_large.log", "other", None),
+    ("pg_diffix_perform_invalid_alloc_request_size.log", "other", None),
+    ("circleci_ui_server_process_exited_too_early.log", "abrupt", "backend-exit"),
 ]
 
 

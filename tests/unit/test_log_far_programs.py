@@ -3,7 +3,7 @@ rendering, serving, weather, video, edge devices, Windows tools, distributed tra
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
 servers, upscalers, GPU computing outside PyTorch, trainers, LLM front-ends, cluster jobs, the operating system's own
 killers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full disk. How
-such programs end, and what only sounds like memory, are in test_log_far_endings.py. Held-out rounds cc to kw
+such programs end, and what only sounds like memory, are in test_log_far_endings.py. Held-out rounds cc to li
 (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
@@ -474,6 +474,44 @@ READINGS = [
     # SteamCMD's "Error! App '556450' state is 0x202 after update job." (0x202: no room on the disk;
     # jammsen/docker-the-forest-dedicated-server#33)
     ("the-forest-dedicated-server_steamcmd_0x202_wine-c0000135.log", "disk", None),
+    # -- and kx to li: quantum simulators, GIS, document builds, media servers, Kubernetes, functional languages,
+    # trading bots, IDEs, mail and chat servers, CI runners, blockchain nodes, scanners. The host's memory in GHC's
+    # runtime's words ("ghc: out of memory (requested 1048576 bytes)", brendanhay/gogol#5; pandoc's, jgm/pandoc#2648) and
+    # Hyper-V's ("Not enough memory in the system to start the virtual machine minikube", kubernetes/minikube#7552); a
+    # C++ terminate naming a GPU library's ("what():  [custatevec] %out of memory in addQubitsToState",
+    # NVIDIA/cuda-quantum#1884)
+    ("ghc_stack_gogol_compute_out_of_memory.log", "system-ram", None),
+    ("pandoc_mediawiki_plain_out_of_memory_request.log", "system-ram", None),
+    ("minikube_hyperv_not_enough_memory_start_vm.log", "system-ram", None),
+    ("cudaq_custatevec_oom_addqubitstostate_34_qubits.log", "vram", None),
+    # kills: the OOM killer's table of tasks alone ("Tasks state (memory values in pages):", bluenviron/mediamtx#4674);
+    # its global kill in a cpuset named for containerd ("oom-kill:constraint=CONSTRAINT_NONE,...,cpuset=containerd.
+    # service,...,global_oom", paradigmxyz/reth#2965); zsh's job after the progress line it cut ("Populating index cache
+    # ...[1]    32713 killed     stack build", commercialhaskell/stack#1335); ocamlbuild's "Command exited with code
+    # 137." on a host (MLstate/opalang#174); CodeQL's "Dataset import ... failed with code 137." (github/codeql-action#1461)
+    ("mediamtx_recording_oom_tasks_state.log", "system-ram", "memory-kill"),
+    ("reth_sync_catchup_killed_global_oom.log", "system-ram", "memory-kill"),
+    ("stack_build_populating_index_cache_killed_128mb_vps.log", "system-ram", "killed"),
+    ("ocamlopt_opa_parser_killed_137_vm.log", "system-ram", "killed"),
+    ("codeql_action_dataset_import_code_137.log", "system-ram", "killed"),
+    # a build's own limit: Read the Docs' "Command killed due to excessive memory consumption" (aiidateam/aiida-core#1524,
+    # MRChemSoft/mrchem#61); CircleCI's "Exited with code exit status 137", its Docker executor's container
+    # (CounterpartyXCP/counterparty-core#1335)
+    ("sphinx_rtd_singlehtml_killed_memory.log", "cgroup-limit", "cgroup-kill"),
+    ("mrchem_rtd_pdf_build_killed_memory.log", "cgroup-limit", "cgroup-kill"),
+    ("circleci_test_book_exit_status_137.log", "cgroup-limit", "killed"),
+    # the disk: df's row at 100 % (bigbluebutton/bigbluebutton#11185, a tmpfs; aws-samples/aws-scalable-big-blue-button-
+    # example#66; Mailu/Mailu#2520, among snaps' images, always full); etcd's quota ("etcdserver: mvcc: database space
+    # exceeded", etcd-io/etcd#11947); EDQUOT in Node's words ("Unknown system error -122", microsoft/vscode#44729);
+    # Bitcoin Core's "Disk space is too low!" (raspibolt/raspibolt#699); GitHub's runner ("You are running out of disk
+    # space. The runner will stop working when the machine runs out of disk space.", apache/camel-karaf#534)
+    ("bigbluebutton_mongo_ramdisk_tmpfs_full.log", "disk", None),
+    ("bbb_aws_appstack_root_disk_100pct.log", "disk", None),
+    ("mailu_disk_full_df_clamav.log", "disk", None),
+    ("etcdctl_put_mvcc_database_space_exceeded.log", "disk", None),
+    ("vscode_extension_install_disk_quota_eqdquot_122.log", "disk", None),
+    ("bitcoind_raspibolt_disk_space_too_low_root.log", "disk", None),
+    ("github_actions_runner_low_disk_warning_karaf.log", "disk", None),
 ]
 
 
@@ -552,6 +590,24 @@ def test_a_programs_own_memory_cap_is_raised_first_not_the_pagefile():
         ("glide_oom_executor_60byte.log", "android:largeHeap"),
         ("talk-ios_nse_exc_resource_24mb.log", "increased-memory-limit"),
         ("psi4_ccsdt_dpd_block_matrix_no_memory_left.log", "psi4 -m"),
+        # and kx to li: Qiskit Aer's max_memory_mb (oqc-community/qat#129, Qiskit/qiskit-aer#1114), PostgreSQL's 1 GB
+        # (pgRouting/pgrouting#291), GeoServer's WMS limit (tethysplatform/tethys#278), TeX's fixed memory
+        # (MiKTeX/miktex#558, #753), GHC's heap (jgm/pandoc#7419, plfa/plfa.github.io#583), JavaCPP's
+        # (ant-media/Ant-Media-Server#2822), CodeQL's (github/vscode-codeql#865), Dovecot's vsz_limit
+        # (hardware/mailserver#18, mailcow/mailcow-dockerized#2548), V8's before 2015 (askmike/gekko#101)
+        ("qat_aer_statevector_insufficient_memory_ci.log", "max_memory_mb"),
+        ("qiskit_aer_qasm_30q_insufficient_memory_half_ram.log", "max_memory_mb"),
+        ("pgrouting_astar_europe_invalid_memory_alloc.log", "ask for less"),
+        ("geoserver_wms_getmap_max_request_memory_exceeded.log", "Max rendering memory"),
+        ("miktex_pdflatex_main_memory_verbatim.log", "main_memory"),
+        ("miktex_xelatex_format_pattern_memory.log", "trie_size"),
+        ("pandoc_epub_heap_exhausted_rts_cap.log", "+RTS -M"),
+        ("agda_plfa_typecheck_heap_exhausted_3584mb.log", "+RTS -M"),
+        ("antmedia_physical_memory_too_high_adaptive.log", "maxPhysicalBytes"),
+        ("vscode_codeql_query_out_of_memory.log", "codeQL.runningQueries.memory"),
+        ("dovecot_imap_vsz_limit_out_of_memory.log", "vsz_limit"),
+        ("mailcow_dovecot_lmtp_block_alloc_oom.log", "vsz_limit"),
+        ("gekko_localdb_rpi256mb_js_allocation_failed.log", "--max-old-space-size"),
     ):
         doc = explain_log((LOGS / name).read_bytes())
         first, *rest = doc["suggestions"]

@@ -369,6 +369,20 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "wazuh-agent_3.13_modulesd_ossec-log_before-segfault.log",
             "wazuh-install_4.8_manager-install_before-no-space.log",
             "xcaddy_build_go-compile_out-of-memory.log",
+            # the rounds of 2026-12-07 (kx to li)
+            "bigbluebutton_publish_presentation_nil_string.log",
+            "chime_broadcast_ecs_container_memcg_oom.log",
+            "cirq_simulator_numpy_memoryerror_49_qubits.log",
+            "docusaurus_start_enospc_file_watchers.log",
+            "nethermind_receipts_rocksdb_not_enough_space_windows.log",
+            "nginx_rtmp_exec_push_unknown_process_signal9.log",
+            "nginx_rtmp_hls_force_fragment_split.log",
+            "nginx_rtmp_worker_signal11_unexplained.log",
+            "rtsp_simple_server_hang_last_line_ram.log",
+            "rust_analyzer_proc_macro_abi_bogus_alloc_old_nightly.log",
+            "sphinx_graphviz_dot_cannot_be_run_docker.log",
+            "srs2_st_thread_create_enomem_40g_free.log",
+            "whiteboxr_slope_75gb_dem_allocation_failed.log",
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)

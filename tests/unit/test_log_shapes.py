@@ -173,6 +173,19 @@ def test_a_logs_own_indentation_is_kept():
         "solr_docker_shared_memory_warnings_startup.log",
         "wazuh-agent_4.4.1_docker-listener_status-1.6g.log",
         "wechat-assets-picker_flutter-build-ipa_llvm-oom.log",
+        # the rounds of 2026-12-07 (kx to li)
+        "che_theia_k8s_plugin_sidecar_oomkilled_128mi.log",
+        "cilium_olm_operator_describe_oomkilled.log",
+        "clion_bashsupport_stubs_ver_no_space_left.log",
+        "coredns_describe_last_state_oomkilled.log",
+        "docker_mailserver_dovecot_login_killed_signal9.log",
+        "intellij_cloud_code_index_storage_no_space.log",
+        "metrics_server_exit_code_2_no_errors.log",
+        "peertube_plugin_install_killed_137_container.log",
+        "pulumi_nodejs_heap_oom_github_actions.log",
+        "rancher_single_node_container_exit_137_not_oom.log",
+        "triforceafl_fork_server_signal_9_kernel.log",
+        "vscode_go_gopls_connection_disposed_unexplained.log",
     }
 
 

@@ -124,6 +124,10 @@ def test_free_text_is_scrubbed_of_paths_and_the_user_name():
     assert scrub_text("exhausted in phar:///root/site/vendor/phpstan/phpstan/phpstan.phar/src/Node.php on line 2") == (
         "exhausted in [path] on line 2"
     )
+    # ... and the JVM's jar: URL (an IDE's index, cloud-code/IlluminatedCloud's: "for file jar:///Users/<name>/...")
+    assert scrub_text("Failed to build index 'X' for file jar:///Users/alex/dev2/Offline.zip!/A.cls") == (
+        "Failed to build index 'X' for file [path]"
+    )
     # a shell's prompt pasted after the error: its user, its machine and its folder (Upscale-A-Video's container)
     assert scrub_text("(.venv) root@488a72695c82:/home/Upscale-A-Video# ") == "(.venv) [path]# "
     assert scrub_text("bob@desk:~/ComfyUI$ python main.py") == "[path]$ python main.py"
