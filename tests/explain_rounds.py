@@ -583,4 +583,22 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     "li": ((23, 30), (0, 0), (11, 13), (0, 0)),  # static analysis, fuzzing and security scanners (CodeQL, Semgrep,
     # Infer, SonarScanner, SpotBugs, AFL++, honggfuzz, Trivy, tsc, mypy): which memory ran out, or none, 27/30; the
     # original reader 10/30, 1/13
+    "lj": ((14, 27), (0, 0), (10, 16), (0, 0)),  # time-series databases and IoT brokers (InfluxDB, TimescaleDB,
+    # QuestDB, TDengine, IoTDB, VictoriaMetrics, OpenTSDB, Mosquitto, paho-mqtt): which memory ran out, or none, 18/27;
+    # the original reader 9/27, 2/16
+    "ln": ((18, 29), (0, 0), (8, 14), (0, 0)),  # office suites and document conversion (LibreOffice and JODConverter,
+    # ONLYOFFICE, Collabora, Gotenberg, Apache POI, wkhtmltopdf, Stirling-PDF): which memory ran out, or none, 21/29;
+    # the original reader 13/29, 1/14
+    "lo": ((22, 30), (0, 0), (11, 12), (0, 0)),  # media library managers and download clients (Sonarr, Radarr, Lidarr,
+    # Tdarr, qBittorrent, SABnzbd, Kavita, Audiobookshelf, Navidrome): which memory ran out, or none, 26/30; the
+    # original reader 14/30, 3/12
+    "lp": ((15, 30), (0, 0), (9, 12), (0, 0)),  # reverse proxies, caches and load balancers (nginx, OpenResty and Kong,
+    # HAProxy, Varnish, Squid, Apache httpd, Traffic Server, Nginx Proxy Manager): which memory ran out, or none, 22/30;
+    # the original reader 14/30, 1/12
+    # Rounds lk, ll, lm and lq (2026-12-07: the search budget ran out mid-round) scored lk (game console emulators, 19
+    # logs): 11/19, 0/0, 4/6, 0/0, which memory 15/19 (the original reader 13/19, 0/6 advised); ll (CFD, climate and HPC
+    # solvers, 18 logs): 7/18, 0/0, 1/8, 0/0, which memory 9/18 (the original reader 10/18, 0/8 advised); lm (desktop
+    # note-taking and messaging apps, 19 logs): 13/19, 0/0, 2/4, 0/0, which memory 15/19 (the original reader 11/19, 0/4
+    # advised); lq (Linux desktops and display servers, 19 logs): 5/19, 0/0, 2/2, 0/0, which memory 17/19 (the original
+    # reader 18/19, 1/2 advised): under a round's 20, not held here.
 }

@@ -14,6 +14,8 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
             "java heap space",
             "gc overhead limit exceeded",
             "outofmemoryerror (no error message)",  # Gradle's report of an OutOfMemoryError the JVM gave no detail
+            "outofmemoryerror: java heap",  # (its "space" cut off by a page: "... java.lang.OutOfMemoryError: Java heap")
+            "outofmemoryerror thrown from the uncaughtexceptionhandler",  # the heap too full to report its own error
         ),
         "the JVM's heap limit",
         "its -Xmx (a launcher's or a server's memory setting)",
@@ -26,8 +28,8 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
             "node::oomerrorhandler",  # the frame of Node's fatal handler, where a paste kept the stack, not the line above
             "fatal javascript out of memory: reached heap limit",  # V8's newer words (Deno: "# Fatal JavaScript out of
             # memory: Reached heap limit")
-            "js allocation failed - process out of memory",  # V8's words before 2015 ("FATAL ERROR: JS Allocation
-            # failed - process out of memory")
+            "allocation failed - process out of memory",  # V8's words before 2015 ("FATAL ERROR: JS Allocation
+            # failed - process out of memory", "CALL_AND_RETRY_LAST Allocation failed - process out of memory")
         ),
         "Node's V8 heap limit",
         "--max-old-space-size (in NODE_OPTIONS)",
@@ -87,6 +89,27 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         "max_server_memory_usage or max_memory_usage",
     ),
     (("not enough memory for bam sorting",), "STAR's limit on its sorting memory", "--limitBAMsortRAM"),
+    (
+        ("not enough memory to execute current fragment instance",),  # Apache IoTDB ("301: There is not enough memory
+        "IoTDB's memory for queries (a share of the DataNode's heap)",  # to execute current fragment instance, current
+        # remaining free memory is 86762854, estimated memory usage ... is 270139392")
+        "the DataNode's heap (ON_HEAP_MEMORY in datanode-env.sh) or the share of it for queries",
+    ),
+    (
+        ("global rss memory limit exceeded",),  # QuestDB ("CairoException: [-1] global RSS memory limit exceeded
+        "QuestDB's RSS memory limit",  # [usage=25786145438, RSS_MEM_LIMIT=25786161540, size=16777216, ...]")
+        "ram.usage.limit.bytes or ram.usage.limit.percent in server.conf",
+    ),
+    (
+        ("not enough memory in mymalloc",),  # GADGET's allocator and the codes built on it ("Not enough memory in
+        "the code's own memory pool (MaxMemSize)",  # mymalloc_fullinfo() to allocate 19940.4 MB for variable 'P' ...
+        "MaxMemSize in the parameter file, or more tasks to share the data",  # (FreeBytes=2274.12 MB)")
+    ),
+    (
+        ("lua vm crashed, reason: not enough memory",),  # OpenResty's and Kong's LuaJIT ("nginx: lua atpanic: Lua VM
+        "LuaJIT's own heap limit (2 GB without GC64)",  # crashed, reason: not enough memory")
+        "a LuaJIT built with GC64 (OpenResty 1.15.8 and later), or less held in Lua",
+    ),
     (
         ("query evaluation ran out of memory (java heap maximum",),  # CodeQL's evaluator ("... (Java heap maximum:
         "CodeQL's memory for a query's evaluation",  # 1165 MiB, Off-heap arrays maximum: 1941 MiB)")

@@ -313,6 +313,10 @@ _NOT_EXHAUSTION = (
     # tried to allocate too many memory regions."): too many threads, not memory (OpenBLAS#1882)
     "allocate write+execute memory",  # cffi's callback where the OS forbids it ("MemoryError: Cannot allocate
     # write+execute memory for ffi.callback()": macOS on Apple silicon, SELinux): a policy, not memory
+    "error talking to mqtt: out of memory",  # paho-mqtt's MQTT_ERR_NOMEM, which it also returns for a socket's
+    "on_disconnect 1: out of memory",  # errors (home-assistant/core#6247, a device's bad credentials): no memory
+    "disconnected due to out of memory",  # Mosquitto 2.0's misleading reason for a client gone before its PUBACK
+    # (eclipse/mosquitto#2525)
     "vm.max_map_count",  # a process at the kernel's limit on its memory mappings ("Failed to map the data file
     # (size: 786432): Cannot allocate memory (os error 12). Please increase sysctl vm.max_map_count"), RAM to spare
     "requested allocation size is too large",  # a Wasm runtime's allocator at its own bound (Substrate's "Failed to

@@ -146,6 +146,10 @@ SYSTEM_RAM_TEXTS = (
     "ctx->mem_buffer != null",  # ggml's assert when malloc gave its context no buffer (GGML_ASSERT: ...ggml.c:4411)
     "enomem: not enough memory",  # Node's (libuv's) ENOMEM: "Error: ENOMEM: not enough memory, read"
     "spawn enomem",  # Node's child_process when fork was refused ("Error: spawn ENOMEM")
+    "memory allocation failed for ",  # Fortran codes' own check of ALLOCATE's status (FDS: "ERROR: Memory allocation
+    # failed for OME_E in the routine INIT")
+    "failed to reallocate",  # LAMMPS ("ERROR on proc 617: Failed to reallocate 1650272 bytes for array comm:buf_send")
+    "out-of-memory, texturing temporarily disabled",  # PCSX2's GSdx in a 32-bit process ("GSdx: out-of-memory, ...")
     "array buffer allocation failed",  # V8's RangeError for an ArrayBuffer it could not allocate (tfjs-node's models)
     "errno 12] not enough space",  # ENOMEM in Microsoft's C runtime ("OSError: [Errno 12] Not enough space")
     "resource_exhausted: out of memory allocating",  # XLA's CPU client ("... allocating 124867611608 bytes.")
@@ -198,6 +202,7 @@ GENERIC_ALLOCATION = (
     "bad allocation",
     "ran out of memory allocating",
     "fail to alloc memory of",  # PaddlePaddle's allocator ("ResourceExhaustedError: Fail to alloc memory of 564023296 size")
+    "failed to reallocate",
 )
 """Host-memory texts other libraries also print for a GPU's memory (ONNX Runtime's arena, llama.cpp's
 buffers): a GPU named beside them makes them VRAM."""
@@ -396,6 +401,8 @@ VRAM_TEXTS = (
     "too large for this gpu",  # SeedVR2, re-raising torch's OOM: "VAE decode failed - tensor too large for this GPU"
     "not enough vram",
     "vram oom",
+    "failed to allocate nvkms memory",  # NVIDIA's kernel driver for a Wayland compositor's buffers ("Failed to
+    # allocate NVKMS memory for GEM object" in dmesg, with VRAM exhausted)
     "dml allocator out of memory",  # torch-directml's heap ("[W ...dml_heap_allocator.cc:120] DML allocator out of memory!")
     "vram out-of-memory",  # chaiNNer's ("A VRAM out-of-memory error has occurred. Please try using a more extreme ...")
     "out of vram",  # a pack's own word, or what a user types in place of a log ("ran out of VRAM during decode")

@@ -187,12 +187,15 @@ _MEMORY_KILL = (
     "(result: oom-kill)",  # systemctl status: "Active: failed (Result: oom-kill) since ..."
     "was killed: failed to reclaim memory",  # FreeBSD's kernel ("pid 52546 (AdGuardHome), jid 0, uid 0, was killed:
     "was killed: out of swap space",  # failed to reclaim memory"; older releases: "... out of swap space")
+    "total-vm:",  # the OOM killer's line on its victim, also without its "Out of memory: " head ("Killed process
+    # 14036 (g_mmpbsa) total-vm:26639468kB")
     "tasks state (memory values in pages)",  # the kernel's table of tasks, printed only by the OOM killer (the victim's
     # line may be cut from a paste)
 )
-_WINDOW_OOM = ("render-process-gone reason=oom", "(reason: 'oom'", "-536870904")
+_WINDOW_OOM = ("render-process-gone reason=oom", "(reason: 'oom'", "-536870904", "renderer process oom - see")
 """The window ComfyUI runs in ran out of memory: Electron's event for the Desktop app's renderer, an Electron app's
-dialog for its window ("The window terminated unexpectedly (reason: 'oom', code: '-536870904')"), Chromium's exit code
+dialog for its window ("The window terminated unexpectedly (reason: 'oom', code: '-536870904')") and its console
+("Renderer process oom - see https://www.electronjs.org/docs/tutorial/application-debugging ..."), Chromium's exit code
 for a renderer's OOM (0xE0000008, as Electron's render-process-gone details print it). The server is another process."""
 _KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了", "убито")
 """The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese, Japanese and Russian catalogs
@@ -298,7 +301,7 @@ _SACCT_OOM = re.compile(r"\s(?:out_of_memory|out_of_me\+)\s+\d+:\d+$")
 _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\bexceeded")
 """A hosting platform's own kill (Cloud Run: "Memory limit of 2048 MiB exceeded with 2101 MiB used")."""
 _SIGKILL_EXIT = re.compile(
-    r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated|failed)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*\(?(?:137|-9)\b"
+    r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated|failed|died)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*\(?(?:137|-9)\b"
     r"|\b(?:killed|terminated)(?: by| with)? signal:? (?:9|sigkill|killed)\b"
     r"|: signal: killed\b"  # Go's os/exec (Ollama's runner: "llama runner process has terminated: signal: killed",
     # Livepeer's "Error from ffmpeg: signal: killed", go build's ".../pkg/tool/linux_amd64/compile: signal: killed")
@@ -349,9 +352,10 @@ own report names it (an Android tombstone's, macOS' crashed thread, pip's)."""
 _CRASH_SIGNAL_CODE = re.compile(rf"\bcode\s*=?\s*-{_FATAL_SIGNALS}\b")
 """A child's exit code as Python's ``subprocess`` gives a signal's (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV), also as a
 launcher words it (DeepSpeed's "exits with return code = -11")."""
-_SUPERVISED_SIGNAL = re.compile(r"exited with code \d+ \(by signal (\d+)\)")
+_SUPERVISED_SIGNAL = re.compile(r"(?:exited with code \d+ \(by signal |\bworker process \d+ exited on signal )(\d+)")
 """s6-overlay's supervisor in a container on a service's end by a signal (``Service exited with code 256 (by signal
-4)``): SIGKILL's 9 is a kill, SIGILL's 4, SIGABRT's 6, SIGBUS' 7, SIGFPE's 8 and SIGSEGV's 11 a crash."""
+4)``), nginx's master on a worker (``worker process 15188 exited on signal 9``): SIGKILL's 9 is a kill, SIGILL's 4,
+SIGABRT's 6, SIGBUS' 7, SIGFPE's 8 and SIGSEGV's 11 a crash."""
 _NATIVE_FRAME = re.compile(
     r"python3\d*\.dll(?:\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ byte\(s\)|\+0x[0-9a-f]+\))"
     r"|^[\w.-]+\.dll \+ 0x[0-9a-f]+\b|^[0-9a-f]{16}(?:[0-9a-f]{16})? [\w.-]+\.dll!"
@@ -378,6 +382,8 @@ shards:  50%|...``)."""
 _COMMIT_EXHAUSTED = (
     "resource-exhaustion-detector",
     "low virtual memory condition",
+    "lack of virtual memory in the system",  # the same event as a translation words it ("The lack of virtual memory in
+    # the system was successfully detected. The following programs allocated the largest amount ...")
     "small or disabled pagefile",  # SwarmUI, right after its backend died with memory near full
 )
 _UNREACHABLE = (
@@ -519,6 +525,7 @@ def ending_kind(low: str, s: str) -> str | None:
             any(p in low for p in _CGROUP_KILL)
             and "(memory_limit_exceeded)" not in low
             and "resource_type_memory" not in low
+            and "global rss memory limit" not in low  # (QuestDB's own)
         )
         # (ClickHouse's own limit; iOS' on an app: memprobe.judging.caps.OWN_LIMITS)
         or _MEMORY_LIMIT_OF.search(low)

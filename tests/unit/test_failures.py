@@ -270,6 +270,13 @@ def test_glibcs_own_words_in_other_languages_name_their_memory(line: str, kind: 
         ("/dev/nvme0n1p1   20G   20G   50M 100% /", "disk"),
         ("tmpfs              524288   524288          0 100% /mnt/mongo-ramdisk", "disk"),
         ("/dev/loop5       64M   64M     0 100% /snap/core20/1634", "other"),
+        # and lj to lq: a Fortran code's own check (firemodels/fds#1266); METIS asking for 181 TB at once (mfem/mfem#4859);
+        # paho-mqtt's MQTT_ERR_NOMEM for a socket's error (home-assistant/core#6247); NVIDIA's kernel driver out of VRAM
+        # (NVIDIA/egl-wayland#185)
+        ("ERROR: Memory allocation failed for OME_E in the routine INIT", "system-ram"),
+        ("***Memory allocation failed for OMETIS: cptr. Requested size: 181419418625296 bytes", "other"),
+        ("homeassistant.exceptions.HomeAssistantError: Error talking to MQTT: Out of memory.", "other"),
+        ("Failed to allocate NVKMS memory for GEM object", "vram"),
     ],
 )
 def test_other_libraries_allocation_errors(message, kind):

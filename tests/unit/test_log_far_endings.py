@@ -321,6 +321,14 @@ READINGS = [
     ("polkadot_sync_wasm_allocation_size_too_large.log", "other", None),
     ("pg_diffix_perform_invalid_alloc_request_size.log", "other", None),
     ("circleci_ui_server_process_exited_too_early.log", "abrupt", "backend-exit"),
+    # -- and lj to lq: paho-mqtt's "Out of memory", its MQTT_ERR_NOMEM also for a socket's errors and a device's bad
+    # credentials (home-assistant/core#6247, GoogleCloudPlatform/python-docs-samples#3472): no memory; METIS asking
+    # for 181 TB at once (mfem/mfem#4859's "Requested size: 181419418625296 bytes"); nginx's master on a worker's
+    # segfault ("worker process 21539 exited on signal 11", arut/nginx-rtmp-module#470): a crash
+    ("homeassistant_paho_mqtt_out_of_memory_socket_error.log", "other", None),
+    ("gcp_cloudiot_mqtt_paho_out_of_memory_bad_credentials.log", "other", None),
+    ("mfem_superlu_ometis_huge_request.log", "other", None),
+    ("nginx_rtmp_worker_signal11_unexplained.log", "abrupt", "crash"),
 ]
 
 

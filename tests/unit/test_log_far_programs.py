@@ -3,7 +3,7 @@ rendering, serving, weather, video, edge devices, Windows tools, distributed tra
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
 servers, upscalers, GPU computing outside PyTorch, trainers, LLM front-ends, cluster jobs, the operating system's own
 killers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full disk. How
-such programs end, and what only sounds like memory, are in test_log_far_endings.py. Held-out rounds cc to li
+such programs end, and what only sounds like memory, are in test_log_far_endings.py. Held-out rounds cc to lq
 (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
@@ -512,6 +512,25 @@ READINGS = [
     ("vscode_extension_install_disk_quota_eqdquot_122.log", "disk", None),
     ("bitcoind_raspibolt_disk_space_too_low_root.log", "disk", None),
     ("github_actions_runner_low_disk_warning_karaf.log", "disk", None),
+    # -- and lj to lq: time-series databases, emulators, solvers, desktop apps, document conversion, media managers,
+    # proxies, Linux desktops. The host's memory in Fortran codes' own check ("ERROR: Memory allocation failed for OME_E
+    # in the routine INIT", firemodels/fds#1266), LAMMPS' ("Failed to reallocate 1650272 bytes for array
+    # comm:buf_send", lammps/lammps#3526); the GPU's in NVIDIA's kernel driver ("Failed to allocate NVKMS memory for
+    # GEM object", NVIDIA/egl-wayland#185)
+    ("fds_init_memory_allocation_failed_mesh_too_big.log", "system-ram", None),
+    ("lammps_mvapich_comm_buf_send_realloc_failed.log", "system-ram", None),
+    ("kde_wayland_nvidia_egl_nvkms_gem_alloc_vram.log", "vram", None),
+    # kills: the OOM killer's victim line without its head ("Killed process 14036 (g_mmpbsa) total-vm:26639468kB",
+    # RashmiKumari/g_mmpbsa#7); an Electron app's console ("Renderer process oom - see https://www.electronjs.org/...",
+    # logseq/logseq#2129); Windows' low-virtual-memory event as a translation words it ("The lack of virtual memory in
+    # the system was successfully detected", qbittorrent/qBittorrent#18570); HAProxy's master on its worker ("Current
+    # worker (25) exited with code 137 (Killed)", medic/cht-core#8166: a host's, no container's); nginx's master on its
+    # worker ("worker process 15188 exited on signal 9", owasp-modsecurity/ModSecurity-nginx#36)
+    ("g_mmpbsa_dmesg_oom_killed_process.log", "system-ram", "memory-kill"),
+    ("logseq_renderer_oom_memory_leak_4g.log", "system-ram", "window-oom"),
+    ("qbittorrent_windows_lack_of_virtual_memory_pagefile_6gb.log", "commit-limit", "commit-exhausted"),
+    ("haproxy_cht_worker_exit_137_killed_memory.log", "system-ram", "killed"),
+    ("nginx_modsecurity_worker_signal_9_memory_leak.log", "system-ram", "killed"),
 ]
 
 
@@ -608,6 +627,16 @@ def test_a_programs_own_memory_cap_is_raised_first_not_the_pagefile():
         ("dovecot_imap_vsz_limit_out_of_memory.log", "vsz_limit"),
         ("mailcow_dovecot_lmtp_block_alloc_oom.log", "vsz_limit"),
         ("gekko_localdb_rpi256mb_js_allocation_failed.log", "--max-old-space-size"),
+        # and lj to lq: IoTDB's memory for queries (apache/iotdb#11967), QuestDB's RSS limit (questdb/questdb#4999), the
+        # JVM's heap too full to report its error (questdb/questdb#5370), GADGET's MaxMemSize (denisyurin/GALIC#1),
+        # LuaJIT's 2 GB (Kong/kong#4816), V8's old "# Allocation failed - process out of memory"
+        # (ONLYOFFICE/DocumentBuilder#11)
+        ("iotdb_export_tsfile_query_memory_not_enough.log", "ON_HEAP_MEMORY"),
+        ("questdb_global_rss_memory_limit_exceeded.log", "ram.usage.limit"),
+        ("questdb_pgwire_outofmemoryerror_uncaught_handler_journal.log", "-Xmx"),
+        ("galic_mymalloc_not_enough_memory_maxmemsize.log", "MaxMemSize"),
+        ("kong_luajit_vm_not_enough_memory_2gb.log", "GC64"),
+        ("onlyoffice_documentbuilder_v8_allocation_failed_bug.log", "--max-old-space-size"),
     ):
         doc = explain_log((LOGS / name).read_bytes())
         first, *rest = doc["suggestions"]

@@ -369,7 +369,7 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "wazuh-agent_3.13_modulesd_ossec-log_before-segfault.log",
             "wazuh-install_4.8_manager-install_before-no-space.log",
             "xcaddy_build_go-compile_out-of-memory.log",
-            # the rounds of 2026-12-07 (kx to li)
+            # the rounds of 2026-12-07 (kx to lq)
             "bigbluebutton_publish_presentation_nil_string.log",
             "chime_broadcast_ecs_container_memcg_oom.log",
             "cirq_simulator_numpy_memoryerror_49_qubits.log",
@@ -383,6 +383,21 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "sphinx_graphviz_dot_cannot_be_run_docker.log",
             "srs2_st_thread_create_enomem_40g_free.log",
             "whiteboxr_slope_75gb_dem_allocation_failed.log",
+            "apache_prefork_fork_enomem_liberapay.log",
+            "cinnamon_178_libmuffin_segfault_respawn.log",
+            "firefoam_parallel_filmregion_points_missing.log",
+            "graphite_carbon_console_log_normal_startup.log",
+            "kong_docker_memory_limit_worker_signal_9.log",
+            "kong_openshift_worker_signal_9_502.log",
+            "mosquitto_addon_saving_db_before_oom_kill.log",
+            "nginx_modsecurity_worker_signal_9_memory_leak.log",
+            "nginx_pagespeed_tmp_no_space_left.log",
+            "npm_logrotate_unknown_user_logs_fill_disk.log",
+            "sabnzbd_assembler_disk_full_direct_unpack.log",
+            "solarman_mqtt_mosquitto_client_disconnected_out_of_memory.log",
+            "sonarr_qnap_updater_log_no_failure.log",
+            "sonarr_update_tmp_no_space_left.log",
+            "transmission_openvpn_docker_memcg_oom_dmesg.log",
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)

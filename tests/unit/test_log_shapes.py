@@ -173,7 +173,7 @@ def test_a_logs_own_indentation_is_kept():
         "solr_docker_shared_memory_warnings_startup.log",
         "wazuh-agent_4.4.1_docker-listener_status-1.6g.log",
         "wechat-assets-picker_flutter-build-ipa_llvm-oom.log",
-        # the rounds of 2026-12-07 (kx to li)
+        # the rounds of 2026-12-07 (kx to lq)
         "che_theia_k8s_plugin_sidecar_oomkilled_128mi.log",
         "cilium_olm_operator_describe_oomkilled.log",
         "clion_bashsupport_stubs_ver_no_space_left.log",
@@ -186,6 +186,12 @@ def test_a_logs_own_indentation_is_kept():
         "rancher_single_node_container_exit_137_not_oom.log",
         "triforceafl_fork_server_signal_9_kernel.log",
         "vscode_go_gopls_connection_disposed_unexplained.log",
+        "autoexcel_poi_sharedstrings_gc_overhead_xmx512m.log",
+        "joplin_sync_enotsup_vbox_shared_folder.log",
+        "jxls_poi_xmlbeans_gc_overhead_export.log",
+        "questdb_query_java_heap_space_longinthashmap.log",
+        "stirling_pdf_pipeline_readallbytes_java_heap.log",
+        "swaybg_memory_usage_ps_listing.log",
     }
 
 
@@ -275,6 +281,8 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "flimfit_matlab_out_of_memory_fitting.log",
         "flyio_outdoor-heart-sutra_oom-email_ruby.log",
         "puppeteer-sharp_tmp_no_space_left.log",
+        # the rounds of 2026-12-07 (kx to lq)
+        "tdarr_node_ffmpeg_malloc_consolidate_invalid_chunk.log",
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")

@@ -83,6 +83,10 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         "mixxx_analyzer_mp3_warnings_flood.log",
         "openwrt_toolchain_gcc_initial_failed.log",
         "zeek_4.1_logger_zeekctl-top_37g-rss.log",
+        # the rounds of 2026-12-07 (kx to lq)
+        "excelcompare_poi_xssf_gc_overhead_windows.log",
+        "sonarr_dietpi_mono_exit_status_1.log",
+        "wkhtmltopdf_windows_http_error_1005.log",
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
