@@ -131,8 +131,8 @@ def memory_sign(text: str) -> bool:
     low = text.lower().replace(_GUESSED, "")
     if detect_fallback(text) is not None or "(non oom)" in low:  # aimdo's "VRAM Allocation failed (non OOM)"
         return False
-    if "was sent sigkill" in low or "process exited too early" in low:  # (CircleCI's guess: an ending)
-        return False
+    if "process exited too early" in low:  # CircleCI's guess ("... probably means the system ran out of memory or
+        return False  # someone called `kill -9`"): an ending
     if "was sent sigkill" in low:  # gunicorn's kill, which only guesses "Perhaps out of memory?": an ending
         return False
     if "srun: error:" in low:  # Slurm's "srun: error: h19c54: task 300: Out Of Memory": its cgroup's kill (an ending,

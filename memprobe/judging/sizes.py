@@ -110,10 +110,10 @@ _REQUESTED = (
     re.compile(r"large alloc\s+" + _SIZE),  # tcmalloc's report of any large allocation ("... bytes == (nil)" when
     # refused), TensorFlow's GPU allocator's ("EigenAllocator for GPU ran out of memory when allocating 0"): read for
     re.compile(r"ran out of memory when allocating\s+" + _SIZE),  # an impossible size only, not as one it names
-    re.compile(r"invalid memory alloc request size\s+" + _SIZE),
-    re.compile(r"(?i)requested size:\s+" + _SIZE),  # METIS under MUMPS, SuperLU, SPRAL ("***Memory allocation failed for
-    # OMETIS: cptr. Requested size: 18446744039349813296 bytes")  # PostgreSQL's (a length read as negative:
+    re.compile(r"invalid memory alloc request size\s+" + _SIZE),  # PostgreSQL's (a length read as negative:
     # "... request size 18446744072631599008")
+    re.compile(r"(?i)requested size:\s+" + _SIZE),  # METIS under MUMPS, SuperLU, SPRAL ("***Memory allocation failed
+    # for OMETIS: cptr. Requested size: 18446744039349813296 bytes")
 )
 _NEGATIVE_REQUEST = re.compile(r"\ballocat(?:e|ing) -\d+ bytes\b")
 """A negative count of bytes asked for (LAMMPS' "Failed to allocate -156019200 bytes for array"): a size that

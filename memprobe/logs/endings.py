@@ -301,7 +301,8 @@ _SACCT_OOM = re.compile(r"\s(?:out_of_memory|out_of_me\+)\s+\d+:\d+$")
 _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\bexceeded")
 """A hosting platform's own kill (Cloud Run: "Memory limit of 2048 MiB exceeded with 2101 MiB used")."""
 _SIGKILL_EXIT = re.compile(
-    r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated|failed|died)\b[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*\(?(?:137|-9)\b"
+    r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated|failed|died)\b"
+    r"[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*\(?(?:137|-9)\b"
     r"|\b(?:killed|terminated)(?: by| with)? signal:? (?:9|sigkill|killed)\b"
     r"|: signal: killed\b"  # Go's os/exec (Ollama's runner: "llama runner process has terminated: signal: killed",
     # Livepeer's "Error from ffmpeg: signal: killed", go build's ".../pkg/tool/linux_amd64/compile: signal: killed")
@@ -365,7 +366,8 @@ c10's ``00007FFA79B2A9BC00007FFA79B19EB0 torch_python.dll!initModule [...]``): t
 _KERNEL_SEGFAULT = re.compile(r"\berror \d+ in [\w.+-]+\.so\b")
 """The end of the kernel's line for a process's SIGSEGV (``... segfault at 0 ip ... error 4 in libhsa-runtime64.so.1``)."""
 _SHELL_JOB = re.compile(
-    r"line \d+:\s+\d+\s+killed|^(?:zsh|bash|sh): killed\s|(?:^|(?<=[\s.]))\[\d+\]\s*[+-]?\s+(?:\d+\s+)?killed\s|^\d+ killed {2,}\S"
+    r"line \d+:\s+\d+\s+killed|^(?:zsh|bash|sh): killed\s|(?:^|(?<=[\s.]))\[\d+\]\s*[+-]?\s+(?:\d+\s+)?killed\s"
+    r"|^\d+ killed {2,}\S"
 )
 """A shell's report of its child's SIGKILL: a script's (``entrypoint.sh: line 63:  6544 Killed``, or its process
 number alone: ``70361 Killed                  openvino2tensorflow ...``), zsh's (``zsh: killed     mflux-generate
