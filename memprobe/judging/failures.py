@@ -37,6 +37,7 @@ from .wordings import (
     SHM_FULL,
     SHM_WRITE,
     SPECIFIC_RAM_TEXTS,
+    SRUN_OOM,
     SYSTEM_RAM_TEXTS,
     TENSORFLOW_OOM,
     VRAM_TEXTS,
@@ -104,11 +105,17 @@ they miss (a line in another script passes without it: the localized texts). A c
 much; a character class among the alternatives three times (it defeats the engine's first-character search)."""
 
 
-_SRUN_OOM = re.compile(r"srun: error: \S+: tasks? [\d,-]+: out of memory")
 _DF_FULL = re.compile(r"^(?!/dev/loop)\S+(?:\s+\d[\d.,]*[kmgtpe]?i?){3}\s+100% /(?!snap/|media/|cdrom|run/media/)\S*$")
 """``df``'s row of a file system with nothing left (``/dev/nvme0n1p1   20G   20G   50M 100% /``, a tmpfs' ``tmpfs  524288
 524288  0 100% /mnt/mongo-ramdisk``): a full disk, where a paste shows only that; not a snap's or a disc's image (they are
 always full)."""
+
+
+def _df_full(text: str) -> bool:
+    """Whether one of ``text``'s first lines is :data:`_DF_FULL`'s row (the test tried only where "100% /" is)."""
+    return "100% /" in text and any(_DF_FULL.match(line.strip().lower()) for line in text.splitlines()[:8])
+
+
 _MAY_RUN_OUT = re.compile(r"\b(?:may|might|could|will likely) run out of\b")
 _NATIVE_WARNING = re.compile(r"\.(?:cpp|cu|h) \(\d+\) : warning : ")
 """A native library's own warning, its source file and line before it (PhysX's)."""
@@ -136,7 +143,7 @@ def memory_sign(text: str) -> bool:
     if "was sent sigkill" in low:  # gunicorn's kill, which only guesses "Perhaps out of memory?": an ending
         return False
     if "srun: error:" in low:  # Slurm's "srun: error: h19c54: task 300: Out Of Memory": its cgroup's kill (an ending,
-        low = _SRUN_OOM.sub("", low)  # with slurmstepd's "oom-kill event(s)" above it), not a device's; also where a
+        low = SRUN_OOM.sub("", low)  # with slurmstepd's "oom-kill event(s)" above it), not a device's; also where a
         # page flattened the log into one line
     if "job had an out of memory error" in low:  # a Slurm site's job summary: its cgroup's kill (an ending), not a
         return False  # device's
@@ -164,7 +171,7 @@ def memory_sign(text: str) -> bool:
         or RAM_OOM.search(low) is not None
         or _direct3d_oom(low)
         or FILE_EXHAUSTED.search(low) is not None
-        or _DF_FULL.match(low.strip()) is not None
+        or _df_full(low)
         or WGPU_OOM.search(low) is not None
         or DEVICE_ALLOCATION.search(low) is not None
     )
@@ -213,7 +220,7 @@ def classify_failure(
         any(t in text for t in DISK_TEXTS)
         or SHM_WRITE.search(text)
         or FILE_EXHAUSTED.search(text)
-        or any(_DF_FULL.match(line.strip().lower()) for line in (message or "").splitlines()[:8] if "100% /" in line)
+        or _df_full(message or "")
     ):
         return "disk"
     vram_text = (

@@ -30,6 +30,7 @@ __all__ = [
     "SHM_FULL",
     "SHM_WRITE",
     "SPECIFIC_RAM_TEXTS",
+    "SRUN_OOM",
     "SYSTEM_RAM_TEXTS",
     "TENSORFLOW_OOM",
     "VRAM_TEXTS",
@@ -51,6 +52,9 @@ MEMORY_LOCK_REFUSED = ("warning: failed to mlock", "cannot lock down")
 """A program told its memory will not be locked in RAM (llama.cpp's "warning: failed to mlock ... Try increasing
 RLIMIT_MLOCK", JACK's "Cannot lock down 82278944 byte memory area (Cannot allocate memory)"): RLIMIT_MEMLOCK, the limit
 on locked memory, not memory running out; it goes on all the same."""
+SRUN_OOM = re.compile(r"srun: error: \S+: tasks? [\d,-]+: out of memory")
+"""Slurm's srun on the tasks its step's cgroup OOM handler killed ("srun: error: h19c54: task 300: Out Of Memory"): the
+job's limit (an ending), not a device's memory."""
 NOT_A_FAILURE = "indicates that this is not a failure"
 """TensorFlow's BFC allocator on a request whose caller does without it ("Allocator (GPU_0_bfc) ran out of memory trying
 to allocate 2.14GiB ... The caller indicates that this is not a failure, but may mean that there could be performance

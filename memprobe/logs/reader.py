@@ -32,7 +32,8 @@ from typing import BinaryIO
 from ..judging.failures import PLANNED_TILING, detect_fallback, memory_sign
 from .blocks import Mode
 from .dialogs import LOOSE_LINES, DialogReading, one_line_dialog
-from .endings import OOM_KILLED_FALSE, SHELL_COMMAND, ending_hint
+from .endings import SHELL_COMMAND, ending_hint
+from .kills import OOM_KILLED_FALSE
 from .lifecycle import EndingReading
 from .machine import MachineReading
 from .modellog import LOAD_KINDS, ModelLogLine, ModelLogReader

@@ -31,7 +31,7 @@ def test_endings_of_a_process_that_stopped():
 
 def test_every_ending_text_passes_the_readers_cheap_gate():
     # the reader looks for an ending only on lines its cheap pattern lets through: held once with the texts
-    from memprobe.logs import endings
+    from memprobe.logs import endings, kills
 
     texts = (
         *endings._PAUSE,
@@ -39,9 +39,10 @@ def test_every_ending_text_passes_the_readers_cheap_gate():
         *endings._BACKEND_EXIT,
         *endings._HINT_SUBSTRINGS,
         *endings._CRASH,
-        *endings._MEMORY_KILL,
-        *endings._CGROUP_KILL,
-        *endings._COMMIT_EXHAUSTED,
+        *kills.MEMORY_KILL,
+        *kills.CGROUP_KILL,
+        *kills.COMMIT_EXHAUSTED,
+        *kills.WINDOW_OOM,
         *endings._UNREACHABLE,
     )
     assert [t for t in texts if not endings.ending_hint(t.lower())] == []

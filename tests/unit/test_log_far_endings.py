@@ -1,7 +1,8 @@
 """Logs of programs far from ComfyUI as users paste them, for how each ended and for what only sounds like memory
-running out: crashes, kernels and backends gone, errors worded like memory (a size gone wrong, a program's own limit,
-an instruction the CPU lacks), and pastes in which nothing failed. What ran out, in the same programs' words, is in
-test_log_far_programs.py. Held-out rounds cc to kw (tests/fixtures/logs/SOURCES.md cites each thread)."""
+running out: kills (the OOM killer's and its kin's, a container's or a job's limit), crashes, kernels and backends
+gone, errors worded like memory (a size gone wrong, a program's own limit, an instruction the CPU lacks), and pastes in
+which nothing failed. What ran out, in the same programs' words, is in
+test_log_far_programs.py. Held-out rounds cc to lq (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,59 @@ from memprobe.logs.explain import explain_log
 LOGS = FIXTURES / "logs"
 
 READINGS = [
+    # -- kills, read as the OOM killer's (a container's limit's where the log shows a container)
+    # OpenRLHF/OpenRLHF#187: Ray's "Worker unexpectedly exits with a connection error code 2 ... (1) The process is
+    # killed by SIGKILL by OOM killer ..." (memory ran out, as in vLLM's thread)
+    ("openrlhf_actor_dead_sigkill_docker_500g.log", "system-ram", None),
+    # Celery's "WorkerLostError('Worker exited prematurely: signal 9 (SIGKILL) ...')" (conda-incubator/conda-store#120);
+    # in docker compose's prefixed log (JeffreyCA/spleeter-web#92), its container's limit
+    ("conda_store_celery_worker_sigkill_docker_2gb.log", "system-ram", None),
+    ("spleeter_web_celery_worker_sigkill_compose.log", "cgroup-limit", None),
+    # ollama#9685: Go's "llama runner process has terminated: signal: killed"; livepeer/go-livepeer#230: "Error from
+    # ffmpeg: signal: killed"
+    ("ollama_jetson_orin_gemma27b_runner_signal_killed.log", "system-ram", "killed"),
+    ("livepeer_video_segmenter_ffmpeg_signal_killed.log", "system-ram", "killed"),
+    # je-santos/MPLBM-UT#92: MPICH's "BAD TERMINATION ... EXIT CODE: 9"; horovod#469: Open MPI's "exited on signal 9
+    # (Killed)."
+    ("mplbm_mpi_bad_termination_exit_code_9.log", "system-ram", "killed"),
+    ("horovod_mpirun_rank7_signal9_keras.log", "system-ram", "killed"),
+    # nextcloud/recognize#26: Symfony's "The process has been signaled with signal "9"."
+    ("nextcloud_recognize_classify_signal_9.log", "system-ram", "killed"),
+    # sieren/Homepoint#45: gcc's "fatal error: Killed signal terminated program cc1plus" on a Raspberry Pi
+    ("rpi_esp_idf_cc1plus_killed.log", "system-ram", None),
+    # arrayfire/arrayfire#189: older gcc's "c++: internal compiler error: Killed (program cc1plus)" in a 256 MB VM
+    ("arrayfire_vm_256mb_cc1plus_killed.log", "system-ram", None),
+    # keras-team/keras#3476: the shell's "Killed" on Keras' progress line ("... - loss: 2.1371Killed"); the thread never
+    # found why (disputed: the convention for an unexplained kill)
+    ("keras_fit_killed_mid_epoch.log", "system-ram", "killed"),
+    # vespa-engine/sample-apps#548: "ERROR: Command 'pip3 install ...' returned code 137" (a CI job's limit, in the
+    # thread: disputed)
+    ("vespa_pip_returned_code_137_ci.log", "system-ram", "killed"),
+    # easydiffusion/easydiffusion#1254: "on_sd_start.sh: line 89: 106100 Killed uvicorn ..." (one line: no paste's
+    # break before "Killed" behind the job's number)
+    ("easydiffusion_on_sd_start_killed_uvicorn.log", "system-ram", "killed"),
+    # pytorch/xla#4863: the signal's name alone, "SIGKILL", as a runner printed it
+    ("torch_xla_4863_training_sigkill_host_ram.log", "system-ram", "killed"),
+    # DaKanji#7: Android's "lowmemorykiller: Kill 'sh.eliza.pebble.kanji' (25702) ... to free 4223760kB rss"
+    ("android_executorch_lowmemorykiller.log", "system-ram", "memory-kill"),
+    # abertschi/postcards#36: the kernel's OOM report, its "Free swap = 0kB" under "kernel:"
+    ("raspberrypi_kernel_oom_postcards.log", "system-ram", "memory-kill"),
+    # ooolabdev/ooosplat#52: macOS' panic report, "... 100% of segments limit (BAD) with 12 swapfiles and LOW swap space"
+    ("ooosplat_macos_watchdog_panic_low_swap.log", "system-ram", "memory-kill"),
+    # aedocw/epub2tts-chatterbox#20: macOS' kernel, "memorystatus: killing largest compressed process python3.11 [5844] 43350 MB"
+    ("epub2tts_chatterbox_macos_memorystatus_kill.log", "system-ram", "memory-kill"),
+    # -- the limits of a container, a job, a pod, and what keeps a 137 from them
+    # yahoo/TensorFlowOnSpark#134: "Container killed by YARN for exceeding memory limits"
+    ("tfos_yarn_container_killed_virtual_memory.log", "cgroup-limit", "cgroup-kill"),
+    # catboost/catboost#1814: "slurmstepd: error: Exceeded job memory limit"
+    ("catboost_slurm_exceeded_job_memory_limit.log", "cgroup-limit", "cgroup-kill"),
+    # NOAA-EMC/global-workflow#1361: slurmstepd's oom-kill event, then "srun: error: h19c54: task 300: Out Of Memory"
+    ("gfs_global_workflow_gdasfcst_srun_oom.log", "cgroup-limit", "cgroup-kill"),
+    # dask/dask-gateway#139: "Cluster ... stopped unexpectedly: Container stopped with exit code 137"
+    ("dask_gateway_scheduler_exit137.log", "cgroup-limit", "killed"),
+    # hackingthemarkets/tradekit#2: docker build's "The command '/bin/sh -c pip3 install ...' returned a non-zero code:
+    # 137" under pip's "Killed"
+    ("docker_compose_pip_torch_killed_137_mac.log", "cgroup-limit", "killed"),
     # -- the limits of a container, a job, a pod, and what keeps a 137 from them
     # kubernetes#19825, coderaiser/cloudcmd#440: docker inspect's "ExitCode": 137 beside "OOMKilled": false;
     # kubernetes#122256: kubectl's "Reason: Error" over "Exit Code: 137": a SIGKILL no memory cgroup sent

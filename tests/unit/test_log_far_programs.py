@@ -3,7 +3,8 @@ rendering, serving, weather, video, edge devices, Windows tools, distributed tra
 self-hosted apps, 3D perception, TensorFlow, Apple silicon, the browser, R and MATLAB, games, compilers, the JVM, LLM
 servers, upscalers, GPU computing outside PyTorch, trainers, LLM front-ends, cluster jobs, the operating system's own
 killers — as users paste them: the words each prints for memory running out, for a kill, a limit, a full disk. How
-such programs end, and what only sounds like memory, are in test_log_far_endings.py. Held-out rounds cc to lq
+such programs end (the OOM killer's and a container's kills among them), and what only sounds like memory, are in
+test_log_far_endings.py; a program's own memory cap in test_log_own_caps.py. Held-out rounds cc to lq
 (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
@@ -125,59 +126,6 @@ READINGS = [
     ("pkg5_not_enough_memory_virtual.log", "system-ram", None),
     # PaddlePaddle/PaddleOCR#2199: "ResourceExhaustedError: Fail to alloc memory of 564023296 size, error code is 12."
     ("paddleocr_predict_system_cpu_fail_alloc_564mb.log", "system-ram", None),
-    # -- kills, read as the OOM killer's (a container's limit's where the log shows a container)
-    # OpenRLHF/OpenRLHF#187: Ray's "Worker unexpectedly exits with a connection error code 2 ... (1) The process is
-    # killed by SIGKILL by OOM killer ..." (memory ran out, as in vLLM's thread)
-    ("openrlhf_actor_dead_sigkill_docker_500g.log", "system-ram", None),
-    # Celery's "WorkerLostError('Worker exited prematurely: signal 9 (SIGKILL) ...')" (conda-incubator/conda-store#120);
-    # in docker compose's prefixed log (JeffreyCA/spleeter-web#92), its container's limit
-    ("conda_store_celery_worker_sigkill_docker_2gb.log", "system-ram", None),
-    ("spleeter_web_celery_worker_sigkill_compose.log", "cgroup-limit", None),
-    # ollama#9685: Go's "llama runner process has terminated: signal: killed"; livepeer/go-livepeer#230: "Error from
-    # ffmpeg: signal: killed"
-    ("ollama_jetson_orin_gemma27b_runner_signal_killed.log", "system-ram", "killed"),
-    ("livepeer_video_segmenter_ffmpeg_signal_killed.log", "system-ram", "killed"),
-    # je-santos/MPLBM-UT#92: MPICH's "BAD TERMINATION ... EXIT CODE: 9"; horovod#469: Open MPI's "exited on signal 9
-    # (Killed)."
-    ("mplbm_mpi_bad_termination_exit_code_9.log", "system-ram", "killed"),
-    ("horovod_mpirun_rank7_signal9_keras.log", "system-ram", "killed"),
-    # nextcloud/recognize#26: Symfony's "The process has been signaled with signal "9"."
-    ("nextcloud_recognize_classify_signal_9.log", "system-ram", "killed"),
-    # sieren/Homepoint#45: gcc's "fatal error: Killed signal terminated program cc1plus" on a Raspberry Pi
-    ("rpi_esp_idf_cc1plus_killed.log", "system-ram", None),
-    # arrayfire/arrayfire#189: older gcc's "c++: internal compiler error: Killed (program cc1plus)" in a 256 MB VM
-    ("arrayfire_vm_256mb_cc1plus_killed.log", "system-ram", None),
-    # keras-team/keras#3476: the shell's "Killed" on Keras' progress line ("... - loss: 2.1371Killed"); the thread never
-    # found why (disputed: the convention for an unexplained kill)
-    ("keras_fit_killed_mid_epoch.log", "system-ram", "killed"),
-    # vespa-engine/sample-apps#548: "ERROR: Command 'pip3 install ...' returned code 137" (a CI job's limit, in the
-    # thread: disputed)
-    ("vespa_pip_returned_code_137_ci.log", "system-ram", "killed"),
-    # easydiffusion/easydiffusion#1254: "on_sd_start.sh: line 89: 106100 Killed uvicorn ..." (one line: no paste's
-    # break before "Killed" behind the job's number)
-    ("easydiffusion_on_sd_start_killed_uvicorn.log", "system-ram", "killed"),
-    # pytorch/xla#4863: the signal's name alone, "SIGKILL", as a runner printed it
-    ("torch_xla_4863_training_sigkill_host_ram.log", "system-ram", "killed"),
-    # DaKanji#7: Android's "lowmemorykiller: Kill 'sh.eliza.pebble.kanji' (25702) ... to free 4223760kB rss"
-    ("android_executorch_lowmemorykiller.log", "system-ram", "memory-kill"),
-    # abertschi/postcards#36: the kernel's OOM report, its "Free swap = 0kB" under "kernel:"
-    ("raspberrypi_kernel_oom_postcards.log", "system-ram", "memory-kill"),
-    # ooolabdev/ooosplat#52: macOS' panic report, "... 100% of segments limit (BAD) with 12 swapfiles and LOW swap space"
-    ("ooosplat_macos_watchdog_panic_low_swap.log", "system-ram", "memory-kill"),
-    # aedocw/epub2tts-chatterbox#20: macOS' kernel, "memorystatus: killing largest compressed process python3.11 [5844] 43350 MB"
-    ("epub2tts_chatterbox_macos_memorystatus_kill.log", "system-ram", "memory-kill"),
-    # -- the limits of a container, a job, a pod, and what keeps a 137 from them
-    # yahoo/TensorFlowOnSpark#134: "Container killed by YARN for exceeding memory limits"
-    ("tfos_yarn_container_killed_virtual_memory.log", "cgroup-limit", "cgroup-kill"),
-    # catboost/catboost#1814: "slurmstepd: error: Exceeded job memory limit"
-    ("catboost_slurm_exceeded_job_memory_limit.log", "cgroup-limit", "cgroup-kill"),
-    # NOAA-EMC/global-workflow#1361: slurmstepd's oom-kill event, then "srun: error: h19c54: task 300: Out Of Memory"
-    ("gfs_global_workflow_gdasfcst_srun_oom.log", "cgroup-limit", "cgroup-kill"),
-    # dask/dask-gateway#139: "Cluster ... stopped unexpectedly: Container stopped with exit code 137"
-    ("dask_gateway_scheduler_exit137.log", "cgroup-limit", "killed"),
-    # hackingthemarkets/tradekit#2: docker build's "The command '/bin/sh -c pip3 install ...' returned a non-zero code:
-    # 137" under pip's "Killed"
-    ("docker_compose_pip_torch_killed_137_mac.log", "cgroup-limit", "killed"),
     # -- full disks and /dev/shm
     # DLR-RM/BlenderProc#286: numpy's "OSError: Not enough free space to write 292626432 bytes" into /dev/shm
     ("blenderproc_dev_shm_not_enough_free_space.log", "disk", None),
@@ -595,53 +543,6 @@ def test_a_downloads_finished_bar_is_no_samplers():
     # above MLX's refused buffer: nothing sampled, so no decode to tile
     doc = explain_log((LOGS / "mlxvlm_qwen2vl_72b_metal_buffer_abort.log").read_bytes())
     assert doc["failure"]["kind"] == "vram" and doc["suggestions"][0]["id"] == "smaller-step"
-
-
-def test_a_programs_own_memory_cap_is_raised_first_not_the_pagefile():
-    # the JVM's heap, V8's, ImageMagick's policy: the cap the program set itself was reached, not the OS' limit, so
-    # the first step raises that cap (naming its setting) and none adds swap or pagefile
-    for name, setting in (
-        ("allofabric6_heap_space_exception_ticking_world.log", "-Xmx"),
-        ("nextjs_dev_heap_oom_4096.log", "--max-old-space-size"),
-        ("sotoki_mogrify_cache_resources_exhausted.log", "policy.xml"),
-        ("composer_easy-sms_memory_solver.log", "memory_limit"),
-        ("wholphin_kotlin_not-enough-memory_compile.log", "kotlin.daemon.jvmargs"),
-        ("glide_oom_executor_60byte.log", "android:largeHeap"),
-        ("talk-ios_nse_exc_resource_24mb.log", "increased-memory-limit"),
-        ("psi4_ccsdt_dpd_block_matrix_no_memory_left.log", "psi4 -m"),
-        # and kx to li: Qiskit Aer's max_memory_mb (oqc-community/qat#129, Qiskit/qiskit-aer#1114), PostgreSQL's 1 GB
-        # (pgRouting/pgrouting#291), GeoServer's WMS limit (tethysplatform/tethys#278), TeX's fixed memory
-        # (MiKTeX/miktex#558, #753), GHC's heap (jgm/pandoc#7419, plfa/plfa.github.io#583), JavaCPP's
-        # (ant-media/Ant-Media-Server#2822), CodeQL's (github/vscode-codeql#865), Dovecot's vsz_limit
-        # (hardware/mailserver#18, mailcow/mailcow-dockerized#2548), V8's before 2015 (askmike/gekko#101)
-        ("qat_aer_statevector_insufficient_memory_ci.log", "max_memory_mb"),
-        ("qiskit_aer_qasm_30q_insufficient_memory_half_ram.log", "max_memory_mb"),
-        ("pgrouting_astar_europe_invalid_memory_alloc.log", "ask for less"),
-        ("geoserver_wms_getmap_max_request_memory_exceeded.log", "Max rendering memory"),
-        ("miktex_pdflatex_main_memory_verbatim.log", "main_memory"),
-        ("miktex_xelatex_format_pattern_memory.log", "trie_size"),
-        ("pandoc_epub_heap_exhausted_rts_cap.log", "+RTS -M"),
-        ("agda_plfa_typecheck_heap_exhausted_3584mb.log", "+RTS -M"),
-        ("antmedia_physical_memory_too_high_adaptive.log", "maxPhysicalBytes"),
-        ("vscode_codeql_query_out_of_memory.log", "codeQL.runningQueries.memory"),
-        ("dovecot_imap_vsz_limit_out_of_memory.log", "vsz_limit"),
-        ("mailcow_dovecot_lmtp_block_alloc_oom.log", "vsz_limit"),
-        ("gekko_localdb_rpi256mb_js_allocation_failed.log", "--max-old-space-size"),
-        # and lj to lq: IoTDB's memory for queries (apache/iotdb#11967), QuestDB's RSS limit (questdb/questdb#4999), the
-        # JVM's heap too full to report its error (questdb/questdb#5370), GADGET's MaxMemSize (denisyurin/GALIC#1),
-        # LuaJIT's 2 GB (Kong/kong#4816), V8's old "# Allocation failed - process out of memory"
-        # (ONLYOFFICE/DocumentBuilder#11)
-        ("iotdb_export_tsfile_query_memory_not_enough.log", "ON_HEAP_MEMORY"),
-        ("questdb_global_rss_memory_limit_exceeded.log", "ram.usage.limit"),
-        ("questdb_pgwire_outofmemoryerror_uncaught_handler_journal.log", "-Xmx"),
-        ("galic_mymalloc_not_enough_memory_maxmemsize.log", "MaxMemSize"),
-        ("kong_luajit_vm_not_enough_memory_2gb.log", "GC64"),
-        ("onlyoffice_documentbuilder_v8_allocation_failed_bug.log", "--max-old-space-size"),
-    ):
-        doc = explain_log((LOGS / name).read_bytes())
-        first, *rest = doc["suggestions"]
-        assert (first["id"], first["tier"]) == ("raise-own-limit", "failure") and setting in first["try"], name
-        assert "pagefile" not in {s["id"] for s in rest}, name
 
 
 def test_postgresqls_dev_shm_full_is_told_to_grow_it_and_its_shmget_is_no_disk():

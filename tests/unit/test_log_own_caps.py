@@ -1,0 +1,63 @@
+"""A program stopped at a memory cap set for it, below what the machine has — the JVM's heap, V8's, PHP's
+memory_limit, ImageMagick's policy, GHC's, TeX's, a server's own limit (memprobe/judging/caps.py): read as the RAM it
+allowed itself, the first step raising that cap by its setting. Real logs of the held-out rounds
+(tests/fixtures/logs/SOURCES.md cites each thread)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import FIXTURES
+
+from memprobe.logs.explain import explain_log
+
+LOGS = FIXTURES / "logs"
+
+OWN_CAPS = [
+    # (the log, a word of the setting its first step names)
+    ("allofabric6_heap_space_exception_ticking_world.log", "-Xmx"),
+    ("nextjs_dev_heap_oom_4096.log", "--max-old-space-size"),
+    ("sotoki_mogrify_cache_resources_exhausted.log", "policy.xml"),
+    ("composer_easy-sms_memory_solver.log", "memory_limit"),
+    ("wholphin_kotlin_not-enough-memory_compile.log", "kotlin.daemon.jvmargs"),
+    ("glide_oom_executor_60byte.log", "android:largeHeap"),
+    ("talk-ios_nse_exc_resource_24mb.log", "increased-memory-limit"),
+    ("psi4_ccsdt_dpd_block_matrix_no_memory_left.log", "psi4 -m"),
+    # and kx to li: Qiskit Aer's max_memory_mb (oqc-community/qat#129, Qiskit/qiskit-aer#1114), PostgreSQL's 1 GB
+    # (pgRouting/pgrouting#291), GeoServer's WMS limit (tethysplatform/tethys#278), TeX's fixed memory
+    # (MiKTeX/miktex#558, #753), GHC's heap (jgm/pandoc#7419, plfa/plfa.github.io#583), JavaCPP's
+    # (ant-media/Ant-Media-Server#2822), CodeQL's (github/vscode-codeql#865), Dovecot's vsz_limit
+    # (hardware/mailserver#18, mailcow/mailcow-dockerized#2548), V8's before 2015 (askmike/gekko#101)
+    ("qat_aer_statevector_insufficient_memory_ci.log", "max_memory_mb"),
+    ("qiskit_aer_qasm_30q_insufficient_memory_half_ram.log", "max_memory_mb"),
+    ("pgrouting_astar_europe_invalid_memory_alloc.log", "ask for less"),
+    ("geoserver_wms_getmap_max_request_memory_exceeded.log", "Max rendering memory"),
+    ("miktex_pdflatex_main_memory_verbatim.log", "main_memory"),
+    ("miktex_xelatex_format_pattern_memory.log", "trie_size"),
+    ("pandoc_epub_heap_exhausted_rts_cap.log", "+RTS -M"),
+    ("agda_plfa_typecheck_heap_exhausted_3584mb.log", "+RTS -M"),
+    ("antmedia_physical_memory_too_high_adaptive.log", "maxPhysicalBytes"),
+    ("vscode_codeql_query_out_of_memory.log", "codeQL.runningQueries.memory"),
+    ("dovecot_imap_vsz_limit_out_of_memory.log", "vsz_limit"),
+    ("mailcow_dovecot_lmtp_block_alloc_oom.log", "vsz_limit"),
+    ("gekko_localdb_rpi256mb_js_allocation_failed.log", "--max-old-space-size"),
+    # and lj to lq: IoTDB's memory for queries (apache/iotdb#11967), QuestDB's RSS limit (questdb/questdb#4999), the
+    # JVM's heap too full to report its error (questdb/questdb#5370), GADGET's MaxMemSize (denisyurin/GALIC#1),
+    # LuaJIT's 2 GB (Kong/kong#4816), V8's old "# Allocation failed - process out of memory"
+    # (ONLYOFFICE/DocumentBuilder#11)
+    ("iotdb_export_tsfile_query_memory_not_enough.log", "ON_HEAP_MEMORY"),
+    ("questdb_global_rss_memory_limit_exceeded.log", "ram.usage.limit"),
+    ("questdb_pgwire_outofmemoryerror_uncaught_handler_journal.log", "-Xmx"),
+    ("galic_mymalloc_not_enough_memory_maxmemsize.log", "MaxMemSize"),
+    ("kong_luajit_vm_not_enough_memory_2gb.log", "GC64"),
+    ("onlyoffice_documentbuilder_v8_allocation_failed_bug.log", "--max-old-space-size"),
+]
+
+
+@pytest.mark.parametrize(("name", "setting"), OWN_CAPS, ids=[row[0] for row in OWN_CAPS])
+def test_a_programs_own_memory_cap_is_raised_first_not_the_pagefile(name, setting):
+    # the cap the program was given was reached, not the OS' limit: the first step raises that cap (naming its
+    # setting) and none adds swap or pagefile
+    doc = explain_log((LOGS / name).read_bytes())
+    first, *rest = doc["suggestions"]
+    assert (first["id"], first["tier"]) == ("raise-own-limit", "failure") and setting in first["try"]
+    assert "pagefile" not in {s["id"] for s in rest}
