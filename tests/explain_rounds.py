@@ -601,4 +601,49 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     # note-taking and messaging apps, 19 logs): 13/19, 0/0, 2/4, 0/0, which memory 15/19 (the original reader 11/19, 0/4
     # advised); lq (Linux desktops and display servers, 19 logs): 5/19, 0/0, 2/2, 0/0, which memory 17/19 (the original
     # reader 18/19, 1/2 advised): under a round's 20, not held here.
+    "lr": ((19, 30), (0, 0), (2, 2), (0, 0)),  # video editors and their render engines (Kdenlive and MLT, Shotcut,
+    # OpenShot, Flowblade, Olive, Natron, LosslessCut, DaVinci Resolve on Linux): which memory ran out, or none, 26/30;
+    # the original reader 24/30, 0/2
+    "ls": ((20, 30), (0, 0), (11, 14), (0, 0)),  # BI dashboards and data apps (Apache Superset, Metabase, Redash,
+    # Streamlit, Dash, Apache Druid, ClickHouse, Trino, DuckDB): which memory ran out, or none, 21/30; the original
+    # reader 13/30, 4/14
+    "lt": ((20, 30), (0, 0), (7, 11), (0, 0)),  # e-book, comics and reference libraries (Calibre, Zotero and Better
+    # BibTeX, Kavita, Komga, Audiobookshelf, KOReader, Foliate): which memory ran out, or none, 24/30; the original
+    # reader 21/30, 1/11
+    "lu": ((17, 30), (0, 0), (9, 12), (0, 0)),  # reverse engineering and malware analysis (Ghidra, radare2 and rizin,
+    # angr, binwalk, YARA, Volatility, capa, CAPE, Frida): which memory ran out, or none, 21/30; the original reader
+    # 20/30, 2/12
+    "lv": ((17, 30), (0, 0), (14, 14), (0, 0)),  # point clouds and LiDAR (PDAL, PCL, CloudCompare, PotreeConverter,
+    # untwine, Open3D, OpenDroneMap and WebODM, Autoware): which memory ran out, or none, 23/30; the original reader
+    # 18/30, 3/14
+    "lw": ((18, 30), (0, 0), (7, 11), (0, 0)),  # identity, secrets and password managers (Bitwarden, Vaultwarden,
+    # KeePassXC, HashiCorp Vault, Keycloak, authentik, Authelia): which memory ran out, or none, 24/30; the original
+    # reader 15/30, 2/11
+    "lx": ((21, 30), (0, 0), (13, 16), (0, 0)),  # the Ruby ecosystem (Rails and Webpacker, Puma, Sidekiq, Discourse,
+    # Jekyll, Bundler and native gems, TruffleRuby): which memory ran out, or none, 25/30; the original reader 12/30,
+    # 5/16
+    "ly": ((16, 30), (0, 0), (1, 5), (0, 0)),  # code CAD and mechanical CAD (OpenSCAD and Manifold, FreeCAD,
+    # SolveSpace, LibreCAD, Gmsh, OpenCascade.js, replicad): which memory ran out, or none, 22/30; the original reader
+    # 22/30, 1/5
+    "lz": ((21, 28), (0, 0), (5, 5), (0, 0)),  # home NAS operating systems (TrueNAS SCALE and its apps, OpenMediaVault,
+    # CasaOS and ZimaOS, Umbrel, Rockstor, Unraid templates): which memory ran out, or none, 25/28; the original reader
+    # 17/28, 1/5
+    "ma": ((19, 26), (0, 0), (9, 10), (0, 0)),  # physically based renderers (Mitsuba and Dr.Jit, pbrt-v4,
+    # LuxCoreRender, appleseed, OSPRay, Falcor, render farms' Deadline plugins): which memory ran out, or none, 25/26;
+    # the original reader 17/26, 0/10
+    "mb": ((10, 23), (0, 0), (7, 7), (0, 0)),  # robotics simulators and planners (Gazebo, Webots, PyBullet, AirSim,
+    # Drake, MoveIt, ORB-SLAM, RTAB-Map): which memory ran out, or none, 18/23; the original reader 15/23, 0/7
+    "md": ((10, 22), (0, 0), (4, 8), (0, 0)),  # OCR and document parsing (Tesseract and tesseract.js, OCRmyPDF,
+    # Docling, GROBID, MinerU, Calamari, LayoutParser): which memory ran out, or none, 15/22; the original reader 13/22,
+    # 0/8
+    "mf": ((26, 30), (0, 0), (10, 10), (0, 0)),  # protein design and structure models (RoseTTAFold, OpenFold, ESM and
+    # ESMFold, Chai-1, Boltz, RFdiffusion, ProteinMPNN, DiffDock, OmegaFold): which memory ran out, or none, 30/30; the
+    # original reader 28/30, 0/10
+    "mg": ((25, 30), (0, 0), (16, 17), (0, 0)),  # single-cell and spatial omics (scanpy and anndata, Seurat, Cell
+    # Ranger, scvi-tools, Squidpy, CellBender, velocyto, Monocle, ArchR): which memory ran out, or none, 28/30; the
+    # original reader 22/30, 1/17
+    # Rounds mc and me (2026-12-07: the search budget ran out mid-round) scored mc (e-commerce platforms that are not
+    # PHP, 18 logs): 14/18, 0/0, 5/6, 0/0, which memory 17/18 (the original reader 12/18, 0/6 advised); me
+    # (cross-platform app builds, 19 logs): 16/19, 0/0, 9/11, 0/0, which memory 17/19 (the original reader 7/19, 0/11
+    # advised): under a round's 20, not held here.
 }

@@ -30,6 +30,9 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
             # memory: Reached heap limit")
             "allocation failed - process out of memory",  # V8's words before 2015 ("FATAL ERROR: JS Allocation
             # failed - process out of memory", "CALL_AND_RETRY_LAST Allocation failed - process out of memory")
+            "last resort gc",  # V8's last collections at its heap limit, the lines above its fatal error ("[116141:
+            # 0x28f8a20]   774446 ms: Mark-sweep 1400.2 (1560.8) -> 1400.2 (1559.8) MB, 2095.4 / 0.0 ms  last resort gc";
+            # newer: "... last resort GC in old space requested"), where a paste stops before that error
         ),
         "Node's V8 heap limit",
         "--max-old-space-size (in NODE_OPTIONS)",
@@ -158,6 +161,30 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         ("physical memory usage is too high: physicalbytes",),  # JavaCPP's: "java.lang.OutOfMemoryError: Physical
         "JavaCPP's maxPhysicalBytes",  # memory usage is too high: physicalBytes (4974M) > maxPhysicalBytes (3876M)"
         "-Dorg.bytedeco.javacpp.maxPhysicalBytes (by default derived from -Xmx)",
+    ),
+    (
+        (
+            "cannot enlarge memory arrays",  # Emscripten's heap fixed at build ("Cannot enlarge memory arrays. Either
+            "allocating more memory to your webgl build",  # (1) compile with -s TOTAL_MEMORY=X with X higher than the
+        ),  # current value 100663296"): tesseract.js, a Unity WebGL build ("Out of memory. If you are the developer ...")
+        "the WebAssembly build's fixed heap (Emscripten's TOTAL_MEMORY)",
+        "a build with -s ALLOW_MEMORY_GROWTH=1 or a larger -s INITIAL_MEMORY (TOTAL_MEMORY), or a smaller input",
+    ),
+    (
+        (
+            "query exceeded per-node memory limit",  # Trino's and Presto's own caps on a query ("Query exceeded
+            "query exceeded per-node user memory limit",  # per-node memory limit of 4.80GB [Allocated: 4.80GB, ...")
+            "query exceeded per-node total memory limit",
+            "query exceeded distributed user memory limit",
+            "query exceeded local memory limit",
+        ),
+        "Trino's (Presto's) memory limit on a query",
+        "query.max-memory-per-node and query.max-memory (or spill to disk: spill-enabled)",
+    ),
+    (
+        ("reached its private bytes memory limit",),  # IIS recycling a site's worker ("A worker process serving
+        "IIS' private memory limit on the application pool",  # application pool 'X' has requested a recycle because
+        "Private Memory Limit (KB) in the pool's Recycling settings (or the host's plan)",  # it reached its ...")
     ),
     (
         ("invalid memory alloc request size",),  # PostgreSQL's backend ("ERROR:  invalid memory alloc request size

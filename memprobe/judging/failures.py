@@ -333,6 +333,15 @@ _NOT_EXHAUSTION = (
     "failed to allocate space when creating new wal file (op",  # etcd preallocating its WAL where the file system
     "failed to allocate space when creating a new wal (str",  # cannot ("operation not supported") or is damaged
     # ("structure needs cleaning"): not a full disk (that one says "no space left on device")
+    "failed to lock memory",  # mlock refused (HashiCorp Vault: "failed to lock memory: cannot allocate memory"): the
+    # limit on locked memory (ulimit -l, a container's), not memory running out
+    "unable to allocate file descriptor table",  # the JVM sizing its table by an enormous open-files limit (a
+    # container's nofile): "library initialization failed - unable to allocate file descriptor table - out of memory"
+    "pthread_create failed (eperm)",  # a thread refused by a policy (a container runtime's seccomp), not memory: the
+    # JVM then says "There is insufficient memory ... Cannot create worker GC thread"
+    "open /dev/ptmx: no space left",  # ENOSPC from the pseudo-terminals' limit, not a file system
+    "selinux policy to the kernel: out of memory",  # the kernel refusing a policy ("Unable to save SELinux policy to
+    # the kernel: Out of memory"): its own checks, not memory
     "llvm error: out of memory",  # LLVM's allocator at a size nothing could hold, then abort: Swift 5.6 compiling one
     # pod, an OpenCL kernel's build with doubles, a JIT (in the four threads that quote it, more RAM did not help)
 )
@@ -344,6 +353,7 @@ _DEVICE_BAD_ALLOC = (
     "bad_alloc: cudaerrormemoryallocation",
     "bad_alloc: out_of_memory: cuda error",
     "bad_alloc: out_of_memory: rmm failure",
+    "bad_alloc: rmm failure",  # (RMM before 0.19: no "out_of_memory:")
 )
 """Thrust's ``bad_alloc`` for a device allocation ("MemoryError: std::bad_alloc: cudaErrorMemoryAllocation: out of
 memory", a CUDA extension's), RMM's (RAPIDS: "std::bad_alloc: out_of_memory: CUDA error at: ...", its pool's "...: RMM

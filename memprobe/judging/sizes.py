@@ -114,6 +114,8 @@ _REQUESTED = (
     # "... request size 18446744072631599008")
     re.compile(r"(?i)requested size:\s+" + _SIZE),  # METIS under MUMPS, SuperLU, SPRAL ("***Memory allocation failed
     # for OMETIS: cptr. Requested size: 18446744039349813296 bytes")
+    re.compile(r"(?i)cannot allocate memory \(size=" + _SIZE),  # GNU MP's ("GNU MP: Cannot allocate memory
+    # (size=18446744070406745120)": a negative size read unsigned)
 )
 _NEGATIVE_REQUEST = re.compile(r"\ballocat(?:e|ing) -\d+ bytes\b")
 """A negative count of bytes asked for (LAMMPS' "Failed to allocate -156019200 bytes for array"): a size that

@@ -197,6 +197,16 @@ SYSTEM_RAM_TEXTS = (
     "failed on request of size",  # PostgreSQL's backend ("ERROR:  out of memory DETAIL:  Failed on request of size 2048")
     "out of memory error: could not allocate block",  # DuckDB's buffer manager ("... block of size 2.0 GiB (10.2 GiB/10.8
     "out of memory error: failed to allocate block",  # GiB used)"; its limit is 80 % of the machine's RAM by default)
+    "luajit: not enough memory",  # LuaJIT's interpreter at an allocation refused (KOReader: "./luajit: not enough
+    "lua: not enough memory",  # memory"); Lua's own words for LUA_ERRMEM
+    "cannot allocate enough memory for function",  # PocketBook's inkview ("... for function bmp_alloc")
+    "pixdata_malloc fail",  # Leptonica's ("Error in pixCreateNoInit: pixdata_malloc fail for data"), Tesseract's images
+    'javascript error: "out of memory"',  # Firefox's and Zotero's console: SpiderMonkey's heap, the host's RAM
+    "enough free ram to run",  # CAPE's processor refusing below its minimum ("Your system doesn't have enough FREE RAM
+    # to run")
+    "requires a machine with at least",  # SQL Server on Linux ("sqlservr: This program requires a machine with at
+    # least 2000 megabytes of memory."): the machine's RAM below what it starts with
+    "available memory (ram+swap)",  # an installer's check ("You must have a minimum of 1Gb available memory (RAM+swap)")
     *(word for words, _cap, _knob in OWN_LIMITS for word in words),  # the RAM a program allowed itself
 )
 GENERIC_ALLOCATION = (
@@ -309,6 +319,8 @@ DISK_TEXTS = (
     "storage limit exceeded",  # Hugging Face Spaces: "Workload Evicted, Storage Limit Exceeded (50G)" (its disk)
     "storage quota has been exceeded",  # Google Drive (Colab): "Google Drive storage quota has been exceeded"
     "not enough disk space",  # a solver's own check (Antares: "... (probably not enough disk space)")
+    "not enough free disk space! (only",  # a service's own guard (CAPE: "Not enough free disk space! (Only 40353 MB!)";
+    # not huggingface_hub's warning before a download that goes on, "Not enough free disk space to download the file")
     "disk space is too low",  # Bitcoin Core ("Error: Disk space is too low!", then it shuts down)
     "machine runs out of disk space",  # GitHub Actions' runner ("You are running out of disk space. The runner will
     # stop working when the machine runs out of disk space. Free space left: 66 MB")
@@ -519,6 +531,8 @@ VRAM_TEXTS = (
     # insufficient memory for DAG epoch 381.", T-Rex's "Device does not have enough free memory to hold the DAG ..."
     "insufficient memory for dag",
     "enough free memory to hold the dag",
+    "rmm failure at:",  # RAPIDS' memory manager, its device pool ("std::bad_alloc: RMM failure at: ...
+    # pool_memory_resource.hpp:188: Maximum pool size exceeded.": cuDF, cuML, cupoch)
     "greater than the maximum allowed buffer size",  # MLX's Metal allocator: one buffer over what the GPU takes
     # ("[metal::malloc] Attempting to allocate 73359820800 bytes which is greater than the maximum allowed ...")
 )
@@ -557,6 +571,7 @@ RAM_OOM = re.compile(
     r"|m(?<![a-z] m)emory allocation of \d+ bytes failed"  # Rust's (after a progress bar's "ETA: 14s"; not a device's)
     r"|(?:^|: )out of memory allocating \d+ bytes"  # libiberty's xmalloc (gcc's cc1plus, ld, gdb: "cc1plus.exe: out of memory
     # allocating 65536 bytes after a total of ...")
+    r"|\bmalloc \(\d+ bytes\) failed"  # MuPDF's ("could not run page: malloc (96707520 bytes) failed": KOReader, a reader)
     r"|(?<![a-z])(?:m|re)alloc of size \d+ failed"  # Apache Arrow's allocator ("pyarrow.lib.ArrowMemoryError: realloc of
     # size 2172846080 failed": Hugging Face datasets, img2dataset), x264's ("x264 [error]: malloc of size ... failed")
     r"|\bcannot allocate (?:\d+x)?\d+ bytes\b"  # GDAL's CPLE_OutOfMemory ("ERROR 2: ...memdataset.cpp, 1277: cannot

@@ -41,6 +41,7 @@ from .patterns import (
     _PROMPT_REFUSALS,
     _QUALIFIED_CLASS,
     _REPORT_OPENERS,
+    _RUBY_RAISE,
     _RUST_PANIC,
     _SWARM_ERRORED,
     _TITLE_WORD,
@@ -223,6 +224,10 @@ class DialogReading(BlockReading):
             self._open("message", s, exception_type=m.group(1), message="")
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), "")
+            return True
+        if s[-1] == ")" and ":" in s and (m := _RUBY_RAISE.match(s)):  # Ruby's uncaught exception (its backtrace below)
+            self._open("message", s, exception_type=m.group(2), message=m.group(1))
+            self._close()
             return True
         if first == "t" and s.startswith("thread '") and (m := _RUST_PANIC.match(s)):
             self._open("message", s, exception_type="panic", message=m.group(1) or "")

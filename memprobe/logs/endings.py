@@ -78,6 +78,8 @@ _CRASH = (
     "abort trap",  # macOS' SIGABRT
     "zsh: abort",
     "assertion `",  # a C assert() ("...: Assertion `err == hipSuccess' failed."), Metal's "failed assertion `": abort
+    "l'assertion « ",  # ... in glibc's French and German ("librecad: lc_looputils.cpp :204 : ...: l'assertion « x » a
+    "zusicherung »",  # échoué.", "... Zusicherung »x« nicht erfüllt.")
     "ggml_assert: ",  # ggml's assert (llama.cpp, whisper.cpp, ctransformers): it aborts the process
     "terminate called after throwing",  # C++'s std::terminate: an exception nobody caught, then abort
     "your session crashed",  # Colab, without the RAM's word
@@ -212,7 +214,7 @@ _CTRL_C = (
 users post in; the console's own echo is ``^C``."""
 _SIGKILL_EXIT = re.compile(
     r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated|failed|died)\b"
-    r"[^.;]{0,24}?\b(?:code|status)\b\s*[:=]?\s*\(?(?:137|-9)\b"
+    r"[^.;]{0,24}?\b(?:code|status|exit value)\b\s*[:=]?\s*\(?(?:137|-9)\b"  # (Gradle's "... non-zero exit value 137")
     r"|\b(?:killed|terminated)(?: by| with)? signal:? (?:9|sigkill|killed)\b"
     r"|: signal: killed\b"  # Go's os/exec (Ollama's runner: "llama runner process has terminated: signal: killed",
     # Livepeer's "Error from ffmpeg: signal: killed", go build's ".../pkg/tool/linux_amd64/compile: signal: killed")
@@ -234,6 +236,9 @@ _SIGKILL_EXIT = re.compile(
     r"|\bthrew signal 9\b"  # Verilator: "%Error: Verilator threw signal 9"
     r"|\bcode=killed, signal=kill\b"  # systemd's status of the unit's process ("Main PID: 513 (code=killed, signal=KILL)")
     r"|\breturned a non-zero code: 137\b"  # docker build's step
+    r"|\bdied with <signals\.sigkill: 9>"  # Python's CalledProcessError ("Command '['tesseract', ...]' died with ...")
+    r"|\(signal: 9, sigkill: kill\)"  # Rust's ExitStatus (Cargo: "process didn't exit successfully: `rustc ...`
+    # (signal: 9, SIGKILL: kill)")
 )
 """An exit status of SIGKILL however a launcher words it (docker's ``exited with code 137``, ``Exit code: 137``,
 ``exit status 137``, ``exited with code -9``, fish's ``terminated by signal SIGKILL``, ``terminated by signal 9``)."""
@@ -254,6 +259,8 @@ _CRASH_EXIT = re.compile(
     # container: "INFO: Home Assistant Core finish process received signal 11")
     r"|\bcode=(?:killed|dumped), signal=(?:segv|abrt|bus|ill|fpe)\b"  # systemd's status ("(code=dumped, signal=SEGV)")
     rf"|\bkilled by signal {_FATAL_SIGNALS}\b"  # uWSGI's master ("DAMN ! worker 1 (pid: 5541) died, killed by signal 7")
+    rf"|\bdied\b[^.;]{{0,24}}?\bcode:? -{_FATAL_SIGNALS}\b"  # roslaunch ("[move_group-3] process has died [pid
+    # 52879, exit code -11, cmd ...]")
     rf"|\bexit code: -{_FATAL_SIGNALS}$"  # pip's box for a build step a signal ended ("│ exit code: -7", SIGBUS):
     # Python's subprocess gives a signal's number negated
 )

@@ -88,6 +88,8 @@ CGROUP_KILL = (
     "killed by yarn for exceeding memory limits",  # Hadoop YARN's container (Spark's executors)
     "exceeded job memory limit",  # slurmstepd: "error: Exceeded job memory limit" (its cgroup's), older releases
     "exceeded step memory limit",
+    "exceeded memory limit (",  # ... and older still: "slurmstepd: Job 3410940 exceeded memory limit (15912452 >
+    # 15728640), being killed"
     "job had an out of memory error",  # a Slurm site's job summary (Sigma2's) after its cgroup's OOM kills
     "beyond the 'physical' memory limit",  # Hadoop YARN's container monitor ("Container [pid=...] is running 2.1GB
     "beyond the 'virtual' memory limit",  # beyond the 'PHYSICAL' memory limit"), and as older releases word it

@@ -498,6 +498,13 @@ _STARTUP = ("[START] Security scan", "** ComfyUI startup time:", "Prestartup tim
 _BARE_MEMORY_ERRORS = ("MemoryError", "OutOfMemoryError")
 """Exception types that name memory running out without a message (Python's ``MemoryError``, torch's
 ``OutOfMemoryError`` of a cut paste)."""
+_RUBY_RAISE = re.compile(
+    r"^\S[^:]*(?::[^:]+)?:\d+:(?:in [`'][^`']*'[:]?)?\s*(.+?)"  # its file and line, the method, the message
+    r" \(((?:[A-Z]\w*::)*(?:[A-Z]\w*(?:Error|Exception)|E[A-Z0-9]+))\)$"  # its class: "(SystemStackError)", "(Errno::ENOSPC)"
+)
+"""A Ruby program's uncaught exception, its place first and its class last: ``.../file.rb:37:in `unlink': Directory not
+empty @ dir_s_rmdir - assets/slick (Errno::ENOTEMPTY)``, ``.../ruby_executable_hooks:15: stack level too deep
+(SystemStackError)``."""
 _RUST_PANIC = re.compile(r"thread '[^']{1,80}' panicked at (?:'(.+?)(?:', \S+:\d+:\d+)?|.+:\d+:\d+:)$")
 """A Rust program's panic (an error, its message quoted in it before Rust 1.73 — its closing quote and place on a
 later line where the message has several — on the next lines since): ``thread 'tokio-runtime-worker' panicked at

@@ -119,6 +119,8 @@ _FLAT_BREAK = re.compile(
     r"|(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception)(?: \(see above for traceback\))?: |\^{3,}"  # (TensorFlow 1's
     # "ResourceExhaustedError (see above for traceback): OOM when allocating ...")
     r"|cv2\.error: |MemoryError(?= |$)"  # OpenCV's "cv2.error: OpenCV(4.4.0) ...", a bare MemoryError
+    r"|[\w/.:-]+ +[\d.,]+[KMGTPE]?i? +[\d.,]+[KMGTPE]?i? +[\d.,]+[KMGTPE]?i? +\d+% +/"  # df's row ("/dev/sda1  30G
+    # 30G  0 100% /")
     r"|\tat [\w$.<>]+\("  # a JVM's stack frame ("\tat net.minecraftforge.client.model...(UnpackedBakedQuad.java:105)")
     r"|g?make(?:\[\d+\])?: \*\*\* "  # GNU make's error ("make[2]: *** [CMakeFiles/...] Error 1", BSD's gmake)
     r"|\[[ \d]{5,12}\.\d{6}\] "  # the kernel's ring buffer, dmesg's stamp, its seconds padded to five ("[28224.365945]
@@ -130,6 +132,7 @@ _FLAT_BREAK = re.compile(
     r"|Caused by: |FAILED: "  # a cause under its error (the JVM's, Rust's anyhow), ninja's failed step
     r"|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}: "  # a C program's ctime stamp ("Sun Sep  5 13:43:45 2021: ")
     r")"
+    r"|(?<= MemoryError) +(?=\S)"  # (and what followed a bare MemoryError: a runner's "main returned -1")
     r"|(?= )(?<![\d\s])(?<!error:) +(?=Killed *$|Killed +(?!process )\S|SIGKILL *$|已杀死 *$)"  # the shell's word (or a runner's
     # SIGKILL alone), not inside its report of a job ("line 89: 106100 Killed"), gcc's ("c++: internal compiler error:
     # Killed (program cc1plus)") nor the kernel's ("Out of memory: Killed process 11552 (olive)")
@@ -156,7 +159,11 @@ def _pieces(line: str, cut: bool) -> Iterator[tuple[str, bool]]:
         start = _unknown_prefix(line)  # a logger's prefix, known or not, stays with the first piece
         start += _prefixes_end(line[start:])
         split = _FLAT_BREAK.split(" " + line[start:])  # the space: a marker that begins the text counts too
-        if len(split) > 2 or split[-1].rstrip() in _KILLED:  # (or one break: the shell's word that ends it)
+        if (
+            len(split) > 2
+            or split[-1].rstrip() in _KILLED
+            or (split[-1].rstrip() == "MemoryError" and split[-2].rstrip()[-1:] in (")", "]"))
+        ):  # (or one break: the shell's word that ends it, or Python's bare MemoryError after a frame's code)
             parts = []
             for piece in split:  # a piece that is only a logger's prefix goes with the line it began
                 if parts and _prefixes_end(parts[-1] + " ") > len(parts[-1]):
@@ -190,7 +197,10 @@ def iter_lines(source: str | bytes | BinaryIO) -> Iterator[tuple[str, bool]]:
         else:
             line = _plain(raw.rstrip("\r"))
         if (
-            len(line) > _FLAT_MIN or line.endswith(_KILLED) or (line[-1:] == " " and line.rstrip().endswith(_KILLED))
+            len(line) > _FLAT_MIN
+            or line.endswith(_KILLED)
+            or (line[-1:] == " " and line.rstrip().endswith(_KILLED))
+            or line.endswith((") MemoryError", "] MemoryError"))
         ) and "\r" not in line:  # (a progress bar redrawn in place is not flattened; a short paste flattened with
             # the shell's word at its end is)
             yield from _pieces(line, cut)

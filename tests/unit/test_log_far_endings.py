@@ -266,9 +266,6 @@ READINGS = [
     ("comfyui-gguf_llama-quantize_unknown_arch_flux.log", "other", None),
     # macOS' crash report, its crashed thread's stack ("Thread 0 Crashed:: ..."): a crash (Selene, an Electron app)
     ("selene_electron_onnxruntime-bfcarena_crash-report.log", "abrupt", "crash"),
-    # an Emscripten module's uncaught abort ("Uncaught (in promise) abort("Cannot enlarge memory arrays ... instead of
-    # this abort ...")"): an error, its "instead" no fallback (WebML's polyfill; a WASM heap's cap, as a JVM's is)
-    ("webml-polyfill_wasm_cannot-enlarge-memory-arrays.log", "other", None),
     # -- the rounds of 2026-12-06 (hv to ik)
     # not memory: OpenBLAS' "you tried to allocate too many memory regions" (its table of thread buffers,
     # autogluon/autogluon#1020), GDAL's "cannot allocate 18446744072761901056 bytes" (an overflow, OSGeo/gdal#2261),
@@ -383,6 +380,22 @@ READINGS = [
     ("gcp_cloudiot_mqtt_paho_out_of_memory_bad_credentials.log", "other", None),
     ("mfem_superlu_ometis_huge_request.log", "other", None),
     ("nginx_rtmp_worker_signal11_unexplained.log", "abrupt", "crash"),
+    # -- and lr to mg: mlock refused ("Error initializing core: failed to lock memory: cannot allocate memory",
+    # hashicorp/vault#59), the JVM sizing its table by a container's huge open-files limit ("unable to allocate file
+    # descriptor table - out of memory", metabase/metabase#33521), the pseudo-terminals' limit ("open /dev/ptmx: no space
+    # left on device", Womabre/unraid-docker-templates#14), GNU MP asked for 18 EB ("Cannot allocate memory
+    # (size=18446744070406745120)", openscad/openscad#2425): no memory nor disk ran out; Ruby's uncaught exceptions,
+    # their class last ("ruby_executable_hooks:15: stack level too deep (SystemStackError)",
+    # tsmango/jekyll_alias_generator#14; "... Directory not empty @ dir_s_rmdir - assets/slick (Errno::ENOTEMPTY)",
+    # Shopify/shopify-cli#2152); roslaunch's "process has died [pid 52879, exit code -11, ...]" (moveit/moveit#3535): a
+    # segfault
+    ("vault_dev_mlock_cannot_allocate.log", "other", None),
+    ("metabase_java8_docker_fd_table_out_of_memory_abort.log", "other", None),
+    ("unraid_template_oci_exec_ptmx_no_space.log", "other", None),
+    ("openscad_gmp_cannot_allocate_bogus_size.log", "other", None),
+    ("jekyll_alias_generator_systemstackerror_generating.log", "other", None),
+    ("shopify_cli_theme_pull_enotempty_oneline.log", "other", None),
+    ("moveit_move_group_abitstar_segv_unreproduced.log", "abrupt", "crash"),
 ]
 
 

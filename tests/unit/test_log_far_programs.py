@@ -479,6 +479,34 @@ READINGS = [
     ("qbittorrent_windows_lack_of_virtual_memory_pagefile_6gb.log", "commit-limit", "commit-exhausted"),
     ("haproxy_cht_worker_exit_137_killed_memory.log", "system-ram", "killed"),
     ("nginx_modsecurity_worker_signal_9_memory_leak.log", "system-ram", "killed"),
+    # -- and lr to mg: video editors, dashboards, e-book readers, reverse engineering, point clouds, password managers,
+    # Ruby, CAD, NAS systems, renderers, robotics, OCR, app builds, protein models, single-cell omics. The host's memory
+    # in MuPDF's "malloc (96707520 bytes) failed" (koreader/koreader#12227), Firefox's and Zotero's console ('[JavaScript
+    # Error: "out of memory"]', retorquere/zotero-better-bibtex#2313), PocketBook's "Cannot allocate enough memory for
+    # function bmp_alloc" (koreader/koreader#8917), LuaJIT's "./luajit: not enough memory" (koreader/koreader#11215),
+    # Leptonica's "pixdata_malloc fail for data" (naptha/tesseract.js#704), a service's and an installer's own checks
+    # ("Your system doesn't have enough FREE RAM to run", kevoreilly/CAPEv2#2613; "sqlservr: This program requires a
+    # machine with at least 2000 megabytes of memory.", bitwarden/server#1054; "You must have a minimum of 1Gb available
+    # memory (RAM+swap)", YunoHost-Apps/discourse_ynh#5); the GPU's in RAPIDS' RMM before 0.19 ("std::bad_alloc: RMM
+    # failure at: ...pool_memory_resource.hpp:188: Maximum pool size exceeded.", neka-nat/cupoch#58); the disk below a
+    # service's minimum ("Not enough free disk space! (Only 40353 MB!)", kevoreilly/CAPEv2#556)
+    ("koreader_kobo_libra_mupdf_malloc_failed.log", "system-ram", None),
+    ("zotero_bbt_export_js_out_of_memory_win32.log", "system-ram", None),
+    ("koreader_pocketbook740_manga_bmp_alloc_memory.log", "system-ram", None),
+    ("koreader_pocketbook_calibre_search_luajit_not_enough_memory.log", "system-ram", None),
+    ("tesseractjs_pixdata_malloc_fail_large_image.log", "system-ram", None),
+    ("capev2_processor_not_enough_free_ram_journal.log", "system-ram", None),
+    ("bitwarden_mssql_requires_2000mb_memory.log", "system-ram", None),
+    ("discourse_ynh_install_min_1gb_ram_swap.log", "system-ram", None),
+    ("cupoch_occupancygrid_rmm_pool_exceeded.log", "vram", None),
+    ("capev2_scheduler_not_enough_free_disk_space.log", "disk", None),
+    # kills: Slurm's oldest words ("slurmstepd: Job 3410940 exceeded memory limit (15912452 > 15728640), being killed",
+    # Hoohm/CITE-seq-Count#37); SIGKILL as Python's CalledProcessError ("... died with <Signals.SIGKILL: 9>.",
+    # ocrmypdf/OCRmyPDF#575) and Cargo ("process didn't exit successfully: `rustc [...]` (signal: 9, SIGKILL: kill)",
+    # YunoHost-Apps/vaultwarden_ynh#96) word it
+    ("citeseqcount_slurm_exceeded_memory_limit.log", "cgroup-limit", "cgroup-kill"),
+    ("ocrmypdf_tesseract_sigkill_1gb_vm.log", "system-ram", "killed"),
+    ("vaultwarden_ynh_install_rustc_sigkill_1gb.log", "system-ram", "killed"),
 ]
 
 

@@ -50,6 +50,21 @@ OWN_CAPS = [
     ("galic_mymalloc_not_enough_memory_maxmemsize.log", "MaxMemSize"),
     ("kong_luajit_vm_not_enough_memory_2gb.log", "GC64"),
     ("onlyoffice_documentbuilder_v8_allocation_failed_bug.log", "--max-old-space-size"),
+    # and lr to mg: Emscripten's fixed heap ("Cannot enlarge memory arrays. Either (1) compile with -s TOTAL_MEMORY=X
+    # ...", naptha/tesseract.js#178, #100; a Unity WebGL build's, NoteCAD/NoteCAD#48), Trino's limits on a query ("Query
+    # exceeded per-node memory limit of 4.80GB", trinodb/trino#20398; "... per-node user memory limit of 64MB", #18447),
+    # V8's last collections where the paste stops before its fatal error ("... ms: Mark-sweep 1400.2 (1560.8) -> 1400.2
+    # (1559.8) MB, 2095.4 / 0.0 ms  last resort gc", apache/superset#4159), IIS' limit on an application pool ("... has
+    # requested a recycle because it reached its private bytes memory limit.", nopSolutions/nopCommerce#3220)
+    ("tesseractjs_detect_cannot_enlarge_memory_arrays.log", "ALLOW_MEMORY_GROWTH"),
+    ("webml-polyfill_wasm_cannot-enlarge-memory-arrays.log", "ALLOW_MEMORY_GROWTH"),  # (intel/webml-polyfill#139: "...
+    # abort("Cannot enlarge memory arrays ... instead of this abort ...")": its "instead" no fallback)
+    ("tesseractjs_second_image_enlarge_memory_arrays.log", "ALLOW_MEMORY_GROWTH"),
+    ("notecad_webgl_stl_import_cannot_enlarge_memory.log", "INITIAL_MEMORY"),
+    ("trino_table_function_exceeded_per_node_memory_limit.log", "query.max-memory-per-node"),
+    ("trino_order_by_user_memory_limit_64mb_spill_unused.log", "query.max-memory-per-node"),
+    ("superset_npm_build_node_heap_last_resort_gc.log", "--max-old-space-size"),
+    ("nopcommerce_iis_app_pool_private_bytes_recycle.log", "Private Memory Limit"),
 ]
 
 

@@ -398,6 +398,26 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "sonarr_qnap_updater_log_no_failure.log",
             "sonarr_update_tmp_no_space_left.log",
             "transmission_openvpn_docker_memcg_oom_dmesg.log",
+            # the rounds of 2026-12-07 (lr to mg)
+            "clickhouse_stress_s3_signal9_not_oom.log",
+            "cucumber_ruby_testsuite_global_oom_dmesg.log",
+            "freecad_flatpak_fem_calculix_binary_missing.log",
+            "freecad_link_save_not_enough_memory_bogus.log",
+            "gazebo_pr2_run_gazebo_respawn_workspace_switch.log",
+            "keycloak_bitnami_vertx_cache_tmp_no_space.log",
+            "koreader_kindle_pw2_pdf_killed.log",
+            "puma_daemonized_vanishes_missing_stdout_stderr.log",
+            "puma_foreman_no_application_configured_exit1.log",
+            "redshift_c4d_deadline_exit_3221226505_missing_kernels.log",
+            "redshift_c4d_deadline_g5_xlarge_failed_to_allocate_mem.log",
+            "redshift_c4d_deadline_nvidia_driver_too_old_module_binary.log",
+            "rfdiffusion_windows_contigs_none_no_output.log",
+            "roofer_docker_dmesg_global_oom_kill.log",
+            "truenas_i2p_app_deploying_loop_healthcheck.log",
+            "truenas_immich_ml_worker_code_139.log",
+            "vaultwarden_podman_container_exits_sigterm_unexplained.log",
+            "vendure_server_admin_ui_config_file_missing.log",
+            "zimaos_file_copy_oom_killer_dmesg.log",
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)

@@ -192,6 +192,13 @@ def test_a_logs_own_indentation_is_kept():
         "questdb_query_java_heap_space_longinthashmap.log",
         "stirling_pdf_pipeline_readallbytes_java_heap.log",
         "swaybg_memory_usage_ps_listing.log",
+        # the rounds of 2026-12-07 (lr to mg)
+        "anhalytics_grobid_client_java_heap_space.log",
+        "figgy_jp2_derivative_enospc_sendfile_backtrace.log",
+        "kittycad_modeling_app_wasm_memory_access_out_of_bounds.log",
+        "starburst_k8s_pod_oomkilled_300mi_limit.log",
+        "webpacker_capistrano_precompile_stuck_compiling.log",
+        "zotero_bbt_export_file_already_exists.log",
     }
 
 
@@ -283,6 +290,9 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "puppeteer-sharp_tmp_no_space_left.log",
         # the rounds of 2026-12-07 (kx to lq)
         "tdarr_node_ffmpeg_malloc_consolidate_invalid_chunk.log",
+        # the rounds of 2026-12-07 (lr to mg)
+        "discourse_ynh_install_min_1gb_ram_swap.log",
+        "omegafold_biolib_future_annotations_syntaxerror.log",
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")

@@ -87,6 +87,8 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         "excelcompare_poi_xssf_gc_overhead_windows.log",
         "sonarr_dietpi_mono_exit_status_1.log",
         "wkhtmltopdf_windows_http_error_1005.log",
+        # the rounds of 2026-12-07 (lr to mg)
+        "odm_opensfm_mesh_json_dumps_memoryerror.log",
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined

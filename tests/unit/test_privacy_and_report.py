@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES, load_json
 
+from memprobe import privacy
 from memprobe.cli import main
 from memprobe.output.report import build_report, report
 from memprobe.privacy import PROMPT_MARK, sanitize, sanitize_prompt, sanitize_workflow, scrub_text
@@ -91,6 +92,20 @@ def test_text_encode_prompts_and_primitive_strings_feeding_them_are_marked():
     assert clean["3"]["inputs"]["ckpt_name"] == "dreamshaper_8.safetensors"
     assert "alice" not in json.dumps(clean)
     assert sanitize({"x": {"client_id": "abc", "note": "/home/alice/secret.txt"}}) == {"x": {"note": "secret.txt"}}
+
+
+def test_the_name_of_the_user_running_it_leaves_free_text(monkeypatch):
+    # found once per process (the password database cost more than the rest of a log's reading), then held
+    monkeypatch.setattr(privacy.getpass, "getuser", lambda: "margarethe")
+    monkeypatch.setattr(privacy.os.path, "expanduser", lambda path: "/srv/homes/mgreth")
+    privacy._who_pattern.cache_clear()
+    try:
+        assert scrub_text("margarethe's run failed; mgreth's too; margaretheX stays") == (
+            "[user]'s run failed; [user]'s too; margaretheX stays"
+        )
+        assert privacy.scrub_all({"note": ["ran by margarethe"]}) == {"note": ["ran by [user]"]}
+    finally:
+        privacy._who_pattern.cache_clear()  # (the next test's user is this machine's again)
 
 
 def test_free_text_is_scrubbed_of_paths_and_the_user_name():
