@@ -32,7 +32,7 @@ def test_every_log_cut_anywhere(path):
     data = path.read_bytes()
     rng = random.Random(path.name)
     # its ends (a first or last byte cut mid-character) and middle, and three places of its own (some 30,000 over the
-    # corpus, each fixed by the log's name): at sixteen a log, CI spent a third of its time here
+    # corpus, each fixed by the log's name): at sixteen a log it took half the suite's time
     cuts = {0, 1, len(data) // 2, len(data) - 1} | {rng.randrange(len(data)) for _ in range(3)}
     for cut in sorted(cuts):
         survives(data[:cut])  # the paste that stops mid-line, mid-character, mid-traceback
