@@ -2,7 +2,7 @@
 running out: kills (the OOM killer's and its kin's, a container's or a job's limit), crashes, kernels and backends
 gone, errors worded like memory (a size gone wrong, a program's own limit, an instruction the CPU lacks), and pastes in
 which nothing failed. What ran out, in the same programs' words, is in
-test_log_far_programs.py. Held-out rounds cc to lq (tests/fixtures/logs/SOURCES.md cites each thread)."""
+test_log_far_programs.py. Held-out rounds cc to mg (tests/fixtures/logs/SOURCES.md cites each thread)."""
 
 from __future__ import annotations
 
@@ -396,6 +396,58 @@ READINGS = [
     ("jekyll_alias_generator_systemstackerror_generating.log", "other", None),
     ("shopify_cli_theme_pull_enotempty_oneline.log", "other", None),
     ("moveit_move_group_abitstar_segv_unreproduced.log", "abrupt", "crash"),
+    # -- the far trades' memory kills (rounds jz to mg), as each program words what ended it
+    # (jz to kg) kills: Tcl's "child killed: kill signal" for ABC under OpenLane (The-OpenROAD-Project/OpenLane#2152),
+    # "%Error: Verilator threw signal 9" (nvdla/hw#112)
+    ("openlane_abc_child-killed_snncore.log", "system-ram", "killed"),
+    ("nvdla_verilator_signal9_nv-full.log", "system-ram", "killed"),
+    # (kh to ko) kills: systemd's "Main PID: 513 (code=killed, signal=KILL)" (meilisearch/meilisearch#711); conda's spinner, then
+    # the shell's "Killed" ("Solving environment: \ Killed", ImperialCollegeLondon/sharpy#268, conda/conda#10355); AWS
+    # Lambda's "Runtime exited with error: signal: killed", its function at the memory size it was given
+    # (doug-macleod/Pipe-1Dev#18)
+    ("meilisearch_systemd_killed_1gb_droplet.log", "system-ram", "killed"),
+    ("sharpy_conda_env_create_solving_killed.log", "system-ram", "killed"),
+    ("conda_env_create_repodata_killed_oneline.log", "system-ram", "killed"),
+    ("lambda_pipe1dev_runtime-exiterror_signal-killed.log", "cgroup-limit", "cgroup-kill"),
+    # (kp to kw) kills: systemctl's "Active: failed (Result: oom-kill)" (wazuh/wazuh#22141), FreeBSD's "was killed: failed to
+    # reclaim memory" (ntop/ntopng#8030), ninja's "job terminated due to signal 9" (wolfi-dev/os#3825)
+    ("wazuh_manager_vd-updater_oom-kill.log", "system-ram", "memory-kill"),
+    ("ntopng_opnsense_failed-to-reclaim-memory_kill.log", "system-ram", "memory-kill"),
+    ("wolfi_zig-build_signal9_aarch64.log", "system-ram", "killed"),
+    # (kx to li) kills: the OOM killer's table of tasks alone ("Tasks state (memory values in pages):", bluenviron/mediamtx#4674);
+    # its global kill in a cpuset named for containerd ("oom-kill:constraint=CONSTRAINT_NONE,...,cpuset=containerd.
+    # service,...,global_oom", paradigmxyz/reth#2965); zsh's job after the progress line it cut ("Populating index cache
+    # ...[1]    32713 killed     stack build", commercialhaskell/stack#1335); ocamlbuild's "Command exited with code
+    # 137." on a host (MLstate/opalang#174); CodeQL's "Dataset import ... failed with code 137." (github/codeql-action#1461)
+    ("mediamtx_recording_oom_tasks_state.log", "system-ram", "memory-kill"),
+    ("reth_sync_catchup_killed_global_oom.log", "system-ram", "memory-kill"),
+    ("stack_build_populating_index_cache_killed_128mb_vps.log", "system-ram", "killed"),
+    ("ocamlopt_opa_parser_killed_137_vm.log", "system-ram", "killed"),
+    ("codeql_action_dataset_import_code_137.log", "system-ram", "killed"),
+    # a build's own limit: Read the Docs' "Command killed due to excessive memory consumption" (aiidateam/aiida-core#1524,
+    # MRChemSoft/mrchem#61); CircleCI's "Exited with code exit status 137", its Docker executor's container
+    # (CounterpartyXCP/counterparty-core#1335)
+    ("sphinx_rtd_singlehtml_killed_memory.log", "cgroup-limit", "cgroup-kill"),
+    ("mrchem_rtd_pdf_build_killed_memory.log", "cgroup-limit", "cgroup-kill"),
+    ("circleci_test_book_exit_status_137.log", "cgroup-limit", "killed"),
+    # (lj to lq) kills: the OOM killer's victim line without its head ("Killed process 14036 (g_mmpbsa) total-vm:26639468kB",
+    # RashmiKumari/g_mmpbsa#7); an Electron app's console ("Renderer process oom - see https://www.electronjs.org/...",
+    # logseq/logseq#2129); Windows' low-virtual-memory event as a translation words it ("The lack of virtual memory in
+    # the system was successfully detected", qbittorrent/qBittorrent#18570); HAProxy's master on its worker ("Current
+    # worker (25) exited with code 137 (Killed)", medic/cht-core#8166: a host's, no container's); nginx's master on its
+    # worker ("worker process 15188 exited on signal 9", owasp-modsecurity/ModSecurity-nginx#36)
+    ("g_mmpbsa_dmesg_oom_killed_process.log", "system-ram", "memory-kill"),
+    ("logseq_renderer_oom_memory_leak_4g.log", "system-ram", "window-oom"),
+    ("qbittorrent_windows_lack_of_virtual_memory_pagefile_6gb.log", "commit-limit", "commit-exhausted"),
+    ("haproxy_cht_worker_exit_137_killed_memory.log", "system-ram", "killed"),
+    ("nginx_modsecurity_worker_signal_9_memory_leak.log", "system-ram", "killed"),
+    # (lr to mg) kills: Slurm's oldest words ("slurmstepd: Job 3410940 exceeded memory limit (15912452 > 15728640), being killed",
+    # Hoohm/CITE-seq-Count#37); SIGKILL as Python's CalledProcessError ("... died with <Signals.SIGKILL: 9>.",
+    # ocrmypdf/OCRmyPDF#575) and Cargo ("process didn't exit successfully: `rustc [...]` (signal: 9, SIGKILL: kill)",
+    # YunoHost-Apps/vaultwarden_ynh#96) word it
+    ("citeseqcount_slurm_exceeded_memory_limit.log", "cgroup-limit", "cgroup-kill"),
+    ("ocrmypdf_tesseract_sigkill_1gb_vm.log", "system-ram", "killed"),
+    ("vaultwarden_ynh_install_rustc_sigkill_1gb.log", "system-ram", "killed"),
 ]
 
 
