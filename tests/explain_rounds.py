@@ -642,6 +642,51 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     "mg": ((25, 30), (0, 0), (16, 17), (0, 0)),  # single-cell and spatial omics (scanpy and anndata, Seurat, Cell
     # Ranger, scvi-tools, Squidpy, CellBender, velocyto, Monocle, ArchR): which memory ran out, or none, 28/30; the
     # original reader 22/30, 1/17
+    "mh": ((22, 30), (0, 0), (12, 15), (0, 0)),  # compilers of systems languages and their bootstraps (Zig, Nim, D,
+    # Crystal, Swift on Linux, Julia's build and precompilation, Odin, V, Haxe): which memory ran out, or none, 25/30;
+    # the original reader 16/30, 2/15
+    "mi": ((15, 30), (0, 0), (16, 20), (0, 0)),  # password crackers and GPU miners (hashcat, John the Ripper, xmrig,
+    # T-Rex, lolMiner, NBMiner, PhoenixMiner, TeamRedMiner, ethminer): which memory ran out, or none, 18/30; the
+    # original reader 11/30, 3/20
+    "mj": ((18, 30), (0, 0), (10, 11), (0, 0)),  # game engines and their editors (Godot, Bevy, O3DE, Stride, MonoGame,
+    # Defold, Flax, Cocos Creator, Unity and Unreal tools): which memory ran out, or none, 23/30; the original reader
+    # 17/30, 1/11
+    "mk": ((16, 30), (0, 0), (12, 17), (0, 0)),  # JavaScript front-end builds (webpack, Vite, Next.js, Nuxt, Angular
+    # CLI, Gatsby, esbuild, Rollup, tsc, Storybook, Jest, Nx): which memory ran out, or none, 19/30; the original reader
+    # 10/30, 5/17
+    "ml": ((16, 30), (0, 0), (9, 12), (0, 0)),  # relational and analytic databases (PostgreSQL and its extensions,
+    # MySQL and MariaDB, DuckDB, SQLite, CockroachDB, TiDB, Doris, StarRocks): which memory ran out, or none, 19/30; the
+    # original reader 11/30, 1/12
+    "mm": ((18, 30), (0, 0), (11, 13), (0, 0)),  # photogrammetry and 3D reconstruction (COLMAP, Meshroom and
+    # AliceVision, OpenMVS, OpenDroneMap, nerfstudio, instant-ngp, gsplat): which memory ran out, or none, 23/30; the
+    # original reader 19/30, 2/13
+    "mn": ((22, 30), (0, 0), (11, 12), (0, 0)),  # 3D printing and CNC (Cura, PrusaSlicer, OrcaSlicer, Bambu Studio,
+    # OctoPrint, Klipper and Moonraker, LaserGRBL): which memory ran out, or none, 25/30; the original reader 21/30,
+    # 5/12
+    "mo": ((20, 30), (0, 0), (9, 12), (0, 0)),  # astronomy and astrophotography (Siril, DeepSkyStacker, KStars and
+    # Ekos, INDI, N.I.N.A., GraXpert, astropy, CASA): which memory ran out, or none, 25/30; the original reader 19/30,
+    # 0/12
+    "mp": ((18, 30), (0, 0), (8, 9), (0, 0)),  # BitTorrent and download clients (qBittorrent, Transmission, Deluge,
+    # rTorrent, aria2, SABnzbd, NZBGet): which memory ran out, or none, 24/30; the original reader 18/30, 3/9
+    "mq": ((16, 30), (0, 0), (7, 10), (0, 0)),  # game mods and mod managers (Mod Organizer 2, Vortex, xEdit and
+    # Synthesis, SMAPI, RimWorld, tModLoader, Minetest): which memory ran out, or none, 24/30; the original reader
+    # 19/30, 0/10
+    "mr": ((20, 30), (0, 0), (8, 9), (0, 0)),  # web servers and reverse proxies (nginx and OpenResty, ingress-nginx,
+    # Caddy, Traefik, HAProxy, Envoy, Apache httpd, Varnish, Kong): which memory ran out, or none, 26/30; the original
+    # reader 14/30, 3/9
+    "ms": ((21, 30), (0, 0), (10, 14), (0, 0)),  # streaming data platforms (Kafka and Kafka Connect, Flink, Pulsar,
+    # Redpanda, RabbitMQ, Beam on Dataflow, Debezium): which memory ran out, or none, 23/30; the original reader 14/30,
+    # 3/14
+    "mt": ((21, 30), (0, 0), (7, 11), (0, 0)),  # ETL and data integration (Airbyte, dbt, Meltano and Singer taps, dlt,
+    # NiFi, Apache Hop, Great Expectations, Dagster): which memory ran out, or none, 25/30; the original reader 19/30,
+    # 2/11
+    "mu": ((17, 30), (0, 0), (4, 8), (0, 0)),  # container runtimes and local clusters (Podman, crun, buildah, kind,
+    # minikube, LXD, Colima, Rancher Desktop, OrbStack): which memory ran out, or none, 20/30; the original reader
+    # 12/30, 1/8
+    "mv": ((18, 30), (0, 0), (9, 11), (0, 0)),  # mail servers and spam filters (mailcow, Mailu, Mail-in-a-Box, Postfix,
+    # Dovecot, rspamd, ClamAV, Stalwart): which memory ran out, or none, 23/30; the original reader 19/30, 3/11
+    "mw": ((16, 28), (0, 0), (4, 7), (0, 0)),  # probabilistic programming (PyMC, Stan and CmdStanPy, rstan, NumPyro,
+    # Pyro, ArviZ, R-INLA): which memory ran out, or none, 20/28; the original reader 19/28, 1/7
     # Rounds mc and me (2026-12-07: the search budget ran out mid-round) scored mc (e-commerce platforms that are not
     # PHP, 18 logs): 14/18, 0/0, 5/6, 0/0, which memory 17/18 (the original reader 12/18, 0/6 advised); me
     # (cross-platform app builds, 19 logs): 16/19, 0/0, 9/11, 0/0, which memory 17/19 (the original reader 7/19, 0/11

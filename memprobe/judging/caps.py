@@ -16,11 +16,21 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
             "outofmemoryerror (no error message)",  # Gradle's report of an OutOfMemoryError the JVM gave no detail
             "outofmemoryerror: java heap",  # (its "space" cut off by a page: "... java.lang.OutOfMemoryError: Java heap")
             "outofmemoryerror thrown from the uncaughtexceptionhandler",  # the heap too full to report its own error
+            "consecutive periods of measured gc thrashing",  # Apache Beam's memory monitor ending a worker's JVM
+            # ("Shutting down JVM after 8 consecutive periods of measured GC thrashing. Memory is used/total/max =
+            # 9819/11025/11025 MB")
         ),
         "the JVM's heap limit",
         "its -Xmx (a launcher's or a server's memory setting)",
     ),
-    (("outofmemoryerror: metaspace",), "the JVM's metaspace limit", "-XX:MaxMetaspaceSize, or -Xmx"),
+    (
+        (
+            "outofmemoryerror: metaspace",
+            "the metaspace out-of-memory error has occurred",  # Flink's words after the JVM's
+        ),
+        "the JVM's metaspace limit",
+        "-XX:MaxMetaspaceSize, or -Xmx",
+    ),
     (("of direct buffer memory",), "the JVM's limit on direct buffers", "-XX:MaxDirectMemorySize"),
     (
         (
@@ -33,6 +43,11 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
             "last resort gc",  # V8's last collections at its heap limit, the lines above its fatal error ("[116141:
             # 0x28f8a20]   774446 ms: Mark-sweep 1400.2 (1560.8) -> 1400.2 (1559.8) MB, 2095.4 / 0.0 ms  last resort gc";
             # newer: "... last resort GC in old space requested"), where a paste stops before that error
+            "allocation failure scavenge might not succeed",  # ... and the lines of its last Mark-sweeps, the heap
+            "allocation failure; scavenge might not succeed",  # full ("Mark-sweep 2029.7 (2087.3) -> 2016.5 (2089.1) MB,
+            # ... allocation failure scavenge might not succeed"), under "<--- Last few GCs --->"
+            "allocation failure gc in old space requested",  # (its other reason: "... allocation failure GC in old
+            # space requested", rstan's stanc.js)
         ),
         "Node's V8 heap limit",
         "--max-old-space-size (in NODE_OPTIONS)",
@@ -185,6 +200,16 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         ("reached its private bytes memory limit",),  # IIS recycling a site's worker ("A worker process serving
         "IIS' private memory limit on the application pool",  # application pool 'X' has requested a recycle because
         "Private Memory Limit (KB) in the pool's Recycling settings (or the host's plan)",  # it reached its ...")
+    ),
+    (
+        ("out of memory quota!",),  # TiDB cancelling a query at its quota ("ERROR 1105 (HY000): Out Of Memory Quota!")
+        "TiDB's memory quota on a query",
+        "tidb_mem_quota_query (mem-quota-query in older releases)",
+    ),
+    (
+        ("allocator sys memory check failed",),  # Apache Doris' backend ("... Cannot alloc:134217728, ... process
+        "Doris' memory limit on its backend",  # memory used 25.55 GB exceed limit 24.48 GB or sys available memory ...")
+        "mem_limit in be.conf (a share of the machine's RAM)",
     ),
     (
         ("invalid memory alloc request size",),  # PostgreSQL's backend ("ERROR:  invalid memory alloc request size

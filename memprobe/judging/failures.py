@@ -94,7 +94,8 @@ def killed_child(message: str | None) -> bool:
 
 
 _GATE_WORDS = (
-    r"memor|alloc|paging|space|quota|oom|buffer size|hostbuffer|_resources|available ram|out of |full|exhausted|100% /"
+    r"memor|alloc|paging|space|quota|oom|buffer size|buffer of size|hostbuffer|_resources|available ram|out of "
+    r"|full|exhausted|100% /"
 )
 _MEMORY_GATE = re.compile(
     "|".join([_GATE_WORDS, *(re.escape(t) for t in MEMORY_TEXTS if t.isascii() and not re.search(_GATE_WORDS, t))])
@@ -290,6 +291,8 @@ _DML = (
     "d3d12",
     "dx12",
     "createcommittedresource",
+    "texture2d creation failed",  # XNA's and FNA's texture (tModLoader: "Texture2D creation failed! Error Code: Not
+    # enough memory resources are available to complete this operation. (0x8007000E)")
 )
 _DML_OOM = ("8007000e", "e_outofmemory", "enough memory resources")
 """The out-of-memory HRESULT (0x8007000E, "Not enough memory resources are available to complete this operation")
@@ -310,8 +313,18 @@ _NOT_EXHAUSTION = (
     "(0 elements of",  # libtiff's "Failed to allocate memory for ... array (0 elements of 8 bytes each)": an overflowed
     # count, not memory (GDAL, after "Integer overflow in TIFFNumberOfTiles")
     "inotify",  # ENOSPC (errno 28) also means the inotify watch limit: "[Errno 28] inotify watch limit reached"
+    "only has 0mib available",  # minikube reading no memory at all ("RSRC_INSUFFICIENT_SYS_MEMORY: System only has
+    # 0MiB available"): its reading failed (kubernetes/minikube#11565), not the machine's RAM
+    "failed to watch file",
+    "networkreceive.read",  # Kafka's client sizing a receive buffer by what it read from a TLS listener it spoke
+    # plaintext to ("java.lang.OutOfMemoryError: Java heap space ... at org.apache.kafka.common.network.NetworkReceive.
+    # readFrom"): a TLS record read as a length, not the heap running short (its client lacks the SSL settings)
+    "error watching",  # ... and a Go program's fsnotify ("unexpected error watching template ...: no space left on
+    # device", ingress-nginx)  # ... as the kubelet's log follower words it ("failed to watch file "/var/log/pods/...":
+    # no space left on device")
     "in static tls block",  # the dynamic loader's "cannot allocate memory in static TLS block": a library's load
-    "could not create shared memory segment: no space left",  # PostgreSQL's shmget() refused (its hint: "This error
+    "could not create shared memory segment: no space left",
+    "could not create semaphores: no space left",  # ... semget() at SEMMNI or SEMMNS (the same hint)  # PostgreSQL's shmget() refused (its hint: "This error
     # does *not* mean that you have run out of disk space"): System V shared memory's ids or the kernel's limit on it
     "ignored (for causing prior/excessive gpu errors)",  # Metal's command buffer in error for another reason than
     "kiogpucommandbuffercallbackerrortimeout",  # memory (its status 5 is memory's where it says no other): ignored
@@ -342,6 +355,9 @@ _NOT_EXHAUSTION = (
     "open /dev/ptmx: no space left",  # ENOSPC from the pseudo-terminals' limit, not a file system
     "selinux policy to the kernel: out of memory",  # the kernel refusing a policy ("Unable to save SELinux policy to
     # the kernel: Out of memory"): its own checks, not memory
+    "failed to allocate randomx dataset using 1gb pages",  # XMRig without 1 GB pages reserved: it goes on in 2 MB ones
+    "message queue out of memory",  # Godot's fixed queue of deferred calls, full (its size a project setting,
+    # memory/limits/message_queue/max_size_kb), most often from a loop of calls or of errors
     "llvm error: out of memory",  # LLVM's allocator at a size nothing could hold, then abort: Swift 5.6 compiling one
     # pod, an OpenCL kernel's build with doubles, a JIT (in the four threads that quote it, more RAM did not help)
 )

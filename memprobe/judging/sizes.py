@@ -116,6 +116,8 @@ _REQUESTED = (
     # for OMETIS: cptr. Requested size: 18446744039349813296 bytes")
     re.compile(r"(?i)cannot allocate memory \(size=" + _SIZE),  # GNU MP's ("GNU MP: Cannot allocate memory
     # (size=18446744070406745120)": a negative size read unsigned)
+    re.compile(r"mach_vm_map\(size=" + _SIZE),  # macOS' malloc ("malloc: can't allocate region", then "***
+    # mach_vm_map(size=18446744071986823168) failed (error code=3)")
 )
 _NEGATIVE_REQUEST = re.compile(r"\ballocat(?:e|ing) -\d+ bytes\b")
 """A negative count of bytes asked for (LAMMPS' "Failed to allocate -156019200 bytes for array"): a size that

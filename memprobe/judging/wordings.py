@@ -197,6 +197,7 @@ SYSTEM_RAM_TEXTS = (
     "failed on request of size",  # PostgreSQL's backend ("ERROR:  out of memory DETAIL:  Failed on request of size 2048")
     "out of memory error: could not allocate block",  # DuckDB's buffer manager ("... block of size 2.0 GiB (10.2 GiB/10.8
     "out of memory error: failed to allocate block",  # GiB used)"; its limit is 80 % of the machine's RAM by default)
+    "out of memory error: failed to pin block",  # ... a block it could not bring back into that limit ("... of size 262144")
     "luajit: not enough memory",  # LuaJIT's interpreter at an allocation refused (KOReader: "./luajit: not enough
     "lua: not enough memory",  # memory"); Lua's own words for LUA_ERRMEM
     "cannot allocate enough memory for function",  # PocketBook's inkview ("... for function bmp_alloc")
@@ -206,7 +207,14 @@ SYSTEM_RAM_TEXTS = (
     # to run")
     "requires a machine with at least",  # SQL Server on Linux ("sqlservr: This program requires a machine with at
     # least 2000 megabytes of memory."): the machine's RAM below what it starts with
-    "available memory (ram+swap)",  # an installer's check ("You must have a minimum of 1Gb available memory (RAM+swap)")
+    "available memory (ram+swap)",
+    "rsrc_insufficient_container_memory",  # minikube's checks before it starts ("Exiting due to
+    "rsrc_insufficient_sys_memory",  # RSRC_INSUFFICIENT_CONTAINER_MEMORY: docker only has 1771MiB available, less than
+    "rsrc_insufficient_req_memory",  # the required 1800MiB for Kubernetes"): the machine's (or Docker's VM's) RAM
+    "message: fail to calloc",
+    "swap_pager_getswapspace",  # FreeBSD's kernel with its swap full ("swap_pager_getswapspace(16): failed"), and
+    "swap_pager: out of swap space",  # ... its pager killing for it ("swap_pager: out of swap space")  # R-INLA's GMRFLib ("Reason: Alloc failed / Message: Fail to calloc nmemb=128976896
+    # elements of size=8 bytes")  # an installer's check ("You must have a minimum of 1Gb available memory (RAM+swap)")
     *(word for words, _cap, _knob in OWN_LIMITS for word in words),  # the RAM a program allowed itself
 )
 GENERIC_ALLOCATION = (
@@ -305,6 +313,12 @@ DISK_TEXTS = (
     "winerror 112",
     "os error 112",
     "disk quota exceeded",
+    "check if there is enough disk space",  # ClamAV's freshclam on a write it could not finish ("ERROR: buildcld:
+    # Can't add daily.hsb to new daily.cld - please check if there is enough disk space available")
+    "rsrc_docker_storage",  # minikube's check of Docker's disk ("Exiting due to RSRC_DOCKER_STORAGE: Docker is out of
+    "rsrc_podman_storage",  # disk space! (/var is at 100% of capacity)")
+    "(errcode: 28)",  # MySQL's and MariaDB's ENOSPC ("Error writing file '/rdsdbdata/tmp/MYsm18GI' (Errcode: 28)")
+    "temporary file write failure",  # ... ER_TEMP_FILE_WRITE_FAILURE: its tmpdir full under an ALTER TABLE's copy
     "unknown system error -122",  # EDQUOT as Node (libuv) names it on Linux ("Error: Unknown system error -122: ...
     # mkdir '/home/…/.config/Code/logs/…'")
     "mvcc: database space exceeded",  # etcd's backend at its quota (--quota-backend-bytes: its NOSPACE alarm): the
@@ -531,6 +545,8 @@ VRAM_TEXTS = (
     # insufficient memory for DAG epoch 381.", T-Rex's "Device does not have enough free memory to hold the DAG ..."
     "insufficient memory for dag",
     "enough free memory to hold the dag",
+    "cannot allocate big buffer for dag",  # Claymore's ("CUDA error - cannot allocate big buffer for DAG. Check readme.txt")
+    "creating dag buffer failed",  # ethminer's ("cl-0 Creating DAG buffer failed: clCreateBuffer: CL_INVALID_BUFFER_SIZE")
     "rmm failure at:",  # RAPIDS' memory manager, its device pool ("std::bad_alloc: RMM failure at: ...
     # pool_memory_resource.hpp:188: Maximum pool size exceeded.": cuDF, cuML, cupoch)
     "greater than the maximum allowed buffer size",  # MLX's Metal allocator: one buffer over what the GPU takes
@@ -539,8 +555,10 @@ VRAM_TEXTS = (
 CUT_DEVICE_OOM = re.compile(r"\b(?:cuda|hip|xpu|npu|mps backend) out of m(?:e(?:m(?:o(?:r)?)?)?)?$")
 """A device's out-of-memory message cut mid-word where the paste (or the page it was copied from)
 ended: ``HIP out of m``."""
-DEVICE_ALLOCATION = re.compile(r"\ballocate \d+ bytes on device \d+")
-"""An allocation refused on a numbered device (NVIDIA DALI's: "Can't allocate 129499136 bytes on device 0."): the GPU's."""
+DEVICE_ALLOCATION = re.compile(r"\ballocate \d+ bytes on device \d+|\bcan't create buffer of size: \d+, error -2\b")
+"""An allocation refused on a numbered device (NVIDIA DALI's: "Can't allocate 129499136 bytes on device 0."), or a
+Vulkan buffer the device refused for its memory (Godot's "Can't create buffer of size: 26357760, error -2.", -2 being
+VK_ERROR_OUT_OF_DEVICE_MEMORY): the GPU's."""
 NAMED_MEMORY_ERROR = re.compile(
     r"(?:^|(?<=\s))(?<!function )(?:torch\.(?:cuda\.)?)?(outofmemoryerror|memoryerror)(?![\w.:])(?!\s*[=\"'(])"
 )

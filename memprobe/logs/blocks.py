@@ -54,6 +54,10 @@ in a traceback's frames, a line after it that starts nothing of its own is its t
 
 
 _RULE_CHARS = frozenset("_-=*~ ")
+_CLOCK_LINE = re.compile(r"\d\d:\d\d:\d\d[,.]\d+\b")
+"""A line that begins with a clock time to the millisecond, what is left of a log record's stamp once its date was read
+as a prefix (SABnzbd's "2019-06-21 07:22:37,239::INFO::[downloader:279] Pausing"): a record of its own, not more of
+the exception's message above it."""
 
 
 _WRAPPED = "Caught "
@@ -340,7 +344,7 @@ class BlockReading:
             # the web UI's line heading the next traceback ("loading ...: MemoryError"), not this message's
             if mode == Mode.EXC_MESSAGE and s[-1:] in "nrt" and _DISPLAYED.match(s):
                 return False
-            if mode == Mode.EXC_MESSAGE and not _known(s) and not _a_kill(s):
+            if mode == Mode.EXC_MESSAGE and not _known(s) and not _a_kill(s) and not _CLOCK_LINE.match(s):
                 holder: LoggedException | LogFailure = self.exc if self.exc is not None else block
                 if len(holder.message.splitlines()) < MAX_MESSAGE_LINES and len(holder.message) < MAX_MESSAGE_CHARS:
                     holder.message = f"{holder.message}\n{s}" if holder.message else s

@@ -155,13 +155,16 @@ _NATIVE_ASSERT = re.compile(r"assertion failed: .*, file .+, line \d+")
 """A native library's own assert macro (nunchaku's ``assertion failed: false, file ...dispatch_utils.h, line 30``):
 it aborts the process."""
 """A native library's fatal check (glog/c10's ``[F path:line] message``): it aborts the process."""
-_KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了", "убито")
-"""The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese, Japanese and Russian catalogs
+_KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了", "убито", "kilőve")
+"""The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese, Japanese, Russian and Hungarian catalogs
 (Portuguese's "Morto" only as a line of its own: :data:`_KILLED_LINES`, as the signal's name a runner printed alone)."""
 _BAR_END = frozenset("0123456789]|%).…\\/-")
 """How a progress line ends (a figure, a bar's bracket or edge, a spinner's frame: conda's "Solving environment: \\
 Killed"), or a sentence a program left without its line break ("gsplat: Setting up CUDA (This may take a few minutes
 the first time)Killed")."""
+_PERCENT_STEP = re.compile(r"^\s*\d{1,3}% [a-z]")
+"""A build's progress line, its share done and then its step (webpack's "28% building modules 154/275 modules ...",
+"94% asset optimization"), which the shell's "Killed" may end in the middle of a word."""
 _KILLED_LINES = ("morto", "sigkill")
 _KILLED_JOB = re.compile(rf"(?:^\[\d+\]\s*[+-]?|\d)\s+(?:{'|'.join(map(re.escape, _KILLED_WORDS))}|morto|ucciso)\s")
 """A shell's report of its child's SIGKILL in another language, the child's command after it (``./webui.sh: Zeile
@@ -232,6 +235,8 @@ _SIGKILL_EXIT = re.compile(
     # Signal 9 (SIGKILL) received by PID 11408", under "exitcode  : -9")
     r"|\bwas sent sigkill\b"  # gunicorn's arbiter: "Worker (pid:7) was sent SIGKILL! Perhaps out of memory?"
     r"|\bterminated due to signal 9\b"  # ninja: "ninja: job terminated due to signal 9: cd /home/build && ..."
+    r"|\bfailed due to signal 9\b"  # the Swift driver: "error: compile command failed due to signal 9 (use -v to see ...)"
+    r"|\bcommand failed with signal \"sigkill\""  # Yarn on its script's child: "error Command failed with signal "SIGKILL"."
     r"|\bchild killed: kill signal\b"  # Tcl's exec (Yosys' ABC under OpenLane: "child killed: kill signal")
     r"|\bthrew signal 9\b"  # Verilator: "%Error: Verilator threw signal 9"
     r"|\bcode=killed, signal=kill\b"  # systemd's status of the unit's process ("Main PID: 513 (code=killed, signal=KILL)")
@@ -283,7 +288,7 @@ c10's ``00007FFA79B2A9BC00007FFA79B19EB0 torch_python.dll!initModule [...]``): t
 _KERNEL_SEGFAULT = re.compile(r"\berror \d+ in [\w.+-]+\.so\b")
 """The end of the kernel's line for a process's SIGSEGV (``... segfault at 0 ip ... error 4 in libhsa-runtime64.so.1``)."""
 _SHELL_JOB = re.compile(
-    r"line \d+:\s+\d+\s+killed|^(?:zsh|bash|sh): killed\s|(?:^|(?<=[\s.]))\[\d+\]\s*[+-]?\s+(?:\d+\s+)?killed\s"
+    r"line \d+:\s+\d+\s+killed|(?:^|(?<=\s))(?:zsh|bash|sh): killed\s|(?:^|(?<=[\s.]))\[\d+\]\s*[+-]?\s+(?:\d+\s+)?killed\s"
     r"|^\d+ killed {2,}\S"
 )
 """A shell's report of its child's SIGKILL: a script's (``entrypoint.sh: line 63:  6544 Killed``, or its process
@@ -327,6 +332,7 @@ _HINT_WORDS = (
     r"pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
     r"fatal|violation|c0000|322122|107374|resource-exhaustion|virtual memory|semaphore|memcg|refused|"
     r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first|(?:error|code):? 137|free swap"
+    r"|out_of_me"  # Slurm's sacct: "OUT_OF_ME+" (its state column, cut)
 )
 _HINT_SUBSTRINGS = (
     "/n)",
@@ -434,9 +440,12 @@ def ending_kind(low: str, s: str) -> str | None:
         return None  # docker's state says its OOM killer did not end the container (read by the reader, not an end)
     if (kill := memory_kill(low)) is not None:
         return kill
-    if s.endswith("Killed") and (s[-7:-6] in _BAR_END or (s[-7:-6] == " " and s[-8:-7] in _BAR_END)):
+    if s.endswith("Killed") and (
+        s[-7:-6] in _BAR_END or (s[-7:-6] == " " and s[-8:-7] in _BAR_END) or _PERCENT_STEP.match(s)
+    ):
         return "killed"  # the shell's word on a progress line it cut ("... - loss: 2.1371Killed", a bar's "... 3/5
-        # [00:01<00:02]Killed"), or after a sentence a flattened paste ran it into ("Parsing from onnx file... Killed")
+        # [00:01<00:02]Killed", webpack's step "94% asset optimizationKilled"), or after a sentence a flattened paste
+        # ran it into ("Parsing from onnx file... Killed")
     if re.search(r"(?:^|\s)killed(?::? 9)?(?:[\s.!;]|$)", low) and (
         len(s) < 24 or "python" in low or "main.py" in low or _SHELL_JOB.search(low)
     ):

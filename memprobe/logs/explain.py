@@ -201,8 +201,11 @@ def explain_facts(facts: LogFacts) -> dict[str, Any]:
     focus = focus_of(facts)
     if focus.failures:
         retried = [line.number for kind, line in (focus.prompt.fallbacks if focus.prompt else []) if "decode" in kind]
-        j = judge_failures(
-            focus.failures, compute_device, decode_retried=retried, container=bool(machine.get("container"))
+        j = judge_failures(  # (a bare "out of memory" in a log that names no GPU anywhere is the host's)
+            focus.failures,
+            compute_device if facts.gpu_named else "cpu",
+            decode_retried=retried,
+            container=bool(machine.get("container")),
         )
     elif focus.ending is not None or focus.cut_short:
         started = "ram_total_bytes" in machine  # the log shows ComfyUI's start-up banner

@@ -69,6 +69,7 @@ dialog for its window ("The window terminated unexpectedly (reason: 'oom', code:
 for a renderer's OOM (0xE0000008, as Electron's render-process-gone details print it). The server is another process."""
 CGROUP_KILL = (
     "memory cgroup out of memory",
+    "oom kill was invoked by a cgroup",  # GKE's node event ("This OOM kill was invoked by a cgroup, containerID: ...")
     "constraint=constraint_memcg",
     "oomkilled",
     "memory.max",
@@ -108,9 +109,10 @@ _CGROUP_USAGE = re.compile(r"\bmemory: usage \d+kb, limit \d+kb\b")
 failcnt 254573"): a container's limit reached."""
 _NO_FREE_SWAP = re.compile(r"\bfree swap\s*=\s*0kb")
 """The kernel's OOM report (its memory's state as the OOM killer chose a victim): "Free swap  = 0kB"."""
-_SACCT_OOM = re.compile(r"\s(?:out_of_memory|out_of_me\+)\s+\d+:\d+$")
+_SACCT_OOM = re.compile(r"\s(?:out_of_memory|out_of_me\+)\s+\d")
 """Slurm's accounting (``sacct``) on a job step its cgroup's OOM handler ended: the state column before the exit code
-("python3.12  default  1 OUT_OF_ME+    0:125", the state cut to ten characters by default)."""
+("python3.12  default  1 OUT_OF_ME+    0:125", the state cut to ten characters by default) or before another column
+a format asked for ("as_TM1_spw33_cube  astronomy-dept  astronomy-dept-b OUT_OF_ME+     5725     256G ...")."""
 _MEMORY_LIMIT_OF = re.compile(r"\bmemory limit of [\d.]+ ?[kmgt]i?b?\b.{0,12}\bexceeded")
 """A hosting platform's own kill (Cloud Run: "Memory limit of 2048 MiB exceeded with 2101 MiB used")."""
 COMMIT_EXHAUSTED = (

@@ -26,6 +26,7 @@ The records it fills are in :mod:`memprobe.logs.records`, the patterns in :mod:`
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from typing import BinaryIO
 
@@ -191,6 +192,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         if raw is TAKEN:  # (a line the paste's shape added: counted, not read)
             return
         self.stamps.line(self.n, raw)
+        if not self.facts.gpu_named and GPU_SIGN.search(raw) is not None:
+            self.facts.gpu_named = True
         if cut:
             self.facts.cut_lines += 1
         if "\0" in raw:
@@ -490,6 +493,17 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         facts.lines = self.n
         facts.copy_cut = self.stamps.cut_at()
         return facts
+
+
+GPU_SIGN = re.compile(
+    r"cuda|gpu|vram|nvidia|rocm|\bhip\b|\bmps\b|xpu|torch|comfy|radeon|geforce|directml|vulkan|opencl|metal\b"
+    r"|tensorflow|tinygrad|\bjax\b|\bmlx\b|onnx|paddle|mxnet|theano|keras|ggml|llama|\bnpu\b|zluda|cudnn|cublas|\bd3d1[12]\b|device memory|tensor|dram buffer|outofmemoryerror"
+    r"|rendering error|opengl|glerror|gl_out_of_memory|glhardware"
+    r"|\bvae\b|lora|ksampler|diffusion|latent|\bunet\b|safetensors",  # (ComfyUI's words, where a paste has no other)
+    re.IGNORECASE,
+)
+"""A GPU, its stack (CUDA, ROCm, MPS, XPU, DirectML, Vulkan, OpenCL, Metal), a framework that runs on it, or ComfyUI,
+named anywhere in a log."""
 
 
 def read_log(source: str | bytes | BinaryIO) -> LogFacts:

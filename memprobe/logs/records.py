@@ -170,6 +170,9 @@ class LogFacts:
     """The first of ComfyUI's own lines for a pack that failed to import ("(IMPORT FAILED)", "Cannot import ... module
     for custom nodes"), for a paste without the traceback (:attr:`import_failure` outranks it)."""
     user_names: set[str] = field(default_factory=set)
+    gpu_named: bool = False
+    """Whether any line names a GPU, its stack or ComfyUI (:data:`memprobe.logs.reader.GPU_SIGN`): where none does, a
+    bare "out of memory" is the host's, not the GPU's that ComfyUI's own bare words most often mean."""
     lines: int = 0
     last_text: int = 0
     """The number of the log's last line with text (blank lines, or a quote's bare "> ", may follow it)."""

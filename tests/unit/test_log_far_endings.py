@@ -448,6 +448,44 @@ READINGS = [
     ("citeseqcount_slurm_exceeded_memory_limit.log", "cgroup-limit", "cgroup-kill"),
     ("ocrmypdf_tesseract_sigkill_1gb_vm.log", "system-ram", "killed"),
     ("vaultwarden_ynh_install_rustc_sigkill_1gb.log", "system-ram", "killed"),
+    # (mh to mo) kills: zsh's "killed" where a paste ran it into the line above (openwall/john#4862), the shell's
+    # "Killed" ending webpack's progress mid-word ("94% asset optimizationKilled", angular/angular-cli#3260; "...
+    # iterator.jsKilled", vijos/vj4#416), glibc's Hungarian "Kilőve" (dcf21/star-charter#7), sacct's state column cut
+    # in a format of its own ("OUT_OF_ME+     5725     256G", ACES-CMZ/reduction_ACES#346), a child's 137 as
+    # OpenDroneMap raised it ("Exception: Child returned 137", WebODM/WebODM#301), the Swift driver's ("compile
+    # command failed due to signal 9", swiftlang/swift-syntax#2668) and Yarn's ('Command failed with signal
+    # "SIGKILL"', trackit/trackit-client#162; both disputed: a container, and no cause found, in their threads)
+    ("zip2john_huge_zip_zsh_killed_vm_2gb.log", "system-ram", "killed"),
+    ("angular_cli_ng_build_prod_asset_optimization_killed.log", "system-ram", "killed"),
+    ("vj4_webpack_building_modules_killed.log", "system-ram", "killed"),
+    ("star_charter_catalogue_merge_killed_hu.log", "system-ram", "killed"),
+    ("casa_aces_slurm_sacct_out_of_memory.log", "cgroup-limit", "cgroup-kill"),
+    ("webodm_merging_depthmaps_child_137_skip_resize.log", "system-ram", "killed"),
+    ("swift_frontend_release_build_signal9_container.log", "system-ram", "killed"),
+    ("cra_build_yarn_sigkill_unexplained.log", "system-ram", "killed"),
+    # ... and what only sounds like memory: PostgreSQL's semget() at SEMMNI ("could not create semaphores: No space
+    # left on device", PostgresApp/PostgresApp#583), XMRig going on in 2 MB pages without 1 GB ones reserved
+    # (xmrig/xmrig#1411), Godot's queue of deferred calls full ("Message queue out of memory",
+    # godotengine/godot#76820), macOS' malloc asked for 16 EiB ("mach_vm_map(size=18446744071986823168) failed",
+    # astropy/astropy#8641)
+    ("postgresapp_initdb_semaphores_no_space_left.log", "other", None),
+    ("xmrig_rx_1gb_pages_failed_sysctl.log", "other", None),
+    ("godot4_editortoaster_message_queue_stack_overflow.log", "other", None),
+    ("astropy_test_fitters_malloc_cant_allocate_region.log", "other", None),
+    # (mp to mw) GKE's event for a kill inside a pod's limit ("This OOM kill was invoked by a cgroup, containerID: ...",
+    # kubernetes/ingress-nginx#11987); ENOSPC from inotify's watches where a log follower or a Go program words it
+    # ("failed to watch file ...: no space left on device", kubernetes-sigs/kind#2399; "unexpected error watching
+    # template ...: no space left on device", kubernetes/ingress-nginx#2249); Kafka's client sizing a buffer by what a
+    # TLS listener sent ("OutOfMemoryError: Java heap space ... NetworkReceive.readFrom", bitnami/charts#16859, #7884,
+    # akka/alpakka-kafka#306); minikube reading no memory at all ("System only has 0MiB available",
+    # kubernetes/minikube#10538)
+    ("ingress_nginx_cgroup_oom_kill_event.log", "cgroup-limit", "cgroup-kill"),
+    ("kind_kubectl_logs_inotify_no_space.log", "other", None),
+    ("ingress_nginx_template_watch_enospc_inotify.log", "other", None),
+    ("kafka_topics_cli_ssl_port_without_client_config_oome.log", "other", None),
+    ("bitnami_kafka_provisioning_tls_adminclient_oome.log", "other", None),
+    ("alpakka-kafka_console_consumer_tls_java_heap_space.log", "other", None),
+    ("minikube_rsrc_insufficient_sys_memory_0mib.log", "other", None),
 ]
 
 

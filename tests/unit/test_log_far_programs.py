@@ -456,6 +456,30 @@ READINGS = [
     ("discourse_ynh_install_min_1gb_ram_swap.log", "system-ram", None),
     ("cupoch_occupancygrid_rmm_pool_exceeded.log", "vram", None),
     ("capev2_scheduler_not_enough_free_disk_space.log", "disk", None),
+    # (mh to mo) the GPU miners' DAG in Claymore's and ethminer's words ("CUDA error - cannot allocate big buffer for
+    # DAG", nicehash/NiceHashMiner#1102; "Creating DAG buffer failed: clCreateBuffer: CL_INVALID_BUFFER_SIZE (-61)",
+    # ethereum-mining/ethminer#2069); a Vulkan buffer the device refused (Godot's "Can't create buffer of size:
+    # 26357760, error -2.", Praytic/youtd2#273); DuckDB's block it could not pin into its limit ("Out of Memory Error:
+    # failed to pin block of size 262144", duckdb/duckdb#6733); MySQL's tmpdir full ("Error writing file '...'
+    # (Errcode: 28)", mysqljs/mysql#518; "Temporary file write failure in ALTER TABLE ...",
+    # OllieJones/index-wp-mysql-for-speed#52)
+    ("claymore_nicehash_gtx1060_3gb_cannot_allocate_dag.log", "vram", None),
+    ("ethminer_rx5500xt_4gb_dag_invalid_buffer_size.log", "vram", None),
+    ("godot4_game_vulkan_buffer_allocate_error_2_intel_hd4000.log", "vram", None),
+    ("duckdb_tpch_q21_two_join_hashtables_oom.log", "system-ram", None),
+    ("mysqljs_rds_tmp_errcode28_temp_table.log", "disk", None),
+    ("mariadb_wp_index_alter_table_temp_file_write_failure.log", "disk", None),
+    # (mp to mw) minikube's check before it starts ("Exiting due to RSRC_INSUFFICIENT_CONTAINER_MEMORY: docker only has
+    # 1771MiB available", kubernetes/minikube#16958), R-INLA's ("Reason: Alloc failed / Message: Fail to calloc ...",
+    # hrue/r-inla#111), FreeBSD's swap full ("swap_pager_getswapspace(16): failed", msimerson/Mail-Toaster-6#209),
+    # ClamAV's write it could not finish ("... please check if there is enough disk space available",
+    # bluesentry/bucket-antivirus-function#49), XNA's texture ("Texture2D creation failed! Error Code: Not enough
+    # memory resources are available ... (0x8007000E)", ProjectStarlight/StarlightRiver#272)
+    ("minikube_start_insufficient_container_memory.log", "system-ram", None),
+    ("rinla_gmrflib_alloc_failed_calloc_rw1.log", "system-ram", None),
+    ("mailtoaster_freebsd_swap_pager_getswapspace_failed.log", "system-ram", None),
+    ("freshclam_lambda_tmp_buildcld_disk_space.log", "disk", None),
+    ("tmodloader_starlightriver_texture2d_not_enough_memory.log", "vram", None),
 ]
 
 
@@ -557,3 +581,27 @@ def test_the_size_a_library_was_refused_is_a_fact_of_the_failure():
         assert message_sizes(doc["failure"]["message"]).requested_bytes == requested, name
         if doc["failure"]["kind"] == "vram":  # the first step for the GPU says what was asked of it
             assert f"{fmt_bytes(requested)} requested" in doc["suggestions"][0]["why"], name
+
+
+def test_a_bare_out_of_memory_is_the_hosts_where_the_log_names_no_gpu():
+    # ComfyUI's own bare "out of memory" is most often its GPU's; a log that names no GPU, no GPU stack and no
+    # ComfyUI anywhere (HandBrake's "ERROR: out of memory", HandBrake/HandBrake#5111; libtorrent's "file_mmap ...
+    # error: Out of memory", linuxserver/docker-qbittorrent#193) ran short of the host's
+    assert explain_log("x265 [info]: frame I: 12\nERROR: out of memory\n")["failure"]["kind"] == "system-ram"
+    assert explain_log("Using device: cuda:0\nERROR: out of memory\n")["failure"]["kind"] == "vram"
+    for name in ("handbrake_cli_x265_error_out_of_memory.log", "qbittorrent_docker_file_mmap_out_of_memory.log"):
+        doc = explain_log((LOGS / name).read_bytes())
+        assert (doc["failure"]["kind"], doc["suggestions"][0]["id"]) == ("system-ram", "pagefile"), name
+    # OpenGL's out of memory is the GPU's, and its log names it ("GLError( ... description = b'out of memory',
+    # baseOperation = glTexImage3D", napari/napari#4570)
+    doc = explain_log((LOGS / "napari_3d-volume_gl-out-of-memory_teximage3d.log").read_bytes())
+    assert doc["failure"]["kind"] == "vram"
+
+
+def test_a_record_stamped_below_an_exception_is_not_its_message():
+    # SABnzbd's log: a bare "MemoryError", then its next record ("2019-06-21 07:22:37,239::INFO::[downloader:279]
+    # Pausing", sabnzbd/sabctools#13): the record, its date read as a prefix, does not continue the exception's message
+    doc = explain_log((LOGS / "sabnzbd_negative_segment_bytes_decoder_memoryerror.log").read_bytes())
+    assert (doc["failure"]["exception_type"], doc["failure"]["message"]) == ("MemoryError", "")
+    doc = explain_log((LOGS / "sabnzbd_assembler_disk_full_direct_unpack.log").read_bytes())
+    assert doc["failure"]["message"].endswith("Disk full! Forcing Pause")

@@ -65,6 +65,23 @@ OWN_CAPS = [
     ("trino_order_by_user_memory_limit_64mb_spill_unused.log", "query.max-memory-per-node"),
     ("superset_npm_build_node_heap_last_resort_gc.log", "--max-old-space-size"),
     ("nopcommerce_iis_app_pool_private_bytes_recycle.log", "Private Memory Limit"),
+    # and mh to mo: TiDB's quota on a query ("ERROR 1105 (HY000): Out Of Memory Quota!", pingcap/tidb#17360), Doris'
+    # limit on its backend ("Allocator sys memory check failed: Cannot alloc:134217728, ... process memory used 25.55
+    # GB exceed limit 24.48 GB ...", apache/doris#33565), V8's last Mark-sweeps where the paste stops at "<--- JS
+    # stacktrace --->" ("... allocation failure scavenge might not succeed", BrickSchema/brick-website#116,
+    # microsoft/BotFramework-Composer#1289)
+    ("tidb_tpch_query_out_of_memory_quota_1gb.log", "tidb_mem_quota_query"),
+    ("doris_be_process_memory_exceed_limit_query_cancelled.log", "mem_limit"),
+    ("gridsome_site_build_graphql_heap_gc.log", "--max-old-space-size"),
+    ("botframework_composer_cra_build_docker_heap_oom.log", "--max-old-space-size"),
+    # and mp to mw: Beam's memory monitor ending a worker's JVM ("Shutting down JVM after 8 consecutive periods of
+    # measured GC thrashing", mozilla/gcp-ingestion#739, apache/beam#22515), Flink's words for the JVM's metaspace
+    # ("Metaspace. The metaspace out-of-memory error has occurred", apache/iceberg#3776), V8's other reason for its
+    # last collections ("allocation failure GC in old space requested", stan-dev/rstan#1071)
+    ("beam_dataflow_bq_sink_gc_thrashing_shutdown.log", "-Xmx"),
+    ("beam_dataflow_harness_gc_thrashing_24g.log", "-Xmx"),
+    ("flink_iceberg_user_jar_metaspace_oom.log", "MaxMetaspaceSize"),
+    ("rstan_stanc_js_heap_oom_large_model.log", "--max-old-space-size"),
 ]
 
 

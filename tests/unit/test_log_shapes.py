@@ -199,6 +199,15 @@ def test_a_logs_own_indentation_is_kept():
         "starburst_k8s_pod_oomkilled_300mi_limit.log",
         "webpacker_capistrano_precompile_stuck_compiling.log",
         "zotero_bbt_export_file_already_exists.log",
+        # the rounds of 2026-12-07 (mh to mw): JVM stacks, a crash log and a CLI's output indented as a whole
+        "airbyte_heartbeat_container_oomkilled_k8s.log",
+        "debezium_clickhouse_sink_snapshot_interrupted_50m_rows.log",
+        "defold_bob_java_heap_space_32bit_java.log",
+        "otel_demo_kafka_startup_heap_log_cleaner.log",
+        "passenger_spawn_tmp_dir_enospc.log",
+        "pulsar_debezium_source_bookkeeper_direct_memory.log",
+        "rspamadm_hs_alloc_scratch_assertion_skylake_kvm.log",
+        "skyrim_trainwreck_access_violation_ram_nearly_full.log",
     }
 
 
@@ -293,6 +302,9 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         # the rounds of 2026-12-07 (lr to mg)
         "discourse_ynh_install_min_1gb_ram_swap.log",
         "omegafold_biolib_future_annotations_syntaxerror.log",
+        # the rounds of 2026-12-07 (mh to mw)
+        "debezium_clickhouse_sink_snapshot_interrupted_50m_rows.log",
+        "strimzi_kafka_broker_heap_oom_uncaught_handler.log",
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")

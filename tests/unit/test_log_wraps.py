@@ -89,6 +89,10 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         "wkhtmltopdf_windows_http_error_1005.log",
         # the rounds of 2026-12-07 (lr to mg)
         "odm_opensfm_mesh_json_dumps_memoryerror.log",
+        # the rounds of 2026-12-07 (mh to mw): a docker build's, ClamTk's and OpenMVS' consoles, wrapped
+        "beakerx_webpack_prod_docker_build_137.log",
+        "freshclam_clamtk_bytecode_cant_apply_patch.log",
+        "openmvs_reconstructmesh_silent_exit_30m_points_windows.log",
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
