@@ -315,17 +315,17 @@ _NOT_EXHAUSTION = (
     "inotify",  # ENOSPC (errno 28) also means the inotify watch limit: "[Errno 28] inotify watch limit reached"
     "only has 0mib available",  # minikube reading no memory at all ("RSRC_INSUFFICIENT_SYS_MEMORY: System only has
     # 0MiB available"): its reading failed (kubernetes/minikube#11565), not the machine's RAM
-    "failed to watch file",
+    "failed to watch file",  # ... as the kubelet's log follower words it ("failed to watch file "/var/log/pods/...":
+    # no space left on device")
     "networkreceive.read",  # Kafka's client sizing a receive buffer by what it read from a TLS listener it spoke
     # plaintext to ("java.lang.OutOfMemoryError: Java heap space ... at org.apache.kafka.common.network.NetworkReceive.
     # readFrom"): a TLS record read as a length, not the heap running short (its client lacks the SSL settings)
     "error watching",  # ... and a Go program's fsnotify ("unexpected error watching template ...: no space left on
-    # device", ingress-nginx)  # ... as the kubelet's log follower words it ("failed to watch file "/var/log/pods/...":
-    # no space left on device")
+    # device", ingress-nginx)
     "in static tls block",  # the dynamic loader's "cannot allocate memory in static TLS block": a library's load
-    "could not create shared memory segment: no space left",
-    "could not create semaphores: no space left",  # ... semget() at SEMMNI or SEMMNS (the same hint)  # PostgreSQL's shmget() refused (its hint: "This error
+    "could not create shared memory segment: no space left",  # PostgreSQL's shmget() refused (its hint: "This error
     # does *not* mean that you have run out of disk space"): System V shared memory's ids or the kernel's limit on it
+    "could not create semaphores: no space left",  # ... its semget() at SEMMNI or SEMMNS (the same hint)
     "ignored (for causing prior/excessive gpu errors)",  # Metal's command buffer in error for another reason than
     "kiogpucommandbuffercallbackerrortimeout",  # memory (its status 5 is memory's where it says no other): ignored
     "(0000000e:internal error)",  # submissions, a timeout, an internal error

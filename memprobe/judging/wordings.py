@@ -207,14 +207,14 @@ SYSTEM_RAM_TEXTS = (
     # to run")
     "requires a machine with at least",  # SQL Server on Linux ("sqlservr: This program requires a machine with at
     # least 2000 megabytes of memory."): the machine's RAM below what it starts with
-    "available memory (ram+swap)",
+    "available memory (ram+swap)",  # an installer's check ("You must have a minimum of 1Gb available memory (RAM+swap)")
     "rsrc_insufficient_container_memory",  # minikube's checks before it starts ("Exiting due to
     "rsrc_insufficient_sys_memory",  # RSRC_INSUFFICIENT_CONTAINER_MEMORY: docker only has 1771MiB available, less than
     "rsrc_insufficient_req_memory",  # the required 1800MiB for Kubernetes"): the machine's (or Docker's VM's) RAM
-    "message: fail to calloc",
+    "message: fail to calloc",  # R-INLA's GMRFLib ("Reason: Alloc failed / Message: Fail to calloc nmemb=128976896
+    # elements of size=8 bytes")
     "swap_pager_getswapspace",  # FreeBSD's kernel with its swap full ("swap_pager_getswapspace(16): failed"), and
-    "swap_pager: out of swap space",  # ... its pager killing for it ("swap_pager: out of swap space")  # R-INLA's GMRFLib ("Reason: Alloc failed / Message: Fail to calloc nmemb=128976896
-    # elements of size=8 bytes")  # an installer's check ("You must have a minimum of 1Gb available memory (RAM+swap)")
+    "swap_pager: out of swap space",  # ... its pager killing for it ("swap_pager: out of swap space")
     *(word for words, _cap, _knob in OWN_LIMITS for word in words),  # the RAM a program allowed itself
 )
 GENERIC_ALLOCATION = (

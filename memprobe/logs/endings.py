@@ -156,8 +156,9 @@ _NATIVE_ASSERT = re.compile(r"assertion failed: .*, file .+, line \d+")
 it aborts the process."""
 """A native library's fatal check (glog/c10's ``[F path:line] message``): it aborts the process."""
 _KILLED_WORDS = ("getötet", "processus arrêté", "terminado (killed)", "已杀死", "強制終了", "убито", "kilőve")
-"""The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese, Japanese, Russian and Hungarian catalogs
-(Portuguese's "Morto" only as a line of its own: :data:`_KILLED_LINES`, as the signal's name a runner printed alone)."""
+"""The shell's "Killed" (SIGKILL's name) in glibc's German, French, Spanish, Chinese, Japanese, Russian and Hungarian
+catalogs (Portuguese's "Morto" only as a line of its own: :data:`_KILLED_LINES`, as the signal's name a runner printed
+alone)."""
 _BAR_END = frozenset("0123456789]|%).…\\/-")
 """How a progress line ends (a figure, a bar's bracket or edge, a spinner's frame: conda's "Solving environment: \\
 Killed"), or a sentence a program left without its line break ("gsplat: Setting up CUDA (This may take a few minutes

@@ -497,7 +497,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
 
 GPU_SIGN = re.compile(
     r"cuda|gpu|vram|nvidia|rocm|\bhip\b|\bmps\b|xpu|torch|comfy|radeon|geforce|directml|vulkan|opencl|metal\b"
-    r"|tensorflow|tinygrad|\bjax\b|\bmlx\b|onnx|paddle|mxnet|theano|keras|ggml|llama|\bnpu\b|zluda|cudnn|cublas|\bd3d1[12]\b|device memory|tensor|dram buffer|outofmemoryerror"
+    r"|tensorflow|tinygrad|\bjax\b|\bmlx\b|onnx|paddle|mxnet|theano|keras|ggml|llama|\bnpu\b|zluda|cudnn|cublas"
+    r"|\bd3d1[12]\b|device memory|tensor|dram buffer|outofmemoryerror"
     r"|rendering error|opengl|glerror|gl_out_of_memory|glhardware"
     r"|\bvae\b|lora|ksampler|diffusion|latent|\bunet\b|safetensors",  # (ComfyUI's words, where a paste has no other)
     re.IGNORECASE,
