@@ -500,7 +500,8 @@ GPU_SIGN = re.compile(
     r"|tensorflow|tinygrad|\bjax\b|\bmlx\b|onnx|paddle|mxnet|theano|keras|ggml|llama|\bnpu\b|zluda|cudnn|cublas"
     r"|\bd3d1[12]\b|device memory|tensor|dram buffer|outofmemoryerror"
     r"|rendering error|opengl|glerror|gl_out_of_memory|glhardware"
-    r"|\bvae\b|lora|ksampler|diffusion|latent|\bunet\b|safetensors",  # (ComfyUI's words, where a paste has no other)
+    r"|\bvae\b|lora|sampler|diffusion|latent|\bunet\b|safetensors|got prompt|prompt executed"  # (ComfyUI's words,
+    r"|exception during processing|error occurred when executing",  # where a paste has no other)
     re.IGNORECASE,
 )
 """A GPU, its stack (CUDA, ROCm, MPS, XPU, DirectML, Vulkan, OpenCL, Metal), a framework that runs on it, or ComfyUI,

@@ -589,6 +589,12 @@ def test_a_bare_out_of_memory_is_the_hosts_where_the_log_names_no_gpu():
     # error: Out of memory", linuxserver/docker-qbittorrent#193) ran short of the host's
     assert explain_log("x265 [info]: frame I: 12\nERROR: out of memory\n")["failure"]["kind"] == "system-ram"
     assert explain_log("Using device: cuda:0\nERROR: out of memory\n")["failure"]["kind"] == "vram"
+    for comfy in (  # ComfyUI's own lines name it where nothing else does: its bare words stay the GPU's
+        "!!! Exception during processing !!! out of memory\n",
+        "Error occurred when executing UpscaleModelLoader:\n\nout of memory\n",
+        "got prompt\nERROR: out of memory\n",
+    ):
+        assert explain_log(comfy)["failure"]["kind"] == "vram", comfy
     for name in ("handbrake_cli_x265_error_out_of_memory.log", "qbittorrent_docker_file_mmap_out_of_memory.log"):
         doc = explain_log((LOGS / name).read_bytes())
         assert (doc["failure"]["kind"], doc["suggestions"][0]["id"]) == ("system-ram", "pagefile"), name
