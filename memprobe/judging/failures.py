@@ -16,11 +16,18 @@ from .._log import logger
 from ..sensing.snapshot import SystemMemory
 from ..vocabulary import AT_LIMIT, FAILURE_KINDS, KINDS
 from .caps import OWN_LIMITS
+from .gpu_words import (
+    CUT_DEVICE_OOM,
+    DEVICE_ALLOCATION,
+    NAMES_GPU,
+    OOM_SUMMARY_LINE,
+    VRAM_TEXTS,
+    WGPU_OOM,
+    translated_device_oom,
+)
 from .sizes import impossible_request, message_sizes
 from .wordings import (
     COMMIT_TEXTS,
-    CUT_DEVICE_OOM,
-    DEVICE_ALLOCATION,
     DISK_TEXTS,
     FILE_EXHAUSTED,
     GENERIC_ALLOCATION,
@@ -28,9 +35,7 @@ from .wordings import (
     MEMORY_LOCK_REFUSED,
     MEMORY_TEXTS,
     NAMED_MEMORY_ERROR,
-    NAMES_GPU,
     NOT_A_FAILURE,
-    OOM_SUMMARY_LINE,
     ORT_ARENA,
     PINNED_TEXTS,
     RAM_OOM,
@@ -40,10 +45,7 @@ from .wordings import (
     SRUN_OOM,
     SYSTEM_RAM_TEXTS,
     TENSORFLOW_OOM,
-    VRAM_TEXTS,
     WENT_ON,
-    WGPU_OOM,
-    translated_device_oom,
 )
 
 __all__ = [

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 
 from ..judging.custom_nodes import custom_node
 from ..judging.failures import memory_gate, memory_sign
+from ..judging.gpu_words import OOM_SUMMARY_LINE, OOM_UNLOAD_LINE
 from ..judging.stages import builtin_class_titled, builtin_nodes
-from ..judging.wordings import MEMORY_TEXTS, OOM_SUMMARY_LINE, OOM_UNLOAD_LINE
+from ..judging.wordings import MEMORY_TEXTS
 from .blocks import BlockReading, Mode
 from .patterns import (
     _API_CLASS_LINE,

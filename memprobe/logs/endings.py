@@ -237,6 +237,7 @@ _SIGKILL_EXIT = re.compile(
     r"|\bwas sent sigkill\b"  # gunicorn's arbiter: "Worker (pid:7) was sent SIGKILL! Perhaps out of memory?"
     r"|\bterminated due to signal 9\b"  # ninja: "ninja: job terminated due to signal 9: cd /home/build && ..."
     r"|\bfailed due to signal 9\b"  # the Swift driver: "error: compile command failed due to signal 9 (use -v to see ...)"
+    r"|\bchild returned 137\b"  # OpenDroneMap's stage runner: "Exception: Child returned 137"
     r"|\bcommand failed with signal \"sigkill\""  # Yarn on its script's child: "error Command failed with signal "SIGKILL"."
     r"|\bchild killed: kill signal\b"  # Tcl's exec (Yosys' ABC under OpenLane: "child killed: kill signal")
     r"|\bthrew signal 9\b"  # Verilator: "%Error: Verilator threw signal 9"

@@ -218,17 +218,18 @@ def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
     to explain."""
     if memory_sign(failure.message):  # (no client's words for a lost server: the dying process' own, saying why; a
         return None  # launcher's report that it ended printed under them is their consequence)
-    if ending_kind(failure.message.lower(), failure.message) == "backend-exit":  # a launcher raised that it ended
+    said = ending_kind(failure.message.lower(), failure.message)  # how the failure's own words say a process ended
+    if said == "backend-exit":  # a launcher raised that it ended
         at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
         return Ending("backend-exit", at, None, raised=failure)
     if (failure.exception_type or "").endswith("CalledProcessError") and (m := _CHILD_SIGNAL.search(failure.message)):
         at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
         return Ending("killed" if m.group(1) == "KILL" else "crash", at, None)  # the launcher's child, ComfyUI
-    if _CHILD_KILLED.search(failure.message):  # a child whose shell (or container) reported SIGKILL's 137
+    if said == "killed":  # a child's SIGKILL as a launcher raised it ("... returned non-zero exit status 137.")
         at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
         return Ending("killed", at, None)
     if (failure.exception_type or "").endswith("CalledProcessError") and _CHILD_STATUS.search(failure.message):
-        if ending_kind(failure.message.lower(), failure.message) == "crash":  # its status a Windows crash code
+        if said == "crash":  # its status a Windows crash code
             at = failure.evidence[-1] if failure.evidence else LogLine(failure.line, failure.message)
             return Ending("crash", at, None)  # ("... returned non-zero exit status 3221225477": an access violation)
     if (failure.exception_type or "").endswith("OSError") and failure.message.startswith(_CTYPES_FAULT):
@@ -245,10 +246,6 @@ def _died_first(facts: LogFacts, failure: LogFailure) -> Ending | None:
 _CHILD_SIGNAL = re.compile(r"died with <Signals\.SIG(KILL|SEGV|ABRT|BUS|ILL|FPE): \d+>")
 """Python's ``subprocess.CalledProcessError`` for a child a signal ended (``Command '[..., 'launch.py']' died with
 <Signals.SIGKILL: 9>.``): a launcher's words for how the process running ComfyUI died."""
-_CHILD_KILLED = re.compile(r"returned non-zero exit status 137\b|\bChild returned 137\b")
-"""A child's status 128 + 9 as a launcher raised it (``subprocess.CalledProcessError``'s "Command '...' returned
-non-zero exit status 137.", OpenDroneMap's "Exception: Child returned 137"): the shell or the container that ran it
-reported its SIGKILL."""
 _CHILD_STATUS = re.compile(r"returned non-zero exit status -?\d{9,10}\b")
 """``subprocess.CalledProcessError`` for a child that ended with a Windows status code (an NTSTATUS, in decimal)."""
 _CTYPES_FAULT = ("exception: access violation", "exception: stack overflow", "exception: integer divide by zero")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from ..judging.wordings import MEMORY_LOCK_REFUSED, NOT_A_FAILURE, OOM_HANDLER_LINES, WENT_ON
+from ..judging.gpu_words import OOM_HANDLER_LINES
+from ..judging.wordings import MEMORY_LOCK_REFUSED, NOT_A_FAILURE, WENT_ON
 from .endings import COULD_NOT_START
 from .records import _PROGRESS as _PROGRESS
 from .records import Frame, LogFailure

@@ -461,6 +461,13 @@ READINGS = [
     ("star_charter_catalogue_merge_killed_hu.log", "system-ram", "killed"),
     ("casa_aces_slurm_sacct_out_of_memory.log", "cgroup-limit", "cgroup-kill"),
     ("webodm_merging_depthmaps_child_137_skip_resize.log", "system-ram", "killed"),
+    # ... and a child's 137 raised in other launchers' words, read with the same table of SIGKILL's wordings as a line
+    # of its own: Java's quoting FFmpeg's status (opencast/opencast#5595), docker-py's BuildError ("returned a non-zero
+    # code: 137", SWE-bench/SWE-bench#231), LibreOffice's exit before the connection it refused
+    # (jodconverter/jodconverter#298)
+    ("opencast_ffmpeg61_trim_concat_exit137.log", "system-ram", "killed"),
+    ("swebench_docker_build_conda_create_137.log", "system-ram", "killed"),
+    ("jodconverter_libreoffice_exit_137_connection_refused.log", "system-ram", "killed"),
     ("swift_frontend_release_build_signal9_container.log", "system-ram", "killed"),
     ("cra_build_yarn_sigkill_unexplained.log", "system-ram", "killed"),
     # ... and what only sounds like memory: PostgreSQL's semget() at SEMMNI ("could not create semaphores: No space

@@ -581,33 +581,3 @@ def test_the_size_a_library_was_refused_is_a_fact_of_the_failure():
         assert message_sizes(doc["failure"]["message"]).requested_bytes == requested, name
         if doc["failure"]["kind"] == "vram":  # the first step for the GPU says what was asked of it
             assert f"{fmt_bytes(requested)} requested" in doc["suggestions"][0]["why"], name
-
-
-def test_a_bare_out_of_memory_is_the_hosts_where_the_log_names_no_gpu():
-    # ComfyUI's own bare "out of memory" is most often its GPU's; a log that names no GPU, no GPU stack and no
-    # ComfyUI anywhere (HandBrake's "ERROR: out of memory", HandBrake/HandBrake#5111; libtorrent's "file_mmap ...
-    # error: Out of memory", linuxserver/docker-qbittorrent#193) ran short of the host's
-    assert explain_log("x265 [info]: frame I: 12\nERROR: out of memory\n")["failure"]["kind"] == "system-ram"
-    assert explain_log("Using device: cuda:0\nERROR: out of memory\n")["failure"]["kind"] == "vram"
-    for comfy in (  # ComfyUI's own lines name it where nothing else does: its bare words stay the GPU's
-        "!!! Exception during processing !!! out of memory\n",
-        "Error occurred when executing UpscaleModelLoader:\n\nout of memory\n",
-        "got prompt\nERROR: out of memory\n",
-    ):
-        assert explain_log(comfy)["failure"]["kind"] == "vram", comfy
-    for name in ("handbrake_cli_x265_error_out_of_memory.log", "qbittorrent_docker_file_mmap_out_of_memory.log"):
-        doc = explain_log((LOGS / name).read_bytes())
-        assert (doc["failure"]["kind"], doc["suggestions"][0]["id"]) == ("system-ram", "pagefile"), name
-    # OpenGL's out of memory is the GPU's, and its log names it ("GLError( ... description = b'out of memory',
-    # baseOperation = glTexImage3D", napari/napari#4570)
-    doc = explain_log((LOGS / "napari_3d-volume_gl-out-of-memory_teximage3d.log").read_bytes())
-    assert doc["failure"]["kind"] == "vram"
-
-
-def test_a_record_stamped_below_an_exception_is_not_its_message():
-    # SABnzbd's log: a bare "MemoryError", then its next record ("2019-06-21 07:22:37,239::INFO::[downloader:279]
-    # Pausing", sabnzbd/sabctools#13): the record, its date read as a prefix, does not continue the exception's message
-    doc = explain_log((LOGS / "sabnzbd_negative_segment_bytes_decoder_memoryerror.log").read_bytes())
-    assert (doc["failure"]["exception_type"], doc["failure"]["message"]) == ("MemoryError", "")
-    doc = explain_log((LOGS / "sabnzbd_assembler_disk_full_direct_unpack.log").read_bytes())
-    assert doc["failure"]["message"].endswith("Disk full! Forcing Pause")

@@ -443,3 +443,12 @@ def test_an_error_said_in_a_wording_of_its_own_is_a_failure_and_not_memory(paste
 def test_loguru_lines_not_at_error_are_no_failure():
     paste = "2023-10-19 11:33:14.591 | WARNING  | worker.bridge:run:12 - Failed to fetch a job, retrying"
     assert explain_log(paste)["failure"] is None
+
+
+def test_a_record_stamped_below_an_exception_is_not_its_message():
+    # SABnzbd's log: a bare "MemoryError", then its next record ("2019-06-21 07:22:37,239::INFO::[downloader:279]
+    # Pausing", sabnzbd/sabctools#13): the record, its date read as a prefix, does not continue the exception's message
+    doc = explain_log((LOGS / "sabnzbd_negative_segment_bytes_decoder_memoryerror.log").read_bytes())
+    assert (doc["failure"]["exception_type"], doc["failure"]["message"]) == ("MemoryError", "")
+    doc = explain_log((LOGS / "sabnzbd_assembler_disk_full_direct_unpack.log").read_bytes())
+    assert doc["failure"]["message"].endswith("Disk full! Forcing Pause")

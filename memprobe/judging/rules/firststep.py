@@ -9,8 +9,8 @@ from ...format import fmt_bytes
 from ...vocabulary import kind_of
 from ..custom_nodes import pack_decoder
 from ..facts import RunFacts, short
+from ..gpu_words import OOM_HANDLER_LINES
 from ..sizes import MessageSizes
-from ..wordings import OOM_HANDLER_LINES
 from .base import Suggestion, rule
 from .custom import knob_suggestion
 from .decode import RETRY_TEMPORAL, RETRY_TILE, overlap_for
