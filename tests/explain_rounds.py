@@ -691,4 +691,45 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     # PHP, 18 logs): 14/18, 0/0, 5/6, 0/0, which memory 17/18 (the original reader 12/18, 0/6 advised); me
     # (cross-platform app builds, 19 logs): 16/19, 0/0, 9/11, 0/0, which memory 17/19 (the original reader 7/19, 0/11
     # advised): under a round's 20, not held here.
+    "mx": ((11, 30), (0, 0), (5, 8), (0, 0)),  # chess and Go engines (Stockfish, Leela Chess Zero, KataGo, Leela Zero,
+    # KaTrain, cutechess, fastchess, Sabaki): which memory ran out, or none, 22/30; the original reader 22/30, 1/8
+    "my": ((17, 30), (0, 0), (13, 14), (0, 0)),  # package managers and environment tools (pip, conda and mamba, Poetry,
+    # uv, npm, pnpm and Yarn, Homebrew, Spack, Nix): which memory ran out, or none, 17/30; the original reader 9/30,
+    # 3/14
+    "mz": ((19, 30), (0, 0), (7, 10), (0, 0)),  # electronic design automation and FPGA tools (Yosys, nextpnr,
+    # Verilator, OpenROAD, OpenLane, KLayout, KiCad, Vivado, Quartus): which memory ran out, or none, 24/30; the
+    # original reader 19/30, 1/10
+    "nb": ((20, 30), (0, 0), (7, 12), (0, 0)),  # JVM application servers and message brokers (Tomcat, WildFly,
+    # Keycloak, RabbitMQ, ActiveMQ, Jenkins, Nexus, Artifactory, SonarQube): which memory ran out, or none, 22/30; the
+    # original reader 9/30, 4/12
+    "nd": ((18, 30), (0, 0), (9, 9), (0, 0)),  # VPN, routers and network daemons (OpenWrt, Tailscale, Headscale,
+    # ZeroTier, OpenVPN, Pi-hole, AdGuard Home): which memory ran out, or none, 23/30; the original reader 14/30, 2/9
+    "ne": ((16, 30), (0, 0), (9, 14), (0, 0)),  # creative coding and live visuals (Processing, p5.js, openFrameworks,
+    # Nannou, Hydra, ml5.js, Mandelbulber, Resolume plugins): which memory ran out, or none, 24/30; the original reader
+    # 16/30, 1/14
+    "nf": ((18, 30), (0, 0), (14, 16), (0, 0)),  # genome assembly, read alignment and variant calling (BWA and
+    # bwa-mem2, minimap2, STAR, SPAdes, Flye, MEGAHIT, GATK, Kraken2, Dorado): which memory ran out, or none, 20/30; the
+    # original reader 9/30, 7/16
+    "ng": ((20, 30), (0, 0), (14, 15), (0, 0)),  # neuroscience and neuroimaging (fMRIPrep, FreeSurfer, ANTs, Kilosort,
+    # SpikeInterface, suite2p, MNE-Python, EEGLAB): which memory ran out, or none, 22/30; the original reader 17/30,
+    # 2/15
+    "nh": ((21, 26), (0, 0), (11, 14), (0, 0)),  # cryo-EM and microscopy image analysis (RELION, cryoSPARC, Warp,
+    # cryoDRGN, Fiji and ImageJ, CellProfiler, ilastik, Bio-Formats): which memory ran out, or none, 22/26; the original
+    # reader 13/26, 2/14
+    "ni": ((15, 21), (0, 0), (7, 8), (0, 0)),  # reinforcement learning (Stable Baselines3, RLlib, Gymnasium, Isaac Gym
+    # and Isaac Lab, TorchRL, MuJoCo environments): which memory ran out, or none, 19/21; the original reader 17/21, 1/8
+    "nj": ((16, 23), (0, 0), (10, 11), (0, 0)),  # graph learning and time-series forecasting (PyTorch Geometric, DGL,
+    # OGB, Prophet, Darts, GluonTS, tsfresh): which memory ran out, or none, 20/23; the original reader 18/23, 0/11
+    "nk": ((17, 30), (0, 0), (11, 12), (0, 0)),  # browser and test automation (Selenium, Playwright, Puppeteer,
+    # Cypress, WebdriverIO, TestCafe, Jest, Vitest, pytest-xdist, Appium): which memory ran out, or none, 25/30; the
+    # original reader 13/30, 3/12
+    "nl": ((11, 25), (0, 0), (7, 11), (0, 0)),  # Erlang and Elixir systems (Phoenix, ejabberd, EMQX, VerneMQ, CouchDB,
+    # Riak, Livebook, Nx and EXLA, Bumblebee): which memory ran out, or none, 18/25; the original reader 12/25, 1/11
+    "nm": ((20, 30), (0, 0), (12, 14), (0, 0)),  # spreadsheet and office file tools (openpyxl, Apache POI, EasyExcel,
+    # SheetJS, calamine, LibreOffice conversions, docx libraries): which memory ran out, or none, 23/30; the original
+    # reader 16/30, 0/14
+    # Rounds na and nc (2026-12-07: the search budget ran short) scored na (finite-element and structural solvers, 17
+    # logs): 10/17, 0/0, 2/5, 0/0, which memory 13/17 (the original reader 12/17, 0/5 advised); nc (LLM agent frameworks
+    # and low-code AI app builders, 19 logs): 13/19, 0/0, 8/10, 0/0, which memory 15/19 (the original reader 9/19, 0/10
+    # advised): under a round's 20, not held here.
 }

@@ -19,6 +19,8 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
             "consecutive periods of measured gc thrashing",  # Apache Beam's memory monitor ending a worker's JVM
             # ("Shutting down JVM after 8 consecutive periods of measured GC thrashing. Memory is used/total/max =
             # 9819/11025/11025 MB")
+            "parachute is non existent",  # Tomcat's connector after an OutOfMemoryError used up the memory it kept
+            # back for one ("Memory usage is low, parachute is non existent, your system may start failing.")
         ),
         "the JVM's heap limit",
         "its -Xmx (a launcher's or a server's memory setting)",
@@ -31,6 +33,16 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         "the JVM's metaspace limit",
         "-XX:MaxMetaspaceSize, or -Xmx",
     ),
+    (
+        ("permgen space",),  # the JVM's class space before Java 8 ("java.lang.OutOfMemoryError:
+        "the JVM's permanent generation limit",  # PermGen space": Tomcat's, JBoss' webapps redeployed)
+        "-XX:MaxPermSize (Java 7 and older)",
+    ),
+    (
+        ("your sketch may need more memory to run",),  # Processing's words under a sketch's OutOfMemoryError ("An
+        "the sketch's maximum memory",  # OutOfMemoryError means that your code is either using up too much memory
+        "File > Preferences > Increase maximum available memory",  # ... you can increase the memory available to
+    ),  # your sketch using the Preferences window.")
     (("of direct buffer memory",), "the JVM's limit on direct buffers", "-XX:MaxDirectMemorySize"),
     (
         (
@@ -40,12 +52,16 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
             # memory: Reached heap limit")
             "allocation failed - process out of memory",  # V8's words before 2015 ("FATAL ERROR: JS Allocation
             # failed - process out of memory", "CALL_AND_RETRY_LAST Allocation failed - process out of memory")
+            "<--- last few gcs --->",  # the heading of V8's report as its heap ran out, above "<--- JS stacktrace
+            # --->", where a paste keeps the report but not the fatal line
             "last resort gc",  # V8's last collections at its heap limit, the lines above its fatal error ("[116141:
             # 0x28f8a20]   774446 ms: Mark-sweep 1400.2 (1560.8) -> 1400.2 (1559.8) MB, 2095.4 / 0.0 ms  last resort gc";
             # newer: "... last resort GC in old space requested"), where a paste stops before that error
             "allocation failure scavenge might not succeed",  # ... and the lines of its last Mark-sweeps, the heap
             "allocation failure; scavenge might not succeed",  # full ("Mark-sweep 2029.7 (2087.3) -> 2016.5 (2089.1) MB,
             # ... allocation failure scavenge might not succeed"), under "<--- Last few GCs --->"
+            "task; scavenge might not succeed",  # (a collection its idle task ran: "Mark-Compact 4012.3 (4129.4) ->
+            # 3996.3 (4129.1) MB, ... task; scavenge might not succeed")
             "allocation failure gc in old space requested",  # (its other reason: "... allocation failure GC in old
             # space requested", rstan's stanc.js)
         ),
@@ -62,9 +78,14 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         "PHP's memory_limit",  # allocate 20480 bytes)": Composer's, PHPStan's, Nextcloud's occ, WP-CLI's
         "memory_limit in php.ini (php -d memory_limit=…; COMPOSER_MEMORY_LIMIT for Composer)",
     ),
+    (
+        ("95% memory budget. restarting",),  # Dask's nanny restarting a worker at its memory limit, at its default
+        "the Dask worker's memory limit",  # fraction ("distributed.worker_memory - WARNING - Worker tcp://127.0.0.1:
+        "memory_limit of the Dask cluster's workers (LocalCluster(memory_limit=…), dask worker --memory-limit)",
+    ),  # 51430 (pid=1768) exceeded 95% memory budget. Restarting..."; not "exceeded 0%", a limit read wrong)
     (("cache resources exhausted",), "ImageMagick's resource limits", "policy.xml's memory, map, area and disk limits"),
     (
-        ("<all available memory (",),  # its dialog: "<Out of memory> <All available memory (247MB) has been> <used. To
+        ("all available memory (",),  # its dialog: "<Out of memory> <All available memory (247MB) has been> <used. To
         "ImageJ's memory limit",  # make more available, use the> <Edit>Options>Memory & Threads command.>"
         "the maximum memory in Edit > Options > Memory & Threads",
     ),

@@ -138,7 +138,7 @@ def memory_sign(text: str) -> bool:
     >>> memory_sign("Warning: Ran out of memory when regular VAE decoding, retrying with tiled VAE decoding.")
     False
     """
-    low = text.lower().replace(_GUESSED, "")
+    low = _unguessed(text.lower())
     if detect_fallback(text) is not None or "(non oom)" in low:  # aimdo's "VRAM Allocation failed (non OOM)"
         return False
     if "process exited too early" in low:  # CircleCI's guess ("... probably means the system ran out of memory or
@@ -200,7 +200,7 @@ def classify_failure(
     'system-ram'
     """
     type_name = (exception_type or "").rsplit(".", 1)[-1]
-    text = " ".join((message or "").lower().replace(_GUESSED, "").split())  # (a message a console wrapped: one line)
+    text = " ".join(_unguessed((message or "").lower()).split())  # (a message a console wrapped: one line)
     if not type_name and (named := NAMED_MEMORY_ERROR.search(text)):  # the type said in place of the message
         type_name = "OutOfMemoryError" if named.group(1) == "outofmemoryerror" else "MemoryError"
     if (
@@ -279,9 +279,19 @@ such API, or many loads used the range up), or a CUDA call other than an allocat
 "non OOM"), or funchook found no free address near the CUDA driver to place aimdo's hooks ("Failed to
 allocate memory in unused regions", comfy-aimdo#74: ComfyUI falls back to its legacy loader):
 ``--disable-dynamic-vram`` avoids it."""
-_GUESSED = "not enough gpu memory?"
-"""ColabFold's guess before any error of a prediction ("Could not predict X. Not Enough GPU memory? INTERNAL: ..."):
-the error after it says what failed."""
+_GUESSES = ("not enough gpu memory?", "possibly due to out of memory")
+"""Memory guessed at before what failed: ColabFold's before any error of a prediction ("Could not predict X. Not Enough
+GPU memory? INTERNAL: ..."), KaTrain's for any engine that died ("Engine died unexpectedly without sending output,
+possibly due to out of memory: status 127"): the error after it, the status, says what failed."""
+
+
+def _unguessed(low: str) -> str:
+    """``low`` without the guesses at memory (:data:`_GUESSES`) said before what failed."""
+    for guess in _GUESSES:
+        low = low.replace(guess, "")
+    return low
+
+
 _SIZE_LIMIT = "allocate memory block with size larger than"  # Intel Arc (Alchemist) with IPEX: one over 4 GB
 _COG_GUESS = "prediction failed for an unknown reason. it might have run out of memory?"
 """cog's ``FatalWorkerException`` (Replicate): its worker ended, the exit code in brackets; a guess, not a finding."""
@@ -352,6 +362,8 @@ _NOT_EXHAUSTION = (
     # limit on locked memory (ulimit -l, a container's), not memory running out
     "unable to allocate file descriptor table",  # the JVM sizing its table by an enormous open-files limit (a
     # container's nofile): "library initialization failed - unable to allocate file descriptor table - out of memory"
+    "out of memory (14)",  # SQLite's SQLITE_CANTOPEN (14) that a Go driver words as memory (headscale: "unable to
+    # open database file: out of memory (14)"): a path it could not open; memory running out is SQLITE_NOMEM (7)
     "pthread_create failed (eperm)",  # a thread refused by a policy (a container runtime's seccomp), not memory: the
     # JVM then says "There is insufficient memory ... Cannot create worker GC thread"
     "open /dev/ptmx: no space left",  # ENOSPC from the pseudo-terminals' limit, not a file system

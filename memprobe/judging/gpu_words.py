@@ -164,6 +164,9 @@ VRAM_TEXTS = (
     "is more than total mem size",  # MindSpore's device allocator (Ascend, GPU): "TotalUsedMemStatistics : N plus
     # ... alloc size : N is more than total mem size : N"
     "cuda resources could not be allocated",  # dlib's words for cuDNN's CUDNN_STATUS_ALLOC_FAILED ("code: 2, reason: ...")
+    "outofmemory(device)",  # gfx-hal's and gpu-alloc's allocation error under wgpu (nannou: "AllocationError(
+    # OutOfMemory(Device))"); its host memory's is OutOfMemory(Host)
+    "outofdevicememory",  # gpu-alloc's AllocationError::OutOfDeviceMemory, ash's ERROR_OUT_OF_DEVICE_MEMORY
     "memory object allocation failure",  # OpenCL's CL_MEM_OBJECT_ALLOCATION_FAILURE as Boost.Compute words it (LightGBM)
     "parallel_for failed: out of memory",  # Thrust's system_error for a kernel's device allocation (XGBoost's gpu_hist)
     # the GPU miners' DAG (Ethash, its size growing each epoch) that no longer fits the card: lolMiner's "GPU 0:
@@ -180,10 +183,14 @@ VRAM_TEXTS = (
 CUT_DEVICE_OOM = re.compile(r"\b(?:cuda|hip|xpu|npu|mps backend) out of m(?:e(?:m(?:o(?:r)?)?)?)?$")
 """A device's out-of-memory message cut mid-word where the paste (or the page it was copied from)
 ended: ``HIP out of m``."""
-DEVICE_ALLOCATION = re.compile(r"\ballocate \d+ bytes on device \d+|\bcan't create buffer of size: \d+, error -2\b")
-"""An allocation refused on a numbered device (NVIDIA DALI's: "Can't allocate 129499136 bytes on device 0."), or a
+DEVICE_ALLOCATION = re.compile(
+    r"\ballocate \d+ bytes on device \d+|\bcan't create buffer of size: \d+, error -2\b"
+    r"|\bcould not allocate [\w ]{0,40}buffers? for (?:the )?(?:cuda|gpu)\b"
+)
+"""An allocation refused on a numbered device (NVIDIA DALI's: "Can't allocate 129499136 bytes on device 0."), a
 Vulkan buffer the device refused for its memory (Godot's "Can't create buffer of size: 26357760, error -2.", -2 being
-VK_ERROR_OUT_OF_DEVICE_MEMORY): the GPU's."""
+VK_ERROR_OUT_OF_DEVICE_MEMORY), a buffer for the GPU's work (Guppy's "Could not allocate shared buffer for CUDA
+basecaller."): the GPU's."""
 WGPU_OOM = re.compile(r"\bwgpu error\b.{0,400}?\bnot enough memory left\b", re.S)
 """wgpu's ``DeviceError::OutOfMemory`` under its error's causes (``wgpu error: Validation Error`` ... ``In
 Device::create_buffer`` ... ``Not enough memory left``): the GPU's, which Vulkan, Metal or Direct3D refused."""

@@ -70,6 +70,10 @@ causes"; in both threads that quote it, vLLM's and OpenRLHF's, memory had run ou
 — system RAM, inferred (:func:`killed_child`)."""
 SYSTEM_RAM_TEXTS = (
     "defaultcpuallocator",  # torch's CPU allocator names itself only when it fails (in any translation)
+    "couldn't set default memory limits",  # Leela Zero's: "LOW MEMORY SETTINGS! Couldn't set default memory limits.
+    # The network you are using might be too big for the default settings on your system."
+    "isn't enough memory to complete this action",  # Microsoft Office's dialog ("There isn't enough memory to
+    # complete this action. Consider using 64-bit version of Excel."): the 32-bit process' address space
     "alloc_cpu.cpp",
     "[enforce fail at cpuallocator.cpp",  # torch < 1.5: "... posix_memalign(&data, gAlignment, nbytes) == 0. 12 vs 0"
     "[enforce fail at alloc_cpu",
@@ -354,6 +358,12 @@ DISK_TEXTS = (
     "flood-stage watermark",  # then refused ("disk usage exceeded flood-stage watermark, index has read-only-allow-delete
     "read-only-allow-delete",  # block", older: "[FORBIDDEN/12/index read-only / allow delete (api)]")
     "index read-only / allow delete",
+    "kb available on filesystem",  # opkg (OpenWrt): "verify_pkg_installable: Only have 0kb available on filesystem
+    # /overlay, pkg luci-app-firewall needs 11"
+    ",enospc}",  # Erlang's ENOSPC in a file error's tuple (Mnesia: "Cannot open log file "/opt/.../DECISION_TAB.TMP":
+    "file: enospc)",  # {file_error,"...",enospc}", "(could not write core file: enospc)")
+    "limited free space on the disk",  # OrientDB's OLowDiskSpaceException (Nexus Repository: "... due to limited
+    # free space on the disk (868 MB). The database is now working in read-only mode.")
     "disk full",  # what a user types, a tool's status ("Disk full", "the disk is full")
     "disk is full",
     "auf dem datenträger ist nicht genügend speicherplatz",
@@ -407,11 +417,16 @@ RAM_OOM = re.compile(
     # allocate 1x403621047200 bytes"): its rasters in the host's memory
     r"|^tcmalloc: large alloc \d+ bytes == \(nil\)"  # gperftools' malloc refused (Colab's Python links it)
     r"|(?<![a-z_.])memoryerror\(\)"  # Python's MemoryError as its repr shows it (a Blender add-on's "Error: MemoryError()")
+    r"|\ballocation of [\d.]+ [kmgt]i?b for \w+ failed"  # bwa-mem2's index ("Allocation of 40.69 GB for suffix_array
+    # failed.")
+    r"|(?<!fatal : )(?<!fatal   : )(?<!object )memory allocation failure"  # a program's own ("terminating: memory
+    # allocation failure", ZeroTier); not the CUDA runtime's fatal line before it aborts (a crash), nor OpenCL's
 )
 """What a user types for system memory running out ("RAM OOM"; not "VRAM OOM"), VideoHelperSuite's meta batch
 refused for RAM ("Meta Batch set to 256 frames but only 97 can fit in memory"), Rust's global allocator before it
 aborts ("memory allocation of 2097152 bytes failed": Polars, tokenizers, safetensors' Rust core), Python's MemoryError
-as its repr shows it, raised without a message, Arrow's and GDAL's allocators refused."""
+as its repr shows it, raised without a message, Arrow's, GDAL's and bwa-mem2's allocations refused, a program's own
+"memory allocation failure"."""
 
 
 MEMORY_TEXTS: tuple[str, ...] = COMMIT_TEXTS + DISK_TEXTS + SYSTEM_RAM_TEXTS + VRAM_TEXTS + (TENSORFLOW_OOM,)

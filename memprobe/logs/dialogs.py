@@ -220,8 +220,12 @@ class DialogReading(BlockReading):
             self._open("message", s, message=s, class_type=refused.get("class_type"))  # (a missing node's class)
             self._close()  # the frontend's dialog for a prompt ComfyUI refused, or the server's line
             return True
-        if s[-1] in "r:" and s.rstrip(":").endswith(_BARE_MEMORY_ERRORS) and (m := _EXC_LINE.match(s)):  # "MemoryError"
-            # alone, or with its colon and no message ("MemoryError: ", pickle's)
+        if (
+            s[-1] in "r:"
+            and s.rstrip(":").endswith(_BARE_MEMORY_ERRORS)
+            and (m := _EXC_LINE.match(s.removeprefix("(Worker) ")))
+        ):  # "MemoryError" alone, or with its colon and no message ("MemoryError: ", pickle's; CellProfiler's worker's
+            # "(Worker) MemoryError:")
             self._open("message", s, exception_type=m.group(1), message="")
             self.mode = Mode.EXC_MESSAGE
             self.exc = LoggedException(m.group(1), "")

@@ -60,7 +60,8 @@ _CRASH = (
     "terminated abnormally with signal",  # systemd-coredump in the journal
     "] page fault (",  # amdgpu's GPU page fault in the kernel log ("amdgpu: [gfxhub] page fault (src_id:...")
     "程序崩溃",  # a Chinese launcher's "the program crashed"
-    "memory allocation failure",  # the CUDA runtime's "fatal : Memory allocation failure", then it aborts
+    "fatal : memory allocation failure",  # the CUDA runtime's "fatal : Memory allocation failure", then it aborts
+    "fatal   : memory allocation failure",  # (a program's own "terminating: memory allocation failure" is memory's)
     # glibc's and the shells' names of the fatal signals, in the languages users post in
     "speicherzugriffsfehler",  # SIGSEGV, German
     "erreur de segmentation",

@@ -77,6 +77,8 @@ CGROUP_KILL = (
     "exceeded its memory limit",  # a platform's words ("Error: container exceeded its memory limit")
     "memory quota exceeded",  # Heroku's R14/R15
     "memory quota vastly exceeded",
+    "ran out of memory (used over",  # Render's: "Server unhealthy. Ran out of memory (used over 2GB) while running your
+    # code." (its instance type's memory)
     "killed as a result of limit of",  # the kernel's memory cgroup (v1): "Task in /docker/... killed as a result of ..."
     "container oom ",  # docker's event: "... container oom 3f9c2a1b7d4e (image=comfyui:latest, name=comfyui)"
     "oom-kill event(s) in step",  # Slurm: "Detected 1 oom-kill event(s) in StepId=191.batch cgroup" ("in step 42.batch")

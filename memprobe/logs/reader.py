@@ -337,6 +337,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         if ("OOMKilled" in s and OOM_KILLED_FALSE.search(s)) or (s[:7] == "Reason:" and s[7:].strip() == "Error"):
             self.facts.machine["oom_killed"] = False  # docker's state, kubectl's "Reason: Error" (not OOMKilled): its
             # memory cgroup's OOM killer did not end the container
+        elif s.endswith("with result 'timeout'.") and "Failed" in s:  # systemd's SIGKILL when a stop timed out
+            self.facts.machine["oom_killed"] = False  # ("zerotier-one.service: Failed with result 'timeout'.")
         if "137" in s and ("exit" in s or "Exited (" in s or "non-zero code" in s) and _CONTAINER_EXIT.search(s):
             self.facts.machine.setdefault("container", "docker")  # a container's exit code after SIGKILL
         elif ("@" in s or s.startswith("---> Running in ")) and _CONTAINER_PROMPT.search(s):

@@ -5,37 +5,16 @@ not add swap)."""
 
 from __future__ import annotations
 
-import time
-
-import pytest
-from comfy_server import load_workflow
-from kernel_setups import make_memory_cgroup
-
 GIB = 1024**3
 LIMIT = 3 * GIB
-"""Room for ComfyUI with the tiny SD1.5 models (about 2.3 GiB at a 512x512 txt2img on this CPU),
-not for a 2048x2048 VAE decode (over 5 GB)."""
 
 
-@pytest.fixture
-def cgroup():
-    group = make_memory_cgroup(LIMIT)
-    yield group
-    group.remove()
-
-
-@pytest.fixture
-def server(make_server, cgroup):
-    """ComfyUI started inside the cgroup, stopped before the cgroup is removed."""
-    server = make_server("cgroup", preexec=cgroup.enter())
-    yield server
-    server.stop()
-
-
-def test_a_workflow_killed_by_the_cgroup_limit_is_recorded_with_its_cause(server, cgroup):
+def test_a_workflow_killed_by_the_cgroup_limit_is_recorded_with_its_cause(cgroup_kill):
+    # (the kill is the session's one, conftest.py's cgroup_kill: the panel's headline test reads it too)
+    server, cgroup = cgroup_kill.server, cgroup_kill.cgroup
     # GIVEN ComfyUI started inside a memory cgroup limited to 3 GiB
-    assert str(server.process.pid) in cgroup.read("cgroup.procs").split()
-    live = server.get("/memprobe/live")["status"]
+    assert cgroup_kill.limit == LIMIT and cgroup_kill.before["pid_in_cgroup"]
+    live, system = cgroup_kill.before["live"], cgroup_kill.before["system"]
     limits = live["memory"]["system"]
     assert (limits["limit_name"], limits["limit_enforced"], limits["limit_bytes"]) == (
         "container limit (cgroup)",
@@ -44,22 +23,19 @@ def test_a_workflow_killed_by_the_cgroup_limit_is_recorded_with_its_cause(server
     )
     assert live["memory"]["limit_name"] == "container limit (cgroup)"  # on the CPU, the compute memory too
     assert 0 < limits["used_bytes"] < LIMIT
-    system = server.get("/memprobe/system")
     assert system["cgroup"]["limit_bytes"] == LIMIT and system["cgroup"]["oom_kills"] == 0
     assert system["memory"]["limit_name"] == "container limit (cgroup)"
     assert "cgroup-limit" in [f["id"] for f in system["findings"]]
 
     # WHEN a 2048x2048 VAE decode needs more than the limit
-    prompt_id = server.queue(load_workflow("decode_big"))
-    deadline = time.monotonic() + 300
-    while server.process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.5)
+    prompt_id = cgroup_kill.prompt_id
     # THEN the kernel killed ComfyUI (SIGKILL), and counted it in the cgroup
-    assert server.process.returncode == -9, server.log_tail()
+    assert cgroup_kill.returncode == -9, server.log_tail()
     kills = _oom_kills(cgroup)
     assert kills >= 1
 
     # WHEN ComfyUI starts again (same user folder, same cgroup)
+    server.stop()
     server.process = None
     server.start()
     run = server.memprobe_run(prompt_id)

@@ -6,7 +6,6 @@ disk. The words are the server's verdict; the browser only draws them."""
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from comfy_server import ComfyServer, load_workflow
@@ -19,9 +18,9 @@ from frontend_server import (
     launch_chromium,
     unavailable,
 )
-from kernel_setups import make_memory_cgroup, mount_tmpfs
+from kernel_setups import mount_tmpfs
 
-GIB, MIB = 1024**3, 1024**2
+MIB = 1024**2
 SMALL = {"5.width": 256, "5.height": 256}
 
 
@@ -72,27 +71,19 @@ def headline_of(chromium, server: ComfyServer, version: str, run_id: str) -> dic
         page.close()
 
 
-def test_a_run_the_containers_limit_killed_is_headlined_as_the_container_limit(make_server, chromium):
-    cgroup = make_memory_cgroup(3 * GIB)
-    server = make_server("headline-cgroup", preexec=cgroup.enter())
-    try:
-        # GIVEN ComfyUI killed by the kernel's OOM killer in its 3 GiB cgroup during a big decode
-        prompt_id = server.queue(load_workflow("decode_big"))
-        deadline = time.monotonic() + 300
-        while server.process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.5)
-        assert server.process.returncode == -9, server.log_tail()
-        for version in FRONTENDS:
-            # WHEN it starts again and the real frontend shows that run
-            restart_with_frontend(server, version)
-            head = headline_of(chromium, server, version, prompt_id)
-            # THEN the headline names the memory that ran out, where, as the server judged it
-            assert head["title"] == "Container memory limit reached at VAE Decode (vae-decode)", head
-            assert "mp-tone-failed" in head["class"] and "OOM killer" in head["text"]
-            assert server.memprobe_run(prompt_id)["verdict"]["title"] == head["title"]
-    finally:
-        server.stop()
-        cgroup.remove()
+def test_a_run_the_containers_limit_killed_is_headlined_as_the_container_limit(cgroup_kill, chromium):
+    # GIVEN ComfyUI killed by the kernel's OOM killer in its 3 GiB cgroup during a big decode (the session's one kill,
+    # conftest.py's cgroup_kill, which test_cgroup_limit.py reads too)
+    server, prompt_id = cgroup_kill.server, cgroup_kill.prompt_id
+    assert cgroup_kill.returncode == -9, server.log_tail()
+    for version in FRONTENDS:
+        # WHEN it starts again and the real frontend shows that run
+        restart_with_frontend(server, version)
+        head = headline_of(chromium, server, version, prompt_id)
+        # THEN the headline names the memory that ran out, where, as the server judged it
+        assert head["title"] == "Container memory limit reached at VAE Decode (vae-decode)", head
+        assert "mp-tone-failed" in head["class"] and "OOM killer" in head["text"]
+        assert server.memprobe_run(prompt_id)["verdict"]["title"] == head["title"]
 
 
 def test_a_run_that_failed_on_a_full_disk_is_headlined_as_the_full_disk(make_server, tmp_path, chromium):

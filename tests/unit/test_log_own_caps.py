@@ -82,6 +82,22 @@ OWN_CAPS = [
     ("beam_dataflow_harness_gc_thrashing_24g.log", "-Xmx"),
     ("flink_iceberg_user_jar_metaspace_oom.log", "MaxMetaspaceSize"),
     ("rstan_stanc_js_heap_oom_large_model.log", "--max-old-space-size"),
+    # and mx to nm: the JVM's class space before Java 8 ("java.lang.OutOfMemoryError: PermGen space",
+    # spring-projects/spring-boot#6841 and two Tomcat threads), Tomcat's parachute gone after an OutOfMemoryError
+    # ("Memory usage is low, parachute is non existent, your system may start failing."), Processing's words under a
+    # sketch's OutOfMemoryError ("... your sketch may need more memory to run"), Dask's nanny ("exceeded 95% memory
+    # budget. Restarting..."), ImageJ's dialog pasted without its brackets ("All available memory (11264MB) has been
+    # used>"), V8's report headed "<--- Last few GCs --->" where the paste keeps no fatal line, and its idle task's
+    # collections near the limit ("... task; scavenge might not succeed")
+    ("tomcat7_ginco_permgen_first_login.log", "-XX:MaxPermSize"),
+    ("springboot_embedded_tomcat_permgen_nio.log", "-XX:MaxPermSize"),
+    ("tomcat_arcproxy_parachute_memory_low.log", "-Xmx"),
+    ("yoylecitywords_processing_outofmemory_message.log", "Increase maximum available memory"),
+    ("squiggledraw_processing_oom_large_image.log", "Increase maximum available memory"),
+    ("tsfresh_dask_worker_exceeded_memory_budget.log", "memory_limit"),
+    ("fiji_stitching_all_available_memory_used.log", "Memory & Threads"),
+    ("testcafe_circleci_node_heap_oom_js_stack.log", "--max-old-space-size"),
+    ("fastgpt_app_node_heap_4gb_gc.log", "--max-old-space-size"),
 ]
 
 

@@ -208,6 +208,18 @@ def test_a_logs_own_indentation_is_kept():
         "pulsar_debezium_source_bookkeeper_direct_memory.log",
         "rspamadm_hs_alloc_scratch_assertion_skylake_kvm.log",
         "skyrim_trainwreck_access_violation_ram_nearly_full.log",
+        # the rounds of 2026-12-07 (mx to nm): JVM stacks, browser consoles, docker inspect's JSON and Jest's
+        # stack indented as a whole
+        "flok_hydra_regl_context_lost_random.log",
+        "fmriprep_antsbrainextraction_killed_docker_2gb.log",
+        "gatk_collectwgsmetrics_array_index_out_of_bounds.log",
+        "hydra_webcam_windows_regl_context_lost.log",
+        "imagej_imageplot_macro_newimage_java_heap.log",
+        "jest_watch_enospc_inotify_watchers.log",
+        "ml5_styletransfer_large_image_webgl_max_texture.log",
+        "nexus_k8s_orientdb_low_disk_space.log",
+        "rapidwright_device_file_java_heap_space.log",
+        "sonarqube_bitnami_docker_exit_unexplained_inspect.log",
     }
 
 
@@ -305,6 +317,8 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         # the rounds of 2026-12-07 (mh to mw)
         "debezium_clickhouse_sink_snapshot_interrupted_50m_rows.log",
         "strimzi_kafka_broker_heap_oom_uncaught_handler.log",
+        # the rounds of 2026-12-07 (mx to nm)
+        "cypress_install_unzip_enospc_docker_build.log",
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")

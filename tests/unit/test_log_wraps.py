@@ -93,6 +93,12 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         "beakerx_webpack_prod_docker_build_137.log",
         "freshclam_clamtk_bytecode_cant_apply_patch.log",
         "openmvs_reconstructmesh_silent_exit_30m_points_windows.log",
+        # the rounds of 2026-12-07 (mx to nm): a chess engine's, Vivado's, an installer's and a DNS server's consoles,
+        # wrapped
+        "autogtp_gzip_no_such_file_spaces_in_sgf_names.log",
+        "stockfish_bench_large_pages_fallback_error1450.log",
+        "unbound_dietpi_ipv6_control_interface_bind.log",
+        "vivado_aws_fpga_killed_no_post_route_dcp.log",
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
