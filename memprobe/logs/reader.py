@@ -120,6 +120,7 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         self.validation_node: LogFailure | None = None
         self.validation_extras: list[LogFailure] = []
         self.bare_class: tuple[int, str] | None = None
+        self.thread_refused: tuple[int, str] | None = None  # the JVM's "pthread_create failed (EPERM)" warning
         """The last line that was only a node's class name (the frontend's dialog puts it above
         the message): its number and the name."""
         self.listed_node: tuple[int, str, str, str] | None = None
@@ -325,6 +326,8 @@ class _Reader(DialogReading, MachineReading, EndingReading):
             if (exception := self._progress_bar(s)) is None:
                 return
             s = exception
+        if "pthread_create failed" in s:
+            self.thread_refused = (self.n, s)
         if s.startswith(_MANAGER_LINES) and len(s) < 160 and "!!!" not in s and "rror" not in s:
             self._facts_line(text, s)  # the model manager's own line: half of a long log, none of the rest applies
             return

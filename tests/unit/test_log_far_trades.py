@@ -43,6 +43,11 @@ READINGS = [
     # -- a platform's cap: FlowiseAI/Flowise#1932, Render's "Ran out of memory (used over 2GB) while running your code."
     ("flowise_render_upsert_10k_pages_out_of_memory.log", "cgroup-limit", "cgroup-kill"),
     # -- what only sounds like memory
+    # quarkusio/quarkus#32895 and gotson/komga#904: the JVM's "There is insufficient memory for the Java Runtime
+    # Environment to continue." under "Failed to start thread ... pthread_create failed (EPERM)" (an old container
+    # runtime's seccomp refused the thread): the refusal, no memory's
+    ("keycloak_devservices_gc_thread_eperm_old_docker.log", "other", None),
+    ("komga_container_pthread_eperm_insufficient_memory.log", "other", None),
     # juanfont/headscale#1761: SQLite's code 14 (SQLITE_CANTOPEN) worded "out of memory (14)" by a Go driver
     ("headscale_sqlite_path_omitted_out_of_memory_14.log", "other", None),
     # sanderland/katrain#349: KaTrain's guess "Engine died unexpectedly without sending output, possibly due to out of
