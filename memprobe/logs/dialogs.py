@@ -395,10 +395,10 @@ class DialogReading(BlockReading):
             self.bare_class is not None and self.bare_class[0] >= self.n - 2 and not exception_name(self.bare_class[1])
         ):
             class_type = self.bare_class[1]  # a blank line may part them
-        if self.thread_refused is not None and self.n - self.thread_refused[0] <= 3 and "Java Runtime" in s:
+        if self.thread_refused is not None and self.n - self.thread_refused[0] <= 6 and "Java Runtime" in s:
             message = f"{self.thread_refused[1]}\n{message}"  # the JVM calls a thread it was refused memory ("Failed
-            # to start thread ... pthread_create failed (EPERM)", then "There is insufficient memory for the Java
-            # Runtime Environment to continue."): the refusal says why
+            # to start thread ... pthread_create failed (EPERM)", "#", then "There is insufficient memory for the Java
+            # Runtime Environment to continue.", a blank line after each where a page spaced them): the refusal says why
         self._open("message", s, message=message.strip(), class_type=class_type)
         self.mode = Mode.EXC_MESSAGE
         self.exc = None

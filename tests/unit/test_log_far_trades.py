@@ -69,6 +69,14 @@ def test_a_guess_at_memory_is_no_memory_failure_the_missing_library_is():
     assert not {"pagefile", "add-swap", "raise-own-limit"} & {s["id"] for s in doc["suggestions"]}
 
 
+def test_the_jvms_refused_thread_is_read_with_a_blank_line_after_each_line():
+    # quarkusio/quarkus#32895 as a page that made each line a paragraph copies it: the EPERM refusal four lines above
+    # the JVM's "insufficient memory" still says why
+    text = (LOGS / "keycloak_devservices_gc_thread_eperm_old_docker.log").read_text(encoding="utf-8")
+    spaced = "\n\n".join(text.splitlines())
+    assert explain_log(spaced)["failure"]["kind"] == "other"
+
+
 def test_systemds_kill_after_a_stop_that_timed_out_is_no_oom_kill():
     # zerotier/ZeroTierOne#898: "Killing process 617 (zerotier-one) with signal SIGKILL", "status=9/KILL", then
     # "Failed with result 'timeout'": systemd's own SIGKILL when the stop timed out, not the OOM killer's
