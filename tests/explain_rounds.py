@@ -732,4 +732,52 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     # logs): 10/17, 0/0, 2/5, 0/0, which memory 13/17 (the original reader 12/17, 0/5 advised); nc (LLM agent frameworks
     # and low-code AI app builders, 19 logs): 13/19, 0/0, 8/10, 0/0, which memory 15/19 (the original reader 9/19, 0/10
     # advised): under a round's 20, not held here.
+    "nn": ((21, 30), (0, 0), (14, 16), (0, 0)),  # Hadoop-era big data systems (Hadoop's HDFS, YARN and MapReduce,
+    # HBase, Hive and Tez, Cassandra, ScyllaDB, Trino, ZooKeeper): which memory ran out, or none, 23/30; the original
+    # reader 12/30, 2/16
+    "no": ((17, 30), (0, 0), (3, 5), (0, 0)),  # drone and flight-control software (PX4, ArduPilot, Betaflight and INAV,
+    # Mission Planner, QGroundControl, MAVSDK, MAVROS): which memory ran out, or none, 25/30; the original reader 22/30,
+    # 1/5
+    "np": ((23, 30), (0, 0), (13, 14), (0, 0)),  # ERP, CRM and headless CMS web apps (Odoo, ERPNext and Frappe,
+    # Dolibarr, SuiteCRM, Invoice Ninja, Ghost, Strapi, Directus): which memory ran out, or none, 27/30; the original
+    # reader 14/30, 0/14
+    "nq": ((16, 30), (0, 0), (6, 10), (0, 0)),  # Linux gaming compatibility layers (Proton and Steam, Wine, DXVK,
+    # VKD3D-Proton, Lutris, Bottles, Heroic, Steam Deck, Gamescope): which memory ran out, or none, 19/30; the original
+    # reader 15/30, 1/10
+    "nr": ((16, 30), (0, 0), (5, 8), (0, 0)),  # video encoders and encoding pipelines (x264, x265, SVT-AV1, rav1e,
+    # Av1an, VapourSynth, StaxRip, NVENC and QSV encoders): which memory ran out, or none, 23/30; the original reader
+    # 21/30, 0/8
+    "ns": ((25, 30), (0, 0), (11, 12), (0, 0)),  # numerical weather, ocean and climate models (WRF and WPS, MPAS, CESM
+    # and E3SM, UFS and the global workflow, ROMS, CDO, NCO): which memory ran out, or none, 28/30; the original reader
+    # 13/30, 0/12
+    "nt": ((16, 30), (0, 0), (9, 16), (0, 0)),  # SAT and SMT solvers, model checkers and verifiers (Z3, CVC5, Kissat,
+    # CryptoMiniSat, CBMC and Kani, KLEE, TLA+, Boogie, Vampire): which memory ran out, or none, 18/30; the original
+    # reader 14/30, 2/16
+    "nu": ((16, 30), (0, 0), (9, 12), (0, 0)),  # virtualization hosts and hypervisors (Proxmox VE, QEMU and libvirt,
+    # ESXi and VMware, Xen and Qubes, Hyper-V, VirtualBox, Harvester): which memory ran out, or none, 20/30; the
+    # original reader 13/30, 2/12
+    "nw": ((23, 30), (0, 0), (12, 13), (0, 0)),  # wikis and learning platforms (MediaWiki, Wiki.js, BookStack,
+    # DokuWiki, Moodle and MoodleBox, Open edX and Tutor, Chamilo): which memory ran out, or none, 26/30; the original
+    # reader 15/30, 0/13
+    "nx": ((22, 30), (0, 0), (10, 11), (0, 0)),  # media centers and media servers (Kodi and its add-ons, Plex, Emby,
+    # Universal Media Server, MiniDLNA, Gerbera, Navidrome): which memory ran out, or none, 26/30; the original reader
+    # 21/30, 5/11
+    "ny": ((21, 27), (0, 0), (6, 6), (0, 0)),  # camera, NVR and video surveillance software (motionEye, Motion, go2rtc,
+    # Shinobi, Viseron, Moonfire NVR, Kerberos.io, DeepStack): which memory ran out, or none, 26/27; the original reader
+    # 23/27, 1/6
+    "nz": ((21, 30), (0, 0), (10, 11), (0, 0)),  # font, typography and vector-tracing tools (FontForge, fontmake,
+    # Iosevka's builds, svgo, opentype.js, subfont, potrace, WebAssembly font tools): which memory ran out, or none,
+    # 28/30; the original reader 19/30, 1/11
+    "oa": ((21, 30), (0, 0), (14, 16), (0, 0)),  # JVM languages and their builds (Scala and sbt, Clojure and Leiningen,
+    # Kotlin's daemon and Kotlin/Native, Gradle, Maven and Surefire): which memory ran out, or none, 27/30; the original
+    # reader 12/30, 0/16
+    "ob": ((16, 30), (0, 0), (2, 8), (0, 0)),  # Windows automation and native Windows apps (PowerShell and its modules,
+    # AutoHotkey, Access and VBA, .NET desktop apps, WinRM, ETW tools): which memory ran out, or none, 21/30; the
+    # original reader 19/30, 0/8
+    "oc": ((23, 30), (0, 0), (8, 9), (0, 0)),  # Fortran and numerical libraries (gfortran, Intel ifort, flang,
+    # OpenBLAS, MKL, SuiteSparse, SuperLU, and the codes built on them): which memory ran out, or none, 26/30; the
+    # original reader 21/30, 1/9
+    # Round nv (2026-12-07: the search budget ran out mid-round) scored nv (telemetry and tracing pipelines, 18 logs):
+    # 11/18, 0/0, 3/8, 0/0, which memory 12/18 (the original reader 9/18, 2/8 advised): under a round's 20, not held
+    # here.
 }

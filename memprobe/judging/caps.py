@@ -202,7 +202,9 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         (
             "cannot enlarge memory arrays",  # Emscripten's heap fixed at build ("Cannot enlarge memory arrays. Either
             "allocating more memory to your webgl build",  # (1) compile with -s TOTAL_MEMORY=X with X higher than the
-        ),  # current value 100663296"): tesseract.js, a Unity WebGL build ("Out of memory. If you are the developer ...")
+            # current value 100663296"): tesseract.js, a Unity WebGL build ("Out of memory. If you are the developer ...")
+            "aborted(oom)",  # ... and its abort at that heap ("Failed to parse font. Aborted(OOM). Build with
+        ),  # -sASSERTIONS for more info.": freetype-wasm)
         "the WebAssembly build's fixed heap (Emscripten's TOTAL_MEMORY)",
         "a build with -s ALLOW_MEMORY_GROWTH=1 or a larger -s INITIAL_MEMORY (TOTAL_MEMORY), or a smaller input",
     ),
@@ -236,6 +238,31 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         ("invalid memory alloc request size",),  # PostgreSQL's backend ("ERROR:  invalid memory alloc request size
         "PostgreSQL's limit of 1 GB on one allocation",  # 1073792000"): one value or one array over MaxAllocSize
         "no setting raises it: ask for less at once (fewer rows, a bounding box, a smaller array)",
+    ),
+    (
+        ("data refused due to high memory usage",),  # the OpenTelemetry Collector's memory_limiter refusing data
+        "the OpenTelemetry Collector's memory_limiter",  # ("... Error: data refused due to high memory usage")
+        "limit_mib (or limit_percentage) of its memory_limiter processor, with the container's memory",
+    ),
+    (
+        ("max. memory exceeded",),  # Z3 at its memory_max_size ("Z3Solver::getModels(): max. memory exceeded",
+        "Z3's memory_max_size",  # "Z3 exception: max. memory exceeded"): a cap its caller set
+        "memory_max_size (z3 -memory:<MB>), or the caller's memory setting for its solver",
+    ),
+    (
+        ("(over memory cap)",),  # KLEE dropping states at its --max-memory ("KLEE: WARNING: killing 2461 states (over
+        "KLEE's --max-memory",  # memory cap)")
+        "--max-memory (MB), or fewer states kept (a search heuristic, --max-forks)",
+    ),
+    (
+        ("maximum arena capacity of",),  # Kissat's clause arena ("kissat: fatal error: maximum arena capacity of 2^31
+        "Kissat's clause arena (32 GB, fixed by its layout)",  # 16-byte-words 34359738368 bytes (32 GB) exhausted")
+        "no setting raises it: a smaller instance, or a solver without that cap (CaDiCaL)",
+    ),
+    (
+        ("please compile with -dlargemem",),  # CryptoMiniSat's clause references ("Assertion `ID < 1LL<<
+        "CryptoMiniSat's build-time memory limit",  # (EFFECTIVELY_USEABLE_BITS-2) && "Please compile with -DLARGEMEM"'")
+        "a build with -DLARGEMEM=ON",
     ),
 )
 """A program that stopped at a memory cap set for it, below what the machine has: the JVM's heap (Minecraft, Gradle,

@@ -86,6 +86,8 @@ def own_limit(message: str | None) -> tuple[str, str] | None:
     ("the JVM's heap limit", "its -Xmx (a launcher's or a server's memory setting)")
     """
     low = (message or "").lower()
+    if low.startswith("metaspace"):  # the JVM's "OutOfMemoryError: Metaspace", its type read apart from its message
+        low = "outofmemoryerror: " + low
     return next(((cap, knob) for words, cap, knob in OWN_LIMITS if any(w in low for w in words)), None)
 
 
@@ -279,10 +281,11 @@ such API, or many loads used the range up), or a CUDA call other than an allocat
 "non OOM"), or funchook found no free address near the CUDA driver to place aimdo's hooks ("Failed to
 allocate memory in unused regions", comfy-aimdo#74: ComfyUI falls back to its legacy loader):
 ``--disable-dynamic-vram`` avoids it."""
-_GUESSES = ("not enough gpu memory?", "possibly due to out of memory")
+_GUESSES = ("not enough gpu memory?", "possibly due to out of memory", "perhaps it ran out of memory")
 """Memory guessed at before what failed: ColabFold's before any error of a prediction ("Could not predict X. Not Enough
 GPU memory? INTERNAL: ..."), KaTrain's for any engine that died ("Engine died unexpectedly without sending output,
-possibly due to out of memory: status 127"): the error after it, the status, says what failed."""
+possibly due to out of memory: status 127"), Boogie's for a prover that died ("Prover died with no further output,
+perhaps it ran out of memory or was killed."): the error after it, the status, the prover's error, says what failed."""
 
 
 def _unguessed(low: str) -> str:
@@ -341,6 +344,14 @@ _NOT_EXHAUSTION = (
     "ignored (for causing prior/excessive gpu errors)",  # Metal's command buffer in error for another reason than
     "kiogpucommandbuffercallbackerrortimeout",  # memory (its status 5 is memory's where it says no other): ignored
     "(0000000e:internal error)",  # submissions, a timeout, an internal error
+    "system.text.stringbuilder.tostring",  # .NET's OutOfMemoryException from a string over its length limit (2 GB,
+    # 2^30 characters: SwarmUI's model list, PowerShell's StringBuilder), not the process' memory
+    "ebsystemresourcemanager.c",  # SVT-HEVC's resource manager, whose "allocate memory failed, at ...
+    # EbSystemResourceManager.c" follows a semaphore sem_open refused ("Too many open files"), not memory
+    "undeveloped feature",  # Intel's Media SDK refusing what it does not support (MFX_ERR_UNSUPPORTED: QSVEncC's
+    # "Failed to allocate frames: undeveloped feature.."), not memory
+    "start capturing: no space left on device",  # V4L2's ENOSPC when a stream starts: the USB bus' bandwidth, not a
+    "vidioc_streamon",  # disk (ustreamer's "Unable to start capturing: No space left on device", "VIDIOC_STREAMON")
     "too many memory regions",  # OpenBLAS' fixed table of thread buffers ("BLAS : Program is Terminated. Because you
     # tried to allocate too many memory regions."): too many threads, not memory (OpenBLAS#1882)
     "allocate write+execute memory",  # cffi's callback where the OS forbids it ("MemoryError: Cannot allocate

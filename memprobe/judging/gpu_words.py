@@ -177,6 +177,8 @@ VRAM_TEXTS = (
     "creating dag buffer failed",  # ethminer's ("cl-0 Creating DAG buffer failed: clCreateBuffer: CL_INVALID_BUFFER_SIZE")
     "rmm failure at:",  # RAPIDS' memory manager, its device pool ("std::bad_alloc: RMM failure at: ...
     # pool_memory_resource.hpp:188: Maximum pool size exceeded.": cuDF, cuML, cupoch)
+    "failed to allocate memory on videocore",  # a Raspberry Pi's GPU memory (its gpu_mem share: "[vc_sm_ioctl_alloc]:
+    # failed to allocate memory on videocore (status: 0, ...)", Kodi's hardware decoder)
     "greater than the maximum allowed buffer size",  # MLX's Metal allocator: one buffer over what the GPU takes
     # ("[metal::malloc] Attempting to allocate 73359820800 bytes which is greater than the maximum allowed ...")
 )
@@ -186,11 +188,15 @@ ended: ``HIP out of m``."""
 DEVICE_ALLOCATION = re.compile(
     r"\ballocate \d+ bytes on device \d+|\bcan't create buffer of size: \d+, error -2\b"
     r"|\bcould not allocate [\w ]{0,40}buffers? for (?:the )?(?:cuda|gpu)\b"
+    r"|\bcu(?:mem|module|ctx|array|graph|launch|stream|event)\w* failed:? out of memory"
+    r"|\bcreate(?:bitstream|input)buffer failed: out of memory"
 )
 """An allocation refused on a numbered device (NVIDIA DALI's: "Can't allocate 129499136 bytes on device 0."), a
 Vulkan buffer the device refused for its memory (Godot's "Can't create buffer of size: 26357760, error -2.", -2 being
 VK_ERROR_OUT_OF_DEVICE_MEMORY), a buffer for the GPU's work (Guppy's "Could not allocate shared buffer for CUDA
-basecaller."): the GPU's."""
+basecaller."), a call of CUDA's driver API (xpra's "cuModuleLoadDataEx failed: out of memory"), NVENC's buffers on the
+card (ffmpeg's "CreateBitstreamBuffer failed: out of memory (10)"; its session's refusal with the same code is a limit
+on sessions, not memory): the GPU's."""
 WGPU_OOM = re.compile(r"\bwgpu error\b.{0,400}?\bnot enough memory left\b", re.S)
 """wgpu's ``DeviceError::OutOfMemory`` under its error's causes (``wgpu error: Validation Error`` ... ``In
 Device::create_buffer`` ... ``Not enough memory left``): the GPU's, which Vulkan, Metal or Direct3D refused."""

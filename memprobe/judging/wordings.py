@@ -99,6 +99,8 @@ SYSTEM_RAM_TEXTS = (
     "insufficient system resources exist to complete",  # WinError 1450: the kernel's pools and mapped views (a model
     "ressources système insuffisantes",  # mmapped on Windows; a small paging file), in French and Russian
     "недостаточно системных ресурсов",
+    "zasoby systemowe nie wystarczają do ukończenia",  # ... in Polish (Hyper-V: "Maszyna wirtualna „DC” nie może
+    "nicht genügend systemressourcen, um den angeforderten dienst",  # przydzielić 2048 MB pamięci RAM: ..."), German
     "can't allocate region",  # macOS' malloc: "malloc: can't allocate region ... mach_vm_map(size=...) failed"
     "[error]: malloc of size",  # x264's and x265's encoder (FFmpeg's libx264, a video written): "x264 [error]: malloc of
     # size 1688186816 failed" — the host's heap, not the GPU's
@@ -211,6 +213,13 @@ SYSTEM_RAM_TEXTS = (
     # elements of size=8 bytes")
     "swap_pager_getswapspace",  # FreeBSD's kernel with its swap full ("swap_pager_getswapspace(16): failed"), and
     "swap_pager: out of swap space",  # ... its pager killing for it ("swap_pager: out of swap space")
+    "system.outofmemoryexception",  # .NET's, in any language ("Exception of type 'System.OutOfMemoryException' was
+    # thrown.", "Ausnahme vom Typ "System.OutOfMemoryException" wurde ausgelöst."): the process' memory, a 32-bit one's
+    # address space most often
+    "not enough physical memory is available",  # VMware's power-on refused ("Not enough physical memory is available
+    # to power on this virtual machine with its configured settings.")
+    "available memory is too low",  # oVirt's scheduler ("... did not satisfy internal filter Memory because its
+    # available memory is too low (487.000000 MB) to run the VM.")
     *(word for words, _cap, _knob in OWN_LIMITS for word in words),  # the RAM a program allowed itself
 )
 GENERIC_ALLOCATION = (
@@ -285,10 +294,11 @@ a full disk (its remedy is its size, not RAM's)."""
 SHM_WRITE = re.compile(r"unable to write to file </torch_[\d_]+>(?::? no space left|\s*$| at \S*thallocator\.c)")
 """torch sharing a tensor between processes through a file in /dev/shm that it could not write: for want of space
 (``... </torch_739_144252761_4>: No space left on device (28)``; older versions left the reason unsaid)."""
-FILE_EXHAUSTED = re.compile(r"resource[ _]exhausted: (?!/job:)[^\s;]*[/\\]")
+FILE_EXHAUSTED = re.compile(r"resource[ _]exhausted: (?!/job:)[^\s;]*[/\\]|^(?!.*watch).*: enospc\.?$")
 """TensorFlow's status for a file it could not write for want of space (its ENOSPC is RESOURCE_EXHAUSTED, the file's
 path first: "Resource exhausted: checkpoints/model.ckpt.tempstate4953...; No space left on device", the reason
-sometimes cut off)."""
+sometimes cut off); a program's own error that ends in ENOSPC's name ("Failed to create log directory /APM/LOGS:
+ENOSPC"; not a file watcher's, whose ENOSPC is the inotify limit)."""
 DISK_TEXTS = (
     "no space left on device",
     "errno 28]",
@@ -325,6 +335,10 @@ DISK_TEXTS = (
     "ephemeral local storage usage exceeds",
     "storage limit exceeded",  # Hugging Face Spaces: "Workload Evicted, Storage Limit Exceeded (50G)" (its disk)
     "storage quota has been exceeded",  # Google Drive (Colab): "Google Drive storage quota has been exceeded"
+    "low disk space: ",  # Plex's check before a transcode ("Low disk space: 36.87GB source file, 13.77GB capacity, 4GB
+    # available on "/config/.../Transcode/Sync+/..."")
+    "not have enough disk space to",  # an installer's own check ("Bloxstrap does not have enough disk space to
+    # download and install Roblox.")
     "not enough disk space",  # a solver's own check (Antares: "... (probably not enough disk space)")
     "not enough free disk space! (only",  # a service's own guard (CAPE: "Not enough free disk space! (Only 40353 MB!)";
     # not huggingface_hub's warning before a download that goes on, "Not enough free disk space to download the file")
@@ -364,6 +378,17 @@ DISK_TEXTS = (
     "file: enospc)",  # {file_error,"...",enospc}", "(could not write core file: enospc)")
     "limited free space on the disk",  # OrientDB's OLowDiskSpaceException (Nexus Repository: "... due to limited
     # free space on the disk (868 MB). The database is now working in read-only mode.")
+    "because database is full",  # Kodi's words for SQLite's SQLITE_FULL ("Insertion failed because database is full")
+    "(not enough free disk space)",  # pacman ("error: failed to commit transaction (not enough free disk space)")
+    "error: not enough free disk space",
+    "min-free-space-size",  # Flatpak's (OSTree's) guard ("opcode close: min-free-space-size 500MB would be exceeded")
+    "of free disk space to update",  # Steam's bootstrap ("Steam needs at least 100MB of free disk space to update.")
+    "not enough space on the var partition",  # Waydroid's own check (SteamOS' small /var)
+    "extents needed, but only",  # LVM ("Insufficient free space: 41183 extents needed, but only 24498 available")
+    "free space in thin",  # ... its thin pool ("Cannot create new thin volume, free space in thin pool
+    # qubes_dom0/vm-pool reached threshold.")
+    "0x80070070",  # ERROR_DISK_FULL (112) as an HRESULT, whatever the language of its message
+    "spazio su disco insufficiente",
     "disk full",  # what a user types, a tool's status ("Disk full", "the disk is full")
     "disk is full",
     "auf dem datenträger ist nicht genügend speicherplatz",
@@ -419,6 +444,14 @@ RAM_OOM = re.compile(
     r"|(?<![a-z_.])memoryerror\(\)"  # Python's MemoryError as its repr shows it (a Blender add-on's "Error: MemoryError()")
     r"|\ballocation of [\d.]+ [kmgt]i?b for \w+ failed"  # bwa-mem2's index ("Allocation of 40.69 GB for suffix_array
     # failed.")
+    r"|^(?!.*(?:cuda|gpu|\bhip\b|vram|device|vulkan|opencl)).*: not enough memory\.?$"  # a program's own last word,
+    # on none of a GPU's ("Scripting: Loading sandbox: not enough memory", "SyntaxError: line 59214: not enough memory")
+    r"|(?<![a-z_])malloc failed\b"  # a program's own check of malloc ("x265 malloc failed"; not cudaMalloc's)
+    r"|(?<!cannot )(?<!unable to )allocate memory failed"  # SVT-AV1's and SVT-HEVC's allocator ("SvtMalloc[fatal]:
+    # allocate memory failed, at ..."), not a line's end run into the next ("Cannot allocate memory" "Failed to ...")
+    r"|instance of '[\w:]*outofmemoryexception'"  # a C++ exception named for it that nobody caught ("terminate called
+    # after throwing an instance of 'Minisat::OutOfMemoryException'"), unlike std::bad_alloc (a crash, as the log reader
+    # reads it)
     r"|(?<!fatal : )(?<!fatal   : )(?<!object )memory allocation failure"  # a program's own ("terminating: memory
     # allocation failure", ZeroTier); not the CUDA runtime's fatal line before it aborts (a crash), nor OpenCL's
 )
@@ -426,7 +459,8 @@ RAM_OOM = re.compile(
 refused for RAM ("Meta Batch set to 256 frames but only 97 can fit in memory"), Rust's global allocator before it
 aborts ("memory allocation of 2097152 bytes failed": Polars, tokenizers, safetensors' Rust core), Python's MemoryError
 as its repr shows it, raised without a message, Arrow's, GDAL's and bwa-mem2's allocations refused, a program's own
-"memory allocation failure"."""
+"memory allocation failure", "malloc failed" or last word ": not enough memory", SVT's allocator, a C++ exception named
+for memory running out."""
 
 
 MEMORY_TEXTS: tuple[str, ...] = COMMIT_TEXTS + DISK_TEXTS + SYSTEM_RAM_TEXTS + VRAM_TEXTS + (TENSORFLOW_OOM,)

@@ -334,7 +334,7 @@ returned to the shell."""
 _HINT_WORDS = (
     r"pause|key|taste|touche|tecla|tasto|клавиш|キー|키|kill|oom|out of memory|exit|fault|dumped|"
     r"fatal|violation|c0000|322122|107374|resource-exhaustion|virtual memory|semaphore|memcg|refused|"
-    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first|(?:error|code):? 137|free swap"
+    r"continu|abnormally|assertion failed|崩溃|\.dll[+(]0x|limit exceeded|call first|(?:error|code|status):? 137|free swap"
     r"|out_of_me"  # Slurm's sacct: "OUT_OF_ME+" (its state column, cut)
 )
 _HINT_SUBSTRINGS = (
@@ -450,8 +450,8 @@ def ending_kind(low: str, s: str) -> str | None:
         # [00:01<00:02]Killed", webpack's step "94% asset optimizationKilled"), or after a sentence a flattened paste
         # ran it into ("Parsing from onnx file... Killed")
     if re.search(r"(?:^|\s)killed(?::? 9)?(?:[\s.!;]|$)", low) and (
-        len(s) < 24 or "python" in low or "main.py" in low or _SHELL_JOB.search(low)
-    ):
+        (len(s) < 24 and "=" not in s) or "python" in low or "main.py" in low or _SHELL_JOB.search(low)
+    ):  # (not a job's counter: Hadoop's "Killed map tasks=1")
         return "killed"
     if (
         _SIGKILL_EXIT.search(low) or "status=9/kill" in low or "terminated by sigkill" in low

@@ -100,6 +100,10 @@ CGROUP_KILL = (
     "beyond virtual memory limits",
     "exceeded the memory limit of",  # a platform's ("The container was killed as it exceeded the memory limit of 4g")
     "runtime exited with error: signal: killed",  # AWS Lambda: the function at the memory size it was given
+    "killed because of exceeding allocated physical memory",  # DMLC's YARN application master on a task ("[DMLC]
+    # Task 26 killed because of exceeding allocated physical memory": XGBoost's workers, the container it asked for)
+    "under_oom detected",  # a Cray node's job cgroup at its limit ("under_oom detected for 5 seconds. Cache usage ...
+    # re-enabling OOM killer", then "rank 19 died from signal 9")
     "killed due to excessive memory consumption",  # Read the Docs' builder at its limit on a build's memory ("Command
     # killed due to excessive memory consumption")
 )

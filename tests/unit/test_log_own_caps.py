@@ -98,6 +98,14 @@ OWN_CAPS = [
     ("fiji_stitching_all_available_memory_used.log", "Memory & Threads"),
     ("testcafe_circleci_node_heap_oom_js_stack.log", "--max-old-space-size"),
     ("fastgpt_app_node_heap_4gb_gc.log", "--max-old-space-size"),
+    ("triton_z3_max_memory_exceeded_terminate.log", "memory_max_size"),  # (JonathanSalwan/Triton's Z3 at its cap)
+    ("klee_coreutils_cat_killing_states_over_memory_cap.log", "--max-memory"),
+    ("kissat_arena_capacity_32gb_exhausted.log", "CaDiCaL"),
+    ("stp_cryptominisat_watched_assertion_largemem.log", "-DLARGEMEM"),
+    ("otelcol_prometheus_scrape_commit_data_refused_memory.log", "limit_mib"),
+    ("xteink_font_maker_wasm_aborted_oom.log", "ALLOW_MEMORY_GROWTH"),
+    ("sbt_metaspace_cross_test_130rc1.log", "MaxMetaspaceSize"),  # (the JVM's "OutOfMemoryError: Metaspace", its
+    ("renaissance_sbt_compiler_bridge_metaspace.log", "MaxMetaspaceSize"),  # type read apart from its message)
 ]
 
 

@@ -220,6 +220,21 @@ def test_a_logs_own_indentation_is_kept():
         "nexus_k8s_orientdb_low_disk_space.log",
         "rapidwright_device_file_java_heap_space.log",
         "sonarqube_bitnami_docker_exit_unexplained_inspect.log",
+        # the rounds of 2026-12-07 (nn to oc)
+        "appscale_zookeeper_txnlog_no_space_left.log",
+        "asynchbase_timertask_java_heap_space.log",
+        "awsfluentbit_cloudwatch_pod_oomkilled_137.log",
+        "cassandra_embedded_shutdown_insufficient_disk_space_flush.log",
+        "exchange_healthchecker_pagefile_recommendation_report.log",
+        "kodi_piwigo_addon_nameerror_memory_leaks_note.log",
+        "kotlin_daemon_filechannelutil_noclassdef.log",
+        "ksp_kotlin_daemon_heap_space.log",
+        "renaissance_sbt_compiler_bridge_metaspace.log",
+        "sbt_metaspace_cross_test_130rc1.log",
+        "scastie_sbt_instance_metaspace.log",
+        "shifu_zookeeper_unable_create_snap_dir.log",
+        "strapi_build_uberspace_efault_memoryusage.log",
+        "z3_java_api_out_of_memory_exception.log",
     }
 
 
@@ -319,6 +334,13 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "strimzi_kafka_broker_heap_oom_uncaught_handler.log",
         # the rounds of 2026-12-07 (mx to nm)
         "cypress_install_unzip_enospc_docker_build.log",
+        # the rounds of 2026-12-07 (nn to oc)
+        "kenshi_mod_manager_wpf_ioexception_device_not_exist_ja.log",
+        "kenshi_mod_manager_wpf_ioexception_disk_full_mods_cfg.log",
+        "kenshi_mod_manager_wpf_ioexception_disk_full_save_modlist.log",
+        "navidrome_scan_nil_pointer_panic_wav.log",
+        "odoo_docker_login_after_restore_segfault.log",
+        "x265_no_wpp_ultrafast_segfault_regression.log",
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")
