@@ -27,6 +27,8 @@ _OWN_KILL = ("WORKER TIMEOUT", "NO MERCY")
 (pid:7)", then "... was sent SIGKILL!" or "Worker with pid 7284 was terminated due to signal 9"; uWSGI's master:
 "... is taking too much time to die...NO MERCY !!!", then "... died, killed by signal 9"): the timeout is the failure,
 not the kill."""
+_SERVER_KILLS = ("was sent sigkill", "killed by signal 9", "terminated due to signal 9")
+"""The server's words for its kill of a worker (gunicorn's arbiter, uWSGI's master), lower-cased."""
 _LABEL_MAX = 80
 """A progress bar's own label (``Steps:``, ``Sampling 4 frames``) is shorter; a longer one holds what was printed
 before the bar on its line."""
@@ -61,6 +63,8 @@ class EndingReading:
         """A prompt's and the server's life: a prompt queued, run, finished, interrupted; the server up, its exit;
         the old error dialog's first line."""
         first = s[0]
+        if "WORKER TIMEOUT" in s or "NO MERCY" in s:
+            self._timed_out_worker()
         if first == "g" and (s == "got prompt" or s.startswith("got prompt ")):
             self._new_prompt(s)
             return True
@@ -170,6 +174,20 @@ class EndingReading:
             or self.block is not None
         )
 
+    def _timed_out_worker(self) -> None:
+        """A server's word that it timed a worker out (:data:`_OWN_KILL`): its kills just above were its own (a paste
+        that shows the timeout only after the kill it made, "Worker with pid 5100 was terminated due to signal 9" then
+        "WORKER TIMEOUT (pid:5294)"), not an end of the process."""
+        self.facts.endings[:] = [
+            e
+            for e in self.facts.endings
+            if not (
+                e.kind == "killed"
+                and e.line.number >= self.n - 64
+                and any(w in e.line.text.lower() for w in _SERVER_KILLS)
+            )
+        ]
+
     def _ending(self, low: str, s: str, kind: str | None = None) -> None:
         kind = kind or ending_kind(low, s)
         if kind is None or (
@@ -189,7 +207,7 @@ class EndingReading:
             return  # "...>pause" and "Press any key" are one ending
         if (
             kind == "killed"
-            and any(w in low for w in ("was sent sigkill", "killed by signal 9", "terminated due to signal 9"))
+            and any(w in low for w in _SERVER_KILLS)
             and any(
                 e is not None and any(w in e.message for w in _OWN_KILL)
                 for e in (self.facts.loose_error, self.facts.last_loose)

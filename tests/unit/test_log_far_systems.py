@@ -52,6 +52,8 @@ READINGS = [
     ("qsvenc_4k_10bit_failed_allocate_frames_undeveloped.log", "other", None),  # Intel's "undeveloped feature"
     ("ustreamer_second_capture_card_no_space_usb.log", "other", None),  # V4L2's ENOSPC: the USB bus' bandwidth
     ("svt-hevc_macos_sem_open_channel_alloc.log", "other", None),  # SVT-HEVC's "allocate memory failed" after sem_open
+    ("openedx_derex_lms_gunicorn_worker_signal9_timeout.log", "other", None),  # gunicorn's own SIGKILL of a worker,
+    # its "WORKER TIMEOUT" pasted only below the kill: the timeout is the failure
     ("swarmui_listmodels_dotnet_outofmemoryexception.log", "other", None),  # a string over .NET's length limit
 ]
 
