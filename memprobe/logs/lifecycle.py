@@ -63,7 +63,7 @@ class EndingReading:
         """A prompt's and the server's life: a prompt queued, run, finished, interrupted; the server up, its exit;
         the old error dialog's first line."""
         first = s[0]
-        if "WORKER TIMEOUT" in s or "NO MERCY" in s:
+        if any(w in s for w in _OWN_KILL):
             self._timed_out_worker()
         if first == "g" and (s == "got prompt" or s.startswith("got prompt ")):
             self._new_prompt(s)

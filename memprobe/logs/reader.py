@@ -120,9 +120,11 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         self.validation_node: LogFailure | None = None
         self.validation_extras: list[LogFailure] = []
         self.bare_class: tuple[int, str] | None = None
-        self.thread_refused: tuple[int, str] | None = None  # the JVM's "pthread_create failed (EPERM)" warning
         """The last line that was only a node's class name (the frontend's dialog puts it above
         the message): its number and the name."""
+        self.thread_refused: tuple[int, str] | None = None
+        """The last line where a thread was refused ("pthread_create failed (EPERM)", the JVM's warning): its number
+        and the line."""
         self.listed_node: tuple[int, str, str, str] | None = None
         """The last ``* <class> <id>:`` line outside a validation block (its heading cut off): its number, the node's
         class and id, the line, for the reasons listed under it."""
