@@ -780,4 +780,44 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     # Round nv (2026-12-07: the search budget ran out mid-round) scored nv (telemetry and tracing pipelines, 18 logs):
     # 11/18, 0/0, 3/8, 0/0, which memory 12/18 (the original reader 9/18, 2/8 advised): under a round's 20, not held
     # here.
+    "od": ((22, 30), (0, 0), (11, 12), (0, 0)),  # chat bots and their audio servers (discord.py, discord.js,
+    # Red-DiscordBot, Lavalink, python-telegram-bot, aiogram, Telegraf, Errbot, Hubot, maubot): which memory ran out, or
+    # none, 28/30; the original reader 16/30, 1/12
+    "oe": ((21, 30), (0, 0), (8, 12), (0, 0)),  # industrial IoT and SCADA software (ThingsBoard, Ignition, open62541,
+    # node-opcua, Eclipse Milo, Modbus gateways, EdgeX Foundry, OpenPLC, FUXA): which memory ran out, or none, 25/30;
+    # the original reader 14/30, 0/12
+    "of": ((20, 30), (0, 0), (13, 15), (0, 0)),  # VTuber and motion-capture software (VSeeFace, OpenSeeFace,
+    # VMagicMirror, VTube Studio, XR Animator, FreeMoCap, OpenPose, EasyMocap): which memory ran out, or none, 27/30;
+    # the original reader 21/30, 2/15
+    "og": ((19, 30), (0, 0), (5, 7), (0, 0)),  # terminal emulators, shells and text editors (Alacritty, WezTerm, kitty,
+    # Windows Terminal, tmux, Neovim, Vim, Emacs, Helix, zsh, fish): which memory ran out, or none, 24/30; the original
+    # reader 17/30, 2/7
+    "oh": ((21, 30), (0, 0), (12, 14), (0, 0)),  # load-testing tools (Apache JMeter, k6, Locust, Gatling, wrk,
+    # Artillery, Vegeta, Tsung, Taurus): which memory ran out, or none, 26/30; the original reader 16/30, 4/14
+    "oi": ((22, 30), (0, 0), (11, 11), (0, 0)),  # help desks and project trackers (Zammad, osTicket, OTRS and Znuny,
+    # FreeScout, Request Tracker, OpenProject, Redmine, Taiga, Plane, Wekan): which memory ran out, or none, 27/30; the
+    # original reader 16/30, 0/11
+    "oj": ((17, 30), (0, 0), (7, 13), (0, 0)),  # telephony and VoIP servers (Asterisk, FreeSWITCH, Kamailio, OpenSIPS,
+    # FreePBX, FusionPBX, Wazo, baresip, Linphone): which memory ran out, or none, 22/30; the original reader 17/30,
+    # 2/13
+    "ok": ((18, 30), (0, 0), (4, 6), (0, 0)),  # directory and identity servers (OpenLDAP, FreeIPA, Samba as a domain
+    # controller, 389 Directory Server, Authelia, Zitadel, Ory, Dex, lldap): which memory ran out, or none, 21/30; the
+    # original reader 19/30, 1/6
+    "ol": ((17, 23), (0, 0), (11, 12), (0, 0)),  # network and uptime monitoring (Zabbix, Nagios and Icinga, LibreNMS,
+    # Netdata, Uptime Kuma, Checkmk, Cacti, Observium): which memory ran out, or none, 20/23; the original reader 9/23,
+    # 1/12
+    "om": ((22, 25), (0, 0), (13, 13), (0, 0)),  # RSS readers and read-later apps (FreshRSS, Miniflux, Wallabag, Tiny
+    # Tiny RSS, Readeck, Linkwarden, Shiori, linkding, CommaFeed): which memory ran out, or none, 24/25; the original
+    # reader 11/25, 1/13
+    "on": ((22, 30), (0, 0), (4, 6), (0, 0)),  # personal finance apps (Firefly III and its data importer, Actual
+    # Budget, GnuCash, beancount and Fava, Ghostfolio, hledger, ledger): which memory ran out, or none, 28/30; the
+    # original reader 23/30, 0/6
+    "oq": ((14, 30), (0, 0), (6, 9), (0, 0)),  # storage systems (Ceph, GlusterFS, OpenZFS, Btrfs, mdadm, bcache, rclone
+    # mounts, Seafile, JuiceFS, SeaweedFS): which memory ran out, or none, 15/30; the original reader 11/30, 4/9
+    # Rounds oo, op, or and os (2026-12-07: the search budget ran out mid-round) scored oo (data labelling and dataset
+    # tools, 18 logs): 11/18, 0/0, 6/7, 0/0, which memory 14/18 (the original reader 12/18, 1/7 advised); op (note-
+    # taking and knowledge apps, 17 logs): 10/17, 0/0, 3/5, 0/0, which memory 14/17 (the original reader 9/17, 1/5
+    # advised); or (self-hosted household apps, 19 logs): 14/19, 0/0, 5/5, 0/0, which memory 17/19 (the original reader
+    # 14/19, 0/5 advised); os (printing and scanning, 19 logs): 11/19, 0/0, 4/5, 0/0, which memory 15/19 (the original
+    # reader 15/19, 1/5 advised): under a round's 20, not held here.
 }

@@ -5,7 +5,7 @@ failure's message; :mod:`memprobe.judging.wordings` counts their words among the
 
 from __future__ import annotations
 
-__all__ = ["OWN_LIMITS"]
+__all__ = ["OWN_LIMITS", "STORE_LIMITS"]
 
 OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     # (its words, lower-cased; the cap; the setting that raises it)
@@ -16,6 +16,9 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
             "outofmemoryerror (no error message)",  # Gradle's report of an OutOfMemoryError the JVM gave no detail
             "outofmemoryerror: java heap",  # (its "space" cut off by a page: "... java.lang.OutOfMemoryError: Java heap")
             "outofmemoryerror thrown from the uncaughtexceptionhandler",  # the heap too full to report its own error
+            "outofmemoryerror occurred dispatching signal",  # ... or to run a signal's handler (HotSpot: "VM warning:
+            # Exception java.lang.OutOfMemoryError occurred dispatching signal SIGTERM to handler- the VM may need to be
+            # forcibly terminated")
             "consecutive periods of measured gc thrashing",  # Apache Beam's memory monitor ending a worker's JVM
             # ("Shutting down JVM after 8 consecutive periods of measured GC thrashing. Memory is used/total/max =
             # 9819/11025/11025 MB")
@@ -43,7 +46,11 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         "the sketch's maximum memory",  # OutOfMemoryError means that your code is either using up too much memory
         "File > Preferences > Increase maximum available memory",  # ... you can increase the memory available to
     ),  # your sketch using the Preferences window.")
-    (("of direct buffer memory",), "the JVM's limit on direct buffers", "-XX:MaxDirectMemorySize"),
+    (
+        ("of direct buffer memory", "outofmemoryerror: direct buffer memory"),  # Netty's and the JVM's own ("java.lang.
+        "the JVM's limit on direct buffers",  # OutOfMemoryError: Direct buffer memory" from java.nio.Bits.reserveMemory)
+        "-XX:MaxDirectMemorySize",
+    ),
     (
         (
             "javascript heap out of memory",
@@ -101,9 +108,11 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         "memory in its input (memory 48 GB) or psi4 -m",
     ),
     (
-        ("exceeded mem limit: ", "(resource_type_memory: "),  # iOS' jetsam on an app or an extension ("EXC_RESOURCE ->
-        "iOS' memory limit on the app",  # NotificationServiceExtension[478] exceeded mem limit: ActiveHard 24 MB
-        # (fatal)"; Xcode's "EXC_RESOURCE (RESOURCE_TYPE_MEMORY: high watermark memory limit exceeded) (limit=3376 MB)")
+        ("exceeded mem limit: ", "(resource_type_memory: ", "exc_resource resource_type_memory (limit="),  # iOS'
+        "iOS' memory limit on the app",  # jetsam on an app or an extension ("EXC_RESOURCE -> NotificationServiceExtension
+        # [478] exceeded mem limit: ActiveHard 24 MB (fatal)"; Xcode's "EXC_RESOURCE (RESOURCE_TYPE_MEMORY: high
+        # watermark memory limit exceeded) (limit=3376 MB)"; a crash log's thread: "UnityGfxDeviceWorker (28):
+        # EXC_RESOURCE RESOURCE_TYPE_MEMORY (limit=1450 MB, unused=0x0)")
         "the app's limit with the entitlement com.apple.developer.kernel.increased-memory-limit (an extension's "
         "cannot be raised: make it hold less)",
     ),
@@ -168,6 +177,37 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         ("current maximum heap size is",),  # GHC's runtime ("agda: Heap exhausted; agda: Current maximum heap size is
         "the Haskell runtime's heap limit",  # 2684354560 bytes (2560 MB). agda: Use `+RTS -M<size>' to increase it."):
         "+RTS -M<size> (or -with-rtsopts=-M<size> when it is built)",  # pandoc's, Agda's, a Haskell server's
+    ),
+    (
+        (
+            "no private memory left",  # Kamailio's and OpenSIPS' pools, set at start: private per process (-M, "pkg":
+            "no shared memory left",  # "db_allocate_row(): no private memory left", "not enough free pkg memory (…),
+            "no more pkg memory",  # please increase the "-M" command line parameter!") and shared (-m, "shm": "no more
+            "no more shm",  # shm"), q_malloc's "Free fragment not found!", f_malloc's "Defragmentation unsuccessful"
+            "free pkg memory (",
+            "free shm memory (",
+            "); free fragment not found!",
+            "fm_malloc: defragmentation unsuccessful",
+        ),
+        "the SIP server's own memory pools (private -M, shared -m)",
+        "-M (private memory, MB) or -m (shared memory, MB) on the command line, or PKG_MEMORY and SHM_MEMORY in the "
+        "service's defaults file",
+    ),
+    (
+        ("zbx_mem_malloc(): out of memory", "zbx_mem_realloc(): out of memory", "cachesize configuration parameter"),
+        "Zabbix's own caches (CacheSize and its kin)",  # its shared-memory allocator: "[file:dbconfig.c,line:89]
+        "the cache the next line names (CacheSize, HistoryCacheSize, ValueCacheSize, TrendCacheSize) in "  # zbx_mem_
+        "zabbix_server.conf or zabbix_proxy.conf",  # realloc(): out of memory (requested 824008 bytes)", then "please
+    ),  # increase CacheSize configuration parameter"
+    (
+        ("more memory than 'maxmempattern'",),  # Vim's ("E363: pattern uses more memory than 'maxmempattern'": a
+        "Vim's memory for matching a pattern ('maxmempattern')",  # syntax rule's or a plugin's search)
+        ":set maxmempattern=<KiB> (up to 2000000)",
+    ),
+    (
+        ("heap exhausted during allocation:", "heap exhausted, game over"),  # SBCL's dynamic space ("Heap exhausted
+        "SBCL's dynamic space (--dynamic-space-size)",  # during allocation: 81100800 bytes available, 652147216
+        "--dynamic-space-size <MB> on sbcl's command line",  # requested." with "[83.2% of 1073741824 max]": Lem's)
     ),
     (
         (
@@ -270,3 +310,20 @@ Spark, Elasticsearch), V8's (a frontend build, an Electron app, Node-RED), PHP's
 database's own limit, an Android app's heap, iOS' limit on an app.
 What ran out is the system RAM the program allowed itself — raising its cap, within the RAM there is, is what helps;
 more swap or pagefile does not while that cap is the one reached."""
+
+
+STORE_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    # (its words, lower-cased; the size the store was given; the setting that raises it): a database that filled the
+    # size set for it, not the drive it is on
+    (
+        ("mdb_map_full",),  # LMDB ("MDB_MAP_FULL: Environment mapsize limit reached": slapd, Meilisearch)
+        "LMDB's map size (the database's own maximum)",
+        "the program's map size (olcDbMaxSize for OpenLDAP's mdb, --max-index-size for Meilisearch, map_size for "
+        "py-lmdb)",
+    ),
+    (
+        ("mvcc: database space exceeded",),  # etcd's NOSPACE alarm at --quota-backend-bytes
+        "etcd's backend quota",
+        "--quota-backend-bytes, after compacting and defragmenting (etcdctl compact, defrag, alarm disarm)",
+    ),
+)

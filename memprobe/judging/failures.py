@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from .._log import logger
 from ..sensing.snapshot import SystemMemory
 from ..vocabulary import AT_LIMIT, FAILURE_KINDS, KINDS
-from .caps import OWN_LIMITS
+from .caps import OWN_LIMITS, STORE_LIMITS
 from .gpu_words import (
     CUT_DEVICE_OOM,
     DEVICE_ALLOCATION,
@@ -61,6 +61,7 @@ __all__ = [
     "memory_sign",
     "killed_child",
     "own_limit",
+    "store_limit",
     "pinned_host",
     "dynamic_vram_reserve",
     "allocation_size_limit",
@@ -75,7 +76,8 @@ def shared_memory_full(message: str | None) -> bool:
     return (
         any(t in low for t in SHM_FULL)
         or SHM_WRITE.search(low) is not None
-        or ("/dev/shm" in low and "no space left" in low)
+        or ("/dev/shm" in low and "space left" in low)  # (389 Directory Server's "No enough space left on device
+        # (/dev/shm/slapd-…)")
     )
 
 
@@ -86,9 +88,19 @@ def own_limit(message: str | None) -> tuple[str, str] | None:
     ("the JVM's heap limit", "its -Xmx (a launcher's or a server's memory setting)")
     """
     low = (message or "").lower()
-    if low.startswith("metaspace"):  # the JVM's "OutOfMemoryError: Metaspace", its type read apart from its message
-        low = "outofmemoryerror: " + low
+    if low.startswith(("metaspace", "direct buffer memory")):  # the JVM's "OutOfMemoryError: Metaspace", its type
+        low = "outofmemoryerror: " + low  # read apart from its message
     return next(((cap, knob) for words, cap, knob in OWN_LIMITS if any(w in low for w in words)), None)
+
+
+def store_limit(message: str | None) -> tuple[str, str] | None:
+    """The size a database was given that it filled, and the setting that raises it (:data:`STORE_LIMITS`).
+
+    >>> store_limit("mdb_put failed: MDB_MAP_FULL: Environment mapsize limit reached(-30792)")[0]
+    "LMDB's map size (the database's own maximum)"
+    """
+    low = (message or "").lower()
+    return next(((size, knob) for words, size, knob in STORE_LIMITS if any(w in low for w in words)), None)
 
 
 def killed_child(message: str | None) -> bool:
@@ -219,7 +231,7 @@ def classify_failure(
         return "cgroup-limit" if "(exitcode -9)" in text else "other"
     if _direct3d_oom(text):
         return "vram"  # DirectML's E_OUTOFMEMORY: the GPU's (ONNX Runtime's DML provider, torch-directml, Direct3D)
-    if any(t in text for t in COMMIT_TEXTS):
+    if any(t in text.replace("nt_status_no_memory", "") for t in COMMIT_TEXTS):  # (Samba's status, on Unix: its RAM)
         return "commit-limit"
     if (
         any(t in text for t in DISK_TEXTS)
@@ -352,6 +364,11 @@ _NOT_EXHAUSTION = (
     # "Failed to allocate frames: undeveloped feature.."), not memory
     "start capturing: no space left on device",  # V4L2's ENOSPC when a stream starts: the USB bus' bandwidth, not a
     "vidioc_streamon",  # disk (ustreamer's "Unable to start capturing: No space left on device", "VIDIOC_STREAMON")
+    "storage space (available: -",  # ceph-mon that could not measure its disk ("... reached concerning levels of
+    # available storage space (available: -2147483648% 0 B)": an overflowed reading, not a full disk)
+    "v4l2src",  # GStreamer's camera source whose buffer pool would not start ("Failed to allocate required memory.
+    # (13): gstv4l2src.c(658): gst_v4l2src_decide_allocation ()", "module v4l2src0 reported: Failed to allocate
+    # required memory"): the driver's, not the RAM
     "too many memory regions",  # OpenBLAS' fixed table of thread buffers ("BLAS : Program is Terminated. Because you
     # tried to allocate too many memory regions."): too many threads, not memory (OpenBLAS#1882)
     "allocate write+execute memory",  # cffi's callback where the OS forbids it ("MemoryError: Cannot allocate

@@ -116,6 +116,9 @@ _REQUESTED = (
     # for OMETIS: cptr. Requested size: 18446744039349813296 bytes")
     re.compile(r"(?i)cannot allocate memory \(size=" + _SIZE),  # GNU MP's ("GNU MP: Cannot allocate memory
     # (size=18446744070406745120)": a negative size read unsigned)
+    re.compile(r"\(allocating\s+" + _SIZE),  # Vim's ("E342: Out of memory!  (allocating 18446744073709551615 bytes)")
+    re.compile(r"bytes left, need\s+" + _SIZE),  # Kamailio's and OpenSIPS' pools ("not enough free shm memory
+    # (2132025432 bytes left, need 18446744072258257520)")
     re.compile(r"mach_vm_map\(size=" + _SIZE),  # macOS' malloc ("malloc: can't allocate region", then "***
     # mach_vm_map(size=18446744071986823168) failed (error code=3)")
 )

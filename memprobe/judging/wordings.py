@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .caps import OWN_LIMITS
+from .caps import OWN_LIMITS, STORE_LIMITS
 from .gpu_words import VRAM_TEXTS
 
 __all__ = [
@@ -63,6 +63,7 @@ KILLED_CHILD_TEXTS = (
     "was killed (i.e. sigkill)",  # cabal: "The build process was killed (i.e. SIGKILL). The typical reason for this is
     # that there is not enough memory available"
     "died due to signal 9",  # nvcc: "nvcc error   : 'ptxas' died due to signal 9 (Kill signal)"
+    "(waitpid returned 9",  # RQ's: "Work-horse was terminated unexpectedly (waitpid returned 9)" (CVAT's workers)
 )
 """torch's words for a worker it started that SIGKILL ended (a DataLoader's, torch.multiprocessing's child), Ray's for
 an actor's worker that vanished without an exception, Celery's for a pool worker SIGKILL ended (it lists the OOM killer's SIGKILL first among its "potential root
@@ -74,6 +75,9 @@ SYSTEM_RAM_TEXTS = (
     # The network you are using might be too big for the default settings on your system."
     "isn't enough memory to complete this action",  # Microsoft Office's dialog ("There isn't enough memory to
     # complete this action. Consider using 64-bit version of Excel."): the 32-bit process' address space
+    "nt_status_no_memory",  # Samba's (smbd, winbindd: Unix daemons) for an allocation that failed, not Windows'
+    "couldn't allocate enough memory",  # Yarn's zip library (a WebAssembly heap): "YN0001: │ Error: @actual-app/
+    # web@npm:23.11.0: Couldn't allocate enough memory"
     "alloc_cpu.cpp",
     "[enforce fail at cpuallocator.cpp",  # torch < 1.5: "... posix_memalign(&data, gAlignment, nbytes) == 0. 12 vs 0"
     "[enforce fail at alloc_cpu",
@@ -294,11 +298,14 @@ a full disk (its remedy is its size, not RAM's)."""
 SHM_WRITE = re.compile(r"unable to write to file </torch_[\d_]+>(?::? no space left|\s*$| at \S*thallocator\.c)")
 """torch sharing a tensor between processes through a file in /dev/shm that it could not write: for want of space
 (``... </torch_739_144252761_4>: No space left on device (28)``; older versions left the reason unsaid)."""
-FILE_EXHAUSTED = re.compile(r"resource[ _]exhausted: (?!/job:)[^\s;]*[/\\]|^(?!.*watch).*: enospc\.?$")
+FILE_EXHAUSTED = re.compile(
+    r"resource[ _]exhausted: (?!/job:)[^\s;]*[/\\]|^(?!.*watch).*: enospc\.?$|the partition with \S*\s*is too full!"
+)
 """TensorFlow's status for a file it could not write for want of space (its ENOSPC is RESOURCE_EXHAUSTED, the file's
 path first: "Resource exhausted: checkpoints/model.ckpt.tempstate4953...; No space left on device", the reason
 sometimes cut off); a program's own error that ends in ENOSPC's name ("Failed to create log directory /APM/LOGS:
-ENOSPC"; not a file watcher's, whose ENOSPC is the inotify limit)."""
+ENOSPC"; not a file watcher's, whose ENOSPC is the inotify limit); Debian's MySQL script refusing to start ("ERROR:
+The partition with /var/lib/mysql is too full!")."""
 DISK_TEXTS = (
     "no space left on device",
     "errno 28]",
@@ -316,6 +323,14 @@ DISK_TEXTS = (
     "winerror 112",
     "os error 112",
     "disk quota exceeded",
+    "space quota exceeded",  # OpenZFS' receive into a dataset at its quota ("cannot receive new filesystem stream:
+    # destination wwwpool space quota exceeded")
+    "': out of space",  # libzfs' ENOSPC ("cannot create 'root/root': out of space")
+    "(error -28)",  # the kernel's ENOSPC in a file system's own words ("BTRFS: Transaction aborted (error -28)")
+    "% disk usage exceeds ",  # django-health-check's disk check ("health-check: warning: 603a12ee426c 92.9% disk
+    # usage exceeds 90%": CVAT's server)
+    "full osd(s)",  # Ceph's health ("HEALTH_ERR 1 full osd(s); 13 pool(s) full")
+    "reached concerning levels of available storage space",  # ceph-mon below 'mon data avail crit'
     "check if there is enough disk space",  # ClamAV's freshclam on a write it could not finish ("ERROR: buildcld:
     # Can't add daily.hsb to new daily.cld - please check if there is enough disk space available")
     "rsrc_docker_storage",  # minikube's check of Docker's disk ("Exiting due to RSRC_DOCKER_STORAGE: Docker is out of
@@ -324,8 +339,10 @@ DISK_TEXTS = (
     "temporary file write failure",  # ... ER_TEMP_FILE_WRITE_FAILURE: its tmpdir full under an ALTER TABLE's copy
     "unknown system error -122",  # EDQUOT as Node (libuv) names it on Linux ("Error: Unknown system error -122: ...
     # mkdir '/home/…/.config/Code/logs/…'")
-    "mvcc: database space exceeded",  # etcd's backend at its quota (--quota-backend-bytes: its NOSPACE alarm): the
-    # store's disk space, which compaction and defragmentation give back
+    "no enough space left on device",  # 389 Directory Server's ("bdb_no_diskspace - No enough space left on device
+    # (/dev/shm/slapd-…)")
+    *(word for words, _size, _knob in STORE_LIMITS for word in words),  # a database at the size it was given
+    # (LMDB's map size, etcd's quota)
     "disc quota exceeded",  # macOS' EDQUOT
     "quota disco superata",  # EDQUOT in glibc's Italian, Russian and Traditional Chinese
     "превышена дисковая квота",
@@ -449,6 +466,14 @@ RAM_OOM = re.compile(
     r"|(?<![a-z_])malloc failed\b"  # a program's own check of malloc ("x265 malloc failed"; not cudaMalloc's)
     r"|(?<!cannot )(?<!unable to )allocate memory failed"  # SVT-AV1's and SVT-HEVC's allocator ("SvtMalloc[fatal]:
     # allocate memory failed, at ..."), not a line's end run into the next ("Cannot allocate memory" "Failed to ...")
+    r"|^(?!(?:error|err|fatal|warn|warning|critical|exception|\w*cuda|hip|gpu\w*|device)\b)[\w.+-]+: out of memory\.?$"
+    # a program's last word, its name first (GHC's runtime: "hledger: out of memory"; not a level's "ERROR: out of
+    # memory", whose memory the log around it says, nor a GPU's)
+    r"|^(?:\S+: )?zmalloc: out of memory trying to allocate \d+"  # Redis' allocator and the code built on it (wrk:
+    # "zmalloc: Out of memory trying to allocate 800000040 bytes", then an abort)
+    r"|\bch_(?:m|c|re)alloc of \d+ (?:elems of \d+ )?bytes failed"  # OpenLDAP's slapd ("ch_calloc of 1048576 elems
+    r"|\bch_malloc\.c:\d+: ch_(?:m|c|re)alloc: assertion"  # of 704 bytes failed", its connection table sized by the
+    # open-files limit), and the assertion it stops at after it, alone where the paste kept no debug output
     r"|instance of '[\w:]*outofmemoryexception'"  # a C++ exception named for it that nobody caught ("terminate called
     # after throwing an instance of 'Minisat::OutOfMemoryException'"), unlike std::bad_alloc (a crash, as the log reader
     # reads it)

@@ -117,8 +117,8 @@ _CRASH = (
     "gpu reset begin",
     "analysis of the exit codes",  # a launcher's crash report in English ("System exit code name: STACK_BUFFER_OVERRUN")
     "failed with result 'core-dump'",  # systemd: the unit's process dumped core
-    "failed with result 'signal'",
-    "status=11/segv",  # systemd: the unit's main process ended by SIGSEGV, SIGABRT, SIGBUS
+    "status=11/segv",  # systemd: the unit's main process ended by SIGSEGV, SIGABRT, SIGBUS (not its "Failed with
+    # result 'signal'" after the status, which follows any signal's, SIGKILL's too)
     "status=6/abrt",
     "status=7/bus",
     "]: segfault at ",  # the kernel's own line for a process's SIGSEGV ("python3[1234]: segfault at 0 ip ...")
@@ -217,6 +217,7 @@ _CTRL_C = (
 )
 """cmd's question after Ctrl+C stopped a batch file (the portable build's ``run_nvidia_gpu.bat``), in the languages
 users post in; the console's own echo is ``^C``."""
+_MAKE_137 = re.compile(r"make(?:\[\d+\])?: \*\*\* .*error 137$")
 _SIGKILL_EXIT = re.compile(
     r"\b(?:exit(?:ed)?|return(?:ed)?|finished|terminated|failed|died)\b"
     r"[^.;]{0,24}?\b(?:code|status|exit value)\b\s*[:=]?\s*\(?(?:137|-9)\b"  # (Gradle's "... non-zero exit value 137")
@@ -457,7 +458,7 @@ def ending_kind(low: str, s: str) -> str | None:
         _SIGKILL_EXIT.search(low) or "status=9/kill" in low or "terminated by sigkill" in low
     ):  # systemd's; supervisord's
         return "killed"
-    if low.startswith("make: ***") and low.endswith("error 137"):  # make ran it (a container's `docker run`)
+    if _MAKE_137.match(low):  # make ran it (a container's `docker run`; a sub-make's "make[2]: *** [exec] Error 137")
         return "killed"
     if (m := _SUPERVISED_SIGNAL.search(low)) and m.group(1) in ("9", "4", "6", "7", "8", "11"):
         return "killed" if m.group(1) == "9" else "crash"

@@ -106,6 +106,23 @@ OWN_CAPS = [
     ("xteink_font_maker_wasm_aborted_oom.log", "ALLOW_MEMORY_GROWTH"),
     ("sbt_metaspace_cross_test_130rc1.log", "MaxMetaspaceSize"),  # (the JVM's "OutOfMemoryError: Metaspace", its
     ("renaissance_sbt_compiler_bridge_metaspace.log", "MaxMetaspaceSize"),  # type read apart from its message)
+    ("streampipes_mqtt_adapter_direct_buffer_oom.log", "MaxDirectMemorySize"),  # "OutOfMemoryError: Direct buffer
+    # memory" from java.nio.Bits
+    ("tb_gateway_java_oom_dispatching_sigterm_paho_buffer.log", "-Xmx"),  # HotSpot: "Exception java.lang.
+    # OutOfMemoryError occurred dispatching signal SIGTERM to handler"
+    ("lem_multiple_cursors_sbcl_heap_exhausted.log", "--dynamic-space-size"),  # SBCL: "Heap exhausted during ..."
+    ("vim_e363_maxmempattern_json_matchparen.log", "maxmempattern"),  # "E363: pattern uses more memory than ..."
+    ("mediapipeunity_ios_video_input_exc_resource_memory.log", "increased-memory-limit"),  # a crash log's thread:
+    # "EXC_RESOURCE RESOURCE_TYPE_MEMORY (limit=1450 MB, unused=0x0)"
+    ("kamailio_db_mysql_no_private_memory_left.log", "PKG_MEMORY"),  # Kamailio's and OpenSIPS' pools: private
+    ("opensips_pkg_fragmented_not_enough_free.log", "PKG_MEMORY"),  # ("no private memory left", "not enough free pkg
+    ("kamailio_smsops_pkg_free_fragment_not_found.log", "PKG_MEMORY"),  # memory (…), please increase the "-M" …",
+    ("kamailio_uac_no_more_shm_leak.log", "SHM_MEMORY"),  # q_malloc's "Free fragment not found!") and shared ("no
+    ("kamailio_ivoz_proxytrunk_tm_shm_out_of_mem.log", "SHM_MEMORY"),  # more shm")
+    ("opensips_startup_fm_malloc_defrag_unsuccessful.log", "PKG_MEMORY"),  # f_malloc's "Defragmentation unsuccessful"
+    ("zabbix_server_cachesize_out_of_memory.log", "CacheSize"),  # "zbx_mem_realloc(): out of memory (requested ...)"
+    ("zabbix_docker_cachesize_env_not_applied.log", "CacheSize"),
+    ("zabbix_server_dbconfig_cachesize_wrapped.log", "CacheSize"),  # ... its lines wrapped: "please increase ..." alone
 ]
 
 

@@ -493,6 +493,23 @@ def test_no_prefix_is_learned_where_the_lines_do_not_share_one():
             "winforms_error_creating_window_handle_overlay_hook_ko.log",
             "wps_metgrid_missing_values_domain_not_covered.log",
             "zos_firecracker_vm_global_oom_killed.log",
+            # the rounds of 2026-12-07 (od to os)
+            "cacti_flowview_plugin_php_memory_limit.log",
+            "firefly_importer_addon_healthcheck_only.log",
+            "freshrss_ynh_nginx_greader_php_memory_limit.log",
+            "grocy_haos_purchase_php_memory_limit_384m.log",
+            "homebox_attachment_sqlite_database_locked.log",
+            "homer_heplify_postgres_no_space_left.log",
+            "kamailio_uac_no_more_shm_leak.log",
+            "linkwarden_import_node_heap_limit_next_worker.log",
+            "memogram_telegram_getupdates_conflict.log",
+            "rclone_mount_daemon_killed_centos.log",
+            "rook_ceph_osd_recreate_oomkill_sigterm.log",
+            "samba_smbd_jffs2_tdb_new_database_invalid_argument.log",
+            "seafile_http_server_failed_allocate_0_bytes.log",
+            "standardnotes_android_sqlite_full_catalystlocalstorage.log",
+            "ttrss_awesome_docker_update_daemon_php_memory_limit.log",
+            "znuny_ics_calendar_memory_leak_oom_tasks_dump.log",
         }
     )
     # a prefix with letters of its own is learned as written ("L" and "9" stand for nothing)

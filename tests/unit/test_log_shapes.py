@@ -235,6 +235,17 @@ def test_a_logs_own_indentation_is_kept():
         "shifu_zookeeper_unable_create_snap_dir.log",
         "strapi_build_uberspace_efault_memoryusage.log",
         "z3_java_api_out_of_memory_exception.log",
+        # the rounds of 2026-12-07 (od to os)
+        "actual_server_payload_too_large_70mb_sqlite.log",
+        "asterisk_agi_fork_cannot_allocate_memory.log",
+        "gatling_netty_out_of_direct_memory.log",
+        "joplin_crash_dump_renderer_gone_on_shutdown.log",
+        "k6_operator_manager_oomkilled_kubectl.log",
+        "node_opcua_logger_influx_heap_oom_windows.log",
+        "prism_media_ffmpeg_spawn_enomem.log",
+        "reddiscordbot_downloader_pip_tmpfs_no_space.log",
+        "trilium_docker_healthcheck_unhealthy_oomkilled_false.log",
+        "yasd_discord_bot_stable_diffusion_cuda_oom.log",
     }
 
 
@@ -341,6 +352,8 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "navidrome_scan_nil_pointer_panic_wav.log",
         "odoo_docker_login_after_restore_segfault.log",
         "x265_no_wpp_ultrafast_segfault_regression.log",
+        # the rounds of 2026-12-07 (od to os)
+        "labelstudio_converter_yolov5_keyerror_label.log",
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")

@@ -14,6 +14,7 @@ from ..failures import (
     own_limit,
     pinned_host,
     shared_memory_full,
+    store_limit,
 )
 from ..limits import CGROUP, COMMIT, MemoryLimit, disk_is_low, os_family
 from .base import Suggestion, rule
@@ -460,6 +461,8 @@ def disk_space(f: RunFacts) -> list[Suggestion]:
     if failed_disk and f.failure is not None:
         if shared_memory_full(f.failure.message):
             return [_grow_shared_memory(f"{f.label(f.failing_node())} failed with '{short(f.failure.message)}'.")]
+        if (store := store_limit(f.failure.message)) is not None:
+            return [_raise_store_limit(f"{f.label(f.failing_node())} failed with '{short(f.failure.message)}'", *store)]
         evidence.insert(0, f"{f.label(f.failing_node())} failed writing: {short(f.failure.message)}")
     where = ", ".join(sorted({d["role"] for d in low})) or "output"
     return [
@@ -485,4 +488,16 @@ def _grow_shared_memory(why: str) -> Suggestion:
         "Start the container with a larger /dev/shm (docker run --shm-size=8g, or --ipc=host; on Kubernetes an "
         "emptyDir volume with medium: Memory mounted at /dev/shm), or have the loader use fewer worker processes "
         "(num_workers=0 loads in the main process and needs none).",
+    )
+
+
+def _raise_store_limit(why: str, size: str, knob: str) -> Suggestion:
+    """A database filled the size it was given (LMDB's map size, etcd's quota): the drive may have room to spare."""
+    return Suggestion(
+        "raise-store-limit",
+        "failure",
+        f"Raise {size}",
+        f"{why}: the database filled {size}, a size set for it, not the drive it lives on.",
+        f"Raise {knob}, within the free space of its drive; freeing other files does not help while that size is "
+        "the one reached.",
     )
