@@ -181,7 +181,11 @@ def memory_sign(text: str) -> bool:
         or (
             "out of memory" in low
             and (
-                "error" in low or "tried to allocate" in low or "encodesession" in low or low.lstrip()[:7] == "what():"
+                "error" in low
+                or "tried to allocate" in low
+                or "encodesession" in low
+                or low.lstrip()[:7] == "what():"
+                or _PROGRAM_OOM.fullmatch(low.strip()) is not None
             )
         )  # (C++'s terminate names its exception's words: "what():  [custatevec] %out of memory in addQubitsToState")
         or translated_device_oom(low)
@@ -276,6 +280,9 @@ def classify_failure(
     return "other"
 
 
+_PROGRAM_OOM = re.compile(r"[\w.+-]+: out of memory\.?")
+"""A program's last word, its name first (GHC's runtime: "hledger: out of memory"): a bare "out of memory", whose
+memory the log around it says (the host's where the log names no GPU), as a level's "ERROR: out of memory" is."""
 _JVM_PACKAGES = ("java.", "javax.", "kotlin.")
 """A JVM's exception (``java.lang.OutOfMemoryError``), not torch's ``OutOfMemoryError``: the JVM raises it at its own
 limits, none of them the GPU's — on memory (its heap, its direct buffers: :data:`OWN_LIMITS`) and on what is not memory

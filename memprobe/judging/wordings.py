@@ -466,9 +466,6 @@ RAM_OOM = re.compile(
     r"|(?<![a-z_])malloc failed\b"  # a program's own check of malloc ("x265 malloc failed"; not cudaMalloc's)
     r"|(?<!cannot )(?<!unable to )allocate memory failed"  # SVT-AV1's and SVT-HEVC's allocator ("SvtMalloc[fatal]:
     # allocate memory failed, at ..."), not a line's end run into the next ("Cannot allocate memory" "Failed to ...")
-    r"|^(?!(?:error|err|fatal|warn|warning|critical|exception|\w*cuda|hip|gpu\w*|device)\b)[\w.+-]+: out of memory\.?$"
-    # a program's last word, its name first (GHC's runtime: "hledger: out of memory"; not a level's "ERROR: out of
-    # memory", whose memory the log around it says, nor a GPU's)
     r"|^(?:\S+: )?zmalloc: out of memory trying to allocate \d+"  # Redis' allocator and the code built on it (wrk:
     # "zmalloc: Out of memory trying to allocate 800000040 bytes", then an abort)
     r"|\bch_(?:m|c|re)alloc of \d+ (?:elems of \d+ )?bytes failed"  # OpenLDAP's slapd ("ch_calloc of 1048576 elems

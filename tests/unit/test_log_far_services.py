@@ -74,6 +74,8 @@ def test_a_store_at_its_own_size_is_told_to_raise_it_not_to_free_the_drive(name,
         ("slapd: ch_malloc.c:107: ch_calloc: Assertion `0' failed.", "system-ram"),
         ("Error: E342: Out of memory!  (allocating 18446744073709551615 bytes)", "other"),  # -1, read unsigned
         ("Error: Failed to read: MDB_MAP_FULL: Environment mapsize limit reached", "disk"),
+        ("hledger: out of memory", "system-ram"),  # a program's last word after its name: the host's where the log
+        ("Using device: cuda:0\nworker: out of memory", "vram"),  # names no GPU, as a bare "ERROR: out of memory" is
         ("create_local_token failed: NT_STATUS_NO_MEMORY", "system-ram"),  # Samba's, not Windows' STATUS_NO_MEMORY
         ("Process exited with code 3221225495 (STATUS_NO_MEMORY)", "commit-limit"),  # ... which is the commit's
     ],
