@@ -90,7 +90,7 @@ def own_limit(message: str | None) -> tuple[str, str] | None:
     low = (message or "").lower()
     if low.startswith(("metaspace", "direct buffer memory")):  # the JVM's "OutOfMemoryError: Metaspace", its type
         low = "outofmemoryerror: " + low  # read apart from its message
-    return next(((cap, knob) for words, cap, knob in OWN_LIMITS if any(w in low for w in words)), None)
+    return _limit_in(OWN_LIMITS, low)
 
 
 def store_limit(message: str | None) -> tuple[str, str] | None:
@@ -99,8 +99,12 @@ def store_limit(message: str | None) -> tuple[str, str] | None:
     >>> store_limit("mdb_put failed: MDB_MAP_FULL: Environment mapsize limit reached(-30792)")[0]
     "LMDB's map size (the database's own maximum)"
     """
-    low = (message or "").lower()
-    return next(((size, knob) for words, size, knob in STORE_LIMITS if any(w in low for w in words)), None)
+    return _limit_in(STORE_LIMITS, (message or "").lower())
+
+
+def _limit_in(table: tuple[tuple[tuple[str, ...], str, str], ...], low: str) -> tuple[str, str] | None:
+    """The first limit of ``table`` (its words, the limit, its setting) whose words ``low`` holds."""
+    return next(((limit, knob) for words, limit, knob in table if any(w in low for w in words)), None)
 
 
 def killed_child(message: str | None) -> bool:
