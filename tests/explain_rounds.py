@@ -820,4 +820,85 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     # advised); or (self-hosted household apps, 19 logs): 14/19, 0/0, 5/5, 0/0, which memory 17/19 (the original reader
     # 14/19, 0/5 advised); os (printing and scanning, 19 logs): 11/19, 0/0, 4/5, 0/0, which memory 15/19 (the original
     # reader 15/19, 1/5 advised): under a round's 20, not held here.
+    "ot": ((26, 30), (0, 0), (15, 15), (0, 0)),  # fediverse and social servers (Mastodon, Misskey and its forks,
+    # Pleroma and Akkoma, GoToSocial, Lemmy, Friendica, PeerTube's federation, Pixelfed): which memory ran out, or none,
+    # 27/30; the original reader 12/30, 3/15
+    "ou": ((16, 30), (0, 0), (10, 13), (0, 0)),  # vector databases and similarity search (Milvus, Qdrant, Weaviate,
+    # Chroma, pgvector, LanceDB, FAISS, hnswlib, Vespa): which memory ran out, or none, 21/30; the original reader
+    # 12/30, 2/13
+    "ov": ((18, 30), (0, 0), (9, 10), (0, 0)),  # software-defined radio and ham radio software (GNU Radio, SDR++, gqrx,
+    # rtl-sdr tools, SoapySDR, OpenWebRX, WSJT-X, Direwolf, SDRangel): which memory ran out, or none, 23/30; the
+    # original reader 18/30, 1/10
+    "ow": ((15, 30), (0, 0), (9, 9), (0, 0)),  # photo management and RAW developers (darktable, RawTherapee, digiKam,
+    # PhotoPrism, LibrePhotos, Hugin panoramas, ART, Shotwell): which memory ran out, or none, 25/30; the original
+    # reader 18/30, 0/9
+    "ox": ((15, 30), (0, 0), (0, 1), (0, 0)),  # music production and notation software (Ardour, LMMS, MuseScore,
+    # LilyPond, VCV Rack, Surge XT, Carla, Mixxx, Zrythm): which memory ran out, or none, 29/30; the original reader
+    # 28/30, 0/1
+    "oy": ((16, 30), (0, 0), (12, 17), (0, 0)),  # PDF processing tools and libraries (poppler and pdftoppm, qpdf, MuPDF
+    # and PyMuPDF, pdf.js, PDFium, Stirling-PDF, pikepdf, pdfplumber, wkhtmltopdf): which memory ran out, or none,
+    # 22/30; the original reader 12/30, 0/17
+    "oz": ((22, 30), (0, 0), (11, 12), (0, 0)),  # web archiving and crawlers (ArchiveBox, Heritrix, Browsertrix, pywb,
+    # HTTrack, wget mirrors, Crawlee, Scrapy spiders, SingleFile): which memory ran out, or none, 25/30; the original
+    # reader 13/30, 1/12
+    "pa": ((20, 30), (0, 0), (8, 9), (0, 0)),  # WebAssembly runtimes and toolchains (Wasmtime, Wasmer, WasmEdge,
+    # wazero, wasm3, Emscripten builds, wasm-pack, wasm-bindgen, Binaryen): which memory ran out, or none, 26/30; the
+    # original reader 18/30, 0/9
+    "pb": ((20, 24), (0, 0), (10, 12), (0, 0)),  # forums and community software (Discourse, NodeBB, Flarum, phpBB,
+    # Vanilla Forums, Misago, Apache Answer, Talkyard): which memory ran out, or none, 21/24; the original reader 11/24,
+    # 2/12
+    "pc": ((24, 30), (0, 0), (9, 12), (0, 0)),  # peer-to-peer and decentralised networks (IPFS kubo and IPFS Cluster,
+    # Nostr relays such as strfry and nostr-rs-relay, i2pd, Tor relays, Yggdrasil, Hypercore, libp2p, Syncthing): which
+    # memory ran out, or none, 25/30; the original reader 13/30, 2/12
+    "pd": ((21, 30), (0, 0), (10, 13), (0, 0)),  # digital forensics and memory analysis (Volatility 2 and 3, Autopsy,
+    # The Sleuth Kit, plaso and log2timeline, bulk_extractor, Velociraptor, GRR, Timesketch): which memory ran out, or
+    # none, 24/30; the original reader 21/30, 0/13
+    "pe": ((24, 30), (0, 0), (13, 15), (0, 0)),  # git hosting servers and git itself at scale (Gitea, Forgejo, Gogs,
+    # OneDev, GitLab self-managed, Gerrit, git gc and repack, git-lfs servers): which memory ran out, or none, 25/30;
+    # the original reader 9/30, 1/15
+    "pf": ((16, 30), (0, 0), (6, 12), (0, 0)),  # in-memory caches and key-value stores (Memcached, Valkey, KeyDB,
+    # Dragonfly, Microsoft Garnet, Aerospike, Hazelcast, Apache Ignite, Infinispan): which memory ran out, or none,
+    # 19/30; the original reader 14/30, 0/12
+    "pg": ((19, 30), (0, 0), (15, 18), (0, 0)),  # CFD solvers and lattice-Boltzmann codes (SU2, FluidX3D, PyFR,
+    # Nektar++, Code_Saturne, OpenFOAM forks, Basilisk, Palabos, waLBerla): which memory ran out, or none, 24/30; the
+    # original reader 12/30, 2/18
+    "ph": ((18, 30), (0, 0), (2, 4), (0, 0)),  # Android emulation and Android containers (Waydroid, Anbox, redroid,
+    # Genymotion, the Android Emulator and AVDs, scrcpy, BlueStacks, Android-x86): which memory ran out, or none, 21/30;
+    # the original reader 18/30, 1/4
+    "pi": ((23, 30), (0, 0), (11, 14), (0, 0)),  # conversational AI and NLU frameworks (Rasa, Botpress, DeepPavlov,
+    # ParlAI, Snips NLU, OpenVoiceOS and Mycroft, Leon, Rhasspy): which memory ran out, or none, 25/30; the original
+    # reader 19/30, 2/14
+    "pj": ((20, 30), (0, 0), (6, 12), (0, 0)),  # compression and archiving tools (7-Zip and p7zip, zstd, xz and
+    # liblzma, pigz, WinRAR and unrar, zpaq, lrzip, squashfs-tools, libarchive's bsdtar): which memory ran out, or none,
+    # 22/30; the original reader 12/30, 0/12
+    "pk": ((19, 30), (0, 0), (8, 10), (0, 0)),  # code search and indexing (Sourcegraph, OpenGrok, Zoekt, livegrep,
+    # Hound, universal-ctags, GNU Global, Kythe, Elixir cross-referencer): which memory ran out, or none, 21/30; the
+    # original reader 16/30, 0/10
+    "pl": ((19, 30), (0, 0), (4, 4), (0, 0)),  # e-mail clients and their sync tools (Thunderbird, Evolution, NeoMutt,
+    # aerc, Geary, Claws Mail, KMail and Akonadi, Mailspring, notmuch, isync/mbsync, offlineimap): which memory ran out,
+    # or none, 27/30; the original reader 26/30, 2/4
+    "pm": ((14, 30), (0, 0), (6, 15), (0, 0)),  # HPC batch schedulers other than Slurm (HTCondor, PBS Pro and OpenPBS,
+    # Torque, IBM LSF, Grid Engine and Son of Grid Engine, Flux, Nomad batch jobs): which memory ran out, or none,
+    # 15/30; the original reader 12/30, 2/15
+    "pn": ((19, 30), (0, 0), (7, 10), (0, 0)),  # BIM and building-model software (IfcOpenShell, Bonsai/BlenderBIM,
+    # web-ifc and That Open Company's libraries, xeokit, IFC.js, Speckle, FreeCAD's BIM workbench): which memory ran
+    # out, or none, 27/30; the original reader 20/30, 3/10
+    "po": ((9, 30), (0, 0), (0, 7), (0, 0)),  # volunteer computing (BOINC client and manager, BOINC projects' apps such
+    # as Einstein@Home, Rosetta@home, LHC@home, World Community Grid, and Folding@home): which memory ran out, or none,
+    # 21/30; the original reader 21/30, 0/7
+    "pp": ((11, 30), (0, 0), (7, 10), (0, 0)),  # Kiwix and ZIM tools (kiwix-desktop, kiwix-serve, kiwix-android,
+    # libzim, zim-tools and zimwriterfs, mwoffliner, sotoki, warc2zim): which memory ran out, or none, 22/30; the
+    # original reader 18/30, 0/10
+    "pq": ((20, 30), (0, 0), (13, 14), (0, 0)),  # packet capture and network analysis (Wireshark and tshark, Zeek,
+    # Suricata, Snort, ntopng, Arkime, tcpdump, Malcolm, NetworkMiner): which memory ran out, or none, 26/30; the
+    # original reader 18/30, 4/14
+    "pr": ((13, 30), (0, 0), (4, 6), (0, 0)),  # statistics packages with a GUI (JASP, jamovi, PSPP, gretl, RKWard,
+    # JMP-like open tools, SOFA Statistics, Orange data mining): which memory ran out, or none, 28/30; the original
+    # reader 23/30, 0/6
+    "ps": ((19, 30), (0, 0), (8, 13), (0, 0)),  # document management systems (Mayan EDMS, Docspell, Papermerge, Teedy,
+    # OpenKM, Alfresco, Nuxeo, Paperless-ngx's consumers): which memory ran out, or none, 24/30; the original reader
+    # 17/30, 1/13
+    "pt": ((22, 30), (0, 0), (3, 5), (0, 0)),  # CNC, laser and machine control software (LinuxCNC, bCNC, Universal
+    # G-code Sender, grblHAL, CNCjs, Kiri:Moto, FreeCAD's CAM workbench, Candle): which memory ran out, or none, 26/30;
+    # the original reader 27/30, 2/5
 }

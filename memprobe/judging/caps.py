@@ -240,6 +240,8 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     ),
     (
         (
+            "cannot enlarge memory, requested",  # ... and its heap at its maximum ("Cannot enlarge memory, requested
+            # 2147487744 bytes, but the limit is 2147483648 bytes!": MuPDF's and PDFium's WebAssembly builds)
             "cannot enlarge memory arrays",  # Emscripten's heap fixed at build ("Cannot enlarge memory arrays. Either
             "allocating more memory to your webgl build",  # (1) compile with -s TOTAL_MEMORY=X with X higher than the
             # current value 100663296"): tesseract.js, a Unity WebGL build ("Out of memory. If you are the developer ...")
@@ -303,6 +305,55 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         ("please compile with -dlargemem",),  # CryptoMiniSat's clause references ("Assertion `ID < 1LL<<
         "CryptoMiniSat's build-time memory limit",  # (EFFECTIVELY_USEABLE_BITS-2) && "Please compile with -DLARGEMEM"'")
         "a build with -DLARGEMEM=ON",
+    ),
+    (
+        (
+            "is consuming too much memory (using:",  # Discourse's watchdog on Sidekiq ("Sidekiq is consuming too much
+            "sidekiq worker rss out of range",  # memory (using: 597.82M) for '...', restarting"), GitLab's MemoryKiller
+        ),
+        "the app's own RSS cap on its Sidekiq workers",
+        "its max-RSS setting (Discourse: UNICORN_SIDEKIQ_MAX_RSS; GitLab: SIDEKIQ_MEMORY_KILLER_MAX_RSS), or more RAM",
+    ),
+    (
+        ("controlled by maxmeminqueues",),  # Tor: "We're low on memory.  Killing circuits with over-long queues. (This
+        "Tor's MaxMemInQueues",  # behavior is controlled by MaxMemInQueues.)"
+        "MaxMemInQueues in torrc, with the RAM the relay has",
+    ),
+    (
+        ("killed because it exceeded the memory limit",),  # plaso's worker ("Process: Worker_02 (PID: 4452) killed
+        "plaso's limit on a worker's memory",  # because it exceeded the memory limit: 2147483648.")
+        "--worker_memory_limit (bytes; 0 for none), or fewer --workers",
+    ),
+    (
+        ("out of memory in data region",),  # Apache Ignite's off-heap region ("IgniteOutOfMemoryException: Out of
+        "Apache Ignite's data region maxSize",  # memory in data region [name=default, ..., maxSize=40.0 MiB, ...]")
+        "DataRegionConfiguration.maxSize (or persistence, or eviction for the region)",
+    ),
+    (
+        (
+            "ib are required. exiting",  # Dragonfly at start-up: its maxmemory short of 256 MiB a thread ("There are 12
+            "could not load snapshot - its used memory is",  # threads, so 3.00GiB are required. Exiting..."), and a
+        ),  # snapshot it cannot load under it ("... its used memory is 293637328 but the limit is 293601280")
+        "Dragonfly's maxmemory (256 MiB a thread at least)",
+        "--maxmemory (with the RAM or the container's limit to back it), or fewer --proactor_threads",
+    ),
+    (
+        (
+            "job using too much memory, will preempt",  # BOINC's client over its share of RAM ("[mem_usage] job using
+            "mb ram but only",  # too much memory, will preempt by quit"), and a task it will not start ("Rosetta needs
+        ),  # 1907.35 MB RAM but only 965.88 MB is available for use.")
+        "BOINC's share of the RAM (its computing preferences)",
+        "Computing preferences → Memory: use at most N % when the computer is in use (and when idle), or more RAM",
+    ),
+    (
+        ("vector memory limit of",),  # R on macOS at its cap ("Error: vector memory limit of 16.0 Gb reached, see
+        "R's vector memory limit (R_MAX_VSIZE)",  # mem.maxVSize()")
+        "R_MAX_VSIZE in ~/.Renviron (mem.maxVSize() in R 4.2 and later), with the RAM and swap to back it",
+    ),
+    (
+        ("expand stream.memcap",),  # Suricata's stream engine at its cap ("failed to setup/expand stream session pool.
+        "Suricata's stream.memcap",  # Expand stream.memcap?")
+        "stream.memcap (and stream.reassembly.memcap) in suricata.yaml, with the RAM to back it",
     ),
 )
 """A program that stopped at a memory cap set for it, below what the machine has: the JVM's heap (Minecraft, Gradle,

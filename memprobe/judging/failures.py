@@ -278,7 +278,12 @@ def classify_failure(
     if vram_text:
         return "vram"
     if (exception_type or "").startswith(_JVM_PACKAGES):
-        return "other"  # the JVM's OutOfMemoryError at a limit on no memory (the threads it may start)
+        # the JVM's OutOfMemoryError at a limit on no memory (the threads it may start); with no words at all, its heap
+        # or the native memory under it (a JNI library's malloc: "There is insufficient memory for the Java Runtime
+        # Environment to continue" follows)
+        # (the header of its hs_err report repeats the type: "# java.lang.OutOfMemoryError")
+        bare = not text.replace("java.lang.outofmemoryerror", "").strip(" #:")
+        return "system-ram" if type_name == "OutOfMemoryError" and bare else "other"
     if type_name == "OutOfMemoryError" or "out of memory" in text or TENSORFLOW_OOM in text:
         return "system-ram" if compute_device == "cpu" or "device:cpu" in text else "vram"
     return "other"
@@ -304,11 +309,18 @@ such API, or many loads used the range up), or a CUDA call other than an allocat
 "non OOM"), or funchook found no free address near the CUDA driver to place aimdo's hooks ("Failed to
 allocate memory in unused regions", comfy-aimdo#74: ComfyUI falls back to its legacy loader):
 ``--disable-dynamic-vram`` avoids it."""
-_GUESSES = ("not enough gpu memory?", "possibly due to out of memory", "perhaps it ran out of memory")
+_GUESSES = (
+    "not enough gpu memory?",
+    "possibly due to out of memory",
+    "perhaps it ran out of memory",
+    "probably out of disk space",
+)
 """Memory guessed at before what failed: ColabFold's before any error of a prediction ("Could not predict X. Not Enough
 GPU memory? INTERNAL: ..."), KaTrain's for any engine that died ("Engine died unexpectedly without sending output,
 possibly due to out of memory: status 127"), Boogie's for a prover that died ("Prover died with no further output,
-perhaps it ran out of memory or was killed."): the error after it, the status, the prover's error, says what failed."""
+perhaps it ran out of memory or was killed."), InnoDB's for any file it could not size ("Could not set the file size of
+'./ibdata1'. Probably out of disk space", its error 95 a file system that cannot preallocate): the error after it, the
+status, the prover's error, the operating system's error number, says what failed."""
 
 
 def _unguessed(low: str) -> str:
@@ -397,6 +409,7 @@ _NOT_EXHAUSTION = (
     "failed to allocate space when creating new wal file (op",  # etcd preallocating its WAL where the file system
     "failed to allocate space when creating a new wal (str",  # cannot ("operation not supported") or is damaged
     # ("structure needs cleaning"): not a full disk (that one says "no space left on device")
+    "mlockall() failed",  # ... memcached's -k ("warning: -k invalid, mlockall() failed: Cannot allocate memory")
     "failed to lock memory",  # mlock refused (HashiCorp Vault: "failed to lock memory: cannot allocate memory"): the
     # limit on locked memory (ulimit -l, a container's), not memory running out
     "unable to allocate file descriptor table",  # the JVM sizing its table by an enormous open-files limit (a

@@ -32,6 +32,8 @@ VRAM_TEXTS = (
     "allocation on device",
     "would exceed allowed memory",
     "hip out of memory",
+    "failed in faiss::gpu::stackdevicememory",  # Faiss' temporary GPU memory it could not reserve ("Faiss assertion
+    # 'err == cudaSuccess' failed in faiss::gpu::StackDeviceMemory::Stack::Stack(int, size_t)"): cudaMalloc refused
     "xpu out of memory",
     "npu out of memory",
     "mps backend out of memory",
@@ -190,6 +192,8 @@ DEVICE_ALLOCATION = re.compile(
     r"|\bcould not allocate [\w ]{0,40}buffers? for (?:the )?(?:cuda|gpu)\b"
     r"|\bcu(?:mem|module|ctx|array|graph|launch|stream|event)\w* failed:? out of memory"
     r"|\bcreate(?:bitstream|input)buffer failed: out of memory"
+    r'|\bdevice "[^"]+" does not have enough memory'  # FluidX3D's own check ('Error: Device "NVIDIA GeForce GTX 1050 Ti"
+    # does not have enough memory.')
 )
 """An allocation refused on a numbered device (NVIDIA DALI's: "Can't allocate 129499136 bytes on device 0."), a
 Vulkan buffer the device refused for its memory (Godot's "Can't create buffer of size: 26357760, error -2.", -2 being

@@ -35,7 +35,12 @@ __all__ = [
 PINNED_TEXTS = ("hostbuffer.read_file_slice failed", "hostbuffer allocation failed")
 """comfy-aimdo's pinned host buffer failed to take a slice of a model file (ComfyUI issue #14250, fixed by
 ``--disable-pinned-memory``; PR #15699), or to be allocated (comfy-aimdo 0.6): pinned host RAM."""
-WENT_ON = ("continuing anyway", ", switching to", ", reducing batch size")
+WENT_ON = (
+    "continuing anyway",
+    ", switching to",
+    ", reducing batch size",
+    "failed to allocate zero-copy buffer",  # librtlsdr, whose next line falls back to buffers in user space
+)
 """A program's words that it went on past what it could not do (earlyoom's "Could not lock memory - continuing anyway:
 Cannot allocate memory", XMRig's "failed to allocate RandomX dataset, switching to slow mode", a manager's "Due to a
 network error, switching to local mode", a trainer's "Out of memory error, reducing batch size to 8"): neither a
@@ -59,6 +64,8 @@ KILLED_CHILD_TEXTS = (
     "exited prematurely: signal 9 (sigkill)",  # Celery's (billiard's) WorkerLostError for a pool worker
     "exited with 'signal 9 (sigkill)'",  # ... and its MainProcess' line above it
     "killed signal terminated program",  # gcc: "fatal error: Killed signal terminated program cc1plus"
+    "fatal error: signal terminated program",  # ... the signal's name left out (a locale's catalog without it)
+    "failed: (killed):",  # Bazel's action ("... failed: (Killed): tool failed: error executing command ...")
     "internal compiler error: killed (program",  # older gcc's words for the same ("... Killed (program cc1plus)")
     "was killed (i.e. sigkill)",  # cabal: "The build process was killed (i.e. SIGKILL). The typical reason for this is
     # that there is not enough memory available"
@@ -78,6 +85,15 @@ SYSTEM_RAM_TEXTS = (
     "nt_status_no_memory",  # Samba's (smbd, winbindd: Unix daemons) for an allocation that failed, not Windows'
     "couldn't allocate enough memory",  # Yarn's zip library (a WebAssembly heap): "YN0001: │ Error: @actual-app/
     # web@npm:23.11.0: Couldn't allocate enough memory"
+    "unable to malloc buffer of size",  # lrzip ("Unable to malloc buffer of size 11105056085 in this environment")
+    "exceptions.memoryerror",  # Python 2's MemoryError as its type's repr prints it ("<type 'exceptions.MemoryError'>")
+    "allocation error : not enough memory",  # libkiwix's ("===== Unhandled error : Allocation error : not enough
+    # memory ==========")
+    "can't allocate required memory",  # p7zip ("ERROR: Can't allocate required memory!")
+    "requires more physical memory than is available",  # mksquashfs ("FATAL ERROR: mksquashfs requires more physical
+    # memory than is available!")
+    "insufficientmemorytoload",  # Milvus' query node refusing a segment its memory would not hold
+    # ("err:InsufficientMemoryToLoad, ... OOM if load, ... usedMemAfterLoad = 60735 MB, currentAvailableMemCount = ...")
     "alloc_cpu.cpp",
     "[enforce fail at cpuallocator.cpp",  # torch < 1.5: "... posix_memalign(&data, gAlignment, nbytes) == 0. 12 vs 0"
     "[enforce fail at alloc_cpu",
@@ -280,6 +296,8 @@ COMMIT_TEXTS = (
     "3221225495",
     "-1073741801",
     "status_no_memory",
+    "insufficient virtual memory",  # Intel Fortran's runtime on Windows ("forrtl: severe (41): insufficient virtual
+    # memory", fds5.exe's frames under it)
 )
 SHM_FULL = (
     "insufficient shared memory (shm)",  # torch's DataLoader: "Unexpected bus error encountered in worker. ..."
@@ -406,6 +424,16 @@ DISK_TEXTS = (
     # qubes_dom0/vm-pool reached threshold.")
     "0x80070070",  # ERROR_DISK_FULL (112) as an HRESULT, whatever the language of its message
     "spazio su disco insufficiente",
+    "disk space currently at 100%",  # Security Onion's sensor check ("* disk space currently at 100%")
+    "killed due to exceeding jobfs quota",  # PBS Pro at a job's local disk (NCI Gadi: "Job 143560526.gadi-pbs killed
+    # due to exceeding jobfs quota. Quota: 15.0GB, Used: 15.0GB")
+    "install_failed_insufficient_storage",  # Android's package manager: the device's (an emulator's) storage full
+    "insufficient space on disk",  # Syncthing's check ("insufficient space on disk for database (...): 1.0 % < 1 %")
+    "out of disk space",  # a program's own check ("Out of disk space, exiting. Quitting": Browsertrix's crawler)
+    "file system is full",  # the BSD kernels' and macOS' ENOSPC for a write ("/vol: write failed, file system is full")
+    "filesystem is full",
+    "disk usage is not within je.",  # Berkeley DB Java Edition's DiskLimitException ("Disk usage is not within
+    # je.maxDisk or je.freeDisk limits and write operations are prohibited": Heritrix' crawl state)
     "disk full",  # what a user types, a tool's status ("Disk full", "the disk is full")
     "disk is full",
     "auf dem datenträger ist nicht genügend speicherplatz",
@@ -452,7 +480,9 @@ RAM_OOM = re.compile(
     r"|m(?<![a-z] m)emory allocation of \d+ bytes failed"  # Rust's (after a progress bar's "ETA: 14s"; not a device's)
     r"|(?:^|: )out of memory allocating \d+ bytes"  # libiberty's xmalloc (gcc's cc1plus, ld, gdb: "cc1plus.exe: out of memory
     # allocating 65536 bytes after a total of ...")
-    r"|\bmalloc \(\d+ bytes\) failed"  # MuPDF's ("could not run page: malloc (96707520 bytes) failed": KOReader, a reader)
+    r"|\b(?:m|c|re)alloc (?:of )?\(?(?:\d+ x )?\d+ bytes\)? failed"  # MuPDF's ("could not run page: malloc (96707520 bytes)
+    # failed": KOReader, a reader; "error: malloc of 2482272 bytes failed"; its WebAssembly build's "calloc (1 x 4144
+    # bytes) failed")
     r"|(?<![a-z])(?:m|re)alloc of size \d+ failed"  # Apache Arrow's allocator ("pyarrow.lib.ArrowMemoryError: realloc of
     # size 2172846080 failed": Hugging Face datasets, img2dataset), x264's ("x264 [error]: malloc of size ... failed")
     r"|\bcannot allocate (?:\d+x)?\d+ bytes\b"  # GDAL's CPLE_OutOfMemory ("ERROR 2: ...memdataset.cpp, 1277: cannot

@@ -98,6 +98,13 @@ _CRASH = (
     "malloc(): corrupted",
     "corrupted size vs. prev_size",
     "corrupted double-linked list",
+    "corrupted unsorted chunks",  # ("free(): corrupted unsorted chunks")
+    "*** glibc detected ***",  # ... as glibc before 2.26 worded them ("*** glibc detected *** ./boinc: malloc(): ...")
+    "buffer overflow detected ***",  # _FORTIFY_SOURCE's check ("*** buffer overflow detected ***: terminated")
+    "process *crashed* and it's state is",  # JASP's debug information on its R engine ("**Engine # 1** process
+    # *crashed* and it's state is *resuming*.")
+    "exceptionhandler::generatedump",  # Breakpad writing a crash's minidump (Firefox, Thunderbird: "ExceptionHandler::
+    # GenerateDump cloned child 12543")
     "malloc(): invalid",  # "malloc(): invalid size (unsorted)", "... invalid next size"
     "malloc_consolidate(): invalid",
     "munmap_chunk(): invalid",
@@ -167,6 +174,10 @@ the first time)Killed")."""
 _PERCENT_STEP = re.compile(r"^\s*\d{1,3}% [a-z]")
 """A build's progress line, its share done and then its step (webpack's "28% building modules 154/275 modules ...",
 "94% asset optimization"), which the shell's "Killed" may end in the middle of a word."""
+_KILLED_OVER_BAR = re.compile(r"(?:^|(?<=\s))killed(?:[=#]{2,}|[=#]*>)")
+"""The shell's "Killed" at a line's start over a progress bar's rest (``Killed==========>``): the bar was drawn with
+carriage returns, and the shell's word, written from the line's start, covers its head (after a space where a page
+flattened the paste into one line)."""
 _KILLED_LINES = ("morto", "sigkill")
 _KILLED_JOB = re.compile(rf"(?:^\[\d+\]\s*[+-]?|\d)\s+(?:{'|'.join(map(re.escape, _KILLED_WORDS))}|morto|ucciso)\s")
 """A shell's report of its child's SIGKILL in another language, the child's command after it (``./webui.sh: Zeile
@@ -283,6 +294,9 @@ _SUPERVISED_SIGNAL = re.compile(r"(?:exited with code \d+ \(by signal |\bworker 
 """s6-overlay's supervisor in a container on a service's end by a signal (``Service exited with code 256 (by signal
 4)``), nginx's master on a worker (``worker process 15188 exited on signal 9``): SIGKILL's 9 is a kill, SIGILL's 4,
 SIGABRT's 6, SIGBUS' 7, SIGFPE's 8 and SIGSEGV's 11 a crash."""
+_FATAL_SIGNAL = re.compile(r"\bfatal signal (?:4|6|7|8|11)\b")
+"""A crash handler's report of the signal that ends the process (Android's ``Fatal signal 11 (SIGSEGV), code 1``, VCV
+Rack's ``Fatal signal 11. Stack trace:``): SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV."""
 _NATIVE_FRAME = re.compile(
     r"python3\d*\.dll(?:\(0x[0-9a-f]+\) \+ 0x[0-9a-f]+ byte\(s\)|\+0x[0-9a-f]+\))"
     r"|^[\w.-]+\.dll \+ 0x[0-9a-f]+\b|^[0-9a-f]{16}(?:[0-9a-f]{16})? [\w.-]+\.dll!"
@@ -450,6 +464,9 @@ def ending_kind(low: str, s: str) -> str | None:
         return "killed"  # the shell's word on a progress line it cut ("... - loss: 2.1371Killed", a bar's "... 3/5
         # [00:01<00:02]Killed", webpack's step "94% asset optimizationKilled"), or after a sentence a flattened paste
         # ran it into ("Parsing from onnx file... Killed")
+    if _KILLED_OVER_BAR.search(low):
+        return "killed"  # the shell's word written over the progress bar it cut, the bar's rest after it (wkhtmltopdf:
+        # "Killed=====================>          ] Page 3 of 7")
     if re.search(r"(?:^|\s)killed(?::? 9)?(?:[\s.!;]|$)", low) and (
         (len(s) < 24 and "=" not in s) or "python" in low or "main.py" in low or _SHELL_JOB.search(low)
     ):  # (not a job's counter: Hadoop's "Killed map tasks=1")
@@ -484,6 +501,7 @@ def ending_kind(low: str, s: str) -> str | None:
         or _CRASH_EXIT.search(low)
         or _FATAL_CHECK.match(low)
         or _NATIVE_ASSERT.search(low)
+        or _FATAL_SIGNAL.search(low)
         or _runtime_fatal(low)
     ):
         return "crash"

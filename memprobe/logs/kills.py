@@ -106,8 +106,23 @@ CGROUP_KILL = (
     # re-enabling OOM killer", then "rank 19 died from signal 9")
     "killed due to excessive memory consumption",  # Read the Docs' builder at its limit on a build's memory ("Command
     # killed due to excessive memory consumption")
+    'exit message: "oom killed"',  # Nomad's Docker driver on a task's container ('Exit Code: 137, Exit Message: "OOM
+    # Killed"')
+    # batch schedulers at the memory a job asked for (as Slurm's cgroup above):
+    "pbs: job killed: mem ",  # PBS Pro and Torque ("=>> PBS: job killed: mem 38427376kb exceeded limit 33554432kb"),
+    "pbs: job killed: vmem ",  # on its virtual memory ("... vmem 3372163072 exceeded limit 2147483648"), per process
+    "pbs: job killed: pmem ",
+    "pbs: job killed: pvmem ",
+    "job exceeded a memory resource limit",  # Torque's mail ("Job exceeded a memory resource limit (vmem, pvmem, etc.).
+    # Job was aborted")
+    "exceeded mem usage hard limit",  # Moab ("job 3132467 exceeded MEM usage hard limit (2528 > 1126)")
+    "term_memlimit",  # IBM LSF ("TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.")
+    "killed by htcondor due to excessive memory",  # HTCondor ("Job killed by HTCondor due to excessive memory use (RSS=
+    "periodic_hold due to memory usage",  # 2250 MB)"), and its pool's hold ("Job in status 2 put on hold by
+    # SYSTEM_PERIODIC_HOLD due to memory usage 3000000.")
 )
-"""The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled."""
+"""The kernel's OOM killer acting inside a memory cgroup (a container's limit), Kubernetes' OOMKilled; a batch
+scheduler ending a job at the memory it asked for (Slurm's cgroup, PBS', LSF's, HTCondor's)."""
 OOM_KILLED_FALSE = re.compile(r"oomkilled\"?\s*:\s*false", re.IGNORECASE)
 """docker inspect's state of a container its memory cgroup's OOM killer did not end (``"OOMKilled": false``)."""
 _CGROUP_USAGE = re.compile(r"\bmemory: usage \d+kb, limit \d+kb\b")

@@ -274,7 +274,8 @@ _WARNS = re.compile(r"(?i)warn(?:ing)?\b\W|.*?\.pyw?:\d+: \w*Warning: |" + glog_
 disabled": AUTOMATIC1111's web UI going on without its monitor), or its glog level (TensorFlow's ``W path.cc:64] ``):
 what it quotes did not stop anything."""
 _CONTAINER_EXIT = re.compile(
-    r"(?i)(?<!command )(?<!process )(?<!\) )exited with (?:code|status) 137|exit ?code: 137|\bexited \(137\)|exitcode=137"
+    r"(?i)(?<!command )(?<!process )(?<!\) )exited with (?:code|status) 137|exit code: 137|exitcode: 137(?!,)"
+    r"|\bexited \(137\)|exitcode=137"
     r"|terminated with exit code \(137\)"
     r"|exited with code exit status 137"  # CircleCI's step in its Docker executor's container
     r"|container stopped with exit code 137"  # dask-gateway's for its scheduler's pod
@@ -284,7 +285,8 @@ _CONTAINER_EXIT = re.compile(
 ``Exit Code: 137``, a pod status' ``exitCode: 137``, ``Exited (137)``, Flyte's pod ``terminated with exit code (137)``,
 CircleCI's ``Exited with code exit status 137``); an IDE's "Process finished with exit code 137", a build tool's
 "Command exited with code 137." (ocamlbuild's), HAProxy's master on its worker ("Current worker (25) exited with code
-137 (Killed)") are a host's process."""
+137 (Killed)"), a JavaScript error object's field (execa's ``exitCode: 137,`` for the command it ran) are a host's
+process."""
 _CONTAINER_PROMPT = re.compile(r"(?:^|[\s)])[\w.-]+@[0-9a-f]{12}:[~/]|^ ?---> Running in [0-9a-f]{12}$")
 """A shell's prompt on a host named by 12 hex digits (``root@e56d3dd32e2a:/workspace/ComfyUI#``): Docker names a
 container's host by its short ID — a rented GPU pod, a container's shell; and ``docker build``'s step running in one

@@ -123,6 +123,22 @@ OWN_CAPS = [
     ("zabbix_server_cachesize_out_of_memory.log", "CacheSize"),  # "zbx_mem_realloc(): out of memory (requested ...)"
     ("zabbix_docker_cachesize_env_not_applied.log", "CacheSize"),
     ("zabbix_server_dbconfig_cachesize_wrapped.log", "CacheSize"),  # ... its lines wrapped: "please increase ..." alone
+    # and ot to pq: Emscripten's heap at its maximum ("Cannot enlarge memory, requested 2147487744 bytes, but the limit
+    # is 2147483648 bytes!"), Sidekiq's RSS watchdogs (Discourse's, GitLab's MemoryKiller), Tor's MaxMemInQueues,
+    # plaso's worker limit, Ignite's data region, Dragonfly's maxmemory, BOINC's share of the RAM, Suricata's memcap
+    ("mupdf_js_wasm_cannot_enlarge_memory_calloc_failed.log", "ALLOW_MEMORY_GROWTH"),
+    ("pdfium_wasm_cannot_enlarge_memory_page_leak.log", "ALLOW_MEMORY_GROWTH"),
+    ("discourse_k8s_sidekiq_max_rss_restart.log", "UNICORN_SIDEKIQ_MAX_RSS"),
+    ("docker_gitlab_sidekiq_memory_killer_rss_out_of_range.log", "SIDEKIQ_MEMORY_KILLER_MAX_RSS"),
+    ("tor_relay_maxmeminqueues_low_on_memory.log", "MaxMemInQueues"),
+    ("plaso_psteal_worker_exceeded_memory_limit.log", "--worker_memory_limit"),
+    ("ignite_vertx_data_region_out_of_memory.log", "DataRegionConfiguration.maxSize"),
+    ("dragonfly_threads_require_more_memory_exiting.log", "--maxmemory"),  # "There are 12 threads, so 3.00GiB are
+    ("dragonfly_docker_not_enough_memory_for_threads.log", "--maxmemory"),  # required. Exiting..."
+    ("dragonfly_snapshot_load_exceeds_maxmemory.log", "--maxmemory"),  # "Could not load snapshot - its used memory is"
+    ("boinc_mac_cpdn_openifs_job_using_too_much_memory.log", "Computing preferences"),  # "job using too much memory"
+    ("balena_rosetta_rpi4_needs_ram_only_available.log", "Computing preferences"),  # "needs 1907.35 MB RAM but only"
+    ("suricata_selks_stream_pool_alloc_error.log", "stream.memcap"),  # "... Expand stream.memcap?"
 ]
 
 

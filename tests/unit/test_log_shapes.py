@@ -246,6 +246,32 @@ def test_a_logs_own_indentation_is_kept():
         "reddiscordbot_downloader_pip_tmpfs_no_space.log",
         "trilium_docker_healthcheck_unhealthy_oomkilled_false.log",
         "yasd_discord_bot_stable_diffusion_cuda_oom.log",
+        # the rounds of 2026-12-07 (ot to pt)
+        "ache_focused_crawler_java_heap_space.log",
+        "afew_notmuch_xapian_databasecorrupterror.log",
+        "alfresco_solr_shard_registry_java_heap_space.log",
+        "bimserver_checkin_gc_overhead_limit_exceeded.log",
+        "bsdtar_asan_failed_to_allocate_largemmap_error_12.log",
+        "dalli_memcached_response_error_130_out_of_memory.log",
+        "fess_crawler_thread_java_heap_space.log",
+        "grblhal_esp32_bluetooth_dram_segment_does_not_fit.log",
+        "hazelcast_member_read_java_heap_space.log",
+        "hubs_ammo_wasm_memory_could_not_allocate_quest.log",
+        "ipfs_desktop_enospc_electron_store_write.log",
+        "linuxcnc_deb_build_dh_missing_missing_files.log",
+        "machinekit_build_cc1plus_killed_mksoc.log",
+        "moloch_viewer_buffer_length_kmaxlength.log",
+        "mupdf_js_wasm_memory_access_out_of_bounds.log",
+        "nodebb_connect_mongo_typeerror_logout.log",
+        "opengrok_windows_indexer_heap_oom_readline.log",
+        "openkm_webservice_path_not_found_crash.log",
+        "pdfviewpager_pdfrenderer_bitmap_oom.log",
+        "python_libzim_creator_time_l_rss.log",
+        "stirling_pdf_merge_pdfbox_scratchfile_heap_space.log",
+        "thatopen_fragmentifcloader_openmodel_memory_oob.log",
+        "wasm_bindgen_textdecoder_decoding_failed_over_2gb.log",
+        "wasmtime_wasi_lenet_out_of_bounds_trap.log",
+        "web_ifc_getgeometry_abort_wasm_heap.log",
     }
 
 
@@ -354,6 +380,14 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "x265_no_wpp_ultrafast_segfault_regression.log",
         # the rounds of 2026-12-07 (od to os)
         "labelstudio_converter_yolov5_keyerror_label.log",
+        # the rounds of 2026-12-07 (ot to pt)
+        "boinc2docker_guest_docker_import_no_such_file.log",
+        "fds_pyrosim_init_memory_allocation_failed_many_arrays.log",
+        "paperless_classifier_not_loaded.log",
+        "paperless_tesseract_deskew_fail_1gb_container.log",
+        "stirling_pdf_first_startup_exited_143.log",
+        "velociraptor_acl_backup_nil_pointer_panic.log",
+        "xz_coreos_compress_ci_error_running_command.log",
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")

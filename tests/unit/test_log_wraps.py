@@ -103,6 +103,9 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         "redfaction_d8vk_heap2_direct_buffer_mapping.log",
         "scylla_hints_commitlog_no_space_left_backup.log",
         "svgo_collapsegroups_call_stack_exceeded.log",
+        # the rounds of 2026-12-07 (ot to pt)
+        "ionic_crosswalk_emulator_haxm_pc_ram.log",
+        "raspberry_noaa_sox_ramfs_no_space_left_on_device.log",
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
