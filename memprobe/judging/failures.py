@@ -278,10 +278,9 @@ def classify_failure(
     if vram_text:
         return "vram"
     if (exception_type or "").startswith(_JVM_PACKAGES):
-        # the JVM's OutOfMemoryError at a limit on no memory (the threads it may start); with no words at all, its heap
-        # or the native memory under it (a JNI library's malloc: "There is insufficient memory for the Java Runtime
-        # Environment to continue" follows)
-        # (the header of its hs_err report repeats the type: "# java.lang.OutOfMemoryError")
+        # the JVM's OutOfMemoryError at a limit on no memory (the threads it may start); with no words but its type (its
+        # hs_err report's header repeats it: "# java.lang.OutOfMemoryError"), its heap or the native memory under it (a
+        # JNI library's malloc: "There is insufficient memory for the Java Runtime Environment to continue" follows)
         bare = not text.replace("java.lang.outofmemoryerror", "").strip(" #:")
         return "system-ram" if type_name == "OutOfMemoryError" and bare else "other"
     if type_name == "OutOfMemoryError" or "out of memory" in text or TENSORFLOW_OOM in text:

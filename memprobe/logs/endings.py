@@ -174,7 +174,7 @@ the first time)Killed")."""
 _PERCENT_STEP = re.compile(r"^\s*\d{1,3}% [a-z]")
 """A build's progress line, its share done and then its step (webpack's "28% building modules 154/275 modules ...",
 "94% asset optimization"), which the shell's "Killed" may end in the middle of a word."""
-_KILLED_OVER_BAR = re.compile(r"(?:^|(?<=\s))killed(?:[=#]{2,}|[=#]*>)")
+_KILLED_OVER_BAR = re.compile(r"(?<!\S)killed(?:[=#]{2,}|[=#]*>)")
 """The shell's "Killed" at a line's start over a progress bar's rest (``Killed==========>``): the bar was drawn with
 carriage returns, and the shell's word, written from the line's start, covers its head (after a space where a page
 flattened the paste into one line)."""
@@ -464,7 +464,7 @@ def ending_kind(low: str, s: str) -> str | None:
         return "killed"  # the shell's word on a progress line it cut ("... - loss: 2.1371Killed", a bar's "... 3/5
         # [00:01<00:02]Killed", webpack's step "94% asset optimizationKilled"), or after a sentence a flattened paste
         # ran it into ("Parsing from onnx file... Killed")
-    if _KILLED_OVER_BAR.search(low):
+    if "killed" in low and _KILLED_OVER_BAR.search(low):
         return "killed"  # the shell's word written over the progress bar it cut, the bar's rest after it (wkhtmltopdf:
         # "Killed=====================>          ] Page 3 of 7")
     if re.search(r"(?:^|\s)killed(?::? 9)?(?:[\s.!;]|$)", low) and (
