@@ -901,4 +901,90 @@ UNTOUCHED: dict[str, tuple[tuple[int, int], ...]] = {
     "pt": ((22, 30), (0, 0), (3, 5), (0, 0)),  # CNC, laser and machine control software (LinuxCNC, bCNC, Universal
     # G-code Sender, grblHAL, CNCjs, Kiri:Moto, FreeCAD's CAM workbench, Candle): which memory ran out, or none, 26/30;
     # the original reader 27/30, 2/5
+    "pu": ((21, 30), (0, 0), (11, 14), (0, 0)),  # graph databases (Neo4j, JanusGraph, Memgraph, ArangoDB, NebulaGraph,
+    # Dgraph, TigerGraph): which memory ran out, or none, 26/30; the original reader 14/30, 2/14
+    "pv": ((16, 30), (0, 0), (5, 5), (0, 0)),  # flight simulators and their tools (X-Plane, FlightGear, Microsoft
+    # Flight Simulator add-on tools, Little Navmap, Prepar3D, OpenTrack): which memory ran out, or none, 29/30; the
+    # original reader 24/30, 0/5
+    "pw": ((19, 30), (0, 0), (10, 16), (0, 0)),  # 2D and visual-novel game engines (Ren'Py, GameMaker, RPG Maker MV/MZ,
+    # LÖVE, Twine, Construct, GDevelop): which memory ran out, or none, 22/30; the original reader 14/30, 0/16
+    "px": ((14, 21), (0, 0), (1, 2), (0, 0)),  # backup servers and agents (Bacula, Bareos, UrBackup, Amanda, Proxmox
+    # Backup Server, Veeam Agent for Linux, Burp backup): which memory ran out, or none, 15/21; the original reader
+    # 13/21, 0/2
+    "py": ((16, 30), (0, 0), (12, 15), (0, 0)),  # map tile and OpenStreetMap import tools (planetiler, tilemaker,
+    # mapnik, osm2pgsql, imposm, Osmium, OpenMapTiles, martin): which memory ran out, or none, 22/30; the original
+    # reader 13/30, 1/15
+    "pz": ((19, 30), (0, 0), (10, 10), (0, 0)),  # retro console and PC emulators (DOSBox, DuckStation, PPSSPP, mGBA,
+    # Cemu, Xemu, Ryujinx, MAME, ScummVM): which memory ran out, or none, 27/30; the original reader 18/30, 0/10
+    "qa": ((24, 30), (0, 0), (6, 6), (0, 0)),  # keyboard and embedded firmware builds (QMK, ZMK, ESP-IDF, Arduino IDE,
+    # PlatformIO, Zephyr west builds, Raspberry Pi Pico SDK): which memory ran out, or none, 30/30; the original reader
+    # 18/30, 0/6
+    "qb": ((17, 30), (0, 0), (12, 16), (0, 0)),  # RNA-seq and short-read aligners and quantifiers (STAR, HISAT2,
+    # Bowtie2, BWA-MEM2, minimap2, Salmon, kallisto, featureCounts): which memory ran out, or none, 19/30; the original
+    # reader 9/30, 4/16
+    "qc": ((14, 30), (0, 0), (7, 10), (0, 0)),  # colony and grand-strategy games and their mods (RimWorld, Dwarf
+    # Fortress, OpenTTD, Stellaris, Crusader Kings III, Europa Universalis IV, Hearts of Iron IV, Civilization): which
+    # memory ran out, or none, 24/30; the original reader 19/30, 1/10
+    "qd": ((13, 30), (0, 0), (5, 10), (0, 0)),  # quantum chemistry codes (CP2K, GAMESS, ORCA, Q-Chem, NWChem, Molpro,
+    # Turbomole, xtb, CREST): which memory ran out, or none, 21/30; the original reader 20/30, 1/10
+    "qe": ((20, 30), (0, 0), (5, 7), (0, 0)),  # TeX toolchains (TeX Live, MiKTeX, latexmk, Tectonic, LuaLaTeX, XeLaTeX,
+    # ConTeXt, arara, TeXstudio): which memory ran out, or none, 25/30; the original reader 22/30, 0/7
+    "qf": ((20, 30), (0, 0), (1, 5), (0, 0)),  # LiDAR and point-cloud processing (LAStools, PDAL, CloudCompare,
+    # PotreeConverter, Entwine, lidR, las2peaks, py4dgeo): which memory ran out, or none, 26/30; the original reader
+    # 25/30, 0/5
+    "qg": ((19, 29), (0, 0), (4, 5), (0, 0)),  # astrophotography processing (PixInsight, Siril, DeepSkyStacker, ASTAP,
+    # Sequator, Astro Pixel Processor, GraXpert, StarNet): which memory ran out, or none, 25/29; the original reader
+    # 24/29, 0/5
+    "qh": ((10, 30), (0, 0), (6, 10), (0, 0)),  # text editors (Notepad++, Sublime Text, Kate, Geany, Zed, Lapce,
+    # Notepadqq, CudaText): which memory ran out, or none, 19/30; the original reader 20/30, 2/10
+    "qi": ((22, 30), (0, 0), (4, 5), (0, 0)),  # space and flight-physics games and their tools (Kerbal Space Program
+    # and its mods, Orbiter, SpaceEngine, Space Engineers, Elite Dangerous tools, Celestia): which memory ran out, or
+    # none, 27/30; the original reader 17/30, 0/5
+    "qj": ((26, 30), (0, 0), (18, 18), (0, 0)),  # home automation controllers (Domoticz, openHAB, Tasmota, ioBroker,
+    # FHEM, Homebridge, Jeedom, Zigbee2MQTT): which memory ran out, or none, 28/30; the original reader 10/30, 2/18
+    "qk": ((16, 29), (0, 0), (6, 10), (0, 0)),  # data-analysis workbenches (KNIME, Orange, Weka, RapidMiner,
+    # OpenRefine, Gephi, Cytoscape): which memory ran out, or none, 24/29; the original reader 19/29, 1/10
+    "ql": ((21, 30), (0, 0), (11, 13), (0, 0)),  # database GUI clients (DBeaver, pgAdmin, DataGrip, MySQL Workbench,
+    # HeidiSQL, SQL Server Management Studio, Beekeeper Studio): which memory ran out, or none, 27/30; the original
+    # reader 16/30, 0/13
+    "qm": ((20, 30), (0, 0), (8, 13), (0, 0)),  # web 3D and 2D engines in the browser (three.js, Babylon.js,
+    # PlayCanvas, A-Frame, Phaser, Cocos Creator, PixiJS): which memory ran out, or none, 24/30; the original reader
+    # 17/30, 0/13
+    "qn": ((18, 30), (0, 0), (2, 3), (0, 0)),  # VR runtimes and social VR (SteamVR, ALVR, Virtual Desktop, Monado,
+    # OpenXR toolkits, VRChat, Resonite, ChilloutVR): which memory ran out, or none, 26/30; the original reader 27/30,
+    # 0/3
+    "qo": ((15, 26), (0, 0), (1, 2), (0, 0)),  # racing simulators and their tools (BeamNG.drive, Assetto Corsa,
+    # iRacing, rFactor 2, SimHub, Crew Chief, Content Manager): which memory ran out, or none, 25/26; the original
+    # reader 24/26, 0/2
+    "qp": ((18, 22), (0, 0), (5, 6), (0, 0)),  # VTuber and face-tracking software (VSeeFace, Warudo, VTube Studio,
+    # Luppet, VMagicMirror, XR Animator, Inochi2D, OpenSeeFace): which memory ran out, or none, 20/22; the original
+    # reader 18/22, 0/6
+    "qq": ((25, 30), (0, 0), (17, 17), (0, 0)),  # e-commerce platforms (PrestaShop, Shopware, WooCommerce, Magento 2,
+    # Sylius, OpenCart, Saleor): which memory ran out, or none, 28/30; the original reader 9/30, 0/17
+    "qr": ((24, 30), (0, 0), (15, 17), (0, 0)),  # PHP and Node content management systems (Joomla, Drupal, Craft CMS,
+    # Strapi, Directus, Payload CMS, KeystoneJS, Eleventy): which memory ran out, or none, 25/30; the original reader
+    # 9/30, 0/17
+    "qs": ((23, 30), (0, 0), (8, 9), (0, 0)),  # genealogy software (Gramps, webtrees, GeneWeb, RootsMagic, Gramps Web,
+    # GEDCOM tools): which memory ran out, or none, 28/30; the original reader 20/30, 0/9
+    "qt": ((16, 25), (0, 0), (5, 6), (0, 0)),  # accounting and ERP systems (GnuCash, Akaunting, Dolibarr, Tryton,
+    # iDempiere, Frappe Books, Firefly III): which memory ran out, or none, 23/25; the original reader 18/25, 0/6
+    "qu": ((18, 29), (0, 0), (9, 13), (0, 0)),  # subtitle and caption tools (Subtitle Edit, Aegisub, Jubler, Gaupol,
+    # ffsubsync, subsync, autosub): which memory ran out, or none, 22/29; the original reader 18/29, 1/13
+    "qv": ((6, 30), (0, 0), (2, 12), (0, 0)),  # computer algebra and math software (SageMath, Maxima, GAP, Macaulay2,
+    # Mathematica, Singular, SymPy at scale): which memory ran out, or none, 16/30; the original reader 17/30, 0/12
+    "qw": ((18, 30), (0, 0), (2, 2), (0, 0)),  # network emulators and simulators (GNS3, EVE-NG, ns-3, Mininet, OMNeT++,
+    # containerlab, CORE): which memory ran out, or none, 27/30; the original reader 25/30, 0/2
+    "qx": ((11, 29), (0, 0), (2, 3), (0, 0)),  # 2D animation and painting programs (OpenToonz, Synfig, Pencil2D,
+    # MyPaint, Krita animation, Tahoma2D): which memory ran out, or none, 26/29; the original reader 25/29, 0/3
+    "qy": ((16, 30), (0, 0), (7, 11), (0, 0)),  # note-taking and whiteboard apps with ink (Xournal++, Rnote, OpenBoard,
+    # Saber, Joplin's renderer, Excalidraw desktop): which memory ran out, or none, 23/30; the original reader 19/30,
+    # 2/11
+    "qz": ((18, 30), (0, 0), (2, 4), (0, 0)),  # font tools (FontForge, fontmake, fonttools, Glyphs build scripts,
+    # ttfautohint, nanoemoji): which memory ran out, or none, 28/30; the original reader 26/30, 0/4
+    "ra": ((19, 30), (0, 0), (6, 11), (0, 0)),  # presentation and digital-signage software (OpenLP, FreeShow, Quelea,
+    # ProPresenter, Xibo, Screenly/Anthias, info-beamer): which memory ran out, or none, 25/30; the original reader
+    # 19/30, 1/11
+    "rb": ((25, 30), (0, 0), (13, 15), (0, 0)),  # CI/CD and automation servers beyond the usual (Concourse, Woodpecker
+    # CI, Drone, Tekton, Spinnaker, Rundeck, AWX, SaltStack, CFEngine): which memory ran out, or none, 26/30; the
+    # original reader 10/30, 1/15
 }

@@ -22,6 +22,10 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
             "consecutive periods of measured gc thrashing",  # Apache Beam's memory monitor ending a worker's JVM
             # ("Shutting down JVM after 8 consecutive periods of measured GC thrashing. Memory is used/total/max =
             # 9819/11025/11025 MB")
+            "jvm heap requested for",  # planetiler's check before it reads ("26G JVM heap requested for read phase,
+            # 21G available (increase JVM -Xmx setting)")
+            "reached the maximum amount of memory(",  # Gephi's dialog ("Gephi reached the maximum amount of
+            # memory(458mb). This happens when the volume of data is too large.")
             "parachute is non existent",  # Tomcat's connector after an OutOfMemoryError used up the memory it kept
             # back for one ("Memory usage is low, parachute is non existent, your system may start failing.")
         ),
@@ -76,6 +80,11 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         "--max-old-space-size (in NODE_OPTIONS)",
     ),
     (
+        ("out of heap memory in v8", "out of heap hemory in v8"),  # ArangoDB's ("FATAL [fd5c4] out of heap hemory in
+        "ArangoDB's V8 heap limit",  # V8 (CALL_AND_RETRY_LAST)", its typo as 3.7 printed it)
+        "--javascript.v8-max-heap",
+    ),
+    (
         ("not enough memory to run compilation",),  # "... Try to increase it via 'gradle.properties':
         "the Kotlin daemon's heap limit",  # kotlin.daemon.jvmargs=-Xmx<size>"
         "kotlin.daemon.jvmargs=-Xmx… in gradle.properties",
@@ -90,7 +99,11 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
         "the Dask worker's memory limit",  # fraction ("distributed.worker_memory - WARNING - Worker tcp://127.0.0.1:
         "memory_limit of the Dask cluster's workers (LocalCluster(memory_limit=…), dask worker --memory-limit)",
     ),  # 51430 (pid=1768) exceeded 95% memory budget. Restarting..."; not "exceeded 0%", a limit read wrong)
-    (("cache resources exhausted",), "ImageMagick's resource limits", "policy.xml's memory, map, area and disk limits"),
+    (
+        ("cache resources exhausted", "memory allocation failed `"),  # (its exception names the file after the words:
+        "ImageMagick's resource limits",  # "memory allocation failed `/storage/.../321985.gif' @ error/gif.c/...")
+        "policy.xml's memory, map, area and disk limits",
+    ),
     (
         ("all available memory (",),  # its dialog: "<Out of memory> <All available memory (247MB) has been> <used. To
         "ImageJ's memory limit",  # make more available, use the> <Edit>Options>Memory & Threads command.>"
@@ -215,10 +228,21 @@ OWN_LIMITS: tuple[tuple[tuple[str, ...], str, str], ...] = (
             "tex capacity exceeded, sorry [pattern memory",  # [main memory size=5000000]."; a format's hyphenation
             "tex capacity exceeded, sorry [pool size",  # patterns: "[pattern memory=700000]"), set in texmf.cnf; its
             "tex capacity exceeded, sorry [font memory",  # stacks' ("[input stack size=...]": a runaway macro) are not
+            "tex capacity exceeded, sorry [hash size",  # (the control sequences' table: "[hash size=65000]")
         ),
         "TeX's fixed memory",
-        "main_memory (or trie_size, pool_size, font_mem_size) in texmf.cnf (MiKTeX: initexmf --edit-config-file), or "
-        "LuaLaTeX, which grows its memory",
+        "main_memory (or trie_size, pool_size, font_mem_size, hash_extra) in texmf.cnf (MiKTeX: initexmf "
+        "--edit-config-file), or LuaLaTeX, which grows its memory",
+    ),
+    (
+        ("reached the pre-set memory limit",),  # GAP's workspace ("Error, reached the pre-set memory limit (change it
+        "GAP's memory limit",  # with the -o command line option)"; gappy sets one at init)
+        "gap -o <size> (its -o command line option)",
+    ),
+    (
+        ("mwords of memory are needed", "increase memory by"),  # Molpro's own count ("A further 111.29 Mwords of
+        "Molpro's memory setting",  # memory are needed for the triples to run. Increase memory to 1111.34 Mwords.")
+        "the memory card of the input (memory,N,m) or molpro -m",
     ),
     (
         (

@@ -30,6 +30,7 @@ from .wordings import (
     COMMIT_TEXTS,
     DISK_TEXTS,
     FILE_EXHAUSTED,
+    FOUNDRY_OOM,
     GENERIC_ALLOCATION,
     KILLED_CHILD_TEXTS,
     MEMORY_LOCK_REFUSED,
@@ -237,6 +238,8 @@ def classify_failure(
         return "vram"
     if _COG_GUESS in text:  # Replicate's cog only guesses at memory: a SIGKILL (-9) on its platform is its limit's
         return "cgroup-limit" if "(exitcode -9)" in text else "other"
+    if FOUNDRY_OOM.search(text):
+        return "cgroup-limit"  # Cloud Foundry's end of an app instance at its quota, in its event's payload
     if _direct3d_oom(text):
         return "vram"  # DirectML's E_OUTOFMEMORY: the GPU's (ONNX Runtime's DML provider, torch-directml, Direct3D)
     if any(t in text.replace("nt_status_no_memory", "") for t in COMMIT_TEXTS):  # (Samba's status, on Unix: its RAM)

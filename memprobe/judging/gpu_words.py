@@ -84,6 +84,8 @@ VRAM_TEXTS = (
     "failed to cuda malloc",  # the GPU ("ncclUnhandledCudaError ... Failed to CUDA calloc 536870912 bytes")
     "error code 2: outofmemory",  # TensorRT building an engine: its GPU buffer could not grow ("Requested size was ...")
     "cuda_error_out_of_memory",  # the CUDA driver API's name (numba, pycuda, cupy)
+    "gl error :gl_out_of_memory",  # Chromium's GPU process on a WebGL call ("[.Offscreen-For-WebGL-0AC02980]GL ERROR
+    # :GL_OUT_OF_MEMORY : glTexImage2D: <- error from previous GL command")
     "hiperroroutofmemory",
     "out_of_device_memory",  # Intel's Level Zero / unified runtime (XPU)
     "[gpu] out of gpu resources",  # OpenVINO's GPU plugin (ocl_engine.cpp), an Intel iGPU's shared memory full
@@ -201,9 +203,11 @@ VK_ERROR_OUT_OF_DEVICE_MEMORY), a buffer for the GPU's work (Guppy's "Could not 
 basecaller."), a call of CUDA's driver API (xpra's "cuModuleLoadDataEx failed: out of memory"), NVENC's buffers on the
 card (ffmpeg's "CreateBitstreamBuffer failed: out of memory (10)"; its session's refusal with the same code is a limit
 on sessions, not memory): the GPU's."""
-WGPU_OOM = re.compile(r"\bwgpu error\b.{0,400}?\bnot enough memory left\b", re.S)
+WGPU_OOM = re.compile(r"\b(?:wgpu error|error in surface::configure)\b.{0,400}?\bnot enough memory left\b", re.S)
 """wgpu's ``DeviceError::OutOfMemory`` under its error's causes (``wgpu error: Validation Error`` ... ``In
-Device::create_buffer`` ... ``Not enough memory left``): the GPU's, which Vulkan, Metal or Direct3D refused."""
+Device::create_buffer`` ... ``Not enough memory left``; a surface's, as a panic's message: ``Error in
+Surface::configure: Validation Error`` ... ``Not enough memory left.``): the GPU's, which Vulkan, Metal or Direct3D
+refused."""
 _SHORT_OF_MEMORY = re.compile(
     r"内存不足|内存溢出|記憶體不足|メモリ(?:が|の)?不足|메모리(?:가)? 부족|недостаточно памяти|не хватает памяти|нехватка памяти"
     r"|nicht genügend (?:\w+-)?speicher|speicher (?:ist )?erschöpft|mémoire (?:\w+ )?insuffisante|court de mémoire"

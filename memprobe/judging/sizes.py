@@ -67,7 +67,7 @@ _UNITS = {
     "tb": 1024**4,
     "tib": 1024**4,
 }
-_SIZE = r"([\d.,]+)\s*(bytes|byte|[kmgt]i?b|[kmgt]|b)?"
+_SIZE = r"([\d.,]+)\s*(?:(bytes|byte|[kmgt]i?b|[kmgt]|b)(?![a-z]))?"
 _SIZE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (key, re.compile(pattern, re.IGNORECASE))
     for key, pattern in (
@@ -116,6 +116,8 @@ _REQUESTED = (
     # for OMETIS: cptr. Requested size: 18446744039349813296 bytes")
     re.compile(r"(?i)cannot allocate memory \(size=" + _SIZE),  # GNU MP's ("GNU MP: Cannot allocate memory
     # (size=18446744070406745120)": a negative size read unsigned)
+    # gfortran's runtime ("Error allocating 94482252136877 bytes: Cannot allocate memory": CREST reading its input)
+    re.compile(r"(?i)error allocating\s+" + _SIZE),
     re.compile(r"\(allocating\s+" + _SIZE),  # Vim's ("E342: Out of memory!  (allocating 18446744073709551615 bytes)")
     re.compile(r"bytes left, need\s+" + _SIZE),  # Kamailio's and OpenSIPS' pools ("not enough free shm memory
     # (2132025432 bytes left, need 18446744072258257520)")

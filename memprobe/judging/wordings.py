@@ -26,6 +26,7 @@ __all__ = [
     "SHM_WRITE",
     "SPECIFIC_RAM_TEXTS",
     "SRUN_OOM",
+    "FOUNDRY_OOM",
     "SYSTEM_RAM_TEXTS",
     "TENSORFLOW_OOM",
     "WENT_ON",
@@ -52,6 +53,9 @@ on locked memory, not memory running out; it goes on all the same."""
 SRUN_OOM = re.compile(r"srun: error: \S+: tasks? [\d,-]+: out of memory")
 """Slurm's srun on the tasks its step's cgroup OOM handler killed ("srun: error: h19c54: task 300: Out Of Memory"): the
 job's limit (an ending), not a device's memory."""
+FOUNDRY_OOM = re.compile(r"\bstatus \d+ \(out of memory\)")
+"""Cloud Foundry's end of an app instance at its memory quota ("Exited with status 255 (out of memory)", "Exit status
+137 (out of memory)"): a container's limit, whether read as an ending or in a message."""
 NOT_A_FAILURE = "indicates that this is not a failure"
 """TensorFlow's BFC allocator on a request whose caller does without it ("Allocator (GPU_0_bfc) ran out of memory trying
 to allocate 2.14GiB ... The caller indicates that this is not a failure, but may mean that there could be performance
@@ -70,6 +74,11 @@ KILLED_CHILD_TEXTS = (
     "was killed (i.e. sigkill)",  # cabal: "The build process was killed (i.e. SIGKILL). The typical reason for this is
     # that there is not enough memory available"
     "died due to signal 9",  # nvcc: "nvcc error   : 'ptxas' died due to signal 9 (Kill signal)"
+    "died with signal 9 (kill)",  # bowtie2's and hisat2's wrappers ("(ERR): hisat2-align died with signal 9 (KILL)",
+    "exited with value 137",  # "(ERR): bowtie2-align exited with value 137": 128 + SIGKILL's 9)
+    "failed with error code -9",  # pip's legacy setup.py run ('Command "... setup.py ..." failed with error code -9')
+    "exit status 9 (sigkill)",  # ArangoDB's supervisor ("child process 10617 terminated normally, exit status 9
+    # (SIGKILL). will intentionally not start a new child process")
     "(waitpid returned 9",  # RQ's: "Work-horse was terminated unexpectedly (waitpid returned 9)" (CVAT's workers)
 )
 """torch's words for a worker it started that SIGKILL ended (a DataLoader's, torch.multiprocessing's child), Ray's for
@@ -92,6 +101,26 @@ SYSTEM_RAM_TEXTS = (
     "can't allocate required memory",  # p7zip ("ERROR: Can't allocate required memory!")
     "requires more physical memory than is available",  # mksquashfs ("FATAL ERROR: mksquashfs requires more physical
     # memory than is available!")
+    "memory allocation failed: attempting to allocate",  # GameMaker's runner ("Memory allocation failed: Attempting
+    # to allocate 3813888 bytes")
+    "[morecore] insufficient memory",  # klib's kalloc (minimap2's allocator) before it aborts
+    "run out of contiguous memory",  # OpenToonz's and Tahoma2D's raster cache ("run out of contiguous memory")
+    "memory allocation failed : growing",  # libxml2's ("internal buffer error : Memory allocation failed : growing
+    # buffer": FontForge's UFO and SVG output)
+    "exception class    : eoutofmemory",  # Delphi's, as madExcept reports it (HeidiSQL: "exception class    :
+    # EOutOfMemory", "exception message  : Out of memory.")
+    "vk_error_out_of_host_memory",  # Vulkan's refusal of the host's memory it needed (the driver's own allocations)
+    'abort("oom")',  # Emscripten's heap that could not grow (ammo.js: 'Uncaught abort("OOM"). Build with -s
+    "abort(oom)",  # ASSERTIONS=1 for more info', "Error: abort(OOM)")
+    "imagebitmap could not be allocated",  # a browser's decoded image refused ("DOMException: The ImageBitmap could not
+    # be allocated.": Chrome on Android at the device's memory)
+    "outofmemoryexception: out of memory",  # Mono's, as Unity's console prints it without its namespace
+    "sdl failed allocation",  # Paradox's games through SDL ("SDL failed allocation in pdx_audio. SDL Error: "Out of
+    'sdl error: "out of memory"',  # memory"", "Failed to load audio ... SDL Error: "Out of memory"")
+    "cannot run function - insufficient memory",  # autodE's check of the RAM a job is set to ("Cannot run function -
+    # insufficient memory. Had 13.241933824 GB but required 16.0 GB.")
+    "out of memory for dense node cache",  # osm2pgsql's cache asked of a machine without it ("Out of memory for dense
+    # node cache, reduce --cache size")
     "insufficientmemorytoload",  # Milvus' query node refusing a segment its memory would not hold
     # ("err:InsufficientMemoryToLoad, ... OOM if load, ... usedMemAfterLoad = 60735 MB, currentAvailableMemCount = ...")
     "alloc_cpu.cpp",
@@ -197,6 +226,9 @@ SYSTEM_RAM_TEXTS = (
     "fail to alloc memory of",  # PaddlePaddle's on the host ("... size, error code is 12."; on a GPU it names the GPU)
     "vips_tracked: out of memory",  # libvips' own malloc ("vips_tracked: out of memory --- size == 26784MB")
     "insufficient memory to continue the execution of the program",  # .NET's OutOfMemoryException, its own words
+    "nicht genügend speicher verfügbar, um das programm weiter auszuführen",  # ... in German, French and Spanish
+    "mémoire insuffisante pour continuer l'exécution du programme",
+    "memoria insuficiente para continuar con la ejecución del programa",
     "outofmemoryerror()",  # Julia's, on the host (the GPU's is CUDA.jl's OutOfGPUMemoryError)
     "out of cpu memory",  # GPU4PySCF's check of the host's ("RuntimeError: Out of CPU memory")
     "bun has ran out of memory",  # Bun's crash report ("oh no: Bun has ran out of memory.")
@@ -318,12 +350,14 @@ SHM_WRITE = re.compile(r"unable to write to file </torch_[\d_]+>(?::? no space l
 (``... </torch_739_144252761_4>: No space left on device (28)``; older versions left the reason unsaid)."""
 FILE_EXHAUSTED = re.compile(
     r"resource[ _]exhausted: (?!/job:)[^\s;]*[/\\]|^(?!.*watch).*: enospc\.?$|the partition with \S*\s*is too full!"
+    r"|could not extend file \"[^\"]*\": wrote only \d+ of \d+ bytes"
 )
 """TensorFlow's status for a file it could not write for want of space (its ENOSPC is RESOURCE_EXHAUSTED, the file's
 path first: "Resource exhausted: checkpoints/model.ckpt.tempstate4953...; No space left on device", the reason
 sometimes cut off); a program's own error that ends in ENOSPC's name ("Failed to create log directory /APM/LOGS:
 ENOSPC"; not a file watcher's, whose ENOSPC is the inotify limit); Debian's MySQL script refusing to start ("ERROR:
-The partition with /var/lib/mysql is too full!")."""
+The partition with /var/lib/mysql is too full!"); PostgreSQL's short write to a table's file, its hint "Check free disk
+space" ('could not extend file "base/16384/49834.8": wrote only 4096 of 8192 bytes at block 1174869')."""
 DISK_TEXTS = (
     "no space left on device",
     "errno 28]",
@@ -434,10 +468,17 @@ DISK_TEXTS = (
     "filesystem is full",
     "disk usage is not within je.",  # Berkeley DB Java Edition's DiskLimitException ("Disk usage is not within
     # je.maxDisk or je.freeDisk limits and write operations are prohibited": Heritrix' crawl state)
+    "not enough free space available for volume",  # LINSTOR's storage pool ("Not enough free space available for
+    # volume 0 of resource 'snap_pm-6ae4d75b_vzdump'.": a Proxmox backup's snapshot)
+    "out of holding space",  # Amanda's holding disk ("FAILED [out of holding space in degraded mode]")
+    "not enough space in game folder",  # CKAN's check before it installs ("Need to store 13.2 GiB to ..., but only
+    "free up space on that device",  # 7.2 GiB is available! Free up space on that device or change your settings")
+    "check that you have enough space on the disk",  # STAR's own reading of an output file it could not write
+    # ("Solution: check that you have enough space on the disk")
     "disk full",  # what a user types, a tool's status ("Disk full", "the disk is full")
     "disk is full",
     "auf dem datenträger ist nicht genügend speicherplatz",
-    "kein speicherplatz mehr verfügbar",
+    "kein speicherplatz mehr verf",  # (its "ü" lost to a wrong code page: "verfÃ¼gbar")
     "espace insuffisant sur le disque",
     "aucun espace disponible sur le périphérique",
     "no hay espacio suficiente en el disco",
@@ -491,11 +532,21 @@ RAM_OOM = re.compile(
     r"|(?<![a-z_.])memoryerror\(\)"  # Python's MemoryError as its repr shows it (a Blender add-on's "Error: MemoryError()")
     r"|\ballocation of [\d.]+ [kmgt]i?b for \w+ failed"  # bwa-mem2's index ("Allocation of 40.69 GB for suffix_array
     # failed.")
-    r"|^(?!.*(?:cuda|gpu|\bhip\b|vram|device|vulkan|opencl)).*: not enough memory\.?$"  # a program's own last word,
-    # on none of a GPU's ("Scripting: Loading sandbox: not enough memory", "SyntaxError: line 59214: not enough memory")
+    r"|^(?!.*(?:cuda|gpu|\bhip\b|vram|device|vulkan|opencl))(?:.*(?::|\]) )?not enough memory[.!]?$"  # a program's own
+    # last word, on none of a GPU's ("Scripting: Loading sandbox: not enough memory", "SyntaxError: line 59214: not
+    # enough memory"), after a method's name (CloudCompare's "[ccPointCloud::resize] Not enough memory!"), or Lua's
+    # alone on its line (LÖVE's crash screen: "Thread error (Thread: 0x028be119b0e0)", then "not enough memory")
+    r"|\bmmap\((?:\.\.\.)?prot_none(?:\.\.\.)?\) failed"  # Mono's GC reserving its heap (Unity's games on Linux:
+    # RimWorld's, Oxygen Not Included's "mmap(...PROT_NONE...) failed", then SIGABRT)
+    r"|^\w+: insufficient memory +\d+$"  # NWChem's errquit at its memory directive's share ("fock_rep_txs: insufficient
+    # memory            176307258")
     r"|(?<![a-z_])malloc failed\b"  # a program's own check of malloc ("x265 malloc failed"; not cudaMalloc's)
     r"|(?<!cannot )(?<!unable to )allocate memory failed"  # SVT-AV1's and SVT-HEVC's allocator ("SvtMalloc[fatal]:
     # allocate memory failed, at ..."), not a line's end run into the next ("Cannot allocate memory" "Failed to ...")
+    r"|:fatal:memory\.cc\(\d+\)\] out of memory"  # Chromium's own end at a refused allocation ("[545:7:0917/
+    # 113950.453756:FATAL:memory.cc(38)] Out of memory. size=262144": an Electron app, a kiosk's browser)
+    r"|out of memory trying to allocate \d+ bytes, exiting"  # Macaulay2's heap (the Boehm GC's: " *** out of memory
+    # trying to allocate 64 bytes, exiting ***")
     r"|^(?:\S+: )?zmalloc: out of memory trying to allocate \d+"  # Redis' allocator and the code built on it (wrk:
     # "zmalloc: Out of memory trying to allocate 800000040 bytes", then an abort)
     r"|\bch_(?:m|c|re)alloc of \d+ (?:elems of \d+ )?bytes failed"  # OpenLDAP's slapd ("ch_calloc of 1048576 elems

@@ -54,6 +54,9 @@ in a traceback's frames, a line after it that starts nothing of its own is its t
 
 
 _RULE_CHARS = frozenset("_-=*~ ")
+_MODULE_ERROR = re.compile(r"^(error): (.+)$")
+"""A C extension's ``error`` as a traceback's last frame raised it, its module not printed (pygame's, as Ren'Py's
+traceback shows it: "error: Out of memory")."""
 _CLOCK_LINE = re.compile(r"\d\d:\d\d:\d\d[,.]\d+\b")
 """A line that begins with a clock time to the millisecond, what is left of a log record's stamp once its date was read
 as a prefix (SABnzbd's "2019-06-21 07:22:37,239::INFO::[downloader:279] Pausing"): a record of its own, not more of
@@ -351,7 +354,10 @@ class BlockReading:
                 return True
             if (
                 mode in (Mode.FRAMES, Mode.REPORT_TRACE)
-                and (m := _EXC_LINE.match(s))
+                and (
+                    m := _EXC_LINE.match(s)
+                    or (self.exc is not None and self.exc.frames and _MODULE_ERROR.match(s) or None)
+                )
                 and (self.exc is None or self.exc.frames or mode == Mode.FRAMES)
             ):
                 if self.exc is None:

@@ -115,6 +115,11 @@ _CATEGORY_TITLES = frozenset(("LayerMask", "LayerStyle", "LayerUtility", "LayerC
 """ComfyUI_LayerStyle's categories, which begin each of its nodes' names ("LayerMask: SegmentAnythingUltra V2")."""
 _TITLE_REST = re.compile(r"\s*([A-Z][\w .()-]{0,40}?):\s")
 """The rest of such a name, before the error's own colon."""
+_PROSE_LABELS = frozenset(
+    ("Solution", "Hint", "Note", "Reason", "Cause", "Tip", "Suggestion", "Details", "Description")
+)
+"""The words a program's own text puts before a sentence, no node's class (STAR's "Solution: check that you have
+enough space on the disk")."""
 _DIAGNOSTIC_CODE = re.compile(r"^[A-Z]{1,4}\d{3,5}$")
 """A compiler's or linker's diagnostic code before its message (MSVC's ``LNK1171``, ``C1060``), no node's class."""
 
@@ -236,8 +241,9 @@ class DialogReading(BlockReading):
             self._close()
             return True
         if first == "t" and s.startswith("thread '") and (m := _RUST_PANIC.match(s)):
-            self._open("message", s, exception_type="panic", message=m.group(1) or "")
-            self.mode = Mode.EXC_MESSAGE if m.group(1) else Mode.MESSAGE  # (its message below it: until a blank line)
+            message = m.group(1) or m.group(2) or ""
+            self._open("message", s, exception_type="panic", message=message)
+            self.mode = Mode.EXC_MESSAGE if message else Mode.MESSAGE  # (its message below it: until a blank line)
             return True
         if first == "t" and _CUT_TORCH_OOM.match(s):  # torch's out-of-memory line, the paste cut inside its name
             name = "torch.cuda.OutOfMemoryError" if "cuda." in s else "torch.OutOfMemoryError"
@@ -374,6 +380,7 @@ class DialogReading(BlockReading):
             and not (m.group(1).isupper() and ("_" in m.group(1) or not is_node_class(m.group(1))))  # a macro's name
             # ("GGML_ASSERT: ggml.c:4411: ..."), a library's ("BLAS : Program is Terminated. Because you tried to ...")
             and not _DIAGNOSTIC_CODE.match(m.group(1))  # a tool's own code ("LNK1171: unable to load mspdbcore.dll")
+            and m.group(1) not in _PROSE_LABELS  # a program's advice ("Solution: check that you have enough space ...")
             and (is_node_class(m.group(1)) or not s.lower().startswith(MEMORY_TEXTS))  # "DefaultCPUAllocator: ..."
         ):
             class_type, message = m.group(1), m.group(2)

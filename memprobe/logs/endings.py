@@ -174,10 +174,10 @@ the first time)Killed")."""
 _PERCENT_STEP = re.compile(r"^\s*\d{1,3}% [a-z]")
 """A build's progress line, its share done and then its step (webpack's "28% building modules 154/275 modules ...",
 "94% asset optimization"), which the shell's "Killed" may end in the middle of a word."""
-_KILLED_OVER_BAR = re.compile(r"(?<!\S)killed(?:[=#]{2,}|[=#]*>)")
-"""The shell's "Killed" at a line's start over a progress bar's rest (``Killed==========>``): the bar was drawn with
-carriage returns, and the shell's word, written from the line's start, covers its head (after a space where a page
-flattened the paste into one line)."""
+_KILLED_OVER_BAR = re.compile(r"(?<!\S)killed(?:[=#]{2,}|[=#]*>| *[.#=]{3,}\])")
+"""The shell's "Killed" at a line's start over a progress bar's rest (``Killed==========>``; npm's gauge: ``Killed
+.....] \\ extract:keystone: sill doParallel extract 709``): the bar was drawn with carriage returns, and the shell's
+word, written from the line's start, covers its head (after a space where a page flattened the paste into one line)."""
 _KILLED_LINES = ("morto", "sigkill")
 _KILLED_JOB = re.compile(rf"(?:^\[\d+\]\s*[+-]?|\d)\s+(?:{'|'.join(map(re.escape, _KILLED_WORDS))}|morto|ucciso)\s")
 """A shell's report of its child's SIGKILL in another language, the child's command after it (``./webui.sh: Zeile
@@ -290,10 +290,12 @@ own report names it (an Android tombstone's, macOS' crashed thread, pip's)."""
 _CRASH_SIGNAL_CODE = re.compile(rf"\bcode\s*=?\s*-{_FATAL_SIGNALS}\b")
 """A child's exit code as Python's ``subprocess`` gives a signal's (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV), also as a
 launcher words it (DeepSpeed's "exits with return code = -11")."""
-_SUPERVISED_SIGNAL = re.compile(r"(?:exited with code \d+ \(by signal |\bworker process \d+ exited on signal )(\d+)")
+_SUPERVISED_SIGNAL = re.compile(
+    r"(?:exited with code \d+ \(by signal |\bworker process \d+ exited on signal |\bcrashed with signal: )(\d+)"
+)
 """s6-overlay's supervisor in a container on a service's end by a signal (``Service exited with code 256 (by signal
-4)``), nginx's master on a worker (``worker process 15188 exited on signal 9``): SIGKILL's 9 is a kill, SIGILL's 4,
-SIGABRT's 6, SIGBUS' 7, SIGFPE's 8 and SIGSEGV's 11 a crash."""
+4)``), nginx's master on a worker (``worker process 15188 exited on signal 9``), Xournal++'s handler (``Crashed with
+signal: 9``): SIGKILL's 9 is a kill, SIGILL's 4, SIGABRT's 6, SIGBUS' 7, SIGFPE's 8 and SIGSEGV's 11 a crash."""
 _FATAL_SIGNAL = re.compile(r"\bfatal signal (?:4|6|7|8|11)\b")
 """A crash handler's report of the signal that ends the process (Android's ``Fatal signal 11 (SIGSEGV), code 1``, VCV
 Rack's ``Fatal signal 11. Stack trace:``): SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV."""
@@ -405,6 +407,7 @@ def ending_hint(low: str) -> bool:
         or "/n)" in low
         or "signal 9" in low
         or "with signal " in low  # text-generation-inference's "... signaled to shutdown with signal 4"
+        or "with signal: " in low  # Xournal++'s "Crashed with signal: 9"
         or 'signal "9"' in low
         or "memory limit of" in low
         or "badness " in low  # earlyoom's own line: "sending SIGTERM to process 42 uid 0 "python": badness 900"
@@ -448,6 +451,8 @@ def ending_kind(low: str, s: str) -> str | None:
     ``cgroup-kill``, ``memory-kill``, ``commit-exhausted``, ``window-oom`` (the window ComfyUI runs in), ``killed``,
     ``crash``, ``exited`` (the shell's prompt came back), ``unreachable`` (nothing listens on ComfyUI's port) or
     ``None`` for a line (``low``: the line lower-cased; ``s``: as written)."""
+    if low[:2] == "**" and low[2:3] != "*":  # a Markdown emphasis a poster gave the kernel's words ("**Out of memory**:
+        low = low.replace("**", "")  # Killed process 3939"; not glibc's "*** buffer overflow detected ***")
     if low.endswith(">pause") or any(p in low for p in _PAUSE):
         return "pause"
     if any(p in low for p in _BACKEND_EXIT):

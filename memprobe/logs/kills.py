@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..judging.wordings import SRUN_OOM
+from ..judging.wordings import FOUNDRY_OOM, SRUN_OOM
 
 __all__ = [
     "CGROUP_KILL",
@@ -142,6 +142,12 @@ COMMIT_EXHAUSTED = (
     "lack of virtual memory in the system",  # the same event as a translation words it ("The lack of virtual memory in
     # the system was successfully detected. The following programs allocated the largest amount ...")
     "small or disabled pagefile",  # SwarmUI, right after its backend died with memory near full
+    "programs consumed the most virtual memory",  # its event's second sentence, where a paste kept only it ("The
+    # following programs consumed the most virtual memory: acs.exe (19260) consumed 18984587264 bytes, ...")
+    "windows is running low on memory",  # the detector's warning to the user ("Your computer is low on memory", in
+    "your computer is low on memory",  # Windows 7's words)
+    "dass der virtuelle speicher unzureichend ist",  # the detector's event in German ("Windows hat diagnostiziert, dass
+    # der virtuelle Speicher unzureichend ist. Die folgenden Programme belegten den meisten virtuellen Speicher: ...")
 )
 """Windows' own words that its commit limit was reached (its resource-exhaustion detector's event)."""
 
@@ -162,11 +168,14 @@ def memory_kill(low: str) -> str | None:
         or SRUN_OOM.match(low)
         or _SACCT_OOM.search(low.rstrip())
         or _CGROUP_USAGE.search(low)
+        or FOUNDRY_OOM.search(low)
     ):
         return "cgroup-kill"
     if (
         "container" in low
         and "low on resource" not in low
+        and " invoked oom-killer" not in low  # (the task that asked for memory when the kernel's OOM killer ran:
+        # "containerd invoked oom-killer: ...", a host daemon, not a container's limit)
         and "constraint_none" not in low  # (the kernel's global OOM: "oom-kill:constraint=CONSTRAINT_NONE,...,
         # cpuset=containerd.service,...,global_oom" names a cpuset, not a memory cgroup's limit)
         and any(p in low for p in MEMORY_KILL)

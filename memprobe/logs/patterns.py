@@ -508,10 +508,11 @@ _RUBY_RAISE = re.compile(
 """A Ruby program's uncaught exception, its place first and its class last: ``.../file.rb:37:in `unlink': Directory not
 empty @ dir_s_rmdir - assets/slick (Errno::ENOTEMPTY)``, ``.../ruby_executable_hooks:15: stack level too deep
 (SystemStackError)``."""
-_RUST_PANIC = re.compile(r"thread '[^']{1,80}' panicked at (?:'(.+?)(?:', \S+:\d+:\d+)?|.+:\d+:\d+:)$")
+_RUST_PANIC = re.compile(r"thread '[^']{1,80}' panicked at (?:'(.+?)(?:', \S+:\d+:\d+)?|.+?:\d+:\d+:(?: (.+))?)$")
 """A Rust program's panic (an error, its message quoted in it before Rust 1.73 — its closing quote and place on a
-later line where the message has several — on the next lines since): ``thread 'tokio-runtime-worker' panicked at
-...\\client.rs:298:41:`` above ``called `Result::unwrap()` on an `Err` value: BufferTooBig(2156988480)``."""
+later line where the message has several — on the next lines since, or on its line where a page flattened the paste):
+``thread 'tokio-runtime-worker' panicked at ...\\client.rs:298:41:`` above ``called `Result::unwrap()` on an `Err`
+value: BufferTooBig(2156988480)``."""
 _CUT_TORCH_OOM = re.compile(r"torch\.(?:cuda\.)?OutOfMem(?:o(?:r(?:y(?:E(?:r(?:r(?:o)?)?)?)?)?)?)?$")
 """A line that is only torch's out-of-memory exception cut inside its name (``torch.cuda.OutOfMemoryErro``): where an
 excerpt of a fixed length ends."""

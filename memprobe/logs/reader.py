@@ -221,8 +221,11 @@ class _Reader(DialogReading, MachineReading, EndingReading):
                         if len(self.cleaned) >= _CLEANED_LINES:  # a log whose lines are all new (stamped) costs
                             self.cleaned.clear()  # a look-up each; one that repeats itself fills this again
                         self.cleaned[segment] = text
-                if "earlyoom" in segment and "sending SIG" in segment:  # journald's prefix named the program
-                    self._ending("earlyoom " + text.lower(), "earlyoom: " + text)
+                if ("earlyoom" in segment and "sending SIG" in segment) or (
+                    "systemd-oomd" in segment and "Killed /" in segment
+                ):  # journald's prefix named the program (an older systemd-oomd gives no reason on its line)
+                    program = "earlyoom" if "earlyoom" in segment else "systemd-oomd"
+                    self._ending(f"{program}: {text.lower()}", f"{program}: {text}")
                     continue
                 if self.n > LOOSE_LINES:  # past a paste's length: its level no longer matters
                     self._line(text)
@@ -313,7 +316,10 @@ class _Reader(DialogReading, MachineReading, EndingReading):
         if self.mode == Mode.EXC_MESSAGE:
             self.mode = Mode.AFTER_EXC
         elif self.mode == Mode.MESSAGE and self.block is not None and self.block.message:
-            self.mode = Mode.REPORT if self.block.source == "report" else Mode.FRAMES
+            if self.block.exception_type == "panic":  # (a newer Rust's panic, its message below it: its causes may
+                self.mode = Mode.AFTER_EXC  # follow, as after an older one's quoted message)
+            else:
+                self.mode = Mode.REPORT if self.block.source == "report" else Mode.FRAMES
         elif self.mode == Mode.VALIDATION:
             self.validation_node = None
 

@@ -130,15 +130,22 @@ _FLAT_BREAK = re.compile(
     r"|(?:Error|Warning|Info|Critical Warning) \(\d{3,6}\): "  # Quartus' messages ("Error (10054): Verilog HDL ...")
     r"|(?:DEBU|INFO|WARN|ERRO|FATA)\[\d{4}\] "  # a Go program's logrus ("FATA[0003] error starting vm: ...")
     r"|Caused by: |FAILED: "  # a cause under its error (the JVM's, Rust's anyhow), ninja's failed step
+    r"|thread '[^']{1,80}' panicked at "  # a Rust program's panic
     r"|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}: "  # a C program's ctime stamp ("Sun Sep  5 13:43:45 2021: ")
     r")"
     r"|(?<= MemoryError) +(?=\S)"  # (and what followed a bare MemoryError: a runner's "main returned -1")
-    r"|(?= )(?<![\d\s])(?<!error:) +(?=Killed *$|Killed +(?!process )\S|SIGKILL *$|已杀死 *$)"  # the shell's word (or a runner's
-    # SIGKILL alone), not inside its report of a job ("line 89: 106100 Killed"), gcc's ("c++: internal compiler error:
-    # Killed (program cc1plus)") nor the kernel's ("Out of memory: Killed process 11552 (olive)")
+    r"|(?= )(?<![\d\s])(?<!error:) +(?=(?:\*\*)?Killed(?:\*\*)? *$|Killed +(?!process )\S|SIGKILL *$|已杀死 *$)"
+    # the shell's word (or a runner's SIGKILL alone; in a poster's bold), not inside its report of a job ("line 89:
+    # 106100 Killed"), gcc's ("c++: internal compiler error: Killed (program cc1plus)") nor the kernel's ("Out of
+    # memory: Killed process 11552 (olive)")
 )
 """Where a flattened paste had its line breaks: before what begins a line of a ComfyUI log or a
 Python traceback."""
+_RAISED = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception): ")
+"""A Python exception's line, as it ends a traceback."""
+_RAISING = re.compile(r"\($|\braise \w")
+"""The code line of a traceback's last frame, before its error: a call opened (``raise ValueError(``,
+``self._llava_cpp.llava_image_embed_make_with_bytes(``) or a raise."""
 _FLAT_FRAME = re.compile(r'(File "[^"]{1,500}", line \d+,? in [^ ]+) +(?=\S)')
 """A flattened frame: its code followed it on the next line."""
 _SQUASHED_REPORT = re.compile(r" ?(?=## |- \*\*)")
@@ -161,9 +168,11 @@ def _pieces(line: str, cut: bool) -> Iterator[tuple[str, bool]]:
         split = _FLAT_BREAK.split(" " + line[start:])  # the space: a marker that begins the text counts too
         if (
             len(split) > 2
-            or split[-1].rstrip() in _KILLED
+            or split[-1].rstrip().strip("*") in _KILLED
             or (split[-1].rstrip() == "MemoryError" and split[-2].rstrip()[-1:] in (")", "]"))
-        ):  # (or one break: the shell's word that ends it, or Python's bare MemoryError after a frame's code)
+            or (len(split) == 2 and _RAISING.search(split[-2]) is not None and _RAISED.match(split[-1]) is not None)
+        ):  # (or one break: the shell's word that ends it, Python's bare MemoryError after a frame's code, or the
+            # error a cut traceback ends in after its last frame's code: "raise ValueError( ValueError: ...")
             parts = []
             for piece in split:  # a piece that is only a logger's prefix goes with the line it began
                 if parts and _prefixes_end(parts[-1] + " ") > len(parts[-1]):

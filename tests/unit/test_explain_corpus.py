@@ -240,7 +240,8 @@ PATHLIKE = re.compile(
 
 
 def user_names(text: str) -> set[str]:
-    found = set(re.findall(r"[A-Za-z]:[\\/]+Users[\\/]+([^\\/\s:*?\"<>|]+)", text))
+    found = set(re.findall(r"[A-Za-z]:[\\/]+Users[\\/]+([^\\/:*?\"<>|\r\n]+?)[\\/]", text))  # (a Windows name may hold
+    # a space: "C:\\Users\\First Last\\AppData")
     found |= set(re.findall(r"/(?:home|Users)/([^/\s\"'<>]+)/", text))
     # (/home/ComfyUI/: an install, no one's name; /home/a/: one letter names no one, and "a" is every report's word)
     return {n for n in found if n.lower() not in _GENERIC_USERS and len(n) >= 2}

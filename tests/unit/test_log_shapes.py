@@ -272,6 +272,31 @@ def test_a_logs_own_indentation_is_kept():
         "wasm_bindgen_textdecoder_decoding_failed_over_2gb.log",
         "wasmtime_wasi_lenet_out_of_bounds_trap.log",
         "web_ifc_getgeometry_abort_wasm_heap.log",
+        # the rounds of 2026-12-07 (pu to rb)
+        "adempiere_scheduler_verifytrx_ad_session.log",
+        "cytoscape_enrichmentmap_session_save_invocationtarget.log",
+        "cytoscape_prefuse_layout_stackoverflow.log",
+        "dbeaver_mysql_gc_overhead_limit_exceeded.log",
+        "dfhack_macos_load_length_error.log",
+        "entwine_no_default_srs_transformation_matrix.log",
+        "fontforge_sfd_asan_heap_use_after_free.log",
+        "fonttools_subsetter_process_rss_trace.log",
+        "gdevelop_editor_wasm_memory_access_out_of_bounds.log",
+        "gephi_dot_import_gc_overhead_limit.log",
+        "keystone_pm2_spawn_enomem.log",
+        "macaulay2_coincidentrootloci_i386_out_of_memory.log",
+        "node_osmium_osm2geojson_bad_alloc.log",
+        "nwchem_memory_information_overflow_printout.log",
+        "openhab1_xbase_rule_interpreter_heap_space.log",
+        "phaser_rimmap_getimagedata_out_of_memory.log",
+        "pixi3d_gltf_invalid_typed_array_length.log",
+        "pixijs_7_unable_to_autodetect_renderer.log",
+        "rundeck_datastate_tostring_heap_space.log",
+        "rundeck_notification_java_heap_space.log",
+        "sublime_plugin_host_abort_vm_ram_exhausted.log",
+        "sublime_systemd_coredump_system_hang.log",
+        "threejs_fbxloader_offset_outside_dataview.log",
+        "wolfram_jupyter_kernel_restarter_died_osx.log",
     }
 
 
@@ -388,6 +413,11 @@ def test_a_paste_with_a_blank_line_after_each_line_reads_as_it_was():
         "stirling_pdf_first_startup_exited_143.log",
         "velociraptor_acl_backup_nil_pointer_panic.log",
         "xz_coreos_compress_ci_error_running_command.log",
+        # the rounds of 2026-12-07 (pu to rb)
+        "featurecounts_paired_end_in_single_end_library.log",
+        "spinnaker_clouddriver_gc_overhead_limit_gke.log",
+        "stellarium_ocular_crash_startup_log.log",
+        "subgen_docker_subprocess_died_sigkill.log",
     }
     doc = explain_log(text("comfyui13954_ltx23_t2v_exceed_allowed_stabilitymatrix_popup.log"))
     assert doc["failure"]["message"].splitlines()[-1].startswith("PyTorch limit")

@@ -106,6 +106,14 @@ def test_a_wrap_is_learned_only_from_a_paste_that_was_wrapped():
         # the rounds of 2026-12-07 (ot to pt)
         "ionic_crosswalk_emulator_haxm_pc_ram.log",
         "raspberry_noaa_sox_ramfs_no_space_left_on_device.log",
+        # the rounds of 2026-12-07 (pu to rb)
+        "fonttools_subsetter_process_rss_trace.log",
+        "lualatex_minted_successful_run_memory_stats.log",
+        "macaulay2_interiorvector_sigsegv_stack_trace.log",
+        "star_disk_quota_quality_string_error.log",
+        "subtitleedit_cli_batch_convert_ok.log",
+        "swarp_coadd_multithread_double_free_corruption.log",
+        "veeam_agent_blksnap_failed_to_load_module.log",
     }
     facts = read_log(text("ComfyUI15271_illegal_memory_access_abort_console.log"))
     assert [e.kind for e in facts.endings][:1] == ["crash"]  # "terminate called", its "t" on the row above, joined
