@@ -356,7 +356,7 @@ class BlockReading:
                 mode in (Mode.FRAMES, Mode.REPORT_TRACE)
                 and (
                     m := _EXC_LINE.match(s)
-                    or (self.exc is not None and self.exc.frames and _MODULE_ERROR.match(s) or None)
+                    or (_MODULE_ERROR.match(s) if self.exc is not None and self.exc.frames else None)
                 )
                 and (self.exc is None or self.exc.frames or mode == Mode.FRAMES)
             ):

@@ -99,6 +99,8 @@ def _plain(line: str) -> str:
     return line
 
 
+_EXCEPTION = r"(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception)"
+"""A Python exception's name (``RuntimeError``, ``torch.cuda.OutOfMemoryError``), where a flattened paste's line began."""
 _FLAT_BREAK = re.compile(
     r"(?<=it/s\]) +|(?<=s/it\]) +|(?<=[^%]\|) +(?=\|)"  # after a progress bar, between a table's rows (not in an empty bar)
     r"|(?<! )(?<!Caused by:) +(?="  # (at a run of spaces' start only: a line of spaces costs nothing; a cause's exception
@@ -116,7 +118,7 @@ _FLAT_BREAK = re.compile(
     r"|Segmentation fault|Press (?:any )?[Kk]ey|[A-Z]:\\[^ <>|]*>|\S+: line \d+: |fish: Job "
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\w*:|\[(?:INFO|WARNING|ERROR|info|warning|error)\] "
     r"|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d[:\]]|\[?\d\d:\d\d:\d\d(?:\.\d{3})?\]? \[[A-Z][a-z]+\] "  # SwarmUI's "23:05:55.937 [Warning] "
-    r"|(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception)(?: \(see above for traceback\))?: |\^{3,}"  # (TensorFlow 1's
+    rf"|{_EXCEPTION}(?: \(see above for traceback\))?: |\^{{3,}}"  # (TensorFlow 1's
     # "ResourceExhaustedError (see above for traceback): OOM when allocating ...")
     r"|cv2\.error: |MemoryError(?= |$)"  # OpenCV's "cv2.error: OpenCV(4.4.0) ...", a bare MemoryError
     r"|[\w/.:-]+ +[\d.,]+[KMGTPE]?i? +[\d.,]+[KMGTPE]?i? +[\d.,]+[KMGTPE]?i? +\d+% +/"  # df's row ("/dev/sda1  30G
@@ -141,7 +143,7 @@ _FLAT_BREAK = re.compile(
 )
 """Where a flattened paste had its line breaks: before what begins a line of a ComfyUI log or a
 Python traceback."""
-_RAISED = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z_]\w*(?:Error|Exception): ")
+_RAISED = re.compile(_EXCEPTION + ": ")
 """A Python exception's line, as it ends a traceback."""
 _RAISING = re.compile(r"\($|\braise \w")
 """The code line of a traceback's last frame, before its error: a call opened (``raise ValueError(``,
